@@ -1,0 +1,92 @@
+/* compile: CUDA source → cubin through NVRTC, with an on-disk cache and a pool of worker
+ * processes. compile.c is the only unit that includes nvrtc.h.
+ *
+ * A configuration reaches NVRTC as -D options (never prepended #defines), so the line
+ * numbers in error messages are the template's own. Resources (registers, static shared
+ * memory, stack frame, spills) are read from ptxas' verbose report in the program log.
+ *
+ * Ownership: compile_result owns its cubin and log (compile_result_free). */
+#ifndef CUTUNE_COMPILE_H
+#define CUTUNE_COMPILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+
+#define COMPILE_MAX_OPTS 96
+
+typedef struct compile_job {
+  const char *src_path; /* for messages and #line: the template's path */
+  const char *src;      /* the source text */
+  const char *kernel;   /* extern "C" kernel name, to check it exists and read its resources */
+  const char *arch;     /* "sm_90" */
+  int nopts;
+  const char *opts[COMPILE_MAX_OPTS]; /* -DTILE=64 ... and the space's own options */
+} compile_job;
+
+typedef struct kresources {
+  int regs, smem_static, local_bytes, spill_stores, spill_loads; /* -1 if unknown */
+} kresources;
+
+typedef struct compile_result {
+  int ok;          /* 1: cubin holds the image */
+  dbuf cubin;
+  dbuf log;        /* the NVRTC log, whole */
+  char *message;   /* on failure: "templates/x.cu(37): error: ... [compiled with -DTILE=64 ...]" */
+  kresources res;
+  double compile_ms; /* time NVRTC took (0 when served from the cache) */
+  int cached;        /* 1 if served from the on-disk cache */
+  char key[65];      /* cache key (sha256 hex) */
+} compile_result;
+
+void compile_result_init(compile_result *r);
+void compile_result_free(compile_result *r);
+
+/* NVRTC's version as "13.0". */
+const char *compile_nvrtc_version(void);
+/* Architectures NVRTC can target here, e.g. "sm_80 sm_86 sm_89 sm_90 ..." (static string). */
+int compile_arch_supported(const char *arch);
+
+/* The cache key of a job: sha256 over source, options, arch, kernel and NVRTC version. */
+void compile_job_key(const compile_job *job, char out[65]);
+
+/* Compile in this process. Returns 0 when NVRTC ran (res->ok says whether it succeeded:
+ * a compile error is a result, not a failure), -1 when NVRTC could not run at all. */
+int compile_now(const compile_job *job, compile_result *res, cterr *err);
+
+/* On-disk cache: dir/<key>.cubin and dir/<key>.meta (resources, log, status).
+ * Compile errors are cached too, so a broken configuration is not recompiled. */
+int compile_cache_get(const char *dir, const char *key, compile_result *res);   /* 1 hit, 0 miss */
+int compile_cache_put(const char *dir, const char *key, const compile_result *res, cterr *err);
+/* Default cache folder: $CUTUNE_CACHE, else $XDG_CACHE_HOME/cutune, else $HOME/.cache/cutune. */
+char *compile_cache_default_dir(void);
+
+/* Pool of compile worker processes: `self_exe __compile-worker` started with posix_spawn,
+ * fed jobs over pipes. Results come back in completion order, tagged. A worker that dies
+ * is replaced and its job reported as a compile error naming the signal. The pool checks
+ * the cache before dispatching and fills it after. */
+typedef struct cpool cpool;
+int cpool_new(cpool **out, const char *self_exe, int nworkers, const char *cache_dir, cterr *err);
+/* Queue a job (copied). Never blocks on a full pool: jobs wait in a queue. */
+int cpool_submit(cpool *p, uint64_t tag, const compile_job *job, cterr *err);
+/* Wait up to timeout_ms (-1 forever) for one finished job. Returns 1 with *tag and *res
+ * filled, 0 on timeout, -1 on error. res is initialised by the call. */
+int cpool_wait(cpool *p, uint64_t *tag, compile_result *res, int timeout_ms, cterr *err);
+size_t cpool_pending(const cpool *p); /* submitted and not yet returned */
+void cpool_free(cpool *p);
+/* Body of the hidden `cutune __compile-worker` subcommand: reads jobs on stdin, writes
+ * results on stdout until EOF. */
+int compile_worker_main(void);
+
+/* Theoretical occupancy on an architecture from resources and block size.
+ * limiter: "registers" | "shared_memory" | "threads" | "blocks" | "none". */
+typedef struct occupancy_info {
+  int blocks_per_sm;
+  double occupancy; /* active warps / max warps, 0..1 */
+  const char *limiter;
+} occupancy_info;
+int occupancy_theoretical(const char *arch, int threads_per_block, int regs_per_thread,
+                          int smem_per_block, occupancy_info *out, cterr *err);
+
+#endif

@@ -1,0 +1,171 @@
+/* configset: see configset.h. Rows live in one flat array; an open-addressing hash table
+ * maps a row to its index so that find and neighbours are O(1) per probe. */
+#include "configset.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct configset {
+  int np;
+  cs_param params[CS_MAX_PARAMS];
+  uint16_t *rows; /* count * np */
+  size_t count, cap;
+  long *table; /* index into rows, -1 empty */
+  size_t tcap; /* power of two */
+};
+
+configset *configset_new(void) { return xcalloc(1, sizeof(configset)); }
+
+void configset_free(configset *cs) {
+  if (!cs) return;
+  for (int p = 0; p < cs->np; p++) {
+    for (int v = 0; v < cs->params[p].nvalues; v++) free(cs->params[p].str[v]);
+    free(cs->params[p].str), free(cs->params[p].num), free(cs->params[p].name);
+  }
+  free(cs->rows), free(cs->table), free(cs);
+}
+
+int configset_add_param(configset *cs, const char *name, int nvalues, const char *const *str,
+                        const double *num, cterr *err) {
+  if (cs->count) return cterr_set(err, "parameter '%s' declared after configurations were added", name);
+  if (cs->np >= CS_MAX_PARAMS) return cterr_set(err, "too many parameters (at most %d)", CS_MAX_PARAMS);
+  if (nvalues <= 0 || nvalues > CS_MAX_VALUES)
+    return cterr_set(err, "parameter '%s' needs 1 to %d values (got %d)", name, CS_MAX_VALUES, nvalues);
+  if (configset_param_index(cs, name) >= 0) return cterr_set(err, "parameter '%s' declared twice", name);
+  cs_param *pp = &cs->params[cs->np];
+  pp->name = xstrdup(name);
+  pp->nvalues = nvalues;
+  pp->str = xcalloc((size_t)nvalues, sizeof(char *));
+  pp->num = xcalloc((size_t)nvalues, sizeof(double));
+  for (int v = 0; v < nvalues; v++) {
+    pp->str[v] = xstrdup(str[v]);
+    if (num) pp->num[v] = num[v];
+    else {
+      char *end;
+      double d = strtod(str[v], &end);
+      pp->num[v] = (*str[v] && !*end) ? d : NAN;
+    }
+  }
+  return cs->np++;
+}
+
+int configset_nparams(const configset *cs) { return cs->np; }
+const cs_param *configset_param(const configset *cs, int p) { return &cs->params[p]; }
+int configset_param_index(const configset *cs, const char *name) {
+  for (int p = 0; p < cs->np; p++)
+    if (!strcmp(cs->params[p].name, name)) return p;
+  return -1;
+}
+double configset_raw_size(const configset *cs) {
+  double s = 1;
+  for (int p = 0; p < cs->np; p++) s *= cs->params[p].nvalues;
+  return s;
+}
+
+static uint64_t row_hash(const uint16_t *row, int np) {
+  uint64_t h = 1469598103934665603ULL;
+  for (int p = 0; p < np; p++) {
+    h ^= row[p];
+    h *= 1099511628211ULL;
+    h ^= h >> 29;
+  }
+  return h;
+}
+
+static void table_insert(configset *cs, size_t idx) {
+  size_t mask = cs->tcap - 1, h = (size_t)row_hash(cs->rows + idx * (size_t)cs->np, cs->np) & mask;
+  while (cs->table[h] >= 0) h = (h + 1) & mask;
+  cs->table[h] = (long)idx;
+}
+
+static void table_grow(configset *cs) {
+  free(cs->table);
+  cs->tcap = cs->tcap ? cs->tcap * 2 : 1024;
+  cs->table = xmalloc(cs->tcap * sizeof(long));
+  memset(cs->table, 0xff, cs->tcap * sizeof(long));
+  for (size_t i = 0; i < cs->count; i++) table_insert(cs, i);
+}
+
+long configset_find(const configset *cs, const uint16_t *row) {
+  if (!cs->tcap) return -1;
+  size_t mask = cs->tcap - 1, h = (size_t)row_hash(row, cs->np) & mask;
+  size_t bytes = (size_t)cs->np * sizeof(uint16_t);
+  while (cs->table[h] >= 0) {
+    if (!memcmp(cs->rows + (size_t)cs->table[h] * (size_t)cs->np, row, bytes)) return cs->table[h];
+    h = (h + 1) & mask;
+  }
+  return -1;
+}
+
+size_t configset_add(configset *cs, const uint16_t *row) {
+  long have = configset_find(cs, row);
+  if (have >= 0) return (size_t)have;
+  if (cs->count == cs->cap) {
+    cs->cap = cs->cap ? cs->cap * 2 : 256;
+    cs->rows = xrealloc(cs->rows, cs->cap * (size_t)cs->np * sizeof(uint16_t));
+  }
+  memcpy(cs->rows + cs->count * (size_t)cs->np, row, (size_t)cs->np * sizeof(uint16_t));
+  cs->count++;
+  if (cs->count * 2 > cs->tcap) table_grow(cs); /* re-inserts everything, this row too */
+  else table_insert(cs, cs->count - 1);
+  return cs->count - 1;
+}
+
+size_t configset_count(const configset *cs) { return cs->count; }
+const uint16_t *configset_row(const configset *cs, size_t i) { return cs->rows + i * (size_t)cs->np; }
+
+int configset_enumerate(configset *cs, configset_check_fn check, void *ctx, cterr *err) {
+  int np = cs->np;
+  if (np == 0) return cterr_set(err, "the space has no parameters");
+  uint16_t row[CS_MAX_PARAMS] = {0};
+  int depth = 0;
+  /* iterative depth-first walk: row[depth] is the value being tried at depth */
+  for (;;) {
+    int ok = 1;
+    if (check) {
+      ok = check(ctx, depth, row, err);
+      if (ok < 0) return -1;
+    }
+    if (ok && depth == np - 1) configset_add(cs, row);
+    if (ok && depth < np - 1) {
+      row[++depth] = 0;
+      continue;
+    }
+    /* advance to the next value, backtracking past exhausted levels */
+    while (depth >= 0 && ++row[depth] >= cs->params[depth].nvalues) depth--;
+    if (depth < 0) break;
+  }
+  return 0;
+}
+
+size_t configset_sample(const configset *cs, rng *r) { return (size_t)rng_below(r, cs->count); }
+
+size_t configset_neighbours(const configset *cs, size_t i, cs_neighbour_kind kind, size_t *out, size_t max) {
+  uint16_t row[CS_MAX_PARAMS];
+  size_t n = 0;
+  memcpy(row, configset_row(cs, i), (size_t)cs->np * sizeof(uint16_t));
+  for (int p = 0; p < cs->np; p++) {
+    uint16_t cur = row[p];
+    for (int v = 0; v < cs->params[p].nvalues; v++) {
+      if (v == cur) continue;
+      if (kind == CS_ADJACENT && abs(v - (int)cur) != 1) continue;
+      row[p] = (uint16_t)v;
+      long j = configset_find(cs, row);
+      if (j >= 0) {
+        if (n < max) out[n] = (size_t)j;
+        n++;
+      }
+    }
+    row[p] = cur;
+  }
+  return n;
+}
+
+char *configset_row_key(const configset *cs, const uint16_t *row) {
+  dbuf b;
+  dbuf_init(&b);
+  for (int p = 0; p < cs->np; p++)
+    dbuf_printf(&b, "%s%s=%s", p ? "," : "", cs->params[p].name, cs->params[p].str[row[p]]);
+  return dbuf_steal(&b);
+}

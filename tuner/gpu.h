@@ -1,0 +1,79 @@
+/* gpu: the coordinator's side of a GPU worker process. gpu_worker.c (the worker's side) and
+ * cuda_api.c (dlopen'd Driver API and NVML) are the only units that include cuda.h.
+ *
+ * The coordinator never initialises CUDA. gpu_start spawns `self_exe __gpu-worker <ordinal>`
+ * (posix_spawn; never fork after CUDA initialisation) and talks to it over pipes. A worker
+ * that dies or overruns the job's time limit is killed and restarted (re-running setup);
+ * the job it was on comes back with status runtime_fault or timeout, and the caller goes on.
+ *
+ * Ownership: gpu_device_info strings are owned by the gpu handle. */
+#ifndef CUTUNE_GPU_H
+#define CUTUNE_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "launch.h"
+#include "record.h"
+#include "util.h"
+
+typedef struct gpu_device_info {
+  char name[128];
+  char uuid[64];
+  char cc[8];       /* "9.0" */
+  char arch[8];     /* "sm_90" */
+  char driver[32];  /* "13.0" (driver API version) */
+  int sms;
+  int l2_bytes;
+  int64_t mem_bytes;
+  double copy_gbps; /* device-to-device copy bandwidth measured by the worker at start, bytes read+written */
+} gpu_device_info;
+
+typedef struct gpu gpu;
+
+/* How many CUDA devices this machine has, asked of a short-lived worker so that this process
+ * stays CUDA-free. 0 with err filled ("no CUDA driver: libcuda.so.1 not found") when none. */
+int gpu_count(const char *self_exe, cterr *err);
+
+int gpu_start(gpu **out, const char *self_exe, int ordinal, cterr *err);
+const gpu_device_info *gpu_info(const gpu *g);
+void gpu_stop(gpu *g);
+
+/* Problem setup: allocate and fill the arguments (seeded), compile-free: the reference
+ * cubin is given. Runs the reference once and keeps its outputs on the device. */
+typedef struct gpu_problem {
+  int nargs;
+  argspec args[MAX_ARGS];
+  uint64_t seed;
+  double tolerance; /* 0: bitwise exact */
+  const void *ref_cubin;
+  size_t ref_cubin_len;
+  const char *ref_kernel;
+  launch_geom ref_geom;
+  double bytes, flops; /* per launch, NAN if unknown: for GB/s and GFLOP/s */
+} gpu_problem;
+int gpu_setup(gpu *g, const gpu_problem *p, cterr *err);
+
+typedef struct gpu_job {
+  const void *cubin;
+  size_t cubin_len;
+  const char *kernel;
+  launch_geom geom;
+  double timeout_s;     /* wall-clock limit for load+check+timing */
+  double best_ms;       /* best median so far on this problem (NAN if none): stop early when clearly slower */
+  int min_samples, max_samples;
+  double target_rse;    /* stop once the relative standard error of the mean is below this (0.005) */
+  int want_energy;
+} gpu_job;
+
+/* Measure one configuration: load, check against the reference (outputs poisoned first),
+ * time, unload. Fills rec's status, message, time statistics, derived figures, achieved
+ * resources (regs, smem_static from cuFuncGetAttribute), occupancy from the driver, clocks,
+ * throttle reasons, energy, device fields. Returns 0 when a record was produced (whatever its
+ * status), -1 only when the worker cannot be (re)started at all. */
+int gpu_measure(gpu *g, const gpu_job *job, record *rec, cterr *err);
+
+/* Body of the hidden `cutune __gpu-worker ORDINAL` subcommand. */
+int gpu_worker_main(int argc, char **argv);
+
+#endif

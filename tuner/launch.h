@@ -1,0 +1,45 @@
+/* launch: plain descriptions of what the GPU worker needs to run a kernel — argument specs
+ * and launch geometry. Shared by the Lua space (which computes them), the coordinator
+ * (which sends them) and the GPU worker (which executes them). No CUDA types here. */
+#ifndef CUTUNE_LAUNCH_H
+#define CUTUNE_LAUNCH_H
+
+#include <stdint.h>
+
+typedef enum { EL_F32, EL_F64, EL_I32, EL_I64, EL_U32, EL_U8, EL_F16, EL_COUNT } elemtype;
+const char *elemtype_name(elemtype t);        /* "float", "double", "int", "int64", "uint", "uint8", "half" */
+int elemtype_parse(const char *s, elemtype *out); /* accepts the names above and float32/int32/... */
+int elemtype_size(elemtype t);
+
+typedef enum {
+  ARG_INPUT,  /* device buffer filled with seeded random data, never compared */
+  ARG_OUTPUT, /* device buffer poisoned before each check, compared with the reference */
+  ARG_INOUT,  /* filled like an input, restored before each run, compared like an output */
+  ARG_SCALAR, /* passed by value */
+} argkind;
+
+typedef enum { FILL_RANDOM = 0, FILL_ZERO, FILL_IOTA } fillkind;
+
+#define ARG_NAME_MAX 32
+typedef struct argspec {
+  argkind kind;
+  elemtype type;
+  char name[ARG_NAME_MAX]; /* for messages: "out", "in", "arg3" */
+  int64_t count;           /* buffers: elements */
+  fillkind fill;
+  double lo, hi;           /* random fill range (default -1..1 floats, 0..1000 ints) */
+  /* scalars: value, in the field that matches type */
+  int64_t ival;
+  double fval;
+} argspec;
+
+#define MAX_ARGS 32
+
+typedef struct launch_geom {
+  unsigned grid[3], block[3];
+  unsigned dyn_smem; /* bytes of dynamic shared memory */
+} launch_geom;
+
+static inline unsigned launch_threads(const launch_geom *g) { return g->block[0] * g->block[1] * g->block[2]; }
+
+#endif

@@ -1,0 +1,2 @@
+/* main: placeholder, replaced by the command line */
+int main(void) { return 0; }

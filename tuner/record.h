@@ -1,0 +1,67 @@
+/* record: one measurement of one configuration on one problem — the unit the results store
+ * keeps, the GPU worker produces, the replay backend answers and the reports read.
+ *
+ * All strings are owned by the record (record_free releases them); numeric fields that were
+ * not measured are NAN (doubles) or -1 (ints). Times are in milliseconds. */
+#ifndef CUTUNE_RECORD_H
+#define CUTUNE_RECORD_H
+
+#include <stdint.h>
+
+typedef enum {
+  ST_OK = 0,
+  ST_COMPILE_ERROR,
+  ST_LAUNCH_ERROR,  /* the launch itself was refused: too many threads, too much shared memory */
+  ST_RUNTIME_FAULT, /* the kernel faulted (illegal address, ...) or the worker died */
+  ST_TIMEOUT,       /* the worker overran its time limit and was killed */
+  ST_WRONG_RESULT,  /* output differs from the reference */
+  ST_INVALID,       /* rejected before running (geometry out of range, ...) */
+  ST_COUNT
+} rec_status;
+
+const char *rec_status_name(rec_status s);      /* "ok", "compile_error", ... */
+int rec_status_parse(const char *s, rec_status *out); /* 0 or -1 */
+
+#define REC_MAX_PARAMS 64
+
+typedef struct record {
+  char *space;       /* space name */
+  char *config;      /* canonical key "TILE=64,PAD=1,..." (names in space order) */
+  char *problem;     /* canonical key "N=8192,M=8192" */
+  int nparams;
+  char *pname[REC_MAX_PARAMS];
+  char *pvalue[REC_MAX_PARAMS]; /* values as text, as in the space */
+  rec_status status;
+  char *message; /* why it failed, "" when ok */
+
+  /* time statistics over `samples` timed launches, ms */
+  double t_median, t_min, t_mean, t_std;
+  int samples;
+  /* derived */
+  double gbps, copy_share, gflops; /* copy_share: gbps / device's measured D2D copy GB/s */
+  double energy_mj;                 /* millijoules per launch (NVML), NAN if unavailable */
+
+  /* resources */
+  int regs, smem_static, smem_dynamic, local_bytes, spill_stores, spill_loads;
+  int block_threads;
+  double occupancy;  /* theoretical, 0..1 */
+  char *limiter;     /* "registers" | "shared_memory" | "threads" | "blocks" | "" */
+  double compile_ms;
+
+  /* provenance */
+  char *template_hash; /* sha256 of the template source (hex, 16 bytes) */
+  char *options_hash;  /* sha256 of the option list (hex, 16 bytes) */
+  char *nvrtc_version, *driver_version;
+  char *device_name, *device_cc, *device_uuid, *arch;
+  char *timestamp;
+  double sm_clock_mhz, mem_clock_mhz; /* NAN if unknown */
+  int64_t throttle_reasons;           /* NVML bitmask, -1 if unknown */
+  double temperature_c;
+} record;
+
+void record_init(record *r);  /* zeroes strings, NAN doubles, -1 ints, status ST_OK */
+void record_free(record *r);
+void record_copy(record *dst, const record *src); /* deep copy; dst need not be initialised */
+void record_set_str(char **field, const char *value); /* replaces, copying value (NULL ok) */
+
+#endif

@@ -1,0 +1,65 @@
+/* space: a tuning space loaded from a Lua file. The only unit that includes lua.h.
+ *
+ * space_load runs the file in a restricted environment (no os.execute, io.popen or file
+ * writes; `require "cutune"` gives the embedded helper library), validates every key
+ * (unknown keys are errors naming file:line), and enumerates the valid configurations.
+ * Afterwards the coordinator asks plain-C questions: geometry, arguments, bytes of a
+ * (configuration, problem) — each answered by calling back into the space's Lua functions
+ * under a protected call, so a Lua error becomes a cterr naming file:line.
+ *
+ * Ownership: the space owns its lua_State, its configset and every string it returns. */
+#ifndef CUTUNE_SPACE_H
+#define CUTUNE_SPACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "configset.h"
+#include "launch.h"
+#include "util.h"
+
+typedef struct space space;
+
+int space_load(const char *path, space **out, cterr *err);
+void space_free(space *s);
+
+const char *space_path(const space *s);          /* as given */
+const char *space_name(const space *s);          /* `name`, default: file name without .lua */
+const char *space_template_path(const space *s); /* resolved path of `template` */
+const char *space_kernel(const space *s);        /* `kernel` */
+const configset *space_configs(const space *s);  /* valid configurations, enumerated at load */
+double space_enumerate_seconds(const space *s);
+
+/* Extra NVRTC options from the space (`options = {...}`), after cutune's own. */
+int space_noptions(const space *s);
+const char *space_option(const space *s, int i);
+
+/* Problems: `problems = { {N=8192, M=8192}, ... }` (or `problem = {...}` for one). */
+int space_nproblems(const space *s);
+const char *space_problem_key(const space *s, int prob); /* "M=8192,N=8192": names sorted */
+int space_problem_nvars(const space *s, int prob);
+const char *space_problem_var(const space *s, int prob, int j, int64_t *value);
+
+/* Geometry of configuration cfg on problem prob, from the space's block/grid/shared functions. */
+int space_geometry(space *s, size_t cfg, int prob, launch_geom *out, cterr *err);
+/* Kernel arguments for problem prob (sizes evaluated). *nargs <= MAX_ARGS. */
+int space_args(space *s, int prob, argspec *out, int *nargs, cterr *err);
+
+/* Reference: `reference = { kernel = "...", template = optional, block = ..., grid = ... }`.
+ * template defaults to the space's template; it is compiled with -DCUTUNE_REFERENCE=1 only. */
+const char *space_ref_kernel(const space *s);
+const char *space_ref_template_path(const space *s);
+int space_ref_geometry(space *s, int prob, launch_geom *out, cterr *err);
+
+/* Tolerance for the output check: 0 means bitwise exact (`check = { tolerance = 1e-5 }`). */
+double space_tolerance(const space *s);
+/* Bytes and flops per launch for derived figures; NAN where the space gives none. */
+double space_bytes(space *s, int prob, cterr *err);
+double space_flops(space *s, int prob, cterr *err);
+/* Objectives: "time" always first; others ("energy") as listed. */
+int space_nobjectives(const space *s);
+const char *space_objective(const space *s, int i);
+/* Per-configuration time limit for the GPU worker, seconds (`timeout`, default 10). */
+double space_timeout(const space *s);
+
+#endif

@@ -1,0 +1,47 @@
+/* store: the results store, results/<device>/<space>.jsonl — one JSON record per line,
+ * appended and fsync'd the moment it exists.
+ *
+ * Opening takes an exclusive lock (flock on <file>.lock): a second run on the same store
+ * fails at once with a message naming the holder's pid. A last line cut off by a crash is
+ * moved aside to <file>.torn (appended there, never lost) and the file is truncated to its
+ * last complete record before anything new is written. Lines that do not parse are reported
+ * with file:line and kept in place; they never stop a run.
+ *
+ * Ownership: the store owns the records it has loaded; store_get's pointer lives until
+ * store_close. store_append copies. */
+#ifndef CUTUNE_STORE_H
+#define CUTUNE_STORE_H
+
+#include <stddef.h>
+
+#include "record.h"
+#include "util.h"
+
+typedef struct store store;
+
+/* Path of the store for a device and a space: dir/<slug(device)>/<slug(space)>.jsonl */
+char *store_path_for(const char *dir, const char *device_name, const char *space_name);
+
+/* Open (creating folders and file as needed) for appending; loads every complete record.
+ * warnings (may be NULL) receives one line per malformed line skipped. */
+int store_open(const char *path, store **out, dbuf *warnings, cterr *err);
+/* Read-only load, no lock (reports, header generation, replay). */
+int store_load(const char *path, store **out, dbuf *warnings, cterr *err);
+void store_close(store *s);
+
+const char *store_file(const store *s);
+size_t store_count(const store *s);
+const record *store_get(const store *s, size_t i);
+/* The newest record for (config, problem) whose template_hash and options_hash match
+ * (NULL hashes match anything). NULL if none: that measurement is still to be made. */
+const record *store_find(const store *s, const char *config, const char *problem,
+                         const char *template_hash, const char *options_hash);
+
+/* Serialise, write one line, fsync. The record is also added to the in-memory index. */
+int store_append(store *s, const record *r, cterr *err);
+
+/* JSON form of one record (one line, no newline) and back. */
+void record_to_json(const record *r, dbuf *out);
+int record_from_json(const char *line, record *r, cterr *err);
+
+#endif

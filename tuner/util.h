@@ -1,0 +1,97 @@
+/* util: the small pieces every unit shares.
+ *
+ * - cterr: an error record. Fallible functions return 0 on success and -1 on failure
+ *   after filling the record with a message that says what, where and what was expected.
+ *   Nothing below main.c prints errors or exits: callers decide.
+ * - dbuf: a growable byte buffer (always NUL-terminated, so text can be used as a string).
+ * - sha256 / hex helpers for content hashes (compile cache keys, provenance).
+ * - rng: a seeded xoshiro256** generator; every random choice in cutune takes one, so runs
+ *   repeat under a seed.
+ * - small file and path helpers.
+ * Ownership: a dbuf owns its data; dbuf_free releases it. Functions returning char* return
+ * memory the caller frees. */
+#ifndef CUTUNE_UTIL_H
+#define CUTUNE_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CTERR_MAX 4096
+typedef struct cterr {
+  char msg[CTERR_MAX];
+} cterr;
+
+/* Fill err (if not NULL) and return -1, so `return cterr_set(err, ...)` reads naturally. */
+int cterr_set(cterr *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prepend context: "context: previous message". Returns -1. */
+int cterr_wrap(cterr *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+typedef struct dbuf {
+  char *data;
+  size_t len, cap;
+} dbuf;
+void dbuf_init(dbuf *b);
+void dbuf_free(dbuf *b);
+void dbuf_reset(dbuf *b); /* len = 0, keeps memory */
+void dbuf_append(dbuf *b, const void *p, size_t n);
+void dbuf_puts(dbuf *b, const char *s);
+void dbuf_printf(dbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void dbuf_vprintf(dbuf *b, const char *fmt, va_list ap);
+/* Append s as a JSON string literal (quotes and escapes included). */
+void dbuf_json_str(dbuf *b, const char *s);
+/* Append a double as JSON: finite values with %.17g precision trimmed, non-finite as null. */
+void dbuf_json_num(dbuf *b, double v);
+char *dbuf_steal(dbuf *b); /* returns data (never NULL), leaves b empty */
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* SHA-256 */
+typedef struct sha256_ctx {
+  uint32_t h[8];
+  uint64_t len;
+  uint8_t buf[64];
+  size_t fill;
+} sha256_ctx;
+void sha256_init(sha256_ctx *c);
+void sha256_update(sha256_ctx *c, const void *p, size_t n);
+void sha256_final(sha256_ctx *c, uint8_t out[32]);
+/* hex of the first nbytes of the digest of p[0..n): out must hold 2*nbytes+1 */
+void sha256_hex(const void *p, size_t n, char *out, int nbytes);
+void hex_encode(const uint8_t *p, size_t n, char *out);
+
+/* xoshiro256** seeded with splitmix64 */
+typedef struct rng {
+  uint64_t s[4];
+} rng;
+void rng_seed(rng *r, uint64_t seed);
+uint64_t rng_next(rng *r);
+uint64_t rng_below(rng *r, uint64_t n); /* uniform in [0, n), n > 0 */
+double rng_uniform(rng *r);             /* uniform in [0, 1) */
+double rng_normal(rng *r);              /* standard normal */
+
+/* files and paths */
+int file_read(const char *path, dbuf *out, cterr *err);            /* whole file */
+int file_write_atomic(const char *path, const void *p, size_t n, cterr *err); /* tmp + rename */
+int mkdir_p(const char *path, cterr *err);
+int file_exists(const char *path);
+char *path_dirname(const char *path);
+char *path_join(const char *a, const char *b);
+const char *path_basename(const char *path);
+char *self_exe_path(void); /* /proc/self/exe resolved; NULL if unknown */
+
+double now_seconds(void); /* monotonic clock */
+char *iso8601_now(void);  /* UTC, e.g. 2026-11-29T14:08:04Z */
+
+/* Turn an arbitrary name into something safe for a file name: [A-Za-z0-9._-], others '_'. */
+char *slugify(const char *s);
+
+/* Parse helpers for command-line values: return 0 and set *out, or -1 with err naming what. */
+int parse_long(const char *s, long *out, const char *what, cterr *err);
+int parse_double(const char *s, double *out, const char *what, cterr *err);
+
+#endif
