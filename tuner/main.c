@@ -1,2 +1,72 @@
-/* main: placeholder, replaced by the command line */
-int main(void) { return 0; }
+/* main: the command line. Parses the subcommand and hands over to the unit that owns it;
+ * the only place that prints an error and chooses an exit status.
+ *
+ *   cutune run SPACE.lua [options]      tune a space (or compile-only without a GPU)
+ *   cutune run --replay FILE [options]  run a search strategy on recorded measurements
+ *   cutune score FILE...                scoreboard of search strategies on recorded spaces
+ *   cutune help [COMMAND]
+ * Hidden: __compile-worker, __gpu-worker ORDINAL (started by cutune itself). */
+#include <stdio.h>
+#include <string.h>
+
+#include "compile.h"
+#include "gpu.h"
+
+/* Entry points of the commands (declared weak while units are being brought up, so that the
+ * binary still links and says what is missing). */
+int run_main(int argc, char **argv) __attribute__((weak));
+int search_score_main(int argc, char **argv) __attribute__((weak));
+
+#ifndef CUTUNE_VERSION
+#define CUTUNE_VERSION "0.1.0"
+#endif
+
+static const char usage[] =
+    "usage: cutune <command> [options]\n"
+    "\n"
+    "cutune tunes CUDA kernels: a Lua file describes a space of kernel variants; cutune\n"
+    "compiles each with NVRTC, checks it against a reference on the GPU, times it and keeps\n"
+    "every measurement in results/<device>/<space>.jsonl.\n"
+    "\n"
+    "commands:\n"
+    "  run SPACE.lua        tune a space (without a GPU: enumerate, compile and report resources)\n"
+    "  run --replay FILE    run a search strategy on recorded measurements (no GPU needed)\n"
+    "  score FILE...        compare search strategies on recorded spaces (scoreboard + SVG)\n"
+    "  help [COMMAND]       this text, or a command's options\n"
+    "  version              print the version\n"
+    "\n"
+    "'cutune help run' or 'cutune run --help' lists the options of run.\n";
+
+static int missing(const char *what) {
+  fprintf(stderr, "cutune: '%s' is not part of this build\n", what);
+  return 2;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fputs(usage, stderr);
+    return 2;
+  }
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "__compile-worker")) return compile_worker_main();
+  if (!strcmp(cmd, "__gpu-worker")) return gpu_worker_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+    if (argc >= 3 && strcmp(cmd, "help") == 0) {
+      char *sub[] = {argv[2], "--help", NULL};
+      if (!strcmp(argv[2], "run")) return run_main ? run_main(2, sub) : missing("run");
+      if (!strcmp(argv[2], "score")) return search_score_main ? search_score_main(2, sub) : missing("score");
+      fprintf(stderr, "cutune: no command '%s' (commands: run, score, help, version)\n", argv[2]);
+      return 2;
+    }
+    fputs(usage, stdout);
+    return 0;
+  }
+  if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+    printf("cutune %s (NVRTC %s)\n", CUTUNE_VERSION, compile_nvrtc_version());
+    return 0;
+  }
+  if (!strcmp(cmd, "run")) return run_main ? run_main(argc - 1, argv + 1) : missing("run");
+  if (!strcmp(cmd, "score")) return search_score_main ? search_score_main(argc - 1, argv + 1) : missing("score");
+  fprintf(stderr, "cutune: unknown command '%s' (commands: run, score, help, version; see 'cutune --help')\n", cmd);
+  return 2;
+}
