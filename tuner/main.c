@@ -7,6 +7,7 @@
  *   cutune help [COMMAND]
  * Hidden: __compile-worker, __gpu-worker ORDINAL (started by cutune itself). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compile.h"
@@ -32,10 +33,54 @@ static const char usage[] =
     "  run SPACE.lua        tune a space (without a GPU: enumerate, compile and report resources)\n"
     "  run --replay FILE    run a search strategy on recorded measurements (no GPU needed)\n"
     "  score FILE...        compare search strategies on recorded spaces (scoreboard + SVG)\n"
+    "  devices [--count]    list the CUDA devices (name, architecture, measured copy bandwidth)\n"
     "  help [COMMAND]       this text, or a command's options\n"
     "  version              print the version\n"
     "\n"
     "'cutune help run' or 'cutune run --help' lists the options of run.\n";
+
+/* `cutune devices`: asks short-lived workers, so this process stays CUDA-free. */
+static int devices_main(int argc, char **argv) {
+  int count_only = argc >= 2 && !strcmp(argv[1], "--count");
+  if (argc >= 2 && !count_only) {
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+      puts("usage: cutune devices [--count]\n\nLists the CUDA devices with their architecture, memory and the\n"
+           "device-to-device copy bandwidth measured now. --count prints only how many there are\n"
+           "(0 where there is no driver or no device) and always exits 0.");
+      return 0;
+    }
+    fprintf(stderr, "cutune devices: unknown option '%s' (see 'cutune devices --help')\n", argv[1]);
+    return 2;
+  }
+  char *self = self_exe_path();
+  cterr err = {{0}};
+  int n = self ? gpu_count(self, &err) : -1;
+  if (count_only) {
+    printf("%d\n", n > 0 ? n : 0);
+    free(self);
+    return 0;
+  }
+  if (n <= 0) {
+    printf("no CUDA device%s%s\n", err.msg[0] ? ": " : "", err.msg);
+    free(self);
+    return 0;
+  }
+  for (int i = 0; i < n; i++) {
+    gpu *g = NULL;
+    if (gpu_start(&g, self, i, &err) != 0) {
+      printf("%d: cannot start a worker: %s\n", i, err.msg);
+      continue;
+    }
+    const gpu_device_info *d = gpu_info(g);
+    printf("%d: %s (%s, compute capability %s, %d SMs, %.0f MiB L2, %.1f GiB), driver %s, UUID %s, "
+           "device-to-device copy %.0f GB/s\n",
+           i, d->name, d->arch, d->cc, d->sms, d->l2_bytes / 1048576.0, d->mem_bytes / 1073741824.0, d->driver,
+           d->uuid, d->copy_gbps);
+    gpu_stop(g);
+  }
+  free(self);
+  return 0;
+}
 
 static int missing(const char *what) {
   fprintf(stderr, "cutune: '%s' is not part of this build\n", what);
@@ -55,7 +100,7 @@ int main(int argc, char **argv) {
       char *sub[] = {argv[2], "--help", NULL};
       if (!strcmp(argv[2], "run")) return run_main ? run_main(2, sub) : missing("run");
       if (!strcmp(argv[2], "score")) return search_score_main ? search_score_main(2, sub) : missing("score");
-      fprintf(stderr, "cutune: no command '%s' (commands: run, score, help, version)\n", argv[2]);
+      fprintf(stderr, "cutune: no command '%s' (commands: run, score, devices, help, version)\n", argv[2]);
       return 2;
     }
     fputs(usage, stdout);
@@ -65,8 +110,9 @@ int main(int argc, char **argv) {
     printf("cutune %s (NVRTC %s)\n", CUTUNE_VERSION, compile_nvrtc_version());
     return 0;
   }
+  if (!strcmp(cmd, "devices")) return devices_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "run")) return run_main ? run_main(argc - 1, argv + 1) : missing("run");
   if (!strcmp(cmd, "score")) return search_score_main ? search_score_main(argc - 1, argv + 1) : missing("score");
-  fprintf(stderr, "cutune: unknown command '%s' (commands: run, score, help, version; see 'cutune --help')\n", cmd);
+  fprintf(stderr, "cutune: unknown command '%s' (commands: run, score, devices, help, version; see 'cutune --help')\n", cmd);
   return 2;
 }

@@ -1,0 +1,27 @@
+# Sourced by the tests/cli_*.sh scripts: paths from CTest's environment and small checks.
+set -u
+BIN=${CUTUNE_BIN:?CUTUNE_BIN is not set (run through ctest)}
+SRC=${CUTUNE_SRC:-.}
+TMPROOT=${CUTUNE_TMP:-/tmp}/$(basename "$0" .sh)
+rm -rf "$TMPROOT" && mkdir -p "$TMPROOT"
+export CUTUNE_CACHE="$TMPROOT/cache"
+fails=0
+checks=0
+ok() { checks=$((checks + 1)); }
+fail() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*" >&2; }
+# expect_status CODE -- command...   (stdout+stderr captured in $OUTPUT)
+expect_status() {
+  local want=$1; shift; [ "$1" = "--" ] && shift
+  set +e; OUTPUT=$("$@" 2>&1); local got=$?; set -e
+  if [ "$got" -ne "$want" ]; then fail "exit $got (wanted $want): $*"; echo "$OUTPUT" | tail -20 >&2; else ok; fi
+}
+expect_output() { # expect_output SUBSTRING [what]
+  if printf '%s' "$OUTPUT" | grep -qF -- "$1"; then ok; else fail "${2:-output} lacks '$1'"; echo "$OUTPUT" | tail -20 >&2; fi
+}
+finish() { echo "$((checks - fails)) passed, $fails failed"; [ "$fails" -eq 0 ]; }
+# gpu_or_skip: exit 77 unless cutune finds a CUDA device
+gpu_or_skip() {
+  local n
+  n=$("$BIN" devices --count 2>/dev/null || echo 0)
+  if [ "${n:-0}" -lt 1 ]; then echo "skipped: no CUDA device here"; exit 77; fi
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Every input a user can get wrong gets a clear message naming the file, line or value:
+# command-line flags, space files (the corpus in tests/spaces/bad/, each naming the message it
+# must produce on its first line), a template that fails to compile for some configurations.
+. "$(dirname "$0")/cli_common.sh"
+set -e
+
+expect_status 2 -- "$BIN"
+expect_output "usage: cutune"
+expect_status 2 -- "$BIN" frobnicate
+expect_output "unknown command 'frobnicate'"
+expect_status 0 -- "$BIN" --help
+expect_output "run SPACE.lua"
+expect_status 0 -- "$BIN" run --help
+expect_output "--results DIR"
+expect_status 0 -- "$BIN" help run
+expect_output "--strategy NAME"
+expect_status 2 -- "$BIN" run
+expect_output "no space file given"
+expect_status 2 -- "$BIN" run --bogus lua/transpose_space.lua
+expect_output "unknown option '--bogus'"
+expect_status 2 -- "$BIN" run --budget abc lua/transpose_space.lua
+expect_output "--budget needs a positive number of evaluations, got 'abc'"
+expect_status 2 -- "$BIN" run --budget -3 lua/transpose_space.lua
+expect_output "got '-3'"
+expect_status 2 -- "$BIN" run --jobs 0 lua/transpose_space.lua
+expect_output "--jobs needs"
+expect_status 2 -- "$BIN" run --arch sm_12 lua/transpose_space.lua
+expect_output "--arch 'sm_12'"
+expect_status 2 -- "$BIN" run --results
+expect_output "option '--results' needs a value"
+expect_status 2 -- "$BIN" run a.lua b.lua
+expect_output "extra argument 'b.lua'"
+expect_status 1 -- "$BIN" run --compile-only "$TMPROOT/no_such_space.lua"
+expect_output "no_such_space.lua"
+expect_status 1 -- "$BIN" run --compile-only --problem 7 lua/transpose_space.lua
+expect_status 2 -- "$BIN" devices --frob
+expect_output "unknown option '--frob'"
+
+# the corpus of bad spaces: first line "-- expect: <text>"
+n=0
+for f in tests/spaces/bad/*.lua; do
+  [ -e "$f" ] || continue
+  want=$(head -1 "$f" | sed -n 's/^-- expect: //p')
+  [ -n "$want" ] || { fail "$f has no '-- expect:' first line"; continue; }
+  expect_status 1 -- "$BIN" run --compile-only --jobs 1 "$f"
+  expect_output "$want" "$f"
+  expect_output "$(basename "$f")" "$f (names the file)"
+  n=$((n + 1))
+done
+[ "$n" -ge 10 ] && ok || fail "expected at least 10 bad spaces, found $n"
+
+# a template that fails to compile for one value: reported with the NVRTC log, the rest compiled
+expect_status 0 -- "$BIN" run --compile-only --jobs 2 --arch sm_90 tests/spaces/partly_broken.lua
+expect_output "compile_error"
+expect_output "partly_broken.cu("
+expect_output "-DX=2"
+expect_output "2 failed"
+expect_output "timing needs a GPU"
+finish

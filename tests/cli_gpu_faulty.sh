@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# On a GPU: a space with correct, wrong, faulting, hanging and unlaunchable variants completes,
+# each recorded under its class, nothing lost; a second run measures nothing again.
+. "$(dirname "$0")/cli_common.sh"
+gpu_or_skip
+set -e
+R="$TMPROOT/results"
+expect_status 0 -- "$BIN" run --no-progress --results "$R" tests/spaces/faulty_space.lua
+echo "$OUTPUT" | tail -30
+store=$(ls "$R"/*/faulty*.jsonl 2>/dev/null | head -1)
+[ -n "$store" ] && ok || fail "no store written under $R"
+for st in ok wrong_result runtime_fault timeout launch_error; do
+  if grep -q "\"status\":\"$st\"" "$store"; then ok; else fail "no record with status $st in $store"; fi
+done
+lines=$(wc -l < "$store")
+expect_status 0 -- "$BIN" run --no-progress --results "$R" tests/spaces/faulty_space.lua
+lines2=$(wc -l < "$store")
+[ "$lines" -eq "$lines2" ] && ok || fail "second run appended $((lines2 - lines)) records (wanted 0)"
+expect_output "answered from the store"
+finish

@@ -1,0 +1,238 @@
+/* run: `cutune run` — options, compile jobs, and the compile-only path. The GPU path is in
+ * tune.c. See run.h. */
+#include "run.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpu.h"
+#include "progress.h"
+#include "record.h"
+#include "report.h"
+
+int search_replay_main(int argc, char **argv) __attribute__((weak));
+
+static const char run_usage[] =
+    "usage: cutune run SPACE.lua [options]\n"
+    "       cutune run --replay FILE [SPACE.lua] [options]   (see 'cutune run --replay FILE --help')\n"
+    "\n"
+    "Tune the space described by SPACE.lua. Each configuration is compiled with NVRTC (in\n"
+    "parallel worker processes, with an on-disk cache), checked against the space's reference\n"
+    "kernel on the GPU, timed, and appended to RESULTS/<device>/<space>.jsonl the moment it is\n"
+    "measured. A run over a store that already holds a configuration (same template and\n"
+    "options) does not measure it again, so an interrupted run resumes where it stopped.\n"
+    "\n"
+    "Without a GPU (or with --compile-only) the space is enumerated and every configuration\n"
+    "compiled for --arch; the table shows registers, shared memory, spills and theoretical\n"
+    "occupancy with its limiter. Timing needs a GPU.\n"
+    "\n"
+    "options:\n"
+    "  --results DIR       where measurement records go (default: results)\n"
+    "  --arch sm_XY        target architecture without a GPU: sm_70 sm_75 sm_80 sm_86 sm_89 sm_90\n"
+    "                      (default: the device's, or sm_90 when there is none)\n"
+    "  --compile-only      do not use the GPU even if one is present\n"
+    "  --device N          GPU ordinal (default 0)\n"
+    "  --jobs N            compile worker processes (default: number of CPUs)\n"
+    "  --cache DIR         compile cache (default: $CUTUNE_CACHE, $XDG_CACHE_HOME/cutune or ~/.cache/cutune)\n"
+    "  --no-cache          compile everything again\n"
+    "  --strategy NAME     search strategy: exhaustive random ils ga anneal bo bandit\n"
+    "                      (default: exhaustive when the budget covers the space, else bandit)\n"
+    "  --budget N          evaluations per problem (default: the whole space)\n"
+    "  --time SECONDS      wall-clock limit per problem\n"
+    "  --seed N            seed for the strategy and the input data (default 1)\n"
+    "  --problem KEY       tune one problem only: its index (0, 1, ...) or key (\"M=8192,N=8192\")\n"
+    "  --top N             rows in the table of best configurations (default 10)\n"
+    "  --min-samples N     timed launches at least (default 10)\n"
+    "  --max-samples N     timed launches at most (default 200)\n"
+    "  --rse X             stop timing once the relative standard error is below X (default 0.005)\n"
+    "  --no-progress       plain progress lines even on a terminal\n"
+    "  -q, --quiet         only the final tables\n"
+    "  -v, --verbose       a line per configuration\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "exit status: 0 when the run completed (failed configurations are data, not errors),\n"
+    "1 when it could not run (bad space, store in use, ...), 2 for a bad command line.\n";
+
+static int bad_usage(const char *fmt, const char *arg) {
+  fprintf(stderr, "cutune run: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, " (see 'cutune run --help')\n");
+  return 2;
+}
+
+int run_main(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--replay") || !strncmp(argv[i], "--replay=", 9)) {
+      if (!search_replay_main) {
+        fputs("cutune run: --replay is not part of this build\n", stderr);
+        return 2;
+      }
+      return search_replay_main(argc, argv);
+    }
+
+  run_opts o = {.results_dir = "results", .device = 0, .seed = 1, .top = 10, .min_samples = 10,
+                .max_samples = 200, .rse = 0.005, .progress_tty = -1};
+  enum { O_RESULTS = 256, O_ARCH, O_COMPILE_ONLY, O_DEVICE, O_JOBS, O_CACHE, O_NO_CACHE, O_STRATEGY,
+         O_BUDGET, O_TIME, O_SEED, O_PROBLEM, O_TOP, O_MINS, O_MAXS, O_RSE, O_NOPROG };
+  static const struct option longopts[] = {
+      {"results", required_argument, 0, O_RESULTS}, {"arch", required_argument, 0, O_ARCH},
+      {"compile-only", no_argument, 0, O_COMPILE_ONLY}, {"device", required_argument, 0, O_DEVICE},
+      {"jobs", required_argument, 0, O_JOBS}, {"cache", required_argument, 0, O_CACHE},
+      {"no-cache", no_argument, 0, O_NO_CACHE}, {"strategy", required_argument, 0, O_STRATEGY},
+      {"budget", required_argument, 0, O_BUDGET}, {"time", required_argument, 0, O_TIME},
+      {"seed", required_argument, 0, O_SEED}, {"problem", required_argument, 0, O_PROBLEM},
+      {"top", required_argument, 0, O_TOP}, {"min-samples", required_argument, 0, O_MINS},
+      {"max-samples", required_argument, 0, O_MAXS}, {"rse", required_argument, 0, O_RSE},
+      {"no-progress", no_argument, 0, O_NOPROG}, {"quiet", no_argument, 0, 'q'},
+      {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+  cterr err = {{0}};
+  long l;
+  double d;
+  opterr = 0;
+  optind = 1;
+  int c;
+  while ((c = getopt_long(argc, argv, ":qvh", longopts, NULL)) != -1) {
+    switch (c) {
+    case O_RESULTS: o.results_dir = optarg; break;
+    case O_ARCH:
+      if (!compile_arch_supported(optarg))
+        return bad_usage("--arch '%s' is not an architecture NVRTC supports here (try sm_80, sm_86, sm_89 or sm_90)", optarg);
+      o.arch = optarg;
+      break;
+    case O_COMPILE_ONLY: o.compile_only = 1; break;
+    case O_DEVICE:
+      if (parse_long(optarg, &l, "--device", &err) || l < 0) return bad_usage("--device needs a GPU ordinal (0, 1, ...), got '%s'", optarg);
+      o.device = (int)l;
+      break;
+    case O_JOBS:
+      if (parse_long(optarg, &l, "--jobs", &err) || l < 1 || l > 1024) return bad_usage("--jobs needs a number of processes from 1 to 1024, got '%s'", optarg);
+      o.jobs = (int)l;
+      break;
+    case O_CACHE: o.cache_dir = optarg; break;
+    case O_NO_CACHE: o.no_cache = 1; break;
+    case O_STRATEGY: o.strategy = optarg; break;
+    case O_BUDGET:
+      if (parse_long(optarg, &l, "--budget", &err) || l < 1) return bad_usage("--budget needs a positive number of evaluations, got '%s'", optarg);
+      o.budget = l;
+      break;
+    case O_TIME:
+      if (parse_double(optarg, &d, "--time", &err) || d <= 0) return bad_usage("--time needs a positive number of seconds, got '%s'", optarg);
+      o.time_limit = d;
+      break;
+    case O_SEED:
+      if (parse_long(optarg, &l, "--seed", &err) || l < 0) return bad_usage("--seed needs a non-negative integer, got '%s'", optarg);
+      o.seed = (uint64_t)l;
+      break;
+    case O_PROBLEM: o.problem = optarg; break;
+    case O_TOP:
+      if (parse_long(optarg, &l, "--top", &err) || l < 1) return bad_usage("--top needs a positive integer, got '%s'", optarg);
+      o.top = (int)l;
+      break;
+    case O_MINS:
+      if (parse_long(optarg, &l, "--min-samples", &err) || l < 1 || l > 100000) return bad_usage("--min-samples needs an integer from 1 to 100000, got '%s'", optarg);
+      o.min_samples = (int)l;
+      break;
+    case O_MAXS:
+      if (parse_long(optarg, &l, "--max-samples", &err) || l < 1 || l > 100000) return bad_usage("--max-samples needs an integer from 1 to 100000, got '%s'", optarg);
+      o.max_samples = (int)l;
+      break;
+    case O_RSE:
+      if (parse_double(optarg, &d, "--rse", &err) || d <= 0 || d >= 1) return bad_usage("--rse needs a fraction between 0 and 1 (e.g. 0.005), got '%s'", optarg);
+      o.rse = d;
+      break;
+    case O_NOPROG: o.progress_tty = 0; break;
+    case 'q': o.quiet = 1; break;
+    case 'v': o.verbose = 1; break;
+    case 'h': fputs(run_usage, stdout); return 0;
+    case ':': return bad_usage("option '%s' needs a value", argv[optind - 1]);
+    default: return bad_usage("unknown option '%s'", argv[optind - 1]);
+    }
+  }
+  if (o.min_samples > o.max_samples) return bad_usage("--min-samples is larger than --max-samples%s", "");
+  if (optind >= argc) return bad_usage("no space file given%s", "");
+  if (optind + 1 < argc) return bad_usage("one space file at a time (extra argument '%s')", argv[optind + 1]);
+  o.space_path = argv[optind];
+  if (o.strategy) {
+    /* validated against the search module's list when the strategy is created */
+  }
+
+  space *s = NULL;
+  if (space_load(o.space_path, &s, &err) != 0) {
+    fprintf(stderr, "cutune: %s\n", err.msg);
+    return 1;
+  }
+  int rc = 0;
+  char *self = self_exe_path();
+  if (!self) {
+    fprintf(stderr, "cutune: cannot find its own executable (/proc/self/exe) to start workers\n");
+    space_free(s);
+    return 1;
+  }
+  const char *why = NULL;
+  char whybuf[CTERR_MAX + 64];
+  if (o.compile_only) why = "--compile-only was given";
+  else {
+    cterr gerr = {{0}};
+    int n = gpu_count(self, &gerr);
+    if (n <= 0) {
+      snprintf(whybuf, sizeof whybuf, "no CUDA device found (%s)", n < 0 || gerr.msg[0] ? gerr.msg : "the driver reports none");
+      why = whybuf;
+    } else if (o.device >= n) {
+      fprintf(stderr, "cutune: --device %d: this machine has %d CUDA device%s\n", o.device, n, n == 1 ? "" : "s");
+      free(self), space_free(s);
+      return 2;
+    }
+  }
+  if (why) rc = run_compile_only(s, &o, why, &err);
+  else rc = run_tune(s, &o, self, &err);
+  if (rc != 0) fprintf(stderr, "cutune: %s\n", err.msg);
+  free(self);
+  space_free(s);
+  return rc ? 1 : 0;
+}
+
+/* ---- compile jobs ---- */
+
+int run_make_job(const space *s, const char *src, size_t cfg, const char *arch, compile_job *job,
+                 run_job_hold *hold, cterr *err) {
+  const configset *cs = space_configs(s);
+  const uint16_t *row = configset_row(cs, cfg);
+  memset(job, 0, sizeof *job);
+  hold->n = 0;
+  int np = configset_nparams(cs);
+  if (np + space_noptions(s) > COMPILE_MAX_OPTS)
+    return cterr_set(err, "%s: too many parameters and options (%d, at most %d)", space_path(s),
+                     np + space_noptions(s), COMPILE_MAX_OPTS);
+  for (int p = 0; p < np; p++) {
+    const cs_param *pp = configset_param(cs, p);
+    hold->opts[hold->n++] = xasprintf("-D%s=%s", pp->name, pp->str[row[p]]);
+  }
+  for (int i = 0; i < space_noptions(s); i++) hold->opts[hold->n++] = xstrdup(space_option(s, i));
+  job->src_path = space_template_path(s);
+  job->src = src;
+  job->kernel = space_kernel(s);
+  job->arch = arch;
+  job->nopts = hold->n;
+  for (int i = 0; i < hold->n; i++) job->opts[i] = hold->opts[i];
+  return 0;
+}
+
+void run_job_hold_free(run_job_hold *h) {
+  for (int i = 0; i < h->n; i++) free(h->opts[i]);
+  h->n = 0;
+}
+
+void run_options_hash(const compile_job *job, char out[33]) {
+  sha256_ctx c;
+  uint8_t dg[32];
+  sha256_init(&c);
+  for (int i = 0; i < job->nopts; i++) sha256_update(&c, job->opts[i], strlen(job->opts[i]) + 1);
+  sha256_update(&c, job->arch, strlen(job->arch) + 1);
+  sha256_update(&c, job->kernel, strlen(job->kernel) + 1);
+  sha256_final(&c, dg);
+  hex_encode(dg, 16, out);
+}

@@ -1,0 +1,337 @@
+/* tune: the GPU path of `cutune run`. A strategy proposes configurations; the compile pool
+ * compiles ahead of the GPU; one GPU worker checks and times each; every record goes to the
+ * store the moment it exists. Configurations already in the store (same template and
+ * options) are answered from it without measuring or charging the budget. */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpu.h"
+#include "progress.h"
+#include "report.h"
+#include "run.h"
+#include "store.h"
+#include "strategy.h"
+
+static volatile sig_atomic_t interrupted;
+static void on_sigint(int sig) {
+  (void)sig;
+  interrupted = 1;
+}
+
+typedef struct ready_item {
+  size_t cfg;
+  compile_result cr;
+} ready_item;
+
+typedef struct tune_ctx {
+  space *s;
+  const run_opts *o;
+  gpu *g;
+  store *st;
+  cpool *pool;
+  const char *src;
+  const char *arch;
+  char template_hash[33];
+  const gpu_device_info *dev;
+} tune_ctx;
+
+/* Fill the device and provenance fields every record of this run carries. */
+static void stamp(tune_ctx *t, record *r, const char *options_hash) {
+  record_set_str(&r->template_hash, t->template_hash);
+  record_set_str(&r->options_hash, options_hash);
+  if (!r->device_name) record_set_str(&r->device_name, t->dev->name);
+  if (!r->device_uuid) record_set_str(&r->device_uuid, t->dev->uuid);
+  if (!r->device_cc) record_set_str(&r->device_cc, t->dev->cc);
+  if (!r->driver_version) record_set_str(&r->driver_version, t->dev->driver);
+}
+
+static int options_hash_of(tune_ctx *t, size_t cfg, char out[33], cterr *err) {
+  compile_job job;
+  run_job_hold hold;
+  if (run_make_job(t->s, t->src, cfg, t->arch, &job, &hold, err) != 0) return -1;
+  run_options_hash(&job, out);
+  run_job_hold_free(&hold);
+  return 0;
+}
+
+static double record_value(const record *r) {
+  return (r->status == ST_OK && isfinite(r->t_median)) ? r->t_median : INFINITY;
+}
+
+/* Tune one problem. */
+static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
+  const configset *cs = space_configs(t->s);
+  size_t count = configset_count(cs);
+  long budget = t->o->budget > 0 ? t->o->budget : (long)count;
+  const char *sname = t->o->strategy ? t->o->strategy : strategy_default_name(count, budget);
+  strategy *strat = NULL;
+  if (strategy_new(sname, cs, t->o->seed, NULL, &strat, err) != 0) return -1;
+
+  int window = 2 * (t->o->jobs > 0 ? t->o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN)) + 4;
+  ready_item *ready = xcalloc((size_t)window + 1, sizeof(ready_item));
+  int nready = 0, inflight = 0, exhausted = 0, rc = -1;
+  long charged = 0;
+  size_t resumed = 0, failed = 0;
+  double best = NAN, t0 = now_seconds();
+  const char *pkey = space_problem_key(t->s, prob);
+  progress *pg = progress_new(stderr, pkey, (size_t)(budget < (long)count ? budget : (long)count),
+                              t->o->quiet ? 0 : t->o->progress_tty);
+  if (!t->o->quiet) fprintf(stderr, "problem %s: %zu configurations, strategy %s%s\n", pkey, count, sname,
+                            t->o->budget > 0 ? "" : " (the whole space)");
+
+  for (;;) {
+    int out_of_time = t->o->time_limit > 0 && now_seconds() - t0 > t->o->time_limit;
+    int stop = interrupted || out_of_time || charged >= budget;
+    /* propose while there is room in the pipeline and budget left for it */
+    while (!stop && !exhausted && inflight + nready < window && charged + inflight + nready < budget) {
+      size_t idx;
+      if (strategy_ask(strat, &idx, 1) != 1) {
+        exhausted = 1;
+        break;
+      }
+      char ohash[33];
+      if (options_hash_of(t, idx, ohash, err) != 0) goto done;
+      char *key = configset_row_key(cs, configset_row(cs, idx));
+      const record *have = store_find(t->st, key, pkey, t->template_hash, ohash);
+      free(key);
+      if (have) { /* measured before: answered from the store, not charged */
+        strategy_tell(strat, idx, record_value(have));
+        if (have->status == ST_OK && (isnan(best) || have->t_median < best)) best = have->t_median;
+        resumed++;
+        progress_step(pg, have->status != ST_OK, have->t_median, have->gbps, have->config);
+        continue;
+      }
+      compile_job job;
+      run_job_hold hold;
+      if (run_make_job(t->s, t->src, idx, t->arch, &job, &hold, err) != 0) goto done;
+      int sr = cpool_submit(t->pool, idx, &job, err);
+      run_job_hold_free(&hold);
+      if (sr != 0) goto done;
+      inflight++;
+    }
+    if (stop || (exhausted && inflight == 0 && nready == 0)) break;
+
+    /* collect finished compiles: wait only when the GPU has nothing to do */
+    while (inflight > 0 && nready < window) {
+      uint64_t tag;
+      compile_result cr;
+      int w = cpool_wait(t->pool, &tag, &cr, nready ? 0 : 500, err);
+      if (w < 0) goto done;
+      if (w == 0) break;
+      inflight--;
+      ready[nready].cfg = (size_t)tag;
+      ready[nready].cr = cr;
+      nready++;
+    }
+    if (!nready) continue;
+
+    /* measure the oldest compiled configuration */
+    ready_item it = ready[0];
+    memmove(ready, ready + 1, (size_t)(nready - 1) * sizeof(ready_item));
+    nready--;
+    record rec;
+    char ohash[33];
+    if (options_hash_of(t, it.cfg, ohash, err) != 0) {
+      compile_result_free(&it.cr);
+      goto done;
+    }
+    run_record_base(t->s, it.cfg, prob, t->arch, &it.cr, &rec);
+    stamp(t, &rec, ohash);
+    if (rec.status == ST_OK) {
+      gpu_job job = {0};
+      job.cubin = it.cr.cubin.data;
+      job.cubin_len = it.cr.cubin.len;
+      job.kernel = space_kernel(t->s);
+      if (space_geometry(t->s, it.cfg, prob, &job.geom, err) != 0) { /* run_record_base marked it invalid */
+        compile_result_free(&it.cr);
+        record_free(&rec);
+        goto done;
+      }
+      job.timeout_s = space_timeout(t->s);
+      job.best_ms = best;
+      job.min_samples = t->o->min_samples;
+      job.max_samples = t->o->max_samples;
+      job.target_rse = t->o->rse;
+      job.want_energy = 1;
+      if (gpu_measure(t->g, &job, &rec, err) != 0) {
+        compile_result_free(&it.cr);
+        record_free(&rec);
+        goto done;
+      }
+      stamp(t, &rec, ohash);
+    }
+    compile_result_free(&it.cr);
+    if (store_append(t->st, &rec, err) != 0) {
+      record_free(&rec);
+      goto done;
+    }
+    (*n_measured)++;
+    charged++;
+    double v = record_value(&rec);
+    strategy_tell(strat, it.cfg, v);
+    if (rec.status != ST_OK) failed++;
+    else if (isnan(best) || rec.t_median < best) best = rec.t_median;
+    if (t->o->verbose)
+      progress_log(pg, "%-40s %-13s %s", rec.config, rec_status_name(rec.status),
+                   rec.status == ST_OK ? "" : (rec.message ? rec.message : ""));
+    progress_step(pg, rec.status != ST_OK, rec.t_median, rec.gbps, rec.config);
+    record_free(&rec);
+  }
+  rc = 0;
+done:
+  progress_finish(pg);
+  progress_free(pg);
+  /* drain what is still compiling so the next problem starts clean */
+  for (int i = 0; i < nready; i++) compile_result_free(&ready[i].cr);
+  while (inflight > 0) {
+    uint64_t tag;
+    compile_result cr;
+    cterr e2;
+    if (cpool_wait(t->pool, &tag, &cr, -1, &e2) != 1) break;
+    compile_result_free(&cr);
+    inflight--;
+  }
+  free(ready);
+  strategy_free(strat);
+  if (rc == 0 && !t->o->quiet)
+    fprintf(stderr, "problem %s: %ld measured (%zu failed), %zu answered from the store, %.1f s\n", pkey, charged,
+            failed, resumed, now_seconds() - t0);
+  return rc;
+}
+
+/* The final tables of one problem from the store: newest record per configuration measured
+ * with this template. */
+static void report_problem(tune_ctx *t, int prob) {
+  const char *pkey = space_problem_key(t->s, prob);
+  const configset *cs = space_configs(t->s);
+  size_t n = configset_count(cs), k = 0;
+  const record **view = xcalloc(n ? n : 1, sizeof(record *));
+  for (size_t i = 0; i < n; i++) {
+    char ohash[33];
+    cterr e;
+    if (options_hash_of(t, i, ohash, &e) != 0) continue;
+    char *key = configset_row_key(cs, configset_row(cs, i));
+    const record *r = store_find(t->st, key, pkey, t->template_hash, ohash);
+    free(key);
+    if (r) view[k++] = r;
+  }
+  printf("\n== %s, problem %s: %zu of %zu configurations measured on %s ==\n", space_name(t->s), pkey, k, n,
+         t->dev->name);
+  report_best(stdout, view, k, pkey, t->o->top, t->dev->copy_gbps);
+  printf("\nwhich parameters made the difference (best time per value):\n");
+  report_param_effects(stdout, view, k, pkey);
+  free(view);
+}
+
+static int compile_reference(tune_ctx *t, compile_result *cr, cterr *err) {
+  dbuf rsrc;
+  dbuf_init(&rsrc);
+  const char *rpath = space_ref_template_path(t->s);
+  if (file_read(rpath, &rsrc, err) != 0) return -1;
+  compile_job job = {0};
+  job.src_path = rpath;
+  job.src = rsrc.data;
+  job.kernel = space_ref_kernel(t->s);
+  job.arch = t->arch;
+  job.opts[job.nopts++] = "-DCUTUNE_REFERENCE=1";
+  for (int i = 0; i < space_noptions(t->s) && job.nopts < COMPILE_MAX_OPTS; i++) job.opts[job.nopts++] = space_option(t->s, i);
+  int rc = compile_now(&job, cr, err);
+  dbuf_free(&rsrc);
+  if (rc != 0) return -1;
+  if (!cr->ok) return cterr_set(err, "the reference kernel '%s' does not compile: %s", job.kernel, cr->message);
+  return 0;
+}
+
+int run_tune(space *s, const run_opts *o, const char *self_exe, cterr *err) {
+  tune_ctx t = {.s = s, .o = o};
+  dbuf src, warn;
+  dbuf_init(&src), dbuf_init(&warn);
+  compile_result refc;
+  compile_result_init(&refc);
+  char *cache = NULL, *spath = NULL;
+  int rc = -1;
+  size_t measured = 0;
+  double t0 = now_seconds();
+  struct sigaction sa = {0}, old_int, old_term;
+  sa.sa_handler = on_sigint;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+
+  if (gpu_start(&t.g, self_exe, o->device, err) != 0) goto done;
+  t.dev = gpu_info(t.g);
+  t.arch = o->arch ? o->arch : t.dev->arch;
+  if (o->arch && strcmp(o->arch, t.dev->arch) != 0) {
+    cterr_set(err, "--arch %s does not match the device (%s is %s); leave --arch out to tune on it", o->arch,
+              t.dev->name, t.dev->arch);
+    goto done;
+  }
+  if (file_read(space_template_path(s), &src, err) != 0) goto done;
+  t.src = src.data;
+  sha256_hex(src.data, src.len, t.template_hash, 16);
+
+  spath = store_path_for(o->results_dir, t.dev->name, space_name(s));
+  if (store_open(spath, &t.st, &warn, err) != 0) goto done;
+  if (warn.len) fprintf(stderr, "%s", warn.data);
+
+  if (!o->no_cache) cache = o->cache_dir ? xstrdup(o->cache_dir) : compile_cache_default_dir();
+  int jobs = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+  if (cpool_new(&t.pool, self_exe, jobs < 1 ? 1 : jobs, cache, err) != 0) goto done;
+  if (compile_reference(&t, &refc, err) != 0) goto done;
+
+  if (!o->quiet)
+    fprintf(stderr, "%s (%s, %d SMs, %.0f MiB L2): device-to-device copy %.0f GB/s\n"
+                    "%s: %zu valid configurations of %.0f; records in %s\n",
+            t.dev->name, t.dev->arch, t.dev->sms, t.dev->l2_bytes / 1048576.0, t.dev->copy_gbps, space_path(s),
+            configset_count(space_configs(s)), configset_raw_size(space_configs(s)), spath);
+
+  int done_any = 0;
+  for (int prob = 0; prob < space_nproblems(s) && !interrupted; prob++) {
+    if (o->problem) {
+      char idx[16];
+      snprintf(idx, sizeof idx, "%d", prob);
+      if (strcmp(o->problem, idx) && strcmp(o->problem, space_problem_key(s, prob))) continue;
+    }
+    done_any = 1;
+    gpu_problem gp = {0};
+    if (space_args(s, prob, gp.args, &gp.nargs, err) != 0) goto done;
+    gp.seed = o->seed;
+    gp.tolerance = space_tolerance(s);
+    gp.ref_cubin = refc.cubin.data;
+    gp.ref_cubin_len = refc.cubin.len;
+    gp.ref_kernel = space_ref_kernel(s);
+    if (space_ref_geometry(s, prob, &gp.ref_geom, err) != 0) goto done;
+    gp.bytes = space_bytes(s, prob, err);
+    gp.flops = space_flops(s, prob, err);
+    if (gpu_setup(t.g, &gp, err) != 0) {
+      cterr_wrap(err, "problem %s", space_problem_key(s, prob));
+      goto done;
+    }
+    if (tune_problem(&t, prob, &measured, err) != 0) goto done;
+    report_problem(&t, prob);
+  }
+  if (!done_any) {
+    cterr_set(err, "--problem '%s' matches no problem of %s (give an index from 0 to %d or a key such as \"%s\")",
+              o->problem, space_path(s), space_nproblems(s) - 1, space_problem_key(s, 0));
+    goto done;
+  }
+  double dt = now_seconds() - t0;
+  printf("\n%zu configurations measured in %.1f s (%.1f per second end to end); records in %s\n", measured, dt,
+         dt > 0 ? measured / dt : 0.0, spath);
+  if (interrupted) printf("interrupted: every finished measurement is in the store; run the same command to resume\n");
+  rc = 0;
+done:
+  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGTERM, &old_term, NULL);
+  compile_result_free(&refc);
+  cpool_free(t.pool);
+  store_close(t.st);
+  gpu_stop(t.g);
+  free(cache), free(spath);
+  dbuf_free(&src), dbuf_free(&warn);
+  return rc;
+}
