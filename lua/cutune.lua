@@ -9,10 +9,12 @@ local type, error, tostring, tointeger = type, error, tostring, math.tointeger
 
 local ct = { version = "1" }
 
--- file and line of the user code that called a constructor (level 3: where <- ctor <- user)
+-- file and line of the user code that called a constructor (level 3: where <- ctor <- user).
+-- After a tail call (`return ct.space {...}`) the caller's frame is gone: then nil, and the
+-- loader falls back to the last line the space file's main chunk executed.
 local function where()
   local i = getinfo(3, "Sl")
-  if not i then return "?", 0 end
+  if not i or i.what == "C" or (i.currentline or -1) < 1 then return nil, nil end
   return i.short_src, i.currentline
 end
 

@@ -278,6 +278,18 @@ static void build_sandbox(space *s) {
 
 /* ---- load / free ---- */
 
+/* Line hook while the main chunk runs: `return ct.space { ... }` is a tail call, which
+ * leaves ct.space no caller frame to read its line from; the last line the main chunk
+ * executed is that call's line (the call instruction carries the line of `ct.space`). */
+static void line_hook(lua_State *L, lua_Debug *ar) {
+  int line = ar->currentline;
+  if (!lua_getinfo(L, "S", ar) || strcmp(ar->what, "main")) return;
+  lua_getfield(L, LUA_REGISTRYINDEX, REG_SPACE);
+  space *s = lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  if (s && !strcmp(ar->source, s->chunkname)) s->main_line = line;
+}
+
 int space_load(const char *path, space **out, cterr *err) {
   *out = NULL;
   space *s = xcalloc(1, sizeof *s);
@@ -300,16 +312,19 @@ int space_load(const char *path, space **out, cterr *err) {
     cterr_wrap(err, "cannot read space file");
     goto fail;
   }
-  char *chunk = xasprintf("@%s", path);
-  int rc = luaL_loadbufferx(L, src.data, src.len, chunk, "t");
-  free(chunk);
-  if (rc != LUA_OK) { /* syntax error: Lua's own "file:line: ..." */
+  s->chunkname = xasprintf("@%s", path);
+  if (luaL_loadbufferx(L, src.data, src.len, s->chunkname, "t") != LUA_OK) { /* Lua's own "file:line: ..." */
     cterr_set(err, "%s", lua_tostring(L, -1));
     goto fail;
   }
   push_sandbox(L);
   lua_setupvalue(L, -2, 1);
-  if (space_pcall(s, 0, 1, err) < 0) goto fail;
+  lua_pushlightuserdata(L, s);
+  lua_setfield(L, LUA_REGISTRYINDEX, REG_SPACE);
+  lua_sethook(L, line_hook, LUA_MASKLINE, 0);
+  int rc = space_pcall(s, 0, 1, err);
+  lua_sethook(L, NULL, 0, 0);
+  if (rc < 0) goto fail;
   if (lua_isnil(L, -1)) {
     cterr_set(err, "%s: the space file returned nothing (expected: return ct.space { ... })", path);
     goto fail;
@@ -356,7 +371,7 @@ void space_free(space *s) {
   for (int i = 0; i < s->noptions; i++) free(s->options[i]);
   for (int i = 0; i < s->nfiles; i++) free(s->files[i]);
   free(s->objectives), free(s->options), free(s->files);
-  free(s->path), free(s->dir), free(s->name), free(s->template_path), free(s->kernel);
+  free(s->path), free(s->dir), free(s->chunkname), free(s->name), free(s->template_path), free(s->kernel);
   free(s->ref_kernel), free(s->ref_template_path);
   configset_free(s->cs);
   free(s);

@@ -96,7 +96,7 @@ int space_eval_enumerate(space *s, cterr *err) {
   free(c.order);
   if (rc == 0 && configset_count(s->cs) == 0)
     return cterr_set(err, "%s:%d: the constraints reject every configuration (%.0f raw combinations)", s->file,
-                     s->line, configset_raw_size(s->cs));
+                     s->line > 0 ? s->line : 1, configset_raw_size(s->cs));
   return rc;
 }
 

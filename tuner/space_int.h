@@ -64,6 +64,8 @@ struct space {
   char *path, *dir, *name, *template_path, *kernel;
   char **files; int nfiles; /* interned file names that sp_value/sp_rule point to */
   const char *file; int line; /* the ct.space call */
+  char *chunkname;            /* "@path" */
+  int main_line;              /* last line the main chunk executed (see line_hook) */
   configset *cs;
   double enum_seconds;
   int64_t *pval[CS_MAX_PARAMS]; /* integer values of each parameter */

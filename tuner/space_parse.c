@@ -63,6 +63,7 @@ static const char *tag_of(lua_State *L, int idx) {
 /* where a tagged table (ct.param etc.) was built */
 static where tagged_where(space *s, lua_State *L, int idx) {
   where w = {s->file, s->line};
+  idx = lua_absindex(L, idx);
   lua_getfield(L, idx, "file");
   if (lua_type(L, -1) == LUA_TSTRING) w.file = space_intern_file(s, lua_tostring(L, -1));
   lua_getfield(L, idx, "line");
@@ -621,9 +622,10 @@ int space_parse(space *s, cterr *err) {
   char gbuf[96];
   int top = lua_gettop(L);
   const char *tag = tag_of(L, top);
-  where w = {s->path, 0};
-  s->file = space_intern_file(s, s->path);
+  s->file = space_intern_file(s, s->path), s->line = s->main_line;
+  where w = {s->file, s->line};
   if (tag && !strcmp(tag, "space")) { /* ct.space { ... }: we know the line of the call */
+    w = (where){s->file, s->main_line}; /* `return ct.space {` is a tail call: no caller line */
     w = tagged_where(s, L, top);
     s->file = w.file, s->line = w.line;
     lua_getfield(L, top, "spec");
