@@ -49,7 +49,7 @@ static configset *make_set(const rspace *r) {
   configset *cs = configset_new();
   cterr e;
   for (int p = 0; p < r->np; p++) {
-    char name[8], *str[8];
+    char name[16], *str[16];
     snprintf(name, sizeof name, "P%d", p);
     for (int v = 0; v < r->nv[p]; v++) str[v] = xasprintf("%d", v * 2 + p);
     REQUIRE(configset_add_param(cs, name, r->nv[p], (const char *const *)str, NULL, &e) == p);

@@ -170,7 +170,28 @@ static void test_big(void) {
   space_free(s);
 }
 
+/* sandbox.lua asserts, in Lua, what the sandbox allows and denies */
+static void test_sandbox(void) {
+  space *s;
+  cterr e;
+  int rc = space_load("tests/spaces/sandbox.lua", &s, &e);
+  CHECK_MSG(rc == 0, "%s", e.msg);
+  REQUIRE(rc == 0);
+  const configset *cs = space_configs(s);
+  REQUIRE(configset_count(cs) == 4);
+  CHECK(!strcmp(configset_param(cs, 0)->str[0], "10") && !strcmp(configset_param(cs, 0)->str[3], "1"));
+  argspec a[MAX_ARGS];
+  int n;
+  REQUIRE(space_args(s, 0, a, &n, &e) == 0);
+  CHECK(n == 2 && a[1].ival == 42);
+  launch_geom g;
+  REQUIRE(space_geometry(s, 1, 0, &g, &e) == 0);
+  CHECK(g.block[0] == 7 && g.grid[0] == 15);
+  space_free(s);
+}
+
 int main(void) {
+  test_sandbox();
   test_good();
   test_map();
   test_big();
