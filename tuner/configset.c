@@ -115,9 +115,48 @@ size_t configset_add(configset *cs, const uint16_t *row) {
 size_t configset_count(const configset *cs) { return cs->count; }
 const uint16_t *configset_row(const configset *cs, size_t i) { return cs->rows + i * (size_t)cs->np; }
 
+/* Enumeration produces distinct rows in order, so they are appended without a lookup and
+ * the hash table is built once at the end (a lookup per row and repeated rehashing as the
+ * table grows cost more than the constraints of a million-row space). */
+static void add_row(configset *cs, const uint16_t *row);
+static int enumerate_rows(configset *cs, configset_check_fn check, void *ctx, cterr *err,
+                          void (*emit)(configset *, const uint16_t *));
+
+static void append_row(configset *cs, const uint16_t *row) {
+  if (cs->count == cs->cap) {
+    cs->cap = cs->cap ? cs->cap * 2 : 256;
+    cs->rows = xrealloc(cs->rows, cs->cap * (size_t)cs->np * sizeof(uint16_t));
+  }
+  memcpy(cs->rows + cs->count * (size_t)cs->np, row, (size_t)cs->np * sizeof(uint16_t));
+  cs->count++;
+}
+
+static void table_rebuild(configset *cs) {
+  size_t want = 1024;
+  while (want < cs->count * 2 + 2) want *= 2;
+  free(cs->table);
+  cs->tcap = want;
+  cs->table = xmalloc(cs->tcap * sizeof(long));
+  memset(cs->table, 0xff, cs->tcap * sizeof(long));
+  for (size_t i = 0; i < cs->count; i++) table_insert(cs, i);
+}
+
 int configset_enumerate(configset *cs, configset_check_fn check, void *ctx, cterr *err) {
   int np = cs->np;
   if (np == 0) return cterr_set(err, "the space has no parameters");
+  if (cs->count == 0) {
+    int rc = enumerate_rows(cs, check, ctx, err, append_row);
+    table_rebuild(cs);
+    return rc;
+  }
+  return enumerate_rows(cs, check, ctx, err, add_row);
+}
+
+static void add_row(configset *cs, const uint16_t *row) { configset_add(cs, row); }
+
+static int enumerate_rows(configset *cs, configset_check_fn check, void *ctx, cterr *err,
+                          void (*emit)(configset *, const uint16_t *)) {
+  int np = cs->np;
   uint16_t row[CS_MAX_PARAMS] = {0};
   int depth = 0;
   /* iterative depth-first walk: row[depth] is the value being tried at depth */
@@ -127,7 +166,7 @@ int configset_enumerate(configset *cs, configset_check_fn check, void *ctx, cter
       ok = check(ctx, depth, row, err);
       if (ok < 0) return -1;
     }
-    if (ok && depth == np - 1) configset_add(cs, row);
+    if (ok && depth == np - 1) emit(cs, row);
     if (ok && depth < np - 1) {
       row[++depth] = 0;
       continue;

@@ -1,0 +1,13 @@
+-- expect: unknown element type string "flaot"
+local ct = require "cutune"
+return ct.space {
+  template = "tiny.cu",
+  kernel = "tiny",
+  params = { ct.param("TILE", {16, 32}) },
+  problem = { N = 64 },
+  args = {
+    ct.output("flaot", "N"), --@
+  },
+  block = {32},
+  grid = {2},
+}

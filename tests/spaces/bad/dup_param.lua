@@ -1,0 +1,14 @@
+-- expect: parameter 'TILE' declared twice
+local ct = require "cutune"
+return ct.space {
+  template = "tiny.cu",
+  kernel = "tiny",
+  params = {
+    ct.param("TILE", {16}),
+    ct.param("TILE", {32}), --@
+  },
+  problem = { N = 64 },
+  args = { ct.output("float", "N") },
+  block = {32},
+  grid = {2},
+}

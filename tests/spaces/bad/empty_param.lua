@@ -1,0 +1,13 @@
+-- expect: params.TILE must be a non-empty list of integers (got empty table)
+local ct = require "cutune"
+return ct.space {
+  template = "tiny.cu",
+  kernel = "tiny",
+  params = {
+    ct.param("TILE", {}), --@
+  },
+  problem = { N = 64 },
+  args = { ct.output("float", "N") },
+  block = {32},
+  grid = {2},
+}

@@ -1,0 +1,13 @@
+-- expect: the size expression "N*" does not compile
+local ct = require "cutune"
+return ct.space {
+  template = "tiny.cu",
+  kernel = "tiny",
+  params = { ct.param("TILE", {16, 32}) },
+  problem = { N = 64 },
+  args = {
+    ct.output("float", "N*"), --@
+  },
+  block = {32},
+  grid = {2},
+}

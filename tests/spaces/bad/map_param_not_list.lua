@@ -1,0 +1,11 @@
+-- expect: params.TILE must be a non-empty list of integers (got number 32)
+local ct = require "cutune"
+return ct.space { --@
+  template = "tiny.cu",
+  kernel = "tiny",
+  params = { TILE = 32 },
+  problem = { N = 64 },
+  args = { ct.output("float", "N") },
+  block = {32},
+  grid = {2},
+}

@@ -1,0 +1,13 @@
+-- expect: params.TILE must be a non-empty list of integers (got number 1.5 at position 2)
+local ct = require "cutune"
+return ct.space {
+  template = "tiny.cu",
+  kernel = "tiny",
+  params = {
+    ct.param("TILE", {16, 1.5}), --@
+  },
+  problem = { N = 64 },
+  args = { ct.output("float", "N") },
+  block = {32},
+  grid = {2},
+}

@@ -1,0 +1,3 @@
+-- expect: the space file returned nothing
+local ct = require "cutune"
+local s = ct.space { template = "tiny.cu" }

@@ -1,0 +1,12 @@
+-- expect: unknown field 'blk' in reference
+local ct = require "cutune"
+return ct.space { --@
+  template = "tiny.cu",
+  kernel = "tiny",
+  params = { ct.param("TILE", {16, 32}) },
+  problem = { N = 64 },
+  args = { ct.output("float", "N") },
+  block = {32},
+  grid = {2},
+  reference = { kernel = "tiny_ref", block = {32}, grid = {2}, blk = 1 },
+}

@@ -1,0 +1,334 @@
+/* space_eval: everything that calls back into a space's Lua functions — constraints during
+ * enumeration, launch geometry per configuration, argument sizes, bytes and flops.
+ *
+ * Enumeration is the hot path (a million raw combinations must take well under a second):
+ * each rule is checked at the depth of its deepest parameter, its function and argument table
+ * sit on the Lua stack for the whole walk, and a check costs one protected call plus one
+ * rawset per parameter the rule reads — no allocation. Each rule's table holds only the
+ * parameters it names, so a rule that reads one it did not name sees nil and fails loudly
+ * instead of reading a stale value. */
+#include <lauxlib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "space_int.h"
+
+/* ---- enumeration ---- */
+
+typedef struct enum_ctx {
+  space *s;
+  lua_State *L;
+  int fn_base, tab_base, name_base; /* stack slots: rule k's function and table, parameter p's name */
+  int *order;                       /* rule indices sorted by the depth at which they are checked */
+  int start[CS_MAX_PARAMS + 1];     /* rules checked at depth d: order[start[d] .. start[d+1]) */
+} enum_ctx;
+
+static char *rule_binding(space *s, const sp_rule *r, const uint16_t *row) {
+  dbuf b;
+  dbuf_init(&b);
+  for (int j = 0; j < r->nnames; j++) {
+    int p = r->idx[j];
+    dbuf_printf(&b, "%s%s=%lld", j ? "," : "", configset_param(s->cs, p)->name, (long long)s->pval[p][row[p]]);
+  }
+  return dbuf_steal(&b);
+}
+
+static int check_rules(void *ctx, int depth, const uint16_t *row, cterr *err) {
+  enum_ctx *c = ctx;
+  lua_State *L = c->L;
+  space *s = c->s;
+  for (int k = c->start[depth]; k < c->start[depth + 1]; k++) {
+    const sp_rule *r = &s->rules[c->order[k]];
+    lua_pushvalue(L, c->fn_base + k);
+    lua_pushvalue(L, c->tab_base + k);
+    for (int j = 0; j < r->nnames; j++) {
+      int p = r->idx[j];
+      lua_pushvalue(L, c->name_base + p);
+      lua_pushinteger(L, s->pval[p][row[p]]);
+      lua_rawset(L, -3);
+    }
+    if (lua_pcall(L, 1, 1, 1) != LUA_OK) {
+      char *with = rule_binding(s, r, row);
+      cterr_set(err, "%s:%d: constraint '%s' failed with %s: %s", r->file, r->line, r->desc, with,
+                lua_tostring(L, -1) ? lua_tostring(L, -1) : "?");
+      free(with);
+      lua_pop(L, 1);
+      return -1;
+    }
+    if (lua_type(L, -1) != LUA_TBOOLEAN) {
+      char *with = rule_binding(s, r, row);
+      cterr_set(err, "%s:%d: constraint '%s' returned %s with %s (expected true or false)", r->file, r->line, r->desc,
+                luaL_typename(L, -1), with);
+      free(with);
+      lua_pop(L, 1);
+      return -1;
+    }
+    int ok = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (!ok) return 0;
+  }
+  return 1;
+}
+
+int space_eval_enumerate(space *s, cterr *err) {
+  lua_State *L = s->L;
+  int np = configset_nparams(s->cs), top = lua_gettop(L);
+  enum_ctx c = {.s = s, .L = L};
+  if (!lua_checkstack(L, 2 * s->nrules + np + 16))
+    return cterr_set(err, "%s: too many constraints for the Lua stack", s->path);
+  c.order = xmalloc(((size_t)s->nrules + 1) * sizeof(int));
+  int k = 0;
+  for (int d = 0; d < np; d++) {
+    c.start[d] = k;
+    for (int i = 0; i < s->nrules; i++)
+      if (s->rules[i].last == d) c.order[k++] = i;
+  }
+  c.start[np] = k;
+  c.fn_base = lua_gettop(L) + 1;
+  for (k = 0; k < s->nrules; k++) lua_rawgeti(L, LUA_REGISTRYINDEX, s->rules[c.order[k]].fn_ref);
+  c.tab_base = lua_gettop(L) + 1;
+  for (k = 0; k < s->nrules; k++) lua_rawgeti(L, LUA_REGISTRYINDEX, s->rules[c.order[k]].tab_ref);
+  c.name_base = lua_gettop(L) + 1;
+  for (int p = 0; p < np; p++) lua_pushstring(L, configset_param(s->cs, p)->name);
+  int rc = configset_enumerate(s->cs, s->nrules ? check_rules : NULL, &c, err);
+  lua_settop(L, top);
+  free(c.order);
+  if (rc == 0 && configset_count(s->cs) == 0)
+    return cterr_set(err, "%s:%d: the constraints reject every configuration (%.0f raw combinations)", s->file,
+                     s->line > 0 ? s->line : 1, configset_raw_size(s->cs));
+  return rc;
+}
+
+/* ---- calling values ---- */
+
+static void push_problem(space *s, int prob) {
+  const sp_problem *p = &s->probs[prob];
+  lua_createtable(s->L, 0, p->nvars);
+  for (int j = 0; j < p->nvars; j++) {
+    lua_pushinteger(s->L, p->vals[j]);
+    lua_setfield(s->L, -2, p->names[j]);
+  }
+}
+
+static void push_config(space *s, size_t cfg) {
+  const uint16_t *row = configset_row(s->cs, cfg);
+  int np = configset_nparams(s->cs);
+  lua_createtable(s->L, 0, np);
+  for (int p = 0; p < np; p++) {
+    lua_pushinteger(s->L, s->pval[p][row[p]]);
+    lua_setfield(s->L, -2, configset_param(s->cs, p)->name);
+  }
+}
+
+typedef struct vres {
+  int n;
+  double d[3];
+  int64_t i[3];
+  int isint[3];
+} vres;
+
+/* Evaluate v with the nargs values on top of the stack as arguments (popped). A size
+ * expression sees the problem (the last argument) as its globals, over the sandbox. `what`
+ * and `ctx` name the value and the (configuration, problem) in messages. */
+static int eval_value(space *s, const sp_value *v, int nargs, vres *out, const char *what, const char *ctx,
+                      cterr *err) {
+  lua_State *L = s->L;
+  int base = lua_gettop(L) - nargs;
+  memset(out, 0, sizeof *out);
+  if (v->kind == SV_CONST) {
+    lua_settop(L, base);
+    out->n = v->ncon;
+    for (int i = 0; i < v->ncon; i++) {
+      out->d[i] = v->con[i];
+      out->isint[i] = v->con[i] == floor(v->con[i]) && fabs(v->con[i]) < 9.007199254740992e15;
+      out->i[i] = out->isint[i] ? (int64_t)v->con[i] : 0;
+    }
+    return 0;
+  }
+  lua_rawgeti(L, LUA_REGISTRYINDEX, v->ref);
+  if (v->kind == SV_EXPR) {
+    /* globals of the expression: the problem's sizes, then the sandbox (math.max etc.) */
+    lua_pushvalue(L, base + nargs);
+    lua_createtable(L, 0, 1);
+    lua_getfield(L, LUA_REGISTRYINDEX, "cutune.sandbox");
+    lua_setfield(L, -2, "__index");
+    lua_setmetatable(L, -2);
+    lua_setupvalue(L, -2, 1);
+    lua_replace(L, base + 1);
+    lua_settop(L, base + 1);
+    nargs = 0;
+  } else lua_insert(L, base + 1);
+  cterr e;
+  if (space_pcall(s, nargs, LUA_MULTRET, &e) < 0) {
+    if (v->kind == SV_EXPR)
+      return cterr_set(err, "%s:%d: %s \"%s\" failed%s: %s", v->file, v->line, what, v->text, ctx, e.msg);
+    return cterr_set(err, "%s:%d: %s failed%s: %s", v->file, v->line, what, ctx, e.msg);
+  }
+  int n = lua_gettop(L) - base;
+  if (n == 1 && lua_type(L, -1) == LUA_TTABLE) { /* a list {x, y} is accepted as well */
+    int len = (int)lua_rawlen(L, -1);
+    if (len >= 1 && len <= 3) {
+      int t = lua_gettop(L);
+      for (int i = 1; i <= len; i++) lua_rawgeti(L, t, i);
+      lua_remove(L, t);
+      n = len;
+    }
+  }
+  if (n < 1 || n > 3) {
+    lua_settop(L, base);
+    return cterr_set(err, "%s:%d: %s returned %d values%s (expected %s)", v->file, v->line, what, n, ctx,
+                     n ? "at most 3" : "a number");
+  }
+  for (int i = 0; i < n; i++) {
+    int idx = base + 1 + i;
+    if (lua_type(L, idx) != LUA_TNUMBER) {
+      const char *tn = luaL_typename(L, idx);
+      lua_settop(L, base);
+      return cterr_set(err, "%s:%d: %s returned a %s%s (expected a number)", v->file, v->line, what, tn, ctx);
+    }
+    out->d[i] = lua_tonumber(L, idx);
+    out->i[i] = lua_tointegerx(L, idx, &out->isint[i]);
+  }
+  out->n = n;
+  lua_settop(L, base);
+  return 0;
+}
+
+/* ---- geometry ---- */
+
+#define MAX_DYN_SMEM (227 * 1024) /* the largest opt-in shared memory per block (sm_90) */
+
+static int check_geom(const sp_value *v, const vres *r, int which, const char *ctx, unsigned dst[3], cterr *err) {
+  static const char *const names[] = {"block", "grid", "shared"};
+  char vals[96];
+  int len = 0;
+  for (int i = 0; i < r->n; i++) len += snprintf(vals + len, sizeof vals - (size_t)len, "%s%.17g", i ? ", " : "", r->d[i]);
+  if (which == 2) {
+    if (r->n != 1 || !r->isint[0] || r->i[0] < 0 || r->i[0] > MAX_DYN_SMEM)
+      return cterr_set(err, "%s:%d: shared%s is (%s): expected one integer in 0..%d (bytes of dynamic shared memory)",
+                       v->file, v->line, ctx, vals, MAX_DYN_SMEM);
+    dst[0] = (unsigned)r->i[0];
+    return 0;
+  }
+  static const int64_t lim[2][3] = {{1024, 1024, 64}, {2147483647, 65535, 65535}};
+  int64_t prod = 1;
+  for (int i = 0; i < 3; i++) {
+    int64_t x = i < r->n ? (r->isint[i] ? r->i[i] : 0) : 1;
+    if (x < 1 || x > lim[which][i])
+      return cterr_set(err, "%s:%d: %s%s is (%s): each dimension must be an integer in 1..%lld (%c is %.17g)", v->file,
+                       v->line, names[which], ctx, vals, (long long)lim[which][i], "xyz"[i], i < r->n ? r->d[i] : 1.0);
+    dst[i] = (unsigned)x;
+    prod *= x;
+  }
+  if (which == 0 && prod > 1024)
+    return cterr_set(err, "%s:%d: block%s is (%s): %lld threads, at most 1024 per block", v->file, v->line, ctx, vals,
+                     (long long)prod);
+  return 0;
+}
+
+/* args on the stack top: (p, n) for a configuration, (n) for the reference */
+static int eval_geom(space *s, const sp_geom *g, int nargs, const char *ctx, launch_geom *out, cterr *err) {
+  lua_State *L = s->L;
+  int base = lua_gettop(L) - nargs;
+  const sp_value *vals[3] = {&g->block, &g->grid, &g->shared};
+  unsigned *dst[3] = {out->block, out->grid, &out->dyn_smem};
+  static const char *const names[] = {"block", "grid", "shared"};
+  out->dyn_smem = 0;
+  for (int w = 0; w < 3; w++) {
+    if (vals[w]->kind == SV_NONE) continue;
+    for (int i = 0; i < nargs; i++) lua_pushvalue(L, base + 1 + i);
+    vres r;
+    if (eval_value(s, vals[w], nargs, &r, names[w], ctx, err) < 0 || check_geom(vals[w], &r, w, ctx, dst[w], err) < 0) {
+      lua_settop(L, base);
+      return -1;
+    }
+  }
+  lua_settop(L, base);
+  return 0;
+}
+
+int space_geometry(space *s, size_t cfg, int prob, launch_geom *out, cterr *err) {
+  if (cfg >= configset_count(s->cs) || prob < 0 || prob >= s->nproblems)
+    return cterr_set(err, "%s: no configuration %zu on problem %d", s->path, cfg, prob);
+  char *key = configset_row_key(s->cs, configset_row(s->cs, cfg));
+  char *ctx = xasprintf(" for %s on problem %s", key, s->probs[prob].key);
+  free(key);
+  push_config(s, cfg);
+  push_problem(s, prob);
+  int rc = eval_geom(s, &s->geom, 2, ctx, out, err);
+  free(ctx);
+  return rc;
+}
+
+/* ---- per-problem values, evaluated once at load ---- */
+
+static int eval_arg(space *s, int prob, int i, cterr *err) {
+  const sp_arg *a = &s->args[i];
+  argspec *o = &s->probs[prob].args[i];
+  char *ctx = xasprintf(" on problem %s", s->probs[prob].key), what[80];
+  snprintf(what, sizeof what, "%s (args[%d] '%s')", a->kind == ARG_SCALAR ? "value" : "element count", i + 1, a->name);
+  memset(o, 0, sizeof *o);
+  o->kind = a->kind, o->type = a->type, o->fill = a->fill, o->lo = a->lo, o->hi = a->hi;
+  snprintf(o->name, sizeof o->name, "%s", a->name);
+  push_problem(s, prob);
+  vres r;
+  int rc = eval_value(s, &a->size, 1, &r, what, ctx, err);
+  if (rc == 0 && r.n != 1) rc = cterr_set(err, "%s:%d: %s%s gave %d values (expected one)", a->size.file, a->size.line, what, ctx, r.n);
+  if (rc == 0 && a->kind != ARG_SCALAR) {
+    int64_t bytes = r.isint[0] && r.i[0] > 0 && r.i[0] < ((int64_t)1 << 40) ? r.i[0] * elemtype_size(a->type) : 0;
+    if (bytes <= 0 || bytes > ((int64_t)1 << 40))
+      rc = cterr_set(err, "%s:%d: %s%s is %.17g: expected a positive integer number of elements (under 1 TiB)",
+                     a->size.file, a->size.line, what, ctx, r.d[0]);
+    o->count = r.i[0];
+  } else if (rc == 0) {
+    double lo = 0, hi = 0;
+    switch (a->type) {
+    case EL_I32: lo = -2147483648.0, hi = 2147483647.0; break;
+    case EL_U32: hi = 4294967295.0; break;
+    case EL_U8: hi = 255; break;
+    case EL_I64: lo = -9.3e18, hi = 9.3e18; break;
+    default: lo = -INFINITY, hi = INFINITY; break;
+    }
+    int isf = a->type == EL_F32 || a->type == EL_F64 || a->type == EL_F16;
+    if ((!isf && !r.isint[0]) || r.d[0] < lo || r.d[0] > hi)
+      rc = cterr_set(err, "%s:%d: %s%s is %.17g: not a valid %s", a->size.file, a->size.line, what, ctx, r.d[0],
+                     elemtype_name(a->type));
+    o->ival = r.isint[0] ? r.i[0] : (int64_t)r.d[0];
+    o->fval = r.d[0];
+  }
+  free(ctx);
+  return rc;
+}
+
+static int eval_number(space *s, int prob, const sp_value *v, const char *what, double *out, cterr *err) {
+  *out = NAN;
+  if (v->kind == SV_NONE) return 0;
+  char *ctx = xasprintf(" on problem %s", s->probs[prob].key);
+  push_problem(s, prob);
+  vres r;
+  int rc = eval_value(s, v, 1, &r, what, ctx, err);
+  if (rc == 0 && (r.n != 1 || !isfinite(r.d[0]) || r.d[0] < 0))
+    rc = cterr_set(err, "%s:%d: %s%s is %.17g: expected one finite number >= 0", v->file, v->line, what, ctx, r.d[0]);
+  if (rc == 0) *out = r.d[0];
+  free(ctx);
+  return rc;
+}
+
+int space_eval_problems(space *s, cterr *err) {
+  for (int prob = 0; prob < s->nproblems; prob++) {
+    for (int i = 0; i < s->nargs; i++)
+      if (eval_arg(s, prob, i, err) < 0) return -1;
+    if (eval_number(s, prob, &s->bytes, "bytes", &s->probs[prob].bytes, err) < 0 ||
+        eval_number(s, prob, &s->flops, "flops", &s->probs[prob].flops, err) < 0)
+      return -1;
+    if (s->ref_kernel) {
+      char *ctx = xasprintf(" of the reference on problem %s", s->probs[prob].key);
+      push_problem(s, prob);
+      int rc = eval_geom(s, &s->ref_geom, 1, ctx, &s->probs[prob].ref_geom, err);
+      free(ctx);
+      if (rc < 0) return -1;
+    }
+  }
+  return 0;
+}

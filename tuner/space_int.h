@@ -1,0 +1,102 @@
+/* space_int: the inside of the space unit, shared by its three files and nobody else.
+ *
+ *   space.c       the Lua state, the sandbox (restricted globals, require), loading a file,
+ *                 protected calls, the accessors of space.h
+ *   space_parse.c reading the table a space file returns into struct space (strict keys)
+ *   space_eval.c  enumeration with constraints, geometry, argument sizes, bytes and flops
+ *
+ * Lua values a space keeps (functions, compiled size expressions) live in the registry,
+ * referenced by integer; everything else is copied into C memory at load. */
+#ifndef CUTUNE_SPACE_INT_H
+#define CUTUNE_SPACE_INT_H
+
+#include <lua.h>
+
+#include "space.h"
+
+/* A value given either as a constant, a Lua function, or a size expression ("N*M"). */
+typedef enum { SV_NONE = 0, SV_CONST, SV_FUNC, SV_EXPR } sv_kind;
+typedef struct sp_value {
+  sv_kind kind;
+  int ncon;          /* SV_CONST: how many numbers (geometry: 1..3) */
+  double con[3];     /* SV_CONST values */
+  int ref;           /* SV_FUNC / SV_EXPR: registry reference */
+  char *text;        /* SV_EXPR source, for messages */
+  const char *file;  /* where it was given, for messages (points into space's strings) */
+  int line;
+} sp_value;
+
+typedef struct sp_rule {
+  int nnames;
+  int idx[CS_MAX_PARAMS]; /* parameter indices it reads */
+  int last;               /* the deepest of them: the rule is checked when it is bound */
+  int fn_ref, tab_ref;    /* the function and the table it receives (only its params) */
+  char *desc;
+  const char *file;
+  int line;
+} sp_rule;
+
+typedef struct sp_arg {
+  argkind kind;
+  elemtype type;
+  char name[ARG_NAME_MAX];
+  fillkind fill;
+  double lo, hi;
+  sp_value size; /* buffers: element count; scalars: the value */
+} sp_arg;
+
+typedef struct sp_problem {
+  int nvars;
+  char **names; /* sorted */
+  int64_t *vals;
+  char *key;    /* "M=8192,N=8192" */
+  argspec args[MAX_ARGS];
+  double bytes, flops;
+  launch_geom ref_geom;
+} sp_problem;
+
+typedef struct sp_geom {
+  sp_value block, grid, shared; /* functions of (p, n) — or of (n) for the reference */
+} sp_geom;
+
+struct space {
+  lua_State *L;
+  char *path, *dir, *name, *template_path, *kernel;
+  char **files; int nfiles; /* interned file names that sp_value/sp_rule point to */
+  const char *file; int line; /* the ct.space call */
+  char *chunkname;            /* "@path" */
+  int main_line;              /* last line the main chunk executed (see line_hook) */
+  configset *cs;
+  double enum_seconds;
+  int64_t *pval[CS_MAX_PARAMS]; /* integer values of each parameter */
+  int nrules;
+  sp_rule *rules;
+  int nproblems;
+  sp_problem *probs;
+  int nargs;
+  sp_arg args[MAX_ARGS];
+  sp_geom geom;
+  char *ref_kernel, *ref_template_path;
+  sp_geom ref_geom;
+  sp_value bytes, flops;
+  double tolerance, timeout;
+  int nobjectives; char **objectives;
+  int noptions; char **options;
+};
+
+/* space.c */
+const char *space_intern_file(space *s, const char *file);
+/* Protected call of the function below nargs arguments on the stack; leaves nres results.
+ * On error fills err with the Lua message (file:line: ...) and pops everything it pushed. */
+int space_pcall(space *s, int nargs, int nres, cterr *err);
+int space_resolve(space *s, const char *rel, char **out, dbuf *looked);
+
+/* space_parse.c: stack top is the wrapper table returned by ct.space */
+int space_parse(space *s, cterr *err);
+
+/* space_eval.c */
+int space_eval_enumerate(space *s, cterr *err);
+int space_eval_problems(space *s, cterr *err); /* args, bytes, flops, reference geometry */
+void space_value_free(lua_State *L, sp_value *v);
+
+#endif
