@@ -96,10 +96,11 @@ int occupancy_theoretical(const char *arch, int threads_per_block, int regs_per_
   if (smem_per_block > a->smem_per_block) by_smem = 0;
   else if (smem > 0) by_smem = a->smem_per_sm / smem;
 
-  /* The first limiter in this order wins a tie: the resource a kernel author can change
-   * (registers, shared memory) is the more useful one to name. */
+  /* The first limiter in this order wins a tie. When the block size caps blocks as tightly
+   * as a resource does, saving registers or shared memory alone would gain nothing, so
+   * the block-size limits are named first. */
   struct { int blocks; const char *name; } lim[] = {
-      {by_regs, "registers"}, {by_smem, "shared_memory"}, {by_threads, "threads"}, {by_blocks, "blocks"}};
+      {by_threads, "threads"}, {by_blocks, "blocks"}, {by_regs, "registers"}, {by_smem, "shared_memory"}};
   int best = 0;
   for (int i = 1; i < 4; i++)
     if (lim[i].blocks < lim[best].blocks) best = i;
