@@ -1,6 +1,7 @@
 /* test_compile_pool: the pool of `cutune __compile-worker` processes (CUTUNE_BIN): jobs
  * come back tagged and right, a second pass is served from the cache, a worker killed
  * mid-job becomes that job's error and the pool goes on. */
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +73,64 @@ static double run_pass(cpool *p, char **srcs, int *ncached, int *nok) {
   return now_seconds() - t0;
 }
 
+/* The pipe inodes a process holds on its descriptors, except those in `skip`. */
+static int pipe_inodes(long pid, long *out, int max, const long *skip, int nskip) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%ld/fd", pid);
+  DIR *d = opendir(path);
+  if (!d) return -1;
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    char link[400], target[128];
+    snprintf(link, sizeof link, "%s/%s", path, e->d_name);
+    ssize_t len = readlink(link, target, sizeof target - 1);
+    if (len <= 0) continue;
+    target[len] = 0;
+    long ino;
+    if (sscanf(target, "pipe:[%ld]", &ino) != 1) continue;
+    int dup = 0;
+    for (int i = 0; i < nskip; i++) dup |= skip[i] == ino;
+    for (int i = 0; i < n; i++) dup |= out[i] == ino;
+    if (!dup && n < max) out[n++] = ino;
+  }
+  closedir(d);
+  return n;
+}
+
+/* Pipes this process held before the pool existed (the test harness's own): children
+ * inherit them legitimately. */
+static long inherited[64];
+static int ninherited;
+
+/* Each worker must hold exactly its own two pipes (stdin, stdout) beyond those: a worker
+ * holding a sibling's pipe end would keep it open after the sibling died, hiding the
+ * death. */
+static void check_worker_pipes(int expect_workers) {
+  DIR *d = opendir("/proc");
+  if (!d) return;
+  int workers = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    long pid = atol(e->d_name);
+    if (pid <= 0) continue;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f) continue;
+    long ppid = -1;
+    int ok = fscanf(f, "%*d %*s %*c %ld", &ppid) == 1;
+    fclose(f);
+    if (!ok || ppid != (long)getpid()) continue;
+    long inodes[16];
+    int n = pipe_inodes(pid, inodes, 16, inherited, ninherited);
+    CHECK_MSG(n == 2, "worker %ld holds %d pipes of ours, expected 2", pid, n);
+    workers++;
+  }
+  closedir(d);
+  CHECK(workers == expect_workers);
+}
+
 int main(void) {
   const char *bin = getenv("CUTUNE_BIN");
   if (!bin || access(bin, X_OK) != 0) SKIP_TEST("CUTUNE_BIN is not set to the built cutune binary");
@@ -81,6 +140,7 @@ int main(void) {
   setenv("CUTUNE_COMPILE_WORKER_CRASH", "CRASH_ME_NOW", 1);
   signal(SIGPIPE, SIG_DFL); /* the pool must not need SIGPIPE ignored */
 
+  ninherited = pipe_inodes((long)getpid(), inherited, 64, NULL, 0);
   char *srcs[NJOBS];
   for (int i = 0; i < NJOBS; i++) srcs[i] = source_for(i);
 
@@ -95,6 +155,7 @@ int main(void) {
   double t1 = run_pass(p, srcs, &ncached, &nok);
   CHECK(ncached == 0);
   CHECK(nok == 9);
+  check_worker_pipes(2);
   fprintf(stderr, "pass 1: %d jobs on 2 workers in %.2f s (%.1f jobs/s)\n", NJOBS, t1, NJOBS / t1);
   double t2 = run_pass(p, srcs, &ncached, &nok);
   CHECK(ncached == NJOBS);
