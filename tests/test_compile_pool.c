@@ -106,10 +106,11 @@ static int ninherited;
 /* Each worker must hold exactly its own two pipes (stdin, stdout) beyond those: a worker
  * holding a sibling's pipe end would keep it open after the sibling died, hiding the
  * death. */
-static void check_worker_pipes(int expect_workers) {
+/* The pids of this process's children (the pool's workers), from /proc. */
+static int list_workers(long *pids, int max) {
   DIR *d = opendir("/proc");
-  if (!d) return;
-  int workers = 0;
+  if (!d) return 0;
+  int n = 0;
   struct dirent *e;
   while ((e = readdir(d))) {
     long pid = atol(e->d_name);
@@ -119,16 +120,24 @@ static void check_worker_pipes(int expect_workers) {
     FILE *f = fopen(path, "r");
     if (!f) continue;
     long ppid = -1;
-    int ok = fscanf(f, "%*d %*s %*c %ld", &ppid) == 1;
+    char state = '?';
+    int ok = fscanf(f, "%*d %*s %c %ld", &state, &ppid) == 2;
     fclose(f);
-    if (!ok || ppid != (long)getpid()) continue;
-    long inodes[16];
-    int n = pipe_inodes(pid, inodes, 16, inherited, ninherited);
-    CHECK_MSG(n == 2, "worker %ld holds %d pipes of ours, expected 2", pid, n);
-    workers++;
+    if (ok && ppid == (long)getpid() && state != 'Z' && n < max) pids[n++] = pid;
   }
   closedir(d);
-  CHECK(workers == expect_workers);
+  return n;
+}
+
+static void check_worker_pipes(int expect_workers) {
+  long pids[16];
+  int n = list_workers(pids, 16);
+  CHECK(n == expect_workers);
+  for (int i = 0; i < n; i++) {
+    long inodes[16];
+    int k = pipe_inodes(pids[i], inodes, 16, inherited, ninherited);
+    CHECK_MSG(k == 2, "worker %ld holds %d pipes of ours, expected 2", pids[i], k);
+  }
 }
 
 int main(void) {
@@ -194,6 +203,28 @@ int main(void) {
   REQUIRE(cpool_wait(p, &tag, &r, 60000, &err) == 1);
   CHECK(tag == 4 && r.ok && r.cached);
   compile_result_free(&r);
+
+  /* Workers killed while idle: the next jobs find them dead when handing work over; the
+   * jobs go to fresh workers, and no SIGPIPE kills this process (its disposition is the
+   * default here). */
+  long pids[16];
+  int nw = list_workers(pids, 16);
+  CHECK(nw >= 1);
+  for (int i = 0; i < nw; i++) kill((pid_t)pids[i], SIGKILL);
+  for (int tries = 0; tries < 200 && list_workers(pids, 16) > 0; tries++) usleep(10000); /* until zombies */
+  for (int i = 0; i < 3; i++) {
+    char *s = xasprintf("extern \"C\" __global__ void k(float *a) { a[3] = %d + %ld; }\n", i, (long)getpid());
+    compile_job j = job_of(s);
+    CHECK(cpool_submit(p, 70 + (uint64_t)i, &j, &err) == 0);
+    free(s);
+  }
+  for (int i = 0; i < 3; i++) {
+    REQUIRE(cpool_wait(p, &tag, &r, 60000, &err) == 1);
+    CHECK(tag >= 70 && tag < 73);
+    CHECK_MSG(r.ok && !r.cached, "%s", r.message ? r.message : "");
+    compile_result_free(&r);
+  }
+  check_worker_pipes(2);
 
   /* freeing with jobs still queued or running kills and reaps everything */
   for (int i = 0; i < 4; i++) {

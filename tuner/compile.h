@@ -1,5 +1,7 @@
 /* compile: CUDA source → cubin through NVRTC, with an on-disk cache and a pool of worker
- * processes. compile.c is the only unit that includes nvrtc.h.
+ * processes. compile.c (NVRTC; the only unit that includes nvrtc.h), compile_cache.c
+ * (results, keys, cache), compile_pool.c + compile_wire.c (workers and their protocol),
+ * occupancy.c (theoretical occupancy tables).
  *
  * A configuration reaches NVRTC as -D options (never prepended #defines), so the line
  * numbers in error messages are the template's own. Resources (registers, static shared

@@ -33,6 +33,7 @@ typedef struct jobitem {
   uint64_t tag;
   char key[65];
   wire_job wj;
+  int send_failures;  /* workers found dead when handed this job */
   compile_result res; /* filled once finished (items on the ready list) */
 } jobitem;
 
@@ -57,6 +58,11 @@ static void push(jobitem **head, jobitem **tail, jobitem *it) {
   if (*tail) (*tail)->next = it;
   else *head = it;
   *tail = it;
+}
+static void push_front(jobitem **head, jobitem **tail, jobitem *it) {
+  it->next = *head;
+  *head = it;
+  if (!*tail) *tail = it;
 }
 static jobitem *pop(jobitem **head, jobitem **tail) {
   jobitem *it = *head;
@@ -238,8 +244,18 @@ static int dispatch(cpool *p, cterr *err) {
     dbuf_reset(&frame);
     wire_encode_job(&frame, &it->wj.job);
     w->job = it;
-    if (wire_write_all(w->to_fd, frame.data, frame.len) != 0)
+    if (wire_write_all(w->to_fd, frame.data, frame.len) == 0) continue;
+    /* The worker died while idle (killed from outside, say): the job never reached it,
+     * so it goes back to the queue for a fresh worker, a few times at most, so a worker
+     * that cannot live at all ends in an error rather than a loop. */
+    if (++it->send_failures < 3) {
+      worker_reap(w, 1, NULL, 0);
+      w->job = NULL;
+      push_front(&p->todo_head, &p->todo_tail, it);
+      i--; /* start a fresh worker in this slot */
+    } else {
       worker_failed(p, w, 1, "could not be sent the job");
+    }
   }
   dbuf_free(&frame);
   return rc;
