@@ -106,6 +106,21 @@ static void test_missing_kernel(void) {
   compile_result_free(&r);
 }
 
+/* ptxas refuses 64 KB of static shared memory, and NVRTC's log shows no error line. */
+static void test_static_smem_limit(void) {
+  const char *src = "extern \"C\" __global__ void big(float *a) {\n"
+                    "  __shared__ float s[16384];\n"
+                    "  s[threadIdx.x] = a[0];\n  __syncthreads();\n  a[1] = s[5];\n}\n";
+  compile_job j = job_of("templates/big.cu", src, "big", "sm_90");
+  compile_result r;
+  cterr err;
+  REQUIRE(compile_now(&j, &r, &err) == 0);
+  CHECK(!r.ok);
+  CHECK_STR_CONTAINS(r.message, "65536 bytes of static shared memory");
+  CHECK_STR_CONTAINS(r.message, "for sm_90]");
+  compile_result_free(&r);
+}
+
 static void test_bad_option_and_arch(void) {
   compile_job j = job_of("templates/scale.cu", SRC_PLAIN, "scale", "sm_90");
   j.nopts = 1, j.opts[0] = "--no-such-flag";
@@ -128,6 +143,18 @@ static void test_bad_option_and_arch(void) {
   CHECK(!compile_arch_supported("sm_13"));
   CHECK(!compile_arch_supported("compute_90"));
   CHECK(!compile_arch_supported("sm_"));
+}
+
+static void test_missing_header(void) {
+  compile_job j = job_of("templates/inc.cu", "#include <no_such_header.h>\n", "k", "sm_90");
+  compile_result r;
+  cterr err;
+  REQUIRE(compile_now(&j, &r, &err) == 0);
+  CHECK(!r.ok);
+  CHECK_STR_CONTAINS(r.message, "templates/inc.cu(1): catastrophic error");
+  CHECK_STR_CONTAINS(r.message, "no_such_header.h");
+  CHECK(strstr(r.message, "detected in the compilation") == NULL);
+  compile_result_free(&r);
 }
 
 static void test_toolkit_header(void) {
@@ -244,7 +271,9 @@ int main(void) {
   test_syntax_error();
   test_missing_kernel();
   test_bad_option_and_arch();
+  test_static_smem_limit();
   test_toolkit_header();
+  test_missing_header();
   test_keys();
   test_cache(dir);
   char *cmd = xasprintf("rm -rf '%s'", dir);

@@ -102,12 +102,17 @@ static void collect_error_lines(dbuf *out, const char *log) {
   while (*p) {
     const char *nl = strchr(p, '\n');
     size_t len = nl ? (size_t)(nl - p) : strlen(p);
+    /* "x.cu(3): error: ...", "x.cu(1): catastrophic error: ...", "nvrtc: error: ...",
+     * "ptxas error   : ...", "ptxas fatal   : ..." */
+    static const char *marks[] = {": error", "catastrophic error", "fatal error", "ptxas error", "ptxas fatal"};
     int is_error = 0;
     if (len && p[0] != ' ') {
-      for (size_t i = 0; i + 5 <= len; i++)
-        if (!strncmp(p + i, "error", 5)) { is_error = 1; break; }
-      if (is_error && strstr(p, "detected in the compilation") && (!nl || strstr(p, "detected in the compilation") < nl))
-        is_error = 0;
+      char *line = xmalloc(len + 1);
+      memcpy(line, p, len);
+      line[len] = 0;
+      for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) is_error |= strstr(line, marks[i]) != NULL;
+      if (strstr(line, "detected in the compilation")) is_error = 0; /* the "N errors" trailer */
+      free(line);
     }
     if (is_error && count < 8) {
       if (count) dbuf_puts(out, "\n");
@@ -262,7 +267,13 @@ int compile_now(const compile_job *job, compile_result *res, cterr *err) {
   } else {
     res->compile_ms = (now_seconds() - t0) * 1e3;
     collect_error_lines(&msg, log);
-    if (msg.len == 0) dbuf_printf(&msg, "%s: NVRTC failed: %s", name, nvrtcGetErrorString(rc));
+    kresources r = res->res;
+    if (msg.len == 0 && parse_resources(log, job->kernel, &r) && r.smem_static > 48 * 1024)
+      /* ptxas refuses static shared memory over 48 KB without printing an error */
+      dbuf_printf(&msg, "%s: kernel '%s' uses %d bytes of static shared memory; at most 49152 (48 KB) are allowed "
+                  "(more needs dynamic shared memory)", name, job->kernel, r.smem_static);
+    else if (msg.len == 0)
+      dbuf_printf(&msg, "%s: NVRTC failed (%s) and its log names no error", name, nvrtcGetErrorString(rc));
     else if (rc == NVRTC_ERROR_INVALID_OPTION) {
       char *lines = dbuf_steal(&msg);
       dbuf_printf(&msg, "%s: %s", name, lines);
