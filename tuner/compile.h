@@ -1,5 +1,7 @@
 /* compile: CUDA source → cubin through NVRTC, with an on-disk cache and a pool of worker
- * processes. compile.c is the only unit that includes nvrtc.h.
+ * processes. compile.c (NVRTC; the only unit that includes nvrtc.h), compile_cache.c
+ * (results, keys, cache), compile_pool.c + compile_wire.c (workers and their protocol),
+ * occupancy.c (theoretical occupancy tables).
  *
  * A configuration reaches NVRTC as -D options (never prepended #defines), so the line
  * numbers in error messages are the template's own. Resources (registers, static shared
@@ -46,6 +48,8 @@ void compile_result_free(compile_result *r);
 /* NVRTC's version as "13.0". */
 const char *compile_nvrtc_version(void);
 /* Architectures NVRTC can target here, e.g. "sm_80 sm_86 sm_89 sm_90 ..." (static string). */
+const char *compile_supported_archs(void);
+/* 1 if NVRTC can produce a cubin for arch ("sm_90", "sm_90a"), else 0. */
 int compile_arch_supported(const char *arch);
 
 /* The cache key of a job: sha256 over source, options, arch, kernel and NVRTC version. */
@@ -55,14 +59,18 @@ void compile_job_key(const compile_job *job, char out[65]);
  * a compile error is a result, not a failure), -1 when NVRTC could not run at all. */
 int compile_now(const compile_job *job, compile_result *res, cterr *err);
 
-/* On-disk cache: dir/<key>.cubin and dir/<key>.meta (resources, log, status).
- * Compile errors are cached too, so a broken configuration is not recompiled. */
+/* On-disk cache: dir/<key[0:2]>/<key>.cubin and .meta (JSON: resources, log, status).
+ * Compile errors are cached too, so a broken configuration is not recompiled (a worker
+ * that died is not: that may not happen again). Entries are written tmp+rename, meta
+ * last; a missing, partial or corrupt entry is a miss. */
 int compile_cache_get(const char *dir, const char *key, compile_result *res);   /* 1 hit, 0 miss */
 int compile_cache_put(const char *dir, const char *key, const compile_result *res, cterr *err);
 /* Default cache folder: $CUTUNE_CACHE, else $XDG_CACHE_HOME/cutune, else $HOME/.cache/cutune. */
 char *compile_cache_default_dir(void);
 
-/* Pool of compile worker processes: `self_exe __compile-worker` started with posix_spawn,
+/* Pool of compile worker processes: `self_exe __compile-worker` started with posix_spawn
+ * (lazily, as jobs need them; nworkers <= 0 means one per online CPU), cache_dir NULL
+ * for no cache,
  * fed jobs over pipes. Results come back in completion order, tagged. A worker that dies
  * is replaced and its job reported as a compile error naming the signal. The pool checks
  * the cache before dispatching and fills it after. */

@@ -1,0 +1,258 @@
+/* test_compile_pool: the pool of `cutune __compile-worker` processes (CUTUNE_BIN): jobs
+ * come back tagged and right, a second pass is served from the cache, a worker killed
+ * mid-job becomes that job's error and the pool goes on. */
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "compile.h"
+
+#define NJOBS 12
+
+/* Job i: scale by i; every 4th job (i % 4 == 3) has a syntax error on line 2. */
+static char *source_for(int i) {
+  if (i % 4 == 3)
+    return xasprintf("extern \"C\" __global__ void k(float *a) {\n  a[0] = oops_%d + ;\n}\n", i);
+  return xasprintf("extern \"C\" __global__ void k(float *a) {\n  a[threadIdx.x] *= %d.0f;\n}\n", i);
+}
+
+static compile_job job_of(const char *src) {
+  compile_job j;
+  memset(&j, 0, sizeof j);
+  j.src_path = "templates/pool.cu", j.src = src, j.kernel = "k", j.arch = "sm_90";
+  j.nopts = 1, j.opts[0] = "-DPOOL_TEST=1";
+  return j;
+}
+
+/* Submit NJOBS, collect them all; returns seconds taken, counts cached results. */
+static double run_pass(cpool *p, char **srcs, int *ncached, int *nok) {
+  cterr err;
+  double t0 = now_seconds();
+  for (int i = 0; i < NJOBS; i++) {
+    compile_job j = job_of(srcs[i]);
+    REQUIRE(cpool_submit(p, 1000 + (uint64_t)i, &j, &err) == 0);
+  }
+  CHECK(cpool_pending(p) == NJOBS);
+  int seen[NJOBS] = {0};
+  *ncached = *nok = 0;
+  for (int got = 0; got < NJOBS; got++) {
+    uint64_t tag = 0;
+    compile_result r;
+    int rc = cpool_wait(p, &tag, &r, 60000, &err);
+    REQUIRE(rc == 1);
+    REQUIRE(tag >= 1000 && tag < 1000 + NJOBS);
+    int i = (int)(tag - 1000);
+    CHECK(!seen[i]);
+    seen[i] = 1;
+    if (i % 4 == 3) {
+      CHECK(!r.ok);
+      CHECK_STR_CONTAINS(r.message, "templates/pool.cu(2): error");
+      CHECK_STR_CONTAINS(r.message, "[compiled with -DPOOL_TEST=1 for sm_90]");
+      char want[32];
+      snprintf(want, sizeof want, "oops_%d", i); /* the error belongs to this job */
+      CHECK_STR_CONTAINS(r.log.data, want);
+    } else {
+      CHECK_MSG(r.ok, "job %d: %s", i, r.message ? r.message : "");
+      CHECK(r.cubin.len > 4 && !memcmp(r.cubin.data, "\x7f" "ELF", 4));
+      CHECK(r.res.regs > 0);
+      *nok += r.ok;
+    }
+    compile_job j = job_of(srcs[i]);
+    char key[65];
+    compile_job_key(&j, key);
+    CHECK(!strcmp(key, r.key));
+    *ncached += r.cached;
+    compile_result_free(&r);
+  }
+  CHECK(cpool_pending(p) == 0);
+  return now_seconds() - t0;
+}
+
+/* The pipe inodes a process holds on its descriptors, except those in `skip`. */
+static int pipe_inodes(long pid, long *out, int max, const long *skip, int nskip) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%ld/fd", pid);
+  DIR *d = opendir(path);
+  if (!d) return -1;
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    char link[400], target[128];
+    snprintf(link, sizeof link, "%s/%s", path, e->d_name);
+    ssize_t len = readlink(link, target, sizeof target - 1);
+    if (len <= 0) continue;
+    target[len] = 0;
+    long ino;
+    if (sscanf(target, "pipe:[%ld]", &ino) != 1) continue;
+    int dup = 0;
+    for (int i = 0; i < nskip; i++) dup |= skip[i] == ino;
+    for (int i = 0; i < n; i++) dup |= out[i] == ino;
+    if (!dup && n < max) out[n++] = ino;
+  }
+  closedir(d);
+  return n;
+}
+
+/* Pipes this process held before the pool existed (the test harness's own): children
+ * inherit them legitimately. */
+static long inherited[64];
+static int ninherited;
+
+/* Each worker must hold exactly its own two pipes (stdin, stdout) beyond those: a worker
+ * holding a sibling's pipe end would keep it open after the sibling died, hiding the
+ * death. */
+/* The pids of this process's children (the pool's workers), from /proc. */
+static int list_workers(long *pids, int max) {
+  DIR *d = opendir("/proc");
+  if (!d) return 0;
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    long pid = atol(e->d_name);
+    if (pid <= 0) continue;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f) continue;
+    long ppid = -1;
+    char state = '?';
+    int ok = fscanf(f, "%*d %*s %c %ld", &state, &ppid) == 2;
+    fclose(f);
+    if (ok && ppid == (long)getpid() && state != 'Z' && n < max) pids[n++] = pid;
+  }
+  closedir(d);
+  return n;
+}
+
+static void check_worker_pipes(int expect_workers) {
+  long pids[16];
+  int n = list_workers(pids, 16);
+  CHECK(n == expect_workers);
+  for (int i = 0; i < n; i++) {
+    long inodes[16];
+    int k = pipe_inodes(pids[i], inodes, 16, inherited, ninherited);
+    CHECK_MSG(k == 2, "worker %ld holds %d pipes of ours, expected 2", pids[i], k);
+  }
+}
+
+int main(void) {
+  const char *bin = getenv("CUTUNE_BIN");
+  if (!bin || access(bin, X_OK) != 0) SKIP_TEST("CUTUNE_BIN is not set to the built cutune binary");
+  const char *tmp = getenv("CUTUNE_TMP");
+  char *dir = xasprintf("%s/test_compile_pool.%ld", tmp && tmp[0] ? tmp : "/tmp", (long)getpid());
+  /* The marker makes a worker SIGKILL itself when it meets a job holding it. */
+  setenv("CUTUNE_COMPILE_WORKER_CRASH", "CRASH_ME_NOW", 1);
+  signal(SIGPIPE, SIG_DFL); /* the pool must not need SIGPIPE ignored */
+
+  ninherited = pipe_inodes((long)getpid(), inherited, 64, NULL, 0);
+  char *srcs[NJOBS];
+  for (int i = 0; i < NJOBS; i++) srcs[i] = source_for(i);
+
+  cpool *p;
+  cterr err;
+  REQUIRE(cpool_new(&p, bin, 2, dir, &err) == 0);
+  uint64_t tag;
+  compile_result r;
+  CHECK(cpool_wait(p, &tag, &r, 10, &err) == 0); /* nothing pending: returns at once */
+
+  int ncached, nok;
+  double t1 = run_pass(p, srcs, &ncached, &nok);
+  CHECK(ncached == 0);
+  CHECK(nok == 9);
+  check_worker_pipes(2);
+  fprintf(stderr, "pass 1: %d jobs on 2 workers in %.2f s (%.1f jobs/s)\n", NJOBS, t1, NJOBS / t1);
+  double t2 = run_pass(p, srcs, &ncached, &nok);
+  CHECK(ncached == NJOBS);
+  CHECK(t2 < 1.0);
+  fprintf(stderr, "pass 2: %d jobs from the cache in %.3f s\n", NJOBS, t2);
+
+  /* A worker dies mid-job: that job is an error naming the signal; the others, before
+   * and after it, still compile. */
+  const char *crash_src = "extern \"C\" __global__ void k(float *a) { a[0] = 7; } // CRASH_ME_NOW\n";
+  char *after = xasprintf("extern \"C\" __global__ void k(float *a) { a[1] = %ld; }\n", (long)getpid());
+  compile_job jc = job_of(crash_src), ja = job_of(after);
+  REQUIRE(cpool_submit(p, 1, &jc, &err) == 0);
+  REQUIRE(cpool_submit(p, 2, &ja, &err) == 0);
+  int seen_crash = 0, seen_after = 0;
+  for (int k = 0; k < 2; k++) {
+    REQUIRE(cpool_wait(p, &tag, &r, 60000, &err) == 1);
+    if (tag == 1) {
+      seen_crash = 1;
+      CHECK(!r.ok);
+      CHECK_STR_CONTAINS(r.message, "SIGKILL");
+      CHECK_STR_CONTAINS(r.message, "templates/pool.cu");
+      CHECK_STR_CONTAINS(r.message, "-DPOOL_TEST=1");
+    } else if (tag == 2) {
+      seen_after = 1;
+      CHECK_MSG(r.ok, "%s", r.message ? r.message : "");
+    }
+    compile_result_free(&r);
+  }
+  CHECK(seen_crash && seen_after);
+  /* the pool keeps going, and a crash is not cached: it dies again on resubmission */
+  REQUIRE(cpool_submit(p, 3, &jc, &err) == 0);
+  REQUIRE(cpool_wait(p, &tag, &r, 60000, &err) == 1);
+  CHECK(tag == 3 && !r.ok && !r.cached);
+  compile_result_free(&r);
+  REQUIRE(cpool_submit(p, 4, &ja, &err) == 0);
+  REQUIRE(cpool_wait(p, &tag, &r, 60000, &err) == 1);
+  CHECK(tag == 4 && r.ok && r.cached);
+  compile_result_free(&r);
+
+  /* Workers killed while idle: the next jobs find them dead when handing work over; the
+   * jobs go to fresh workers, and no SIGPIPE kills this process (its disposition is the
+   * default here). */
+  long pids[16];
+  int nw = list_workers(pids, 16);
+  CHECK(nw >= 1);
+  for (int i = 0; i < nw; i++) kill((pid_t)pids[i], SIGKILL);
+  for (int tries = 0; tries < 200 && list_workers(pids, 16) > 0; tries++) usleep(10000); /* until zombies */
+  for (int i = 0; i < 3; i++) {
+    char *s = xasprintf("extern \"C\" __global__ void k(float *a) { a[3] = %d + %ld; }\n", i, (long)getpid());
+    compile_job j = job_of(s);
+    CHECK(cpool_submit(p, 70 + (uint64_t)i, &j, &err) == 0);
+    free(s);
+  }
+  for (int i = 0; i < 3; i++) {
+    REQUIRE(cpool_wait(p, &tag, &r, 60000, &err) == 1);
+    CHECK(tag >= 70 && tag < 73);
+    CHECK_MSG(r.ok && !r.cached, "%s", r.message ? r.message : "");
+    compile_result_free(&r);
+  }
+  check_worker_pipes(2);
+
+  /* freeing with jobs still queued or running kills and reaps everything */
+  for (int i = 0; i < 4; i++) {
+    char *s = xasprintf("extern \"C\" __global__ void k(float *a) { a[2] = %d + %ld; }\n", i, (long)getpid());
+    compile_job j = job_of(s);
+    CHECK(cpool_submit(p, 50 + (uint64_t)i, &j, &err) == 0);
+    free(s); /* the pool copied it */
+  }
+  CHECK(cpool_wait(p, &tag, &r, 0, &err) >= 0);
+  compile_result_free(&r);
+  cpool_free(p);
+  CHECK(waitpid(-1, NULL, WNOHANG) == -1); /* no child left behind, none unreaped */
+
+  /* a pool whose binary does not exist reports it instead of hanging */
+  REQUIRE(cpool_new(&p, "/nonexistent/cutune", 2, NULL, &err) == 0);
+  compile_job j0 = job_of(srcs[0]);
+  REQUIRE(cpool_submit(p, 9, &j0, &err) == 0);
+  err.msg[0] = 0;
+  CHECK(cpool_wait(p, &tag, &r, 5000, &err) == -1);
+  CHECK_STR_CONTAINS(err.msg, "/nonexistent/cutune");
+  compile_result_free(&r);
+  cpool_free(p);
+
+  for (int i = 0; i < NJOBS; i++) free(srcs[i]);
+  free(after);
+  char *cmd = xasprintf("rm -rf '%s'", dir);
+  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+  free(cmd);
+  free(dir);
+  return check_report();
+}

@@ -1,0 +1,291 @@
+/* compile: one NVRTC compilation in this process (compile_now), NVRTC's version and its
+ * target architectures. The only unit that includes nvrtc.h; the cache lives in
+ * compile_cache.c, the worker pool in compile_pool.c.
+ *
+ * Options given to NVRTC, beyond the job's own: --gpu-architecture=sm_XX (a real
+ * architecture, so the result is a CUBIN, not PTX), -Xptxas=-v (ptxas' resource report
+ * lands in the program log, where we read registers, shared memory and spills),
+ * -lineinfo (profilers map SASS back to template lines) and -I<toolkit>/include when a
+ * toolkit is found, so a template may #include <cuda_fp16.h>. */
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <nvrtc.h>
+
+#include "compile.h"
+
+const char *compile_nvrtc_version(void) {
+  static char ver[32];
+  if (!ver[0]) {
+    int major = 0, minor = 0;
+    if (nvrtcVersion(&major, &minor) == NVRTC_SUCCESS)
+      snprintf(ver, sizeof ver, "%d.%d", major, minor);
+    else
+      snprintf(ver, sizeof ver, "unknown");
+  }
+  return ver;
+}
+
+const char *compile_supported_archs(void) {
+  static char list[512];
+  if (!list[0]) {
+    int n = 0;
+    if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n <= 0 || n > 64) return "";
+    int archs[64];
+    if (nvrtcGetSupportedArchs(archs) != NVRTC_SUCCESS) return "";
+    size_t at = 0;
+    for (int i = 0; i < n && at + 16 < sizeof list; i++)
+      at += (size_t)snprintf(list + at, sizeof list - at, "%ssm_%d", i ? " " : "", archs[i]);
+  }
+  return list;
+}
+
+/* "sm_90" / "sm_90a" / "sm_100f" → 90 / 90 / 100; -1 when it is not an sm_ name. */
+static int arch_number(const char *arch) {
+  if (!arch || strncmp(arch, "sm_", 3) != 0 || !isdigit((unsigned char)arch[3])) return -1;
+  char *end;
+  long v = strtol(arch + 3, &end, 10);
+  if (v <= 0 || v > 10000) return -1;
+  if (*end && !((*end == 'a' || *end == 'f') && end[1] == 0)) return -1;
+  return (int)v;
+}
+
+int compile_arch_supported(const char *arch) {
+  int want = arch_number(arch);
+  if (want < 0) return 0;
+  int n = 0, archs[64];
+  if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n <= 0 || n > 64) return 0;
+  if (nvrtcGetSupportedArchs(archs) != NVRTC_SUCCESS) return 0;
+  for (int i = 0; i < n; i++)
+    if (archs[i] == want) return 1;
+  return 0;
+}
+
+/* The toolkit's include folder, found at run time (the binary may run on a machine whose
+ * toolkit lives elsewhere than the build machine's). NULL when none is found: templates
+ * that include nothing still compile. */
+static const char *toolkit_include_dir(void) {
+  static int done;
+  static char dir[PATH_MAX];
+  if (done) return dir[0] ? dir : NULL;
+  done = 1;
+  const char *roots[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda"};
+  for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
+    if (!roots[i] || !roots[i][0]) continue;
+    char probe[PATH_MAX];
+    snprintf(probe, sizeof probe, "%s/include/cuda_fp16.h", roots[i]);
+    struct stat st;
+    if (stat(probe, &st) == 0) {
+      snprintf(dir, sizeof dir, "%s/include", roots[i]);
+      return dir;
+    }
+  }
+  return NULL;
+}
+
+/* " [compiled with -DTILE=64 -DPAD=1 for sm_90]" */
+static void append_options_note(dbuf *b, const compile_job *job) {
+  dbuf_puts(b, " [compiled with");
+  for (int i = 0; i < job->nopts; i++) dbuf_printf(b, " %s", job->opts[i]);
+  dbuf_printf(b, "%s for %s]", job->nopts ? "" : " no options", job->arch);
+}
+
+/* The lines of the log that say "error", joined by newlines: the code excerpts and the
+ * "N errors detected" trailer are left out so the message stays short. */
+static void collect_error_lines(dbuf *out, const char *log) {
+  int count = 0;
+  const char *p = log;
+  while (*p) {
+    const char *nl = strchr(p, '\n');
+    size_t len = nl ? (size_t)(nl - p) : strlen(p);
+    /* "x.cu(3): error: ...", "x.cu(1): catastrophic error: ...", "nvrtc: error: ...",
+     * "ptxas error   : ...", "ptxas fatal   : ..." */
+    static const char *marks[] = {": error", "catastrophic error", "fatal error", "ptxas error", "ptxas fatal"};
+    int is_error = 0;
+    if (len && p[0] != ' ') {
+      char *line = xmalloc(len + 1);
+      memcpy(line, p, len);
+      line[len] = 0;
+      for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) is_error |= strstr(line, marks[i]) != NULL;
+      if (strstr(line, "detected in the compilation")) is_error = 0; /* the "N errors" trailer */
+      free(line);
+    }
+    if (is_error && count < 8) {
+      if (count) dbuf_puts(out, "\n");
+      dbuf_append(out, p, len);
+      count++;
+    }
+    p += len + (nl ? 1 : 0);
+  }
+}
+
+/* Find the line in [from, to) that contains needle; NULL if none. */
+static const char *find_in(const char *from, const char *to, const char *needle) {
+  const char *s = strstr(from, needle);
+  return s && s < to ? s : NULL;
+}
+
+/* Read the number right before " <unit>" in a line, e.g. "640 bytes stack frame". */
+static int number_before(const char *line_start, const char *line_end, const char *unit) {
+  const char *u = find_in(line_start, line_end, unit);
+  if (!u) return -1;
+  const char *q = u;
+  while (q > line_start && q[-1] == ' ') q--;
+  const char *digits_end = q;
+  while (q > line_start && isdigit((unsigned char)q[-1])) q--;
+  if (q == digits_end) return -1;
+  return (int)strtol(q, NULL, 10);
+}
+
+static const char *line_end_of(const char *s) {
+  const char *nl = strchr(s, '\n');
+  return nl ? nl : s + strlen(s);
+}
+
+/* Registers, static shared memory, stack frame and spills of `kernel` from ptxas -v:
+ *   ptxas info    : Compiling entry function 'k' for 'sm_90'
+ *   ptxas info    : Function properties for k
+ *   ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ *   ptxas info    : Used 10 registers, used 1 barriers, 1024 bytes smem
+ * Non-inlined device functions get their own "Function properties" block inside the
+ * entry's section, hence the search for this kernel's own block. Returns 0 if the entry
+ * is absent. */
+static int parse_resources(const char *log, const char *kernel, kresources *r) {
+  char head[512];
+  snprintf(head, sizeof head, "Compiling entry function '%s' for", kernel);
+  const char *sec = strstr(log, head);
+  if (!sec) return 0;
+  const char *sec_end = strstr(sec + 1, "Compiling entry function '");
+  if (!sec_end) sec_end = sec + strlen(sec);
+
+  char props[512];
+  snprintf(props, sizeof props, "Function properties for %s\n", kernel);
+  const char *fp = find_in(sec, sec_end, props);
+  if (fp) {
+    const char *l = line_end_of(fp);
+    if (*l) {
+      l++;
+      const char *e = line_end_of(l);
+      r->local_bytes = number_before(l, e, "bytes stack frame");
+      r->spill_stores = number_before(l, e, "bytes spill stores");
+      r->spill_loads = number_before(l, e, "bytes spill loads");
+    }
+  }
+  const char *used = find_in(sec, sec_end, ": Used ");
+  if (used) {
+    const char *e = line_end_of(used);
+    r->regs = number_before(used, e, "registers");
+    int smem = number_before(used, e, "bytes smem");
+    r->smem_static = smem < 0 ? 0 : smem; /* ptxas omits the field when there is none */
+  }
+  return 1;
+}
+
+/* The entry names ptxas compiled, for the "kernel not found" message. */
+static void list_entries(dbuf *out, const char *log) {
+  const char *key = "Compiling entry function '";
+  int n = 0;
+  for (const char *p = strstr(log, key); p; p = strstr(p, key)) {
+    p += strlen(key);
+    const char *q = strchr(p, '\'');
+    if (!q) break;
+    dbuf_printf(out, "%s%.*s", n++ ? ", " : "", (int)(q - p), p);
+  }
+  if (!n) dbuf_puts(out, "none");
+}
+
+static void fill_log(nvrtcProgram prog, compile_result *res) {
+  size_t n = 0;
+  if (nvrtcGetProgramLogSize(prog, &n) != NVRTC_SUCCESS || n == 0) return;
+  char *tmp = xmalloc(n + 1);
+  if (nvrtcGetProgramLog(prog, tmp) == NVRTC_SUCCESS) {
+    tmp[n] = 0;
+    dbuf_puts(&res->log, tmp);
+  }
+  free(tmp);
+}
+
+int compile_now(const compile_job *job, compile_result *res, cterr *err) {
+  compile_result_init(res);
+  if (!job || !job->src || !job->kernel || !job->arch)
+    return cterr_set(err, "compile job without %s", !job ? "a job" : !job->src ? "source" : !job->kernel ? "kernel name" : "architecture");
+  const char *name = job->src_path ? job->src_path : "kernel.cu";
+  if (job->nopts < 0 || job->nopts > COMPILE_MAX_OPTS)
+    return cterr_set(err, "%s: %d options given, at most %d allowed", name, job->nopts, COMPILE_MAX_OPTS);
+  if (!compile_arch_supported(job->arch))
+    return cterr_set(err, "%s: architecture '%s' is not one NVRTC %s can target (expected one of: %s)", name,
+                     job->arch, compile_nvrtc_version(), compile_supported_archs());
+  compile_job_key(job, res->key);
+
+  const char *opts[COMPILE_MAX_OPTS + 8];
+  int n = 0;
+  char arch_opt[64], inc_opt[PATH_MAX + 3];
+  snprintf(arch_opt, sizeof arch_opt, "--gpu-architecture=%s", job->arch);
+  opts[n++] = arch_opt;
+  opts[n++] = "-Xptxas=-v";
+  opts[n++] = "-lineinfo";
+  const char *inc = toolkit_include_dir();
+  if (inc) {
+    snprintf(inc_opt, sizeof inc_opt, "-I%s", inc);
+    opts[n++] = inc_opt;
+  }
+  for (int i = 0; i < job->nopts; i++) opts[n++] = job->opts[i];
+
+  nvrtcProgram prog;
+  nvrtcResult rc = nvrtcCreateProgram(&prog, job->src, name, 0, NULL, NULL);
+  if (rc != NVRTC_SUCCESS) return cterr_set(err, "%s: nvrtcCreateProgram failed: %s", name, nvrtcGetErrorString(rc));
+
+  double t0 = now_seconds();
+  rc = nvrtcCompileProgram(prog, n, opts);
+  fill_log(prog, res);
+  const char *log = res->log.data ? res->log.data : "";
+  dbuf msg;
+  dbuf_init(&msg);
+  if (rc == NVRTC_SUCCESS) {
+    size_t size = 0;
+    nvrtcResult rc2 = nvrtcGetCUBINSize(prog, &size);
+    if (rc2 == NVRTC_SUCCESS && size > 0) {
+      char *tmp = xmalloc(size);
+      rc2 = nvrtcGetCUBIN(prog, tmp);
+      if (rc2 == NVRTC_SUCCESS) dbuf_append(&res->cubin, tmp, size);
+      free(tmp);
+    }
+    res->compile_ms = (now_seconds() - t0) * 1e3;
+    if (rc2 != NVRTC_SUCCESS || res->cubin.len == 0) {
+      dbuf_printf(&msg, "%s: NVRTC produced no cubin (%s)", name, nvrtcGetErrorString(rc2));
+    } else if (!parse_resources(log, job->kernel, &res->res)) {
+      dbuf_printf(&msg, "%s: kernel '%s' not found in the compiled program (entry points: ", name, job->kernel);
+      list_entries(&msg, log);
+      dbuf_puts(&msg, "); is it declared extern \"C\" __global__?");
+    } else {
+      res->ok = 1;
+    }
+  } else {
+    res->compile_ms = (now_seconds() - t0) * 1e3;
+    collect_error_lines(&msg, log);
+    kresources r = res->res;
+    if (msg.len == 0 && parse_resources(log, job->kernel, &r) && r.smem_static > 48 * 1024)
+      /* ptxas refuses static shared memory over 48 KB without printing an error */
+      dbuf_printf(&msg, "%s: kernel '%s' uses %d bytes of static shared memory; at most 49152 (48 KB) are allowed "
+                  "(more needs dynamic shared memory)", name, job->kernel, r.smem_static);
+    else if (msg.len == 0)
+      dbuf_printf(&msg, "%s: NVRTC failed (%s) and its log names no error", name, nvrtcGetErrorString(rc));
+    else if (rc == NVRTC_ERROR_INVALID_OPTION) {
+      char *lines = dbuf_steal(&msg);
+      dbuf_printf(&msg, "%s: %s", name, lines);
+      free(lines);
+    }
+  }
+  nvrtcDestroyProgram(&prog);
+  if (!res->ok) {
+    append_options_note(&msg, job);
+    res->message = dbuf_steal(&msg);
+    dbuf_reset(&res->cubin);
+  }
+  dbuf_free(&msg);
+  return 0;
+}

@@ -1,0 +1,197 @@
+/* compile_cache: compile results, their cache keys and the on-disk compile cache.
+ *
+ * Layout: <dir>/<key[0:2]>/<key>.cubin and <key>.meta (JSON: status, resources, compile
+ * time, message, log, and the cubin's size and sha256). Both files are written with
+ * tmp+rename, cubin first, so the meta file is the commit mark: a crash leaves either a
+ * whole entry or an orphan cubin, which reads as a miss. Anything that does not parse or
+ * does not match (key, size, hash) is a miss, never an error: the entry is recompiled
+ * and overwritten. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "compile.h"
+
+/* Bump when what compile_now adds to the options (or the meta format) changes, so old
+ * entries stop matching. */
+#define CACHE_FORMAT "cutune-compile-v1"
+
+void compile_result_init(compile_result *r) {
+  memset(r, 0, sizeof *r);
+  dbuf_init(&r->cubin);
+  dbuf_init(&r->log);
+  r->res.regs = r->res.smem_static = r->res.local_bytes = -1;
+  r->res.spill_stores = r->res.spill_loads = -1;
+}
+
+void compile_result_free(compile_result *r) {
+  if (!r) return;
+  dbuf_free(&r->cubin);
+  dbuf_free(&r->log);
+  free(r->message);
+  compile_result_init(r);
+}
+
+/* Each field goes in as its length then its bytes, so no two jobs hash alike by moving
+ * text from one field to the next. */
+static void hash_field(sha256_ctx *c, const char *s) {
+  if (!s) s = "";
+  char len[32];
+  int n = snprintf(len, sizeof len, "%zu:", strlen(s));
+  sha256_update(c, len, (size_t)n);
+  sha256_update(c, s, strlen(s) + 1); /* NUL-separated */
+}
+
+void compile_job_key(const compile_job *job, char out[65]) {
+  sha256_ctx c;
+  sha256_init(&c);
+  hash_field(&c, CACHE_FORMAT);
+  hash_field(&c, job->src);
+  char n[32];
+  snprintf(n, sizeof n, "%d", job->nopts);
+  hash_field(&c, n);
+  for (int i = 0; i < job->nopts; i++) hash_field(&c, job->opts[i]);
+  hash_field(&c, job->arch);
+  hash_field(&c, job->kernel);
+  hash_field(&c, compile_nvrtc_version());
+  uint8_t d[32];
+  sha256_final(&c, d);
+  hex_encode(d, 32, out);
+  out[64] = 0;
+}
+
+char *compile_cache_default_dir(void) {
+  const char *e = getenv("CUTUNE_CACHE");
+  if (e && e[0]) return xstrdup(e);
+  e = getenv("XDG_CACHE_HOME");
+  if (e && e[0]) return path_join(e, "cutune");
+  e = getenv("HOME");
+  if (e && e[0]) return xasprintf("%s/.cache/cutune", e);
+  return xstrdup(".cutune-cache");
+}
+
+static int key_is_hex(const char *key) {
+  if (!key || strlen(key) != 64) return 0;
+  for (int i = 0; i < 64; i++)
+    if (!((key[i] >= '0' && key[i] <= '9') || (key[i] >= 'a' && key[i] <= 'f'))) return 0;
+  return 1;
+}
+
+static char *entry_path(const char *dir, const char *key, const char *ext) {
+  return xasprintf("%s/%.2s/%s.%s", dir, key, key, ext);
+}
+
+/* json_string refuses text that is not UTF-8 (a log can echo a Latin-1 template line):
+ * such bytes become '?' rather than losing the entry. */
+static json_t *json_text(const char *s) {
+  json_t *j = json_string(s ? s : "");
+  if (j) return j;
+  char *copy = xstrdup(s);
+  for (char *c = copy; *c; c++)
+    if ((unsigned char)*c >= 0x80) *c = '?';
+  j = json_string(copy);
+  free(copy);
+  return j;
+}
+
+static int json_int(json_t *o, const char *k, int *out) {
+  json_t *v = json_object_get(o, k);
+  if (!json_is_integer(v)) return 0;
+  *out = (int)json_integer_value(v);
+  return 1;
+}
+
+int compile_cache_get(const char *dir, const char *key, compile_result *res) {
+  compile_result_init(res);
+  if (!dir || !key_is_hex(key)) return 0;
+  char *meta_path = entry_path(dir, key, "meta"), *cubin_path = entry_path(dir, key, "cubin");
+  dbuf text;
+  dbuf_init(&text);
+  json_t *root = NULL;
+  int hit = 0;
+  if (file_read(meta_path, &text, NULL) != 0) goto done;
+  root = json_loadb(text.data ? text.data : "", text.len, 0, NULL);
+  if (!json_is_object(root)) goto done;
+  const char *fmt = json_string_value(json_object_get(root, "format"));
+  const char *k = json_string_value(json_object_get(root, "key"));
+  if (!fmt || strcmp(fmt, CACHE_FORMAT) || !k || strcmp(k, key)) goto done;
+  int ok;
+  kresources r;
+  if (!json_int(root, "ok", &ok) || !json_int(root, "regs", &r.regs) || !json_int(root, "smem_static", &r.smem_static) ||
+      !json_int(root, "local_bytes", &r.local_bytes) || !json_int(root, "spill_stores", &r.spill_stores) ||
+      !json_int(root, "spill_loads", &r.spill_loads))
+    goto done;
+  json_t *ms = json_object_get(root, "compile_ms");
+  const char *log = json_string_value(json_object_get(root, "log"));
+  json_t *msg = json_object_get(root, "message");
+  if (!json_is_number(ms) || !log || !(json_is_string(msg) || json_is_null(msg))) goto done;
+  if (ok) {
+    int size;
+    const char *sha = json_string_value(json_object_get(root, "cubin_sha256"));
+    if (!json_int(root, "cubin_size", &size) || !sha || file_read(cubin_path, &res->cubin, NULL) != 0) goto done;
+    char got[65];
+    sha256_hex(res->cubin.data ? res->cubin.data : "", res->cubin.len, got, 32);
+    if (res->cubin.len != (size_t)size || size == 0 || strcmp(got, sha)) goto done;
+  }
+  res->ok = ok ? 1 : 0;
+  res->res = r;
+  res->compile_ms = json_number_value(ms);
+  dbuf_puts(&res->log, log);
+  if (json_is_string(msg)) res->message = xstrdup(json_string_value(msg));
+  res->cached = 1;
+  memcpy(res->key, key, 65);
+  hit = 1;
+done:
+  if (!hit) compile_result_free(res);
+  json_decref(root);
+  dbuf_free(&text);
+  free(meta_path);
+  free(cubin_path);
+  return hit;
+}
+
+int compile_cache_put(const char *dir, const char *key, const compile_result *res, cterr *err) {
+  if (!dir) return cterr_set(err, "compile cache: no folder given");
+  if (!key_is_hex(key)) return cterr_set(err, "compile cache: key '%s' is not 64 hex digits", key ? key : "(null)");
+  if (res->ok && res->cubin.len == 0) return cterr_set(err, "compile cache: result %s is marked ok but has no cubin", key);
+  char *sub = xasprintf("%s/%.2s", dir, key);
+  char *meta_path = entry_path(dir, key, "meta"), *cubin_path = entry_path(dir, key, "cubin");
+  char *text = NULL;
+  int rc = -1;
+  if (mkdir_p(sub, err) != 0) goto done;
+  json_t *root = json_object();
+  json_object_set_new(root, "format", json_string(CACHE_FORMAT));
+  json_object_set_new(root, "key", json_string(key));
+  json_object_set_new(root, "ok", json_integer(res->ok ? 1 : 0));
+  json_object_set_new(root, "regs", json_integer(res->res.regs));
+  json_object_set_new(root, "smem_static", json_integer(res->res.smem_static));
+  json_object_set_new(root, "local_bytes", json_integer(res->res.local_bytes));
+  json_object_set_new(root, "spill_stores", json_integer(res->res.spill_stores));
+  json_object_set_new(root, "spill_loads", json_integer(res->res.spill_loads));
+  json_object_set_new(root, "compile_ms", json_real(res->compile_ms));
+  json_object_set_new(root, "message", res->message ? json_text(res->message) : json_null());
+  json_object_set_new(root, "log", json_text(res->log.data));
+  if (res->ok) {
+    char sha[65];
+    sha256_hex(res->cubin.data, res->cubin.len, sha, 32);
+    json_object_set_new(root, "cubin_size", json_integer((json_int_t)res->cubin.len));
+    json_object_set_new(root, "cubin_sha256", json_string(sha));
+  }
+  text = json_dumps(root, JSON_COMPACT);
+  json_decref(root);
+  if (!text) {
+    cterr_set(err, "compile cache: cannot encode the entry for %s (is the log valid UTF-8?)", key);
+    goto done;
+  }
+  if (res->ok && file_write_atomic(cubin_path, res->cubin.data, res->cubin.len, err) != 0) goto done;
+  if (file_write_atomic(meta_path, text, strlen(text), err) != 0) goto done;
+  rc = 0;
+done:
+  free(text);
+  free(sub);
+  free(meta_path);
+  free(cubin_path);
+  return rc;
+}

@@ -1,0 +1,371 @@
+/* compile_pool: a pool of `cutune __compile-worker` processes fed over pipes.
+ *
+ * Why processes: NVRTC serialises most of its work inside one process, so threads do not
+ * add throughput; separate processes do, and a crash inside NVRTC takes down one worker,
+ * not the tuner.
+ *
+ * Shape: submitted jobs are looked up in the cache first (hits go straight to the `ready`
+ * list); misses wait in `todo` until a worker is idle. cpool_wait hands jobs to idle
+ * workers (starting workers lazily, up to nworkers), then polls the busy workers' result
+ * pipes and returns whichever finishes first. A worker whose pipe reaches EOF has died:
+ * it is reaped, its job is answered with an error naming the signal or exit status, and
+ * a fresh worker is started for the next job. Every pipe is O_CLOEXEC so no worker
+ * inherits another's ends (a leaked write end would hide a death from us). */
+#define _GNU_SOURCE /* pipe2 */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "compile_wire.h"
+
+extern char **environ;
+
+typedef struct jobitem {
+  struct jobitem *next;
+  uint64_t tag;
+  char key[65];
+  wire_job wj;
+  int send_failures;  /* workers found dead when handed this job */
+  compile_result res; /* filled once finished (items on the ready list) */
+} jobitem;
+
+typedef struct worker {
+  pid_t pid;     /* 0: no process */
+  int to_fd;     /* its stdin */
+  int from_fd;   /* its stdout */
+  jobitem *job;  /* being compiled; NULL when idle */
+  dbuf rx;       /* bytes of the result frame received so far */
+} worker;
+
+struct cpool {
+  char *self_exe, *cache_dir;
+  int nworkers;
+  worker *w;
+  jobitem *todo_head, *todo_tail, *ready_head, *ready_tail;
+  size_t pending;
+};
+
+static void push(jobitem **head, jobitem **tail, jobitem *it) {
+  it->next = NULL;
+  if (*tail) (*tail)->next = it;
+  else *head = it;
+  *tail = it;
+}
+static void push_front(jobitem **head, jobitem **tail, jobitem *it) {
+  it->next = *head;
+  *head = it;
+  if (!*tail) *tail = it;
+}
+static jobitem *pop(jobitem **head, jobitem **tail) {
+  jobitem *it = *head;
+  if (it) {
+    *head = it->next;
+    if (!*head) *tail = NULL;
+  }
+  return it;
+}
+static void item_free(jobitem *it) {
+  wire_job_free(&it->wj);
+  compile_result_free(&it->res);
+  free(it);
+}
+
+/* A pipe whose ends are close-on-exec and above 2, so the dup2 onto 0/1 in the child
+ * always makes a fresh, inheritable descriptor even if our own stdin/stdout are closed. */
+static int pipe_cloexec(int fds[2]) {
+  if (pipe2(fds, O_CLOEXEC) != 0) return -1;
+  for (int i = 0; i < 2; i++) {
+    if (fds[i] > 2) continue;
+    int moved = fcntl(fds[i], F_DUPFD_CLOEXEC, 3);
+    if (moved < 0) {
+      close(fds[0]), close(fds[1]);
+      return -1;
+    }
+    close(fds[i]);
+    fds[i] = moved;
+  }
+  return 0;
+}
+
+static int worker_start(cpool *p, worker *w, cterr *err) {
+  int in[2], out[2];
+  if (pipe_cloexec(in) != 0) return cterr_set(err, "compile pool: cannot create a pipe: %s", strerror(errno));
+  if (pipe_cloexec(out) != 0) {
+    close(in[0]), close(in[1]);
+    return cterr_set(err, "compile pool: cannot create a pipe: %s", strerror(errno));
+  }
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+  /* The worker starts with default signal handling and an empty mask, whatever the
+   * tuner has set up for itself. */
+  posix_spawnattr_t at;
+  posix_spawnattr_init(&at);
+  sigset_t none, dfl;
+  sigemptyset(&none);
+  sigemptyset(&dfl);
+  sigaddset(&dfl, SIGPIPE);
+  sigaddset(&dfl, SIGINT);
+  posix_spawnattr_setsigmask(&at, &none);
+  posix_spawnattr_setsigdefault(&at, &dfl);
+  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  char *argv[] = {p->self_exe, "__compile-worker", NULL};
+  pid_t pid;
+  int rc = posix_spawn(&pid, p->self_exe, &fa, &at, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&at);
+  close(in[0]), close(out[1]);
+  if (rc != 0) {
+    close(in[1]), close(out[0]);
+    return cterr_set(err, "compile pool: cannot start worker '%s __compile-worker': %s", p->self_exe, strerror(rc));
+  }
+  w->pid = pid, w->to_fd = in[1], w->from_fd = out[0], w->job = NULL;
+  dbuf_reset(&w->rx);
+  return 0;
+}
+
+/* Close a worker's pipes and reap it; describe how it ended in `why`. */
+static void worker_reap(worker *w, int kill_first, char *why, size_t whylen) {
+  if (w->pid <= 0) return;
+  if (kill_first) kill(w->pid, SIGKILL);
+  if (w->to_fd >= 0) close(w->to_fd);
+  if (w->from_fd >= 0) close(w->from_fd);
+  int st = 0;
+  pid_t r;
+  while ((r = waitpid(w->pid, &st, 0)) < 0 && errno == EINTR) {
+  }
+  if (why) {
+    if (r < 0) snprintf(why, whylen, "could not be reaped (%s)", strerror(errno));
+    else if (WIFSIGNALED(st)) {
+      int s = WTERMSIG(st);
+      const char *name = s == SIGKILL ? "SIGKILL" : s == SIGSEGV ? "SIGSEGV" : s == SIGABRT ? "SIGABRT"
+                       : s == SIGBUS ? "SIGBUS" : s == SIGTERM ? "SIGTERM" : s == SIGFPE ? "SIGFPE"
+                       : s == SIGILL ? "SIGILL" : s == SIGINT ? "SIGINT" : "signal";
+      snprintf(why, whylen, "was killed by %s (signal %d: %s)", name, s, strsignal(s));
+    } else if (WIFEXITED(st))
+      snprintf(why, whylen, "exited with status %d", WEXITSTATUS(st));
+    else
+      snprintf(why, whylen, "ended (wait status %d)", st);
+  }
+  w->pid = 0, w->to_fd = w->from_fd = -1;
+  dbuf_reset(&w->rx);
+}
+
+/* The worker died (or spoke nonsense) mid-job: its job becomes a compile error. */
+static void worker_failed(cpool *p, worker *w, int kill_first, const char *what) {
+  char why[160];
+  why[0] = 0;
+  pid_t pid = w->pid;
+  jobitem *it = w->job;
+  worker_reap(w, kill_first, why, sizeof why);
+  w->job = NULL;
+  if (!it) return;
+  compile_result_init(&it->res);
+  dbuf m;
+  dbuf_init(&m);
+  const compile_job *j = &it->wj.job;
+  dbuf_printf(&m, "%s: compile worker (pid %ld) %s%s%s while compiling kernel '%s' [compiled with",
+              j->src_path ? j->src_path : "kernel.cu", (long)pid, what ? what : "", what ? "; it " : "", why, j->kernel);
+  for (int i = 0; i < j->nopts; i++) dbuf_printf(&m, " %s", j->opts[i]);
+  dbuf_printf(&m, "%s for %s]", j->nopts ? "" : " no options", j->arch);
+  it->res.message = dbuf_steal(&m);
+  memcpy(it->res.key, it->key, 65);
+  push(&p->ready_head, &p->ready_tail, it);
+}
+
+int cpool_new(cpool **out, const char *self_exe, int nworkers, const char *cache_dir, cterr *err) {
+  *out = NULL;
+  if (!self_exe || !self_exe[0]) return cterr_set(err, "compile pool: no path to the cutune binary for its workers");
+  if (nworkers <= 0) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    nworkers = n > 0 ? (int)n : 1;
+  }
+  if (nworkers > 1024) return cterr_set(err, "compile pool: %d workers asked, at most 1024 expected", nworkers);
+  cpool *p = xcalloc(1, sizeof *p);
+  p->self_exe = xstrdup(self_exe);
+  p->cache_dir = cache_dir ? xstrdup(cache_dir) : NULL;
+  p->nworkers = nworkers;
+  p->w = xcalloc((size_t)nworkers, sizeof *p->w);
+  for (int i = 0; i < nworkers; i++) {
+    p->w[i].to_fd = p->w[i].from_fd = -1;
+    dbuf_init(&p->w[i].rx);
+  }
+  *out = p;
+  return 0;
+}
+
+int cpool_submit(cpool *p, uint64_t tag, const compile_job *job, cterr *err) {
+  if (!job || !job->src || !job->kernel || !job->arch)
+    return cterr_set(err, "compile pool: job %llu lacks %s", (unsigned long long)tag,
+                     !job ? "everything" : !job->src ? "source" : !job->kernel ? "a kernel name" : "an architecture");
+  if (job->nopts < 0 || job->nopts > COMPILE_MAX_OPTS)
+    return cterr_set(err, "compile pool: job %llu has %d options, at most %d allowed", (unsigned long long)tag,
+                     job->nopts, COMPILE_MAX_OPTS);
+  jobitem *it = xcalloc(1, sizeof *it);
+  it->tag = tag;
+  compile_result_init(&it->res);
+  compile_job_key(job, it->key);
+  p->pending++;
+  if (p->cache_dir && compile_cache_get(p->cache_dir, it->key, &it->res)) {
+    push(&p->ready_head, &p->ready_tail, it);
+    return 0;
+  }
+  wire_job_copy(&it->wj, job);
+  push(&p->todo_head, &p->todo_tail, it);
+  return 0;
+}
+
+size_t cpool_pending(const cpool *p) { return p ? p->pending : 0; }
+
+/* Give queued jobs to idle workers. -1 only when no worker can run at all. */
+static int dispatch(cpool *p, cterr *err) {
+  dbuf frame;
+  dbuf_init(&frame);
+  int rc = 0;
+  for (int i = 0; i < p->nworkers && p->todo_head; i++) {
+    worker *w = &p->w[i];
+    if (w->job) continue;
+    if (w->pid <= 0 && worker_start(p, w, err) != 0) {
+      int busy = 0;
+      for (int k = 0; k < p->nworkers; k++) busy += p->w[k].job != NULL;
+      if (!busy && !p->ready_head) rc = -1;
+      break;
+    }
+    jobitem *it = pop(&p->todo_head, &p->todo_tail);
+    dbuf_reset(&frame);
+    wire_encode_job(&frame, &it->wj.job);
+    w->job = it;
+    if (wire_write_all(w->to_fd, frame.data, frame.len) == 0) continue;
+    /* The worker died while idle (killed from outside, say): the job never reached it,
+     * so it goes back to the queue for a fresh worker, a few times at most, so a worker
+     * that cannot live at all ends in an error rather than a loop. */
+    if (++it->send_failures < 3) {
+      worker_reap(w, 1, NULL, 0);
+      w->job = NULL;
+      push_front(&p->todo_head, &p->todo_tail, it);
+      i--; /* start a fresh worker in this slot */
+    } else {
+      worker_failed(p, w, 1, "could not be sent the job");
+    }
+  }
+  dbuf_free(&frame);
+  return rc;
+}
+
+/* A complete result frame sits in w->rx: decode it, cache it, queue it. */
+static void take_result(cpool *p, worker *w, size_t body_len) {
+  jobitem *it = w->job;
+  compile_result_init(&it->res);
+  if (wire_decode_result(w->rx.data + 4, body_len, &it->res) != 0) {
+    worker_failed(p, w, 1, "sent a malformed result");
+    return;
+  }
+  w->job = NULL;
+  size_t rest = w->rx.len - 4 - body_len;
+  memmove(w->rx.data, w->rx.data + 4 + body_len, rest);
+  w->rx.len = rest;
+  memcpy(it->res.key, it->key, 65);
+  /* A cache write that fails (full disk, read-only folder) costs a recompile next time,
+   * nothing more: the result itself is good. */
+  if (p->cache_dir) compile_cache_put(p->cache_dir, it->key, &it->res, NULL);
+  push(&p->ready_head, &p->ready_tail, it);
+}
+
+static void read_worker(cpool *p, worker *w) {
+  char buf[65536];
+  ssize_t r;
+  while ((r = read(w->from_fd, buf, sizeof buf)) < 0 && errno == EINTR) {
+  }
+  if (r <= 0) {
+    worker_failed(p, w, 0, NULL);
+    return;
+  }
+  dbuf_append(&w->rx, buf, (size_t)r);
+  if (w->rx.len < 4) return;
+  uint32_t len;
+  memcpy(&len, w->rx.data, 4);
+  if (len > WIRE_MAX_FRAME) worker_failed(p, w, 1, "sent an oversized frame");
+  else if (w->rx.len >= 4 + (size_t)len) take_result(p, w, len);
+}
+
+static int deliver(cpool *p, uint64_t *tag, compile_result *res) {
+  jobitem *it = pop(&p->ready_head, &p->ready_tail);
+  *tag = it->tag;
+  *res = it->res; /* moves ownership of the buffers */
+  compile_result_init(&it->res);
+  item_free(it);
+  p->pending--;
+  return 1;
+}
+
+int cpool_wait(cpool *p, uint64_t *tag, compile_result *res, int timeout_ms, cterr *err) {
+  compile_result_init(res);
+  double deadline = timeout_ms < 0 ? -1 : now_seconds() + timeout_ms / 1e3;
+  struct pollfd *fds = xcalloc((size_t)p->nworkers, sizeof *fds);
+  int *who = xcalloc((size_t)p->nworkers, sizeof *who);
+  int rc = 0;
+  for (;;) {
+    if (p->ready_head) {
+      rc = deliver(p, tag, res);
+      break;
+    }
+    if (dispatch(p, err) != 0) {
+      rc = -1;
+      break;
+    }
+    if (p->ready_head) continue;
+    int n = 0;
+    for (int i = 0; i < p->nworkers; i++)
+      if (p->w[i].job) fds[n] = (struct pollfd){.fd = p->w[i].from_fd, .events = POLLIN}, who[n++] = i;
+    if (n == 0) break; /* nothing pending */
+    int wait_ms = -1;
+    if (deadline >= 0) {
+      double left = deadline - now_seconds();
+      if (left <= 0) break;
+      wait_ms = (int)(left * 1e3) + 1;
+    }
+    int got = poll(fds, (nfds_t)n, wait_ms);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      rc = cterr_set(err, "compile pool: poll failed: %s", strerror(errno));
+      break;
+    }
+    for (int k = 0; k < n && got > 0; k++)
+      if (fds[k].revents) read_worker(p, &p->w[who[k]]);
+  }
+  free(fds);
+  free(who);
+  return rc;
+}
+
+void cpool_free(cpool *p) {
+  if (!p) return;
+  /* Idle workers see EOF on stdin and exit; busy ones are killed (their results are no
+   * longer wanted, and waiting for a long compile would stall the caller). */
+  for (int i = 0; i < p->nworkers; i++) {
+    worker *w = &p->w[i];
+    if (w->pid > 0 && !w->job) close(w->to_fd), w->to_fd = -1;
+  }
+  for (int i = 0; i < p->nworkers; i++) {
+    worker *w = &p->w[i];
+    if (w->pid > 0) worker_reap(w, w->job != NULL, NULL, 0);
+    if (w->job) item_free(w->job);
+    dbuf_free(&w->rx);
+  }
+  jobitem *it;
+  while ((it = pop(&p->todo_head, &p->todo_tail))) item_free(it);
+  while ((it = pop(&p->ready_head, &p->ready_tail))) item_free(it);
+  free(p->w);
+  free(p->self_exe);
+  free(p->cache_dir);
+  free(p);
+}
