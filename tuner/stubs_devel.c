@@ -7,5 +7,4 @@
 #include "gpu.h"
 
 __attribute__((weak)) int compile_worker_main(void) { fputs("compile worker not built\n", stderr); return 2; }
-__attribute__((weak)) int gpu_worker_main(int argc, char **argv) { fputs("gpu worker not built\n", stderr); return 2; }
 __attribute__((weak)) const char *compile_nvrtc_version(void) { return "?"; }
