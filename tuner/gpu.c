@@ -359,9 +359,9 @@ static void fill_record(gpu *g, const gpu_job *job, const wire_result *w, record
   rec->energy_mj = w->energy_mj;
   rec->regs = w->regs;
   rec->smem_static = w->smem_static;
-  rec->smem_dynamic = w->smem_dynamic;
+  if (w->smem_dynamic >= 0) rec->smem_dynamic = w->smem_dynamic;
   rec->local_bytes = w->local_bytes;
-  rec->block_threads = w->block_threads;
+  if (w->block_threads >= 0) rec->block_threads = w->block_threads;
   rec->occupancy = w->occupancy;
   rec->sm_clock_mhz = w->sm_clock_mhz;
   rec->mem_clock_mhz = w->mem_clock_mhz;
