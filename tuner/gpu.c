@@ -345,7 +345,7 @@ int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
   return -1;
 }
 
-static void fill_record(gpu *g, const gpu_job *job, const wire_result *w, record *rec) {
+static void fill_record(const gpu *g, const wire_result *w, record *rec) {
   rec->status = (rec_status)w->status;
   record_set_str(&rec->message, w->message);
   rec->t_median = w->t_median;
@@ -354,7 +354,8 @@ static void fill_record(gpu *g, const gpu_job *job, const wire_result *w, record
   rec->t_std = w->t_std;
   rec->samples = w->samples;
   rec->gbps = w->gbps;
-  rec->copy_share = w->copy_share;
+  /* from the first worker's copy bandwidth: restarted workers do not measure it again */
+  rec->copy_share = isfinite(w->gbps) && g->info.copy_gbps > 0 ? w->gbps / g->info.copy_gbps : w->copy_share;
   rec->gflops = w->gflops;
   rec->energy_mj = w->energy_mj;
   rec->regs = w->regs;
@@ -367,8 +368,6 @@ static void fill_record(gpu *g, const gpu_job *job, const wire_result *w, record
   rec->mem_clock_mhz = w->mem_clock_mhz;
   rec->throttle_reasons = w->throttle_reasons;
   rec->temperature_c = w->temperature_c;
-  (void)job;
-  (void)g;
 }
 
 int gpu_measure(gpu *g, const gpu_job *job, record *rec, cterr *err) {
@@ -413,7 +412,7 @@ int gpu_measure(gpu *g, const gpu_job *job, record *rec, cterr *err) {
       wire_result w;
       memcpy(&w, p.data, sizeof w);
       w.message[sizeof w.message - 1] = 0;
-      fill_record(g, job, &w, rec);
+      fill_record(g, &w, rec);
       restart = w.fatal;
     } else if (r == -2) {
       worker_reap(g, 1, NULL, 0);

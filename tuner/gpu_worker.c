@@ -176,6 +176,10 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
       return cterr_set(err, "allocating the reference copy of '%s' (%zu bytes): %s", a->name, d->bytes, cuda_errstr(r));
   }
 
+  if ((r = cu->cuCtxSynchronize())) { /* all uploads done before the reference reads them */
+    *fatal = wk_context_dead(w, r);
+    return cterr_set(err, "uploading the arguments: %s", cuda_errstr(r));
+  }
   CUfunction f;
   if ((r = cu->cuModuleLoadData(&mod, cubin)))
     return cterr_set(err, "reference: loading its module: %s", cuda_errstr(r));
@@ -279,7 +283,9 @@ static int wk_init(worker *w, int ordinal, int measure_copy, cterr *err) {
 
   if ((r = cu->cuDevicePrimaryCtxRetain(&w->ctx, w->dev)) || (r = cu->cuCtxSetCurrent(w->ctx)))
     return cterr_set(err, "creating a CUDA context on device %d: %s", ordinal, cuda_errstr(r));
-  if ((r = cu->cuStreamCreate(&w->stream, CU_STREAM_NON_BLOCKING)))
+  /* A blocking stream: it waits for the synchronous copies of setup (which use the legacy
+   * stream and may return before their DMA is done). */
+  if ((r = cu->cuStreamCreate(&w->stream, CU_STREAM_DEFAULT)))
     return cterr_set(err, "cuStreamCreate: %s", cuda_errstr(r));
   for (size_t i = 0; i < sizeof w->ev / sizeof w->ev[0]; i++)
     if ((r = cu->cuEventCreate(&w->ev[i], CU_EVENT_DEFAULT))) return cterr_set(err, "cuEventCreate: %s", cuda_errstr(r));
