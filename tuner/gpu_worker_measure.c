@@ -269,9 +269,11 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, wir
     if (isfinite(w->info.copy_gbps) && w->info.copy_gbps > 0) res->copy_share = res->gbps / w->info.copy_gbps;
   }
   if (isfinite(w->setup.flops) && w->setup.flops > 0) res->gflops = w->setup.flops / sec / 1e9;
-  /* The counter ticks coarsely: a window that saw no change says nothing. In flush mode the
-   * figure includes the flushing memsets. */
-  if (e0 >= 0 && e1 > e0 && launches > 0) res->energy_mj = (double)(e1 - e0) / (double)launches;
+  /* The counter ticks coarsely: on the H200 a 40 ms window read twice the figure of a 0.3 s
+   * one, so shorter windows report nothing (want_energy stretches the window). In flush mode
+   * the figure includes the flushing memsets. */
+  if (e0 >= 0 && e1 > e0 && launches > 0 && now_seconds() - tw0 >= 0.25)
+    res->energy_mj = (double)(e1 - e0) / (double)launches;
   res->sm_clock_mhz = ns.sm_mhz;
   res->mem_clock_mhz = ns.mem_mhz;
   res->throttle_reasons = ns.reasons;
