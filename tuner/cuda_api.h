@@ -1,6 +1,7 @@
 /* cuda_api: the CUDA Driver API and NVML, loaded at run time with dlopen so that cutune starts
- * (and its tests run) where no driver exists. Only the GPU worker uses this unit; cuda_api.c,
- * gpu_worker.c and gpu_worker_time.c are the only files that include cuda.h.
+ * (and its tests run) where no driver exists. Only the GPU worker uses this unit; cuda_api.c and
+ * the GPU worker (gpu_worker.c, gpu_worker_measure.c, gpu_worker_int.h) are the only files that
+ * include cuda.h.
  *
  * cuda_api_load returns one process-wide table of Driver API entry points. Each field is named
  * as in cuda.h, so `cu->cuMemAlloc(...)` expands through cuda.h's own macros to the versioned

@@ -314,13 +314,20 @@ static int send_error(int out, const char *msg) {
 static int count_devices(int out) {
   cterr err;
   const cuda_api *cu = cuda_api_load(&err);
-  if (!cu) return send_error(out, err.msg), 1;
+  if (!cu) {
+    send_error(out, err.msg);
+    return 1;
+  }
   CUresult r = cu->cuInit(0);
   int32_t n = 0;
-  if (r == CUDA_ERROR_NO_DEVICE) return send_error(out, "no CUDA device: the driver found none"), 1;
+  if (r == CUDA_ERROR_NO_DEVICE) {
+    send_error(out, "no CUDA device: the driver found none");
+    return 1;
+  }
   if (r || (r = cu->cuDeviceGetCount(&n))) {
     cterr_set(&err, "no CUDA device: cuInit: %s", cuda_errstr(r));
-    return send_error(out, err.msg), 1;
+    send_error(out, err.msg);
+    return 1;
   }
   return wire_write(out, MSG_COUNT_IS, &n, sizeof n, NULL, 0, NULL, 0, &err) ? 1 : 0;
 }
@@ -340,10 +347,16 @@ int gpu_worker_main(int argc, char **argv) {
   int measure_copy = !(argc > 2 && !strcmp(argv[2], "--no-copy-bw"));
   cterr err;
   long ord;
-  if (parse_long(argv[1], &ord, "GPU ordinal", &err)) return send_error(out, err.msg), 2;
+  if (parse_long(argv[1], &ord, "GPU ordinal", &err)) {
+    send_error(out, err.msg);
+    return 2;
+  }
 
   worker *w = &W;
-  if (wk_init(w, (int)ord, measure_copy, &err)) return send_error(out, err.msg), 1;
+  if (wk_init(w, (int)ord, measure_copy, &err)) {
+    send_error(out, err.msg);
+    return 1;
+  }
   if (wire_write(out, MSG_HELLO, &w->info, sizeof w->info, NULL, 0, NULL, 0, &err)) return 1;
 
   dbuf p;
