@@ -1,0 +1,282 @@
+/* fake_libcuda: a stand-in libcuda.so.1 for machines without a GPU, so that the GPU worker's
+ * control flow (setup, poisoning, comparison, faults, hangs, timing loop) runs in CI.
+ * "Device" memory is host memory; kernels are emulated by name: the worker's ct_cmp_b32 and
+ * ct_cmp_f32, and the test kernels of tests/test_gpu_fakedriver.c. copy_fault makes the
+ * context sticky-dead (CUDA_ERROR_ILLEGAL_ADDRESS), copy_spin makes every sync hang. Events
+ * read a simulated clock that each launch advances (~2 ms per 1M-element copy, 2% noise).
+ * Only the entry points cutune resolves exist. Not a model of a GPU: a test double. */
+#include <cuda.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+static double clk; /* simulated device time, ms */
+static int dirty;  /* inputs or outputs changed since the last emulated test kernel */
+static int sticky;
+static int spin;
+static unsigned long long seed = 1;
+static double rnd(void) {
+  seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (seed >> 11) * (1.0 / 9007199254740992.0);
+}
+CUresult cuInit(unsigned f) { return 0; }
+CUresult cuDriverGetVersion(int *v) {
+  *v = 13000;
+  return 0;
+}
+CUresult cuGetErrorName(CUresult r, const char **s) {
+  *s = r == 700 ? "CUDA_ERROR_ILLEGAL_ADDRESS" : "CUDA_ERROR_X";
+  return 0;
+}
+CUresult cuGetErrorString(CUresult r, const char **s) {
+  *s = "fake";
+  return 0;
+}
+CUresult cuDeviceGetCount(int *n) {
+  *n = 1;
+  return 0;
+}
+CUresult cuDeviceGet(CUdevice *d, int o) {
+  *d = o;
+  return 0;
+}
+CUresult cuDeviceGetName(char *n, int l, CUdevice d) {
+  snprintf(n, l, "Fake H200");
+  return 0;
+}
+CUresult cuDeviceGetUuid(CUuuid *u, CUdevice d) {
+  memset(u, 0xab, 16);
+  return 0;
+}
+CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
+  switch (a) {
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
+    *v = 9;
+    break;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
+    *v = 0;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
+    *v = 132;
+    break;
+  case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE:
+    *v = 50 << 20;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR:
+    *v = 2048;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y:
+    *v = 1024;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z:
+    *v = 64;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X:
+    *v = 2147483647;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z:
+    *v = 65535;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
+    *v = 232448;
+    break;
+  default:
+    *v = 0;
+  }
+  return 0;
+}
+CUresult cuDeviceTotalMem(size_t *b, CUdevice d) {
+  *b = (size_t)141 << 30;
+  return 0;
+}
+CUresult cuDeviceGetPCIBusId(char *p, int l, CUdevice d) {
+  snprintf(p, l, "0000:19:00.0");
+  return 0;
+}
+CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d) {
+  *c = (CUcontext)1;
+  return 0;
+}
+CUresult cuDevicePrimaryCtxRelease(CUdevice d) { return 0; }
+CUresult cuCtxSetCurrent(CUcontext c) { return 0; }
+static CUresult syncit(void) {
+  if (spin)
+    for (;;)
+      pause();
+  return sticky ? 700 : 0;
+}
+CUresult cuCtxSynchronize(void) { return syncit(); }
+CUresult cuMemAlloc(CUdeviceptr *p, size_t b) {
+  if (sticky) return 700;
+  void *m = malloc(b);
+  if (!m) return 2;
+  *p = (CUdeviceptr)m;
+  return 0;
+}
+CUresult cuMemFree(CUdeviceptr p) {
+  free((void *)p);
+  return 0;
+}
+CUresult cuMemcpyHtoD(CUdeviceptr d, const void *s, size_t n) {
+  memcpy((void *)d, s, n);
+  return sticky ? 700 : 0;
+}
+CUresult cuMemcpyDtoH(void *d, CUdeviceptr s, size_t n) {
+  memcpy(d, (void *)s, n);
+  return sticky ? 700 : 0;
+}
+CUresult cuMemcpyDtoD(CUdeviceptr d, CUdeviceptr s, size_t n) {
+  memcpy((void *)d, (void *)s, n);
+  return sticky ? 700 : 0;
+}
+CUresult cuMemcpyDtoDAsync(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) {
+  if (n < (256u << 20)) memcpy /* the copy-bandwidth buffers: no data needed */((void *)d, (void *)s, n);
+  clk += n * 2 / 4.3e12 * 1e3; /* 4300 GB/s */
+  dirty = 1;
+  return sticky ? 700 : 0;
+}
+CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) {
+  memset((void *)d, v, n);
+  dirty = 1;
+  return sticky ? 700 : 0;
+}
+CUresult cuMemsetD32Async(CUdeviceptr d, unsigned v, size_t n, CUstream s) {
+  unsigned *p = (unsigned *)d;
+  if (n < 1000)
+    for (size_t i = 0; i < n; i++)
+      p[i] = v;
+  clk += n * 4 / 3e12 * 1e3;
+  return sticky ? 700 : 0;
+}
+CUresult cuModuleLoadData(CUmodule *m, const void *img) {
+  *m = (CUmodule)malloc(1);
+  return sticky ? 700 : 0;
+}
+CUresult cuModuleUnload(CUmodule m) {
+  free(m);
+  return 0;
+}
+static const char *known[] = {"ct_cmp_b8",
+                              "ct_cmp_b16",
+                              "ct_cmp_b32",
+                              "ct_cmp_b64",
+                              "ct_cmp_f32",
+                              "ct_cmp_f64",
+                              "ct_cmp_f16",
+                              "copy_ok",
+                              "copy_wrong",
+                              "copy_partial",
+                              "copy_fault",
+                              "copy_spin",
+                              "copy_max64",
+                              "scale_tiny",
+                              "scale_big",
+                              "accumulate",
+                              0};
+CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+  for (int i = 0; known[i]; i++)
+    if (!strcmp(known[i], name)) {
+      *f = (CUfunction)known[i];
+      return 0;
+    }
+  return CUDA_ERROR_NOT_FOUND;
+}
+CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f) {
+  const char *n = (const char *)f;
+  if (a == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)
+    *v = strcmp(n, "copy_max64") ? 1024 : 64;
+  else if (a == CU_FUNC_ATTRIBUTE_NUM_REGS)
+    *v = 10;
+  else
+    *v = 0;
+  return 0;
+}
+CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) { return 0; }
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                        unsigned bz, unsigned sm, CUstream s, void **pp, void **ex) {
+  if (sticky) return 700;
+  const char *n = (const char *)f;
+  if (bx * by * bz > 1024) return CUDA_ERROR_INVALID_VALUE;
+  if (!strncmp(n, "ct_cmp_", 7)) {
+    unsigned long long N = *(unsigned long long *)pp[2];
+    int tolk = !strcmp(n, "ct_cmp_f32");
+    unsigned long long *res = *(unsigned long long **)pp[tolk ? 4 : 3];
+    double tol = tolk ? *(double *)pp[3] : 0;
+    if (!tolk && strcmp(n, "ct_cmp_b32")) {
+      fprintf(stderr, "fake: unsupported %s\n", n);
+      return 1;
+    }
+    unsigned *a = *(unsigned **)pp[0], *r = *(unsigned **)pp[1];
+    for (unsigned long long i = 0; i < N; i++) {
+      int bad;
+      if (tolk) {
+        float x, y;
+        memcpy(&x, &a[i], 4);
+        memcpy(&y, &r[i], 4);
+        bad = !(x == y) && !(isnan(x) && isnan(y)) && !(fabs((double)x - y) <= tol * fmax(1, fabs(y)));
+      } else
+        bad = a[i] != r[i];
+      if (bad) {
+        res[0]++;
+        if (i < res[1]) res[1] = i;
+      }
+    }
+    return 0;
+  }
+  float *out = *(float **)pp[0], *in = *(float **)pp[1];
+  unsigned N = *(unsigned *)pp[2];
+  unsigned long long T = (unsigned long long)gx * bx;
+  if (!strcmp(n, "copy_fault")) {
+    sticky = 1;
+    return 0;
+  }
+  if (!strcmp(n, "copy_spin")) {
+    spin = 1;
+    return 0;
+  }
+  /* The data work is done once after each poison/restore (the check); timing launches only
+   * advance the clock, so that timing loops cost no real time. */
+  clk += (N * 8 / 4.0e12) * 1e3 * (1 + 0.02 * rnd()) + 0.003;
+  if (!dirty) return 0;
+  dirty = 0;
+  for (unsigned long long i = 0; i < N && i < T; i++) {
+    float v = in[i];
+    if (!strcmp(n, "copy_wrong") && i == 12345) v += 1;
+    if (!strcmp(n, "copy_partial") && i == N - 1) continue;
+    if (!strcmp(n, "scale_tiny")) v *= 1.0000020265579224f;
+    if (!strcmp(n, "scale_big")) v *= 1.001f;
+    if (!strcmp(n, "accumulate")) v += out[i];
+    out[i] = v;
+  }
+  return 0;
+}
+CUresult cuStreamCreate(CUstream *s, unsigned f) {
+  *s = (CUstream)1;
+  return 0;
+}
+CUresult cuStreamDestroy(CUstream s) { return 0; }
+CUresult cuStreamSynchronize(CUstream s) { return syncit(); }
+CUresult cuEventCreate(CUevent *e, unsigned f) {
+  *e = (CUevent)calloc(1, sizeof(double));
+  return 0;
+}
+CUresult cuEventRecord(CUevent e, CUstream s) {
+  *(double *)e = clk;
+  return sticky ? 700 : 0;
+}
+CUresult cuEventSynchronize(CUevent e) { return syncit(); }
+CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b) {
+  *ms = (float)(*(double *)b - *(double *)a);
+  return 0;
+}
+CUresult cuEventDestroy(CUevent e) {
+  free(e);
+  return 0;
+}
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction f, int bs, size_t sm) {
+  *n = 2048 / bs > 32 ? 32 : 2048 / bs;
+  return 0;
+}

@@ -1,0 +1,139 @@
+/* The coordinator's handling of workers that misbehave, without a GPU: this program is also a
+ * fake worker (`__gpu-worker` with CUTUNE_FAKE_WORKER set) that speaks the protocol and, by
+ * kernel name, answers ok, hangs, crashes, or reports a dead context. Checks that each comes
+ * back with the right status, that the worker is replaced and the problem replayed, and that
+ * the next job measures normally. */
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "gpu.h"
+#include "gpu_wire.h"
+
+static int fake_worker(void) {
+  cterr err;
+  gpu_device_info info;
+  memset(&info, 0, sizeof info);
+  snprintf(info.name, sizeof info.name, "Fake GPU");
+  snprintf(info.arch, sizeof info.arch, "sm_90");
+  info.copy_gbps = getenv("CUTUNE_FAKE_RESTARTED") ? NAN : 1000.0;
+  if (wire_write(1, MSG_HELLO, &info, sizeof info, NULL, 0, NULL, 0, &err)) return 1;
+  dbuf p;
+  dbuf_init(&p);
+  int setups = 0;
+  for (;;) {
+    uint32_t type;
+    if (wire_read(0, &type, &p, &err) || type == MSG_QUIT) break;
+    if (type == MSG_SETUP) {
+      wire_setup s;
+      memcpy(&s, p.data, sizeof s);
+      const char *k = p.data + sizeof s;
+      if (s.kernel_len == 5 && !memcmp(k, "crash", 5)) {
+        fputs("fake worker: reference crashed\n", stderr);
+        abort();
+      }
+      setups++;
+      wire_write(1, MSG_SETUP_OK, NULL, 0, NULL, 0, NULL, 0, &err);
+    } else if (type == MSG_MEASURE) {
+      wire_job j;
+      memcpy(&j, p.data, sizeof j);
+      char k[64];
+      snprintf(k, sizeof k, "%.*s", (int)j.kernel_len, p.data + sizeof j);
+      wire_result r;
+      wire_result_init(&r);
+      if (!strcmp(k, "hang")) {
+        for (;;) pause();
+      } else if (!strcmp(k, "crash")) {
+        fputs("fake worker: about to crash\n", stderr);
+        abort(); /* SIGABRT: sanitizers catch SIGSEGV themselves and exit instead */
+      } else if (!strcmp(k, "fatal")) {
+        r.status = ST_RUNTIME_FAULT;
+        r.fatal = 1;
+        snprintf(r.message, sizeof r.message, "the kernel failed: CUDA_ERROR_ILLEGAL_ADDRESS");
+      } else {
+        r.status = setups == 1 ? ST_OK : ST_INVALID;
+        snprintf(r.message, sizeof r.message, "setups=%d", setups);
+        r.t_median = r.t_min = r.t_mean = 1.0;
+        r.samples = 10;
+      }
+      wire_write(1, MSG_RESULT, &r, sizeof r, NULL, 0, NULL, 0, &err);
+      if (r.fatal) return 3;
+    }
+  }
+  dbuf_free(&p);
+  return 0;
+}
+
+static rec_status measure(gpu *g, const char *kernel, double timeout, record *rec) {
+  gpu_job job = {.cubin = "x", .cubin_len = 1, .kernel = kernel, .timeout_s = timeout, .best_ms = NAN,
+                 .min_samples = 10, .max_samples = 100, .target_rse = 0.01};
+  job.geom.grid[0] = job.geom.grid[1] = job.geom.grid[2] = 1;
+  job.geom.block[0] = 128;
+  job.geom.block[1] = job.geom.block[2] = 1;
+  record_free(rec);
+  cterr err;
+  int rc = gpu_measure(g, &job, rec, &err);
+  CHECK_MSG(rc == 0, "gpu_measure(%s) failed: %s", kernel, err.msg);
+  return rec->status;
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "__gpu-worker")) {
+    if (argc > 3 && !strcmp(argv[3], "--no-copy-bw")) setenv("CUTUNE_FAKE_RESTARTED", "1", 1);
+    return fake_worker();
+  }
+  setenv("CUTUNE_FAKE_WORKER", "1", 1);
+  char *self = self_exe_path();
+  REQUIRE(self);
+  cterr err;
+  gpu *g = NULL;
+  REQUIRE(gpu_start(&g, self, 0, &err) == 0);
+  CHECK(strcmp(gpu_info(g)->name, "Fake GPU") == 0);
+  CHECK(gpu_info(g)->copy_gbps == 1000.0);
+
+  record rec;
+  record_init(&rec);
+  gpu_problem p = {.nargs = 0, .seed = 1, .ref_cubin = "x", .ref_cubin_len = 1, .ref_kernel = "ref"};
+  CHECK(gpu_measure(g, &(gpu_job){.kernel = "ok"}, &rec, &err) == -1); /* no setup yet */
+  CHECK_STR_CONTAINS(err.msg, "gpu_setup first");
+  REQUIRE(gpu_setup(g, &p, &err) == 0);
+
+  CHECK(measure(g, "ok", 5, &rec) == ST_OK);
+  CHECK_STR_CONTAINS(rec.device_name, "Fake GPU");
+  CHECK(rec.block_threads == 128);
+
+  double t = now_seconds();
+  CHECK(measure(g, "hang", 0.5, &rec) == ST_TIMEOUT);
+  CHECK(now_seconds() - t < 5.0);
+  CHECK_STR_CONTAINS(rec.message, "time limit of 0.5 s");
+  CHECK(measure(g, "ok", 5, &rec) == ST_OK); /* a fresh worker, given the problem again */
+  CHECK_STR_CONTAINS(rec.message, "setups=1");
+
+  CHECK(measure(g, "crash", 5, &rec) == ST_RUNTIME_FAULT);
+  CHECK_STR_CONTAINS(rec.message, "signal 6");
+  CHECK_STR_CONTAINS(rec.message, "fake worker: about to crash");
+  CHECK(measure(g, "ok", 5, &rec) == ST_OK);
+
+  CHECK(measure(g, "fatal", 5, &rec) == ST_RUNTIME_FAULT);
+  CHECK_STR_CONTAINS(rec.message, "ILLEGAL_ADDRESS");
+  CHECK(measure(g, "ok", 5, &rec) == ST_OK);
+  /* the device info (and its copy bandwidth) survives restarts */
+  CHECK(gpu_info(g)->copy_gbps == 1000.0);
+
+  /* a reference that kills the worker: setup fails with the worker's words, the next works */
+  gpu_problem bad = p;
+  bad.ref_kernel = "crash";
+  CHECK(gpu_setup(g, &bad, &err) == -1);
+  CHECK_STR_CONTAINS(err.msg, "reference crashed");
+  CHECK(gpu_measure(g, &(gpu_job){.kernel = "ok"}, &rec, &err) == -1);
+  REQUIRE(gpu_setup(g, &p, &err) == 0);
+  CHECK(measure(g, "ok", 5, &rec) == ST_OK);
+
+  gpu_stop(g);
+  record_free(&rec);
+  free(self);
+  return check_report();
+}

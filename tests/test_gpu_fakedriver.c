@@ -1,0 +1,130 @@
+/* The GPU worker without a GPU: a fake libcuda.so.1 (tests/fake/fake_libcuda.c, built next to
+ * the tests) is put first on LD_LIBRARY_PATH of the worker processes, and the whole path runs —
+ * device info and copy bandwidth, setup with seeded inputs, poisoned outputs, comparison with
+ * the reference, faults, hangs, launch limits, tolerance, in/out restore, and the timing loop
+ * (flushed single launches and batches) whose figures the fake's clock makes predictable. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "gpu.h"
+
+static int64_t N;
+
+static void set_problem(gpu_problem *p, int64_t n, argkind out_kind, double tol) {
+  memset(p, 0, sizeof *p);
+  N = n;
+  p->nargs = 3;
+  p->args[0] = (argspec){.kind = out_kind, .type = EL_F32, .name = "out", .count = n};
+  p->args[1] = (argspec){.kind = ARG_INPUT, .type = EL_F32, .name = "in", .count = n, .lo = -1, .hi = 1};
+  p->args[2] = (argspec){.kind = ARG_SCALAR, .type = EL_I32, .name = "n", .ival = n};
+  p->seed = 7;
+  p->tolerance = tol;
+  p->ref_cubin = "fake";
+  p->ref_cubin_len = 5;
+  p->ref_kernel = out_kind == ARG_INOUT ? "accumulate" : "copy_ok";
+  p->ref_geom = (launch_geom){{(unsigned)((n + 255) / 256), 1, 1}, {256, 1, 1}, 0};
+  p->bytes = 8.0 * (double)n;
+  p->flops = NAN;
+}
+
+static rec_status run(gpu *g, const char *kernel, unsigned block, double timeout, int max_samples,
+                      double target_rse, double best_ms, record *r) {
+  gpu_job j = {.cubin = "fake", .cubin_len = 5, .kernel = kernel, .timeout_s = timeout, .best_ms = best_ms,
+               .min_samples = 10, .max_samples = max_samples, .target_rse = target_rse};
+  j.geom = (launch_geom){{(unsigned)((N + block - 1) / block), 1, 1}, {block, 1, 1}, 0};
+  record_free(r);
+  cterr err;
+  REQUIRE(gpu_measure(g, &j, r, &err) == 0 || !fprintf(stderr, "gpu_measure(%s): %s\n", kernel, err.msg));
+  if (r->status != ST_OK) fprintf(stderr, "  %s: %s: %s\n", kernel, rec_status_name(r->status), r->message);
+  return r->status;
+}
+#define RUN(kernel, block) run(g, kernel, block, 10, 1000, 0.005, NAN, &r)
+
+int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "__gpu-worker")) return gpu_worker_main(argc - 1, argv + 1);
+  char *self = self_exe_path();
+  REQUIRE(self);
+  char *dir = path_dirname(self), *fake = path_join(dir, "../fakecuda"), *lib = path_join(fake, "libcuda.so.1");
+  if (!file_exists(lib)) SKIP_TEST("the fake libcuda.so.1 was not built");
+  setenv("LD_LIBRARY_PATH", fake, 1); /* read by the workers' dynamic loader, not this process's */
+
+  cterr err;
+  CHECK(gpu_count(self, &err) == 1);
+  gpu *g;
+  REQUIRE(gpu_start(&g, self, 0, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
+  const gpu_device_info *in = gpu_info(g);
+  CHECK(!strcmp(in->name, "Fake H200") && !strcmp(in->arch, "sm_90") && !strcmp(in->cc, "9.0"));
+  CHECK(!strcmp(in->driver, "13.0") && in->sms == 132);
+  CHECK_STR_CONTAINS(in->uuid, "GPU-abababab-abab-");
+  CHECK_MSG(fabs(in->copy_gbps - 4300) < 1, "copy %.1f GB/s, the fake's clock says 4300", in->copy_gbps);
+
+  record r;
+  record_init(&r);
+  gpu_problem p;
+  set_problem(&p, 1 << 20, ARG_OUTPUT, 0); /* 8 MB < 2 x L2: flushed single launches */
+  REQUIRE(gpu_setup(g, &p, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
+
+  CHECK(RUN("copy_ok", 256) == ST_OK);
+  /* the fake's launch: 8 bytes/element at 4 TB/s plus 3 us, up to 2% slower */
+  double expect = (1 << 20) * 8 / 4e12 * 1e3 + 0.003;
+  CHECK_MSG(r.t_median >= expect * 0.999 && r.t_median <= expect * 1.021, "median %.6f ms, expected %.6f", r.t_median, expect);
+  CHECK(r.t_min <= r.t_median && r.t_mean > 0 && r.t_std >= 0 && r.samples >= 10);
+  CHECK(fabs(r.gbps - p.bytes / (r.t_median * 1e-3) / 1e9) < 1e-6 * r.gbps);
+  CHECK(fabs(r.copy_share - r.gbps / in->copy_gbps) < 1e-9);
+  CHECK(r.regs == 10 && r.occupancy == 1.0 && r.block_threads == 256);
+  CHECK(!strcmp(r.device_name, "Fake H200") && !strcmp(r.arch, "sm_90"));
+
+  CHECK(RUN("copy_wrong", 256) == ST_WRONG_RESULT);
+  CHECK_STR_CONTAINS(r.message, "1 of 1048576 elements differ");
+  CHECK_STR_CONTAINS(r.message, "first at index 12345");
+  CHECK(RUN("copy_partial", 256) == ST_WRONG_RESULT); /* the last element keeps its poison */
+  CHECK_STR_CONTAINS(r.message, "index 1048575: got -nan (0xffffffff)");
+  CHECK(RUN("copy_fault", 256) == ST_RUNTIME_FAULT);
+  CHECK_STR_CONTAINS(r.message, "CUDA_ERROR_ILLEGAL_ADDRESS");
+  CHECK(RUN("copy_ok", 256) == ST_OK);
+  CHECK(run(g, "copy_spin", 256, 0.5, 1000, 0.005, NAN, &r) == ST_TIMEOUT);
+  CHECK(RUN("copy_ok", 256) == ST_OK);
+  CHECK(RUN("copy_ok", 2048) == ST_LAUNCH_ERROR);
+  CHECK_STR_CONTAINS(r.message, "block (2048,1,1)");
+  CHECK(RUN("copy_max64", 256) == ST_LAUNCH_ERROR);
+  CHECK_STR_CONTAINS(r.message, "limit of 64");
+  CHECK(RUN("copy_max64", 64) == ST_OK);
+  CHECK(RUN("no_such_kernel", 256) == ST_LAUNCH_ERROR);
+  CHECK_STR_CONTAINS(r.message, "'no_such_kernel' not found");
+  CHECK(RUN("scale_tiny", 256) == ST_WRONG_RESULT);
+
+  /* sample counts: an unreachable spread target runs to max_samples; the 1.3x rule stops early */
+  CHECK(run(g, "copy_ok", 256, 10, 600, 1e-9, NAN, &r) == ST_OK);
+  CHECK(r.samples == 600);
+  CHECK(run(g, "copy_ok", 256, 10, 600, 1e-9, expect / 2, &r) == ST_OK);
+  CHECK(r.samples >= 10 && r.samples < 600);
+
+  set_problem(&p, 1 << 20, ARG_OUTPUT, 1e-5);
+  REQUIRE(gpu_setup(g, &p, &err) == 0);
+  CHECK(RUN("scale_tiny", 256) == ST_OK);
+  CHECK(RUN("scale_big", 256) == ST_WRONG_RESULT);
+  CHECK_STR_CONTAINS(r.message, "relative tolerance 1e-05");
+
+  set_problem(&p, 1 << 20, ARG_INOUT, 0); /* out += in: passes twice only if out is restored */
+  REQUIRE(gpu_setup(g, &p, &err) == 0);
+  CHECK(RUN("accumulate", 256) == ST_OK);
+  CHECK(RUN("accumulate", 256) == ST_OK);
+  CHECK(RUN("copy_ok", 256) == ST_WRONG_RESULT);
+
+  set_problem(&p, 1 << 24, ARG_OUTPUT, 0); /* 128 MB > 2 x L2: batches of launches */
+  REQUIRE(gpu_setup(g, &p, &err) == 0);
+  CHECK(RUN("copy_ok", 256) == ST_OK);
+  expect = (1 << 24) * 8 / 4e12 * 1e3 + 0.003;
+  CHECK_MSG(r.t_median >= expect * 0.999 && r.t_median <= expect * 1.021, "median %.6f ms, expected %.6f", r.t_median, expect);
+  CHECK(r.samples >= 10);
+
+  gpu_stop(g);
+  record_free(&r);
+  free(lib);
+  free(fake);
+  free(dir);
+  free(self);
+  return check_report();
+}

@@ -1,0 +1,440 @@
+/* gpu: the coordinator's side of a GPU worker (see gpu.h; protocol in gpu_wire.h).
+ *
+ * The worker is `self_exe __gpu-worker ORDINAL`, started with posix_spawn; its stdin/stdout
+ * carry frames and its stderr is read too, keeping the last lines as the explanation when it
+ * dies. Every wait for the worker has a wall-clock deadline (poll), so a hung kernel costs one
+ * job's time limit: the worker is killed, the job is recorded as a timeout, and a fresh worker
+ * is started and given the same problem (its reference runs again) before gpu_measure returns. */
+#define _GNU_SOURCE /* pipe2 */
+#include "gpu.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gpu_wire.h"
+
+extern char **environ;
+
+#define ERRTAIL 2048
+#define START_TIMEOUT_S 120.0 /* CUDA init + the copy-bandwidth measurement */
+#define SETUP_TIMEOUT_S 600.0 /* host-side random fill of GB-sized inputs + the reference */
+
+struct gpu {
+  char *self_exe;
+  int ordinal;
+  pid_t pid; /* 0: no worker */
+  int to, from, errfd;
+  char errtail[ERRTAIL];
+  size_t errlen;
+  gpu_device_info info;
+  dbuf setup; /* the last successful setup frame, replayed after a restart */
+  int have_setup;
+};
+
+static void errtail_add(gpu *g, const char *p, size_t n) {
+  if (n >= ERRTAIL) {
+    p += n - (ERRTAIL - 1);
+    n = ERRTAIL - 1;
+  }
+  if (g->errlen + n >= ERRTAIL) {
+    size_t drop = g->errlen + n - (ERRTAIL - 1);
+    memmove(g->errtail, g->errtail + drop, g->errlen - drop);
+    g->errlen -= drop;
+  }
+  memcpy(g->errtail + g->errlen, p, n);
+  g->errlen += n;
+  g->errtail[g->errlen] = 0;
+}
+
+/* The last non-empty line the worker wrote to stderr, or "". */
+static const char *errtail_last(gpu *g) {
+  static char line[512];
+  size_t end = g->errlen;
+  while (end > 0 && (g->errtail[end - 1] == '\n' || g->errtail[end - 1] == '\r')) end--;
+  size_t start = end;
+  while (start > 0 && g->errtail[start - 1] != '\n') start--;
+  snprintf(line, sizeof line, "%.*s", (int)(end - start), g->errtail + start);
+  return line;
+}
+
+static void close_fds(gpu *g) {
+  if (g->to >= 0) close(g->to);
+  if (g->from >= 0) close(g->from);
+  if (g->errfd >= 0) close(g->errfd);
+  g->to = g->from = g->errfd = -1;
+}
+
+/* Reap the worker (killing it first when kill_first or when it does not exit within a few
+ * seconds); describes how it ended in `how`. */
+static void worker_reap(gpu *g, int kill_first, char *how, size_t howlen) {
+  if (how) how[0] = 0;
+  if (g->pid <= 0) return;
+  if (kill_first) kill(g->pid, SIGKILL);
+  close_fds(g);
+  int st = 0;
+  pid_t r = 0;
+  for (int i = 0; i < 300 && (r = waitpid(g->pid, &st, WNOHANG)) == 0; i++) usleep(10000);
+  if (r == 0) {
+    kill(g->pid, SIGKILL);
+    r = waitpid(g->pid, &st, 0);
+  }
+  if (how && r == g->pid) {
+    if (WIFSIGNALED(st))
+      snprintf(how, howlen, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+    else if (WIFEXITED(st))
+      snprintf(how, howlen, "exited with status %d", WEXITSTATUS(st));
+  }
+  g->pid = 0;
+}
+
+static int worker_spawn(gpu *g, const char *mode, int no_copy_bw, cterr *err) {
+  int in[2] = {-1, -1}, out[2] = {-1, -1}, er[2] = {-1, -1};
+  /* O_CLOEXEC: these ends must not leak into other children (compile workers, other GPUs). */
+  if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(er, O_CLOEXEC)) {
+    int e = errno;
+    for (int i = 0; i < 2; i++) {
+      if (in[i] >= 0) close(in[i]);
+      if (out[i] >= 0) close(out[i]);
+      if (er[i] >= 0) close(er[i]);
+    }
+    return cterr_set(err, "starting the GPU worker: pipe: %s", strerror(e));
+  }
+  signal(SIGPIPE, SIG_IGN); /* a dead worker is a write error, not the end of cutune */
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+  posix_spawn_file_actions_adddup2(&fa, er[1], 2);
+  char *argv[] = {g->self_exe, "__gpu-worker", (char *)mode, no_copy_bw ? "--no-copy-bw" : NULL, NULL};
+  pid_t pid;
+  int rc = posix_spawn(&pid, g->self_exe, &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  close(in[0]);
+  close(out[1]);
+  close(er[1]);
+  if (rc) {
+    close(in[1]);
+    close(out[0]);
+    close(er[0]);
+    return cterr_set(err, "starting the GPU worker '%s': %s", g->self_exe, strerror(rc));
+  }
+  g->pid = pid;
+  g->to = in[1];
+  g->from = out[0];
+  g->errfd = er[0];
+  g->errlen = 0;
+  g->errtail[0] = 0;
+  return 0;
+}
+
+/* Read exactly n bytes from the worker before the deadline, collecting its stderr meanwhile.
+ * 0, -1 (EOF or error), -2 (deadline passed). */
+static int recv_bytes(gpu *g, void *p, size_t n, double deadline) {
+  char *c = p;
+  while (n) {
+    double left = deadline - now_seconds();
+    if (left <= 0) return -2;
+    struct pollfd pf[2] = {{g->from, POLLIN, 0}, {g->errfd, POLLIN, 0}};
+    int np = g->errfd >= 0 ? 2 : 1;
+    int r = poll(pf, (nfds_t)np, (int)(left * 1000) + 1);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) return -1;
+    if (np == 2 && (pf[1].revents & (POLLIN | POLLHUP))) {
+      char buf[1024];
+      ssize_t k = read(g->errfd, buf, sizeof buf);
+      if (k > 0) errtail_add(g, buf, (size_t)k);
+      else if (k == 0) { close(g->errfd); g->errfd = -1; }
+    }
+    if (pf[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+      ssize_t k = read(g->from, c, n);
+      if (k < 0 && errno == EINTR) continue;
+      if (k <= 0) return -1;
+      c += k;
+      n -= (size_t)k;
+    }
+  }
+  return 0;
+}
+
+static int recv_frame(gpu *g, uint32_t *type, dbuf *payload, double deadline, cterr *err) {
+  unsigned char hdr[16];
+  uint64_t len;
+  int r = recv_bytes(g, hdr, sizeof hdr, deadline);
+  if (r) return r;
+  if (wire_check_header(hdr, type, &len, err)) return -3;
+  dbuf_reset(payload);
+  char buf[65536];
+  while (len) {
+    size_t k = len < sizeof buf ? (size_t)len : sizeof buf;
+    if ((r = recv_bytes(g, buf, k, deadline))) return r;
+    dbuf_append(payload, buf, k);
+    len -= k;
+  }
+  return 0;
+}
+
+/* "GPU worker killed by signal 11 (Segmentation fault); its last message: ..." */
+static void describe_death(gpu *g, int kill_first, char *out, size_t n) {
+  char how[128];
+  worker_reap(g, kill_first, how, sizeof how);
+  const char *last = errtail_last(g);
+  snprintf(out, n, "GPU worker %s%s%s", how[0] ? how : "ended", last[0] ? "; its last message: " : "", last);
+}
+
+/* Start a worker and wait for its HELLO. */
+static int worker_start(gpu *g, int no_copy_bw, gpu_device_info *info, cterr *err) {
+  char mode[16];
+  snprintf(mode, sizeof mode, "%d", g->ordinal);
+  if (worker_spawn(g, mode, no_copy_bw, err)) return -1;
+  uint32_t type;
+  dbuf p;
+  dbuf_init(&p);
+  int r = recv_frame(g, &type, &p, now_seconds() + START_TIMEOUT_S, err);
+  int rc = -1;
+  if (r == 0 && type == MSG_HELLO && p.len == sizeof *info) {
+    memcpy(info, p.data, sizeof *info);
+    rc = 0;
+  } else if (r == 0 && type == MSG_ERROR) {
+    cterr_set(err, "%s", p.data);
+    worker_reap(g, 1, NULL, 0);
+  } else {
+    char why[1024];
+    if (r == -2) describe_death(g, 1, why, sizeof why);
+    else if (r == -3) { snprintf(why, sizeof why, "%.900s", err->msg); worker_reap(g, 1, NULL, 0); }
+    else describe_death(g, 0, why, sizeof why);
+    cterr_set(err, "GPU worker for device %d did not start%s: %s", g->ordinal,
+              r == -2 ? " within its time limit" : "", why);
+  }
+  dbuf_free(&p);
+  return rc;
+}
+
+/* Send the remembered setup and wait for its answer. */
+static int send_setup(gpu *g, cterr *err) {
+  if (wire_write(g->to, MSG_SETUP, g->setup.data, g->setup.len, NULL, 0, NULL, 0, err)) {
+    char why[1024];
+    describe_death(g, 0, why, sizeof why);
+    return cterr_set(err, "problem setup: %s", why);
+  }
+  uint32_t type;
+  dbuf p;
+  dbuf_init(&p);
+  int r = recv_frame(g, &type, &p, now_seconds() + SETUP_TIMEOUT_S, err), rc = -1;
+  if (r == 0 && type == MSG_SETUP_OK) {
+    rc = 0;
+  } else if (r == 0 && type == MSG_ERROR) {
+    cterr_set(err, "problem setup: %s", p.data);
+  } else {
+    char why[1024];
+    if (r == -3) snprintf(why, sizeof why, "%.900s", err->msg);
+    else describe_death(g, r == -2, why, sizeof why);
+    cterr_set(err, "problem setup: %s%s", r == -2 ? "no answer within the time limit; " : "", why);
+  }
+  dbuf_free(&p);
+  return rc;
+}
+
+/* A fresh worker with the current problem, after a fault or a timeout. */
+static int worker_restart(gpu *g, cterr *err) {
+  if (g->pid > 0) worker_reap(g, 1, NULL, 0);
+  gpu_device_info info;
+  if (worker_start(g, 1, &info, err)) return cterr_wrap(err, "restarting the GPU worker");
+  if (g->have_setup && send_setup(g, err)) {
+    worker_reap(g, 1, NULL, 0);
+    return cterr_wrap(err, "restarting the GPU worker");
+  }
+  return 0;
+}
+
+int gpu_count(const char *self_exe, cterr *err) {
+  gpu g = {.self_exe = (char *)self_exe, .to = -1, .from = -1, .errfd = -1};
+  if (!self_exe) {
+    cterr_set(err, "no CUDA device: cannot locate the cutune executable to start a GPU worker");
+    return 0;
+  }
+  if (worker_spawn(&g, "--count", 0, err)) return 0;
+  uint32_t type;
+  dbuf p;
+  dbuf_init(&p);
+  int n = 0, r = recv_frame(&g, &type, &p, now_seconds() + START_TIMEOUT_S, err);
+  if (r == 0 && type == MSG_COUNT_IS && p.len == sizeof(int32_t)) {
+    int32_t c;
+    memcpy(&c, p.data, sizeof c);
+    n = c;
+    if (n == 0) cterr_set(err, "no CUDA device: the driver found none");
+  } else if (r == 0 && type == MSG_ERROR) {
+    cterr_set(err, "%s", p.data);
+  } else if (r != -3) {
+    char why[1024];
+    describe_death(&g, r == -2, why, sizeof why);
+    cterr_set(err, "no CUDA device: counting devices failed: %s", why);
+  }
+  dbuf_free(&p);
+  worker_reap(&g, 0, NULL, 0);
+  return n;
+}
+
+int gpu_start(gpu **out, const char *self_exe, int ordinal, cterr *err) {
+  *out = NULL;
+  if (!self_exe) return cterr_set(err, "cannot locate the cutune executable to start a GPU worker");
+  gpu *g = xcalloc(1, sizeof *g);
+  g->self_exe = xstrdup(self_exe);
+  g->ordinal = ordinal;
+  g->to = g->from = g->errfd = -1;
+  dbuf_init(&g->setup);
+  if (worker_start(g, 0, &g->info, err)) {
+    gpu_stop(g);
+    return -1;
+  }
+  *out = g;
+  return 0;
+}
+
+const gpu_device_info *gpu_info(const gpu *g) { return &g->info; }
+
+void gpu_stop(gpu *g) {
+  if (!g) return;
+  if (g->pid > 0) {
+    cterr e;
+    wire_write(g->to, MSG_QUIT, NULL, 0, NULL, 0, NULL, 0, &e);
+    worker_reap(g, 0, NULL, 0);
+  }
+  close_fds(g);
+  dbuf_free(&g->setup);
+  free(g->self_exe);
+  free(g);
+}
+
+int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
+  if (p->nargs < 0 || p->nargs > MAX_ARGS) return cterr_set(err, "gpu_setup: %d arguments (at most %d)", p->nargs, MAX_ARGS);
+  if (!p->ref_cubin || !p->ref_kernel) return cterr_set(err, "gpu_setup: the reference cubin and kernel name are required");
+  wire_setup s;
+  memset(&s, 0, sizeof s);
+  s.nargs = p->nargs;
+  memcpy(s.args, p->args, sizeof(argspec) * (size_t)p->nargs);
+  s.seed = p->seed;
+  s.tolerance = p->tolerance;
+  s.ref_geom = p->ref_geom;
+  s.bytes = p->bytes;
+  s.flops = p->flops;
+  s.kernel_len = (uint32_t)strlen(p->ref_kernel);
+  s.cubin_len = p->ref_cubin_len;
+  dbuf_reset(&g->setup);
+  dbuf_append(&g->setup, &s, sizeof s);
+  dbuf_append(&g->setup, p->ref_kernel, s.kernel_len);
+  dbuf_append(&g->setup, p->ref_cubin, p->ref_cubin_len);
+  g->have_setup = 0;
+  if (g->pid <= 0 && worker_restart(g, err)) return -1;
+  if (send_setup(g, err) == 0) {
+    g->have_setup = 1;
+    return 0;
+  }
+  /* The worker may be dying (the reference faulted): start clean, with no problem; a failed
+   * restart is tried again by the next call. */
+  cterr ignored;
+  worker_restart(g, &ignored);
+  return -1;
+}
+
+static void fill_record(const gpu *g, const wire_result *w, record *rec) {
+  rec->status = (rec_status)w->status;
+  record_set_str(&rec->message, w->message);
+  rec->t_median = w->t_median;
+  rec->t_min = w->t_min;
+  rec->t_mean = w->t_mean;
+  rec->t_std = w->t_std;
+  rec->samples = w->samples;
+  rec->gbps = w->gbps;
+  /* from the first worker's copy bandwidth: restarted workers do not measure it again */
+  rec->copy_share = isfinite(w->gbps) && g->info.copy_gbps > 0 ? w->gbps / g->info.copy_gbps : w->copy_share;
+  rec->gflops = w->gflops;
+  rec->energy_mj = w->energy_mj;
+  rec->regs = w->regs;
+  rec->smem_static = w->smem_static;
+  if (w->smem_dynamic >= 0) rec->smem_dynamic = w->smem_dynamic;
+  rec->local_bytes = w->local_bytes;
+  if (w->block_threads >= 0) rec->block_threads = w->block_threads;
+  rec->occupancy = w->occupancy;
+  rec->sm_clock_mhz = w->sm_clock_mhz;
+  rec->mem_clock_mhz = w->mem_clock_mhz;
+  rec->throttle_reasons = w->throttle_reasons;
+  rec->temperature_c = w->temperature_c;
+}
+
+int gpu_measure(gpu *g, const gpu_job *job, record *rec, cterr *err) {
+  if (!g->have_setup) return cterr_set(err, "gpu_measure: no problem set up (gpu_setup first)");
+  if (g->pid <= 0 && worker_restart(g, err)) return -1;
+  const gpu_device_info *in = &g->info;
+  record_set_str(&rec->device_name, in->name);
+  record_set_str(&rec->device_cc, in->cc);
+  record_set_str(&rec->device_uuid, in->uuid);
+  record_set_str(&rec->arch, in->arch);
+  record_set_str(&rec->driver_version, in->driver);
+  rec->block_threads = (int)launch_threads(&job->geom);
+  rec->smem_dynamic = (int)job->geom.dyn_smem;
+
+  wire_job wj;
+  memset(&wj, 0, sizeof wj);
+  wj.geom = job->geom;
+  wj.timeout_s = job->timeout_s > 0 ? job->timeout_s : 10.0;
+  wj.best_ms = job->best_ms;
+  wj.target_rse = job->target_rse;
+  wj.min_samples = job->min_samples;
+  wj.max_samples = job->max_samples;
+  wj.want_energy = job->want_energy;
+  wj.kernel_len = job->kernel ? (uint32_t)strlen(job->kernel) : 0;
+  wj.cubin_len = job->cubin_len;
+
+  int restart = 0;
+  char why[1024];
+  if (wire_write(g->to, MSG_MEASURE, &wj, sizeof wj, job->kernel, wj.kernel_len, job->cubin, job->cubin_len, err)) {
+    describe_death(g, 0, why, sizeof why);
+    rec->status = ST_RUNTIME_FAULT;
+    record_set_str(&rec->message, why);
+    restart = 1;
+  } else {
+    uint32_t type;
+    dbuf p;
+    dbuf_init(&p);
+    /* The worker keeps its own timing within 60% of the limit; the margin covers module load. */
+    double deadline = now_seconds() + wj.timeout_s + 1.0;
+    int r = recv_frame(g, &type, &p, deadline, err);
+    if (r == 0 && type == MSG_RESULT && p.len == sizeof(wire_result)) {
+      wire_result w;
+      memcpy(&w, p.data, sizeof w);
+      w.message[sizeof w.message - 1] = 0;
+      fill_record(g, &w, rec);
+      restart = w.fatal;
+    } else if (r == -2) {
+      worker_reap(g, 1, NULL, 0);
+      rec->status = ST_TIMEOUT;
+      char *m = xasprintf("no result within the time limit of %.1f s (a hung or very slow kernel); the GPU worker was killed",
+                          wj.timeout_s);
+      record_set_str(&rec->message, m);
+      free(m);
+      restart = 1;
+    } else {
+      if (r == -1) {
+        describe_death(g, 0, why, sizeof why);
+      } else { /* a malformed or unexpected frame: the worker cannot be trusted any more */
+        snprintf(why, sizeof why, "GPU worker protocol: %.900s", r == -3 ? err->msg : "unexpected frame");
+        worker_reap(g, 1, NULL, 0);
+      }
+      rec->status = ST_RUNTIME_FAULT;
+      record_set_str(&rec->message, why);
+      restart = 1;
+    }
+    dbuf_free(&p);
+  }
+  if (restart && worker_restart(g, err)) return -1;
+  return 0;
+}

@@ -1,0 +1,58 @@
+// gpu_kernels: helper kernels of the GPU worker, compiled to PTX (compute_75) at build time and
+// embedded in the binary; the driver JIT-compiles them once per worker (cuModuleLoadData).
+//
+// Comparison with the reference runs on the device so that a 256 MB output costs no copy to
+// the host. Each kernel adds the number of mismatching elements to res[0] and lowers res[1] to
+// the first mismatching index (the caller sets res = {0, ~0}). Warps aggregate with a ballot
+// so that an output that is entirely wrong (e.g. still poisoned) costs one atomic per warp.
+#include <cuda_fp16.h>
+
+__device__ __forceinline__ void ct_note(bool bad, unsigned long long base, unsigned long long *res) {
+  unsigned m = __ballot_sync(0xffffffffu, bad);
+  if (m && (threadIdx.x & 31) == 0) {
+    atomicAdd(&res[0], (unsigned long long)__popc(m));
+    atomicMin(&res[1], base + (unsigned long long)(__ffs(m) - 1));
+  }
+}
+
+// Every lane of a warp runs the same number of iterations (the bound check is inside), so the
+// ballot above always sees the full warp.
+#define CT_LOOP(body)                                                                          \
+  unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;                      \
+  unsigned long long warp0 = (unsigned long long)blockIdx.x * blockDim.x + (threadIdx.x & ~31u); \
+  for (unsigned long long base = warp0; base < n; base += stride) {                            \
+    unsigned long long i = base + (threadIdx.x & 31);                                          \
+    bool bad = false;                                                                          \
+    if (i < n) { body }                                                                        \
+    ct_note(bad, base, res);                                                                   \
+  }
+
+template <typename T>
+__device__ void ct_bits(const T *a, const T *r, unsigned long long n, unsigned long long *res) {
+  CT_LOOP(bad = a[i] != r[i];)
+}
+
+// |a - r| > tol * max(1, |r|), or a NaN where the reference has none. Equal values (infinities
+// included) and NaN against NaN pass.
+__device__ __forceinline__ bool ct_far(double a, double r, double tol) {
+  if (a == r) return false;
+  if (isnan(a) && isnan(r)) return false;
+  return !(fabs(a - r) <= tol * fmax(1.0, fabs(r)));
+}
+
+extern "C" {
+__global__ void ct_cmp_b8(const unsigned char *a, const unsigned char *r, unsigned long long n, unsigned long long *res) { ct_bits(a, r, n, res); }
+__global__ void ct_cmp_b16(const unsigned short *a, const unsigned short *r, unsigned long long n, unsigned long long *res) { ct_bits(a, r, n, res); }
+__global__ void ct_cmp_b32(const unsigned *a, const unsigned *r, unsigned long long n, unsigned long long *res) { ct_bits(a, r, n, res); }
+__global__ void ct_cmp_b64(const unsigned long long *a, const unsigned long long *r, unsigned long long n, unsigned long long *res) { ct_bits(a, r, n, res); }
+
+__global__ void ct_cmp_f32(const float *a, const float *r, unsigned long long n, double tol, unsigned long long *res) {
+  CT_LOOP(bad = ct_far(a[i], r[i], tol);)
+}
+__global__ void ct_cmp_f64(const double *a, const double *r, unsigned long long n, double tol, unsigned long long *res) {
+  CT_LOOP(bad = ct_far(a[i], r[i], tol);)
+}
+__global__ void ct_cmp_f16(const __half *a, const __half *r, unsigned long long n, double tol, unsigned long long *res) {
+  CT_LOOP(bad = ct_far(__half2float(a[i]), __half2float(r[i]), tol);)
+}
+}

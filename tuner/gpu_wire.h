@@ -1,0 +1,85 @@
+/* gpu_wire: the protocol between the coordinator (gpu.c) and a GPU worker (gpu_worker.c),
+ * over the worker's stdin/stdout. No CUDA here.
+ *
+ * A frame is a 16-byte header {magic, type, payload length (u64)} and the payload. Both ends
+ * are the same executable, so fixed-size payload structs travel as raw bytes; variable parts
+ * (kernel name, cubin) follow the struct.
+ *
+ *   worker -> coordinator at start: HELLO(gpu_device_info) | ERROR(text)      then commands:
+ *   COUNT       -> COUNT_IS(int32 count) | ERROR(text)     (the `--count` worker sends it unasked)
+ *   SETUP(wire_setup, kernel name, cubin)  -> SETUP_OK | ERROR(text)
+ *   MEASURE(wire_job, kernel name, cubin)  -> RESULT(wire_result)
+ *   QUIT        -> the worker exits
+ * A worker whose CUDA context is dead (a fault) sets wire_result.fatal and exits after replying.
+ *
+ * Ownership: frame payloads are read into a caller-owned dbuf. */
+#ifndef CUTUNE_GPU_WIRE_H
+#define CUTUNE_GPU_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpu.h"
+#include "launch.h"
+#include "util.h"
+
+enum {
+  MSG_HELLO = 1,
+  MSG_ERROR,
+  MSG_COUNT_IS,
+  MSG_SETUP,
+  MSG_SETUP_OK,
+  MSG_MEASURE,
+  MSG_RESULT,
+  MSG_QUIT,
+};
+
+#define WIRE_MAGIC 0x43555457u /* "WTUC" */
+#define WIRE_MAX_PAYLOAD ((uint64_t)1 << 31)
+#define WIRE_MSG_MAX 2048
+
+typedef struct wire_setup {
+  int32_t nargs;
+  argspec args[MAX_ARGS];
+  uint64_t seed;
+  double tolerance;
+  launch_geom ref_geom;
+  double bytes, flops;
+  uint32_t kernel_len; /* name bytes follow the struct, then cubin_len cubin bytes */
+  uint64_t cubin_len;
+} wire_setup;
+
+typedef struct wire_job {
+  launch_geom geom;
+  double timeout_s, best_ms, target_rse;
+  int32_t min_samples, max_samples, want_energy;
+  uint32_t kernel_len;
+  uint64_t cubin_len;
+} wire_job;
+
+typedef struct wire_result {
+  int32_t status; /* rec_status */
+  int32_t fatal;  /* the worker exits after this reply (its context is dead) */
+  char message[WIRE_MSG_MAX];
+  double t_median, t_min, t_mean, t_std;
+  int32_t samples;
+  double gbps, copy_share, gflops, energy_mj;
+  int32_t regs, smem_static, smem_dynamic, local_bytes, block_threads;
+  double occupancy;
+  double sm_clock_mhz, mem_clock_mhz, temperature_c;
+  int64_t throttle_reasons;
+  int32_t flush_l2, batch; /* how it was timed: L2 flushed before each launch; launches per event pair */
+} wire_result;
+
+/* Blocking, whole-frame I/O for the worker. 0, or -1 (EOF or error) with err filled. */
+int wire_write(int fd, uint32_t type, const void *a, size_t alen, const void *b, size_t blen,
+               const void *c, size_t clen, cterr *err);
+int wire_read(int fd, uint32_t *type, dbuf *payload, cterr *err);
+
+/* Header validation shared by both ends: 0, or -1 with err. */
+int wire_check_header(const unsigned char hdr[16], uint32_t *type, uint64_t *len, cterr *err);
+void wire_make_header(unsigned char hdr[16], uint32_t type, uint64_t len);
+
+void wire_result_init(wire_result *r); /* statistics NAN / -1, status ok, message "" */
+
+#endif

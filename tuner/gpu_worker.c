@@ -1,0 +1,415 @@
+/* gpu_worker: the hidden `cutune __gpu-worker ORDINAL` process. It owns one CUDA context on one
+ * device, answers the coordinator's frames (gpu_wire.h) on stdin/stdout, and exits when the
+ * context is dead (a kernel faulted) so that the coordinator starts a fresh one.
+ *
+ * This file: process and device start-up (device info, the device-to-device copy bandwidth),
+ * problem setup (arguments filled with seeded random data, the reference run once) and the
+ * command loop. gpu_worker_measure.c checks and times one configuration. */
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpu_worker_int.h"
+
+extern const unsigned char cutune_gpu_kernels_ptx[];
+
+static worker W;
+
+int wk_elsize(elemtype t) {
+  switch (t) {
+    case EL_F32: case EL_I32: case EL_U32: return 4;
+    case EL_F64: case EL_I64: return 8;
+    case EL_U8: return 1;
+    case EL_F16: return 2;
+    default: return 0;
+  }
+}
+
+/* float -> IEEE half bits, round to nearest even (host-side fill of half buffers) */
+static uint16_t f2h(float f) {
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000u, mant = x & 0x7fffffu;
+  int e = (int)((x >> 23) & 0xff);
+  if (e == 0xff) return (uint16_t)(sign | 0x7c00u | (mant ? 0x200u : 0));
+  int exp = e - 127 + 15;
+  if (exp >= 31) return (uint16_t)(sign | 0x7c00u);
+  if (exp <= 0) {
+    if (exp < -10) return (uint16_t)sign;
+    mant |= 0x800000u;
+    int shift = 14 - exp;
+    uint32_t h = mant >> shift, rem = mant & ((1u << shift) - 1), halfway = 1u << (shift - 1);
+    if (rem > halfway || (rem == halfway && (h & 1))) h++;
+    return (uint16_t)(sign | h);
+  }
+  uint32_t h = sign | ((uint32_t)exp << 10) | (mant >> 13), rem = mant & 0x1fffu;
+  if (rem > 0x1000u || (rem == 0x1000u && (h & 1))) h++;
+  return (uint16_t)h;
+}
+
+/* Elements [start, start+n) of argument a, in its element type, into out. */
+static void fill_chunk(const argspec *a, rng *r, int64_t start, int64_t n, unsigned char *out) {
+  int isfloat = a->type == EL_F32 || a->type == EL_F64 || a->type == EL_F16;
+  double lo = a->lo, hi = a->hi;
+  if (!(hi > lo)) { /* unset range: the documented defaults */
+    lo = isfloat ? -1.0 : 0.0;
+    hi = isfloat ? 1.0 : (a->type == EL_U8 ? 255.0 : 1000.0);
+  }
+  int64_t span = (int64_t)floor(hi) - (int64_t)ceil(lo) + 1;
+  for (int64_t k = 0; k < n; k++) {
+    double v;
+    int64_t iv;
+    if (a->fill == FILL_IOTA) {
+      v = (double)(start + k);
+      iv = start + k;
+    } else if (isfloat) {
+      v = lo + (hi - lo) * rng_uniform(r);
+      iv = (int64_t)v;
+    } else {
+      iv = (int64_t)ceil(lo) + (int64_t)rng_below(r, span > 0 ? (uint64_t)span : 1);
+      v = (double)iv;
+    }
+    switch (a->type) {
+      case EL_F32: { float f = (float)v; memcpy(out + 4 * k, &f, 4); break; }
+      case EL_F64: memcpy(out + 8 * k, &v, 8); break;
+      case EL_F16: { uint16_t h = f2h((float)v); memcpy(out + 2 * k, &h, 2); break; }
+      case EL_I32: case EL_U32: { uint32_t u = (uint32_t)iv; memcpy(out + 4 * k, &u, 4); break; }
+      case EL_I64: memcpy(out + 8 * k, &iv, 8); break;
+      case EL_U8: out[k] = (unsigned char)iv; break;
+      default: break;
+    }
+  }
+}
+
+static void free_problem(worker *w) {
+  for (int i = 0; i < MAX_ARGS; i++) {
+    wk_arg *a = &w->arg[i];
+    if (a->d) w->cu->cuMemFree(a->d);
+    if (a->orig) w->cu->cuMemFree(a->orig);
+    if (a->ref) w->cu->cuMemFree(a->ref);
+    memset(a, 0, sizeof *a);
+  }
+  w->have_problem = 0;
+  w->working_set = 0;
+}
+
+static int upload_arg(worker *w, int i, const argspec *a, uint64_t seed, cterr *err) {
+  const cuda_api *cu = w->cu;
+  wk_arg *d = &w->arg[i];
+  CUresult r;
+  if (a->fill == FILL_ZERO) {
+    if ((r = cu->cuMemsetD8Async(d->d, 0, d->bytes, w->stream)) || (r = cu->cuStreamSynchronize(w->stream)))
+      return cterr_set(err, "zero-filling argument '%s': %s", a->name, cuda_errstr(r));
+    return 0;
+  }
+  /* Each argument draws from its own stream of the seed so that adding an argument does not
+   * change the data of the others. Chunks keep host memory small for GB-sized buffers. */
+  rng g;
+  rng_seed(&g, seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(i + 1)));
+  int es = wk_elsize(a->type);
+  const int64_t chunk = (16 << 20) / es;
+  unsigned char *host = xmalloc((size_t)chunk * es);
+  int rc = 0;
+  for (int64_t s = 0; s < a->count; s += chunk) {
+    int64_t n = a->count - s < chunk ? a->count - s : chunk;
+    fill_chunk(a, &g, s, n, host);
+    if ((r = cu->cuMemcpyHtoD(d->d + (CUdeviceptr)(s * es), host, (size_t)(n * es)))) {
+      rc = cterr_set(err, "copying argument '%s' to the device: %s", a->name, cuda_errstr(r));
+      break;
+    }
+  }
+  free(host);
+  return rc;
+}
+
+/* Allocate and fill the arguments, run the reference once and keep its outputs. *fatal is set
+ * when the reference broke the context. */
+static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
+  const cuda_api *cu = w->cu;
+  wire_setup *s = &w->setup;
+  CUresult r;
+  CUmodule mod = NULL;
+  if (p->len < sizeof *s) return cterr_set(err, "GPU worker: setup frame of %zu bytes is too short", p->len);
+  memcpy(s, p->data, sizeof *s);
+  if (s->nargs < 0 || s->nargs > MAX_ARGS || sizeof *s + s->kernel_len + s->cubin_len != p->len)
+    return cterr_set(err, "GPU worker: malformed setup frame (%d args, %zu bytes)", (int)s->nargs, p->len);
+  char kernel[256];
+  snprintf(kernel, sizeof kernel, "%.*s", (int)s->kernel_len, p->data + sizeof *s);
+  const char *cubin = p->data + sizeof *s + s->kernel_len; /* dbuf keeps a NUL after: PTX text works too */
+
+  free_problem(w);
+  for (int i = 0; i < s->nargs; i++) {
+    const argspec *a = &s->args[i];
+    wk_arg *d = &w->arg[i];
+    w->params[i] = &d->d;
+    if (a->kind == ARG_SCALAR) {
+      w->params[i] = d->scalar;
+      switch (a->type) {
+        case EL_F32: { float f = (float)a->fval; memcpy(d->scalar, &f, 4); break; }
+        case EL_F64: memcpy(d->scalar, &a->fval, 8); break;
+        case EL_F16: { uint16_t h = f2h((float)a->fval); memcpy(d->scalar, &h, 2); break; }
+        case EL_I32: case EL_U32: { uint32_t u = (uint32_t)a->ival; memcpy(d->scalar, &u, 4); break; }
+        case EL_I64: memcpy(d->scalar, &a->ival, 8); break;
+        case EL_U8: d->scalar[0] = (unsigned char)a->ival; break;
+        default: return cterr_set(err, "argument '%s': unknown element type %d", a->name, (int)a->type);
+      }
+      continue;
+    }
+    int es = wk_elsize(a->type);
+    if (es == 0 || a->count <= 0)
+      return cterr_set(err, "argument '%s': a buffer needs a known element type and a positive count (got %lld)",
+                       a->name, (long long)a->count);
+    d->bytes = (size_t)a->count * es;
+    w->working_set += d->bytes;
+    if ((r = cu->cuMemAlloc(&d->d, d->bytes)))
+      return cterr_set(err, "allocating %zu bytes for argument '%s': %s", d->bytes, a->name, cuda_errstr(r));
+    if (a->kind != ARG_OUTPUT && upload_arg(w, i, a, s->seed, err)) return -1;
+    if (a->kind == ARG_INOUT) {
+      if ((r = cu->cuMemAlloc(&d->orig, d->bytes)) || (r = cu->cuMemcpyDtoD(d->orig, d->d, d->bytes)))
+        return cterr_set(err, "keeping the initial contents of '%s': %s", a->name, cuda_errstr(r));
+    }
+    if (a->kind != ARG_INPUT && (r = cu->cuMemAlloc(&d->ref, d->bytes)))
+      return cterr_set(err, "allocating the reference copy of '%s' (%zu bytes): %s", a->name, d->bytes, cuda_errstr(r));
+  }
+
+  if ((r = cu->cuCtxSynchronize())) { /* all uploads done before the reference reads them */
+    *fatal = wk_context_dead(w, r);
+    return cterr_set(err, "uploading the arguments: %s", cuda_errstr(r));
+  }
+  CUfunction f;
+  if ((r = cu->cuModuleLoadData(&mod, cubin)))
+    return cterr_set(err, "reference: loading its module: %s", cuda_errstr(r));
+  if ((r = cu->cuModuleGetFunction(&f, mod, kernel))) {
+    cu->cuModuleUnload(mod);
+    return cterr_set(err, "reference: kernel '%s' not found in its module: %s", kernel, cuda_errstr(r));
+  }
+  if (!(r = wk_prepare_run(w)) && !(r = wk_launch(w, f, &s->ref_geom)) && !(r = cu->cuStreamSynchronize(w->stream))) {
+    for (int i = 0; i < s->nargs && !r; i++)
+      if (w->arg[i].ref) r = cu->cuMemcpyDtoDAsync(w->arg[i].ref, w->arg[i].d, w->arg[i].bytes, w->stream);
+    if (!r) r = cu->cuStreamSynchronize(w->stream);
+  }
+  if (r) {
+    *fatal = wk_context_dead(w, r);
+    if (!*fatal) cu->cuModuleUnload(mod);
+    return cterr_set(err, "reference kernel '%s' (grid %u,%u,%u block %u,%u,%u): %s", kernel, s->ref_geom.grid[0],
+                     s->ref_geom.grid[1], s->ref_geom.grid[2], s->ref_geom.block[0], s->ref_geom.block[1],
+                     s->ref_geom.block[2], cuda_errstr(r));
+  }
+  cu->cuModuleUnload(mod);
+  w->have_problem = 1;
+  return 0;
+}
+
+/* Median device-to-device copy bandwidth (bytes read + written per second) of a large buffer:
+ * the ceiling every memory-bound configuration is compared with. */
+static double wk_copy_bw(worker *w) {
+  const cuda_api *cu = w->cu;
+  CUdeviceptr a = 0, b = 0;
+  size_t size = (size_t)1 << 30;
+  while (size >= ((size_t)64 << 20)) {
+    if (!cu->cuMemAlloc(&a, size) && !cu->cuMemAlloc(&b, size)) break;
+    if (a) cu->cuMemFree(a);
+    a = b = 0;
+    size /= 4;
+  }
+  if (!a) return NAN;
+  enum { WARM = 3, REPS = 21 };
+  double ms[REPS], gbps = NAN;
+  int ok = !cu->cuMemsetD8Async(a, 0x5a, size, w->stream);
+  for (int i = 0; i < WARM && ok; i++) ok = !cu->cuMemcpyDtoDAsync(b, a, size, w->stream);
+  for (int i = 0; i < REPS && ok; i++)
+    ok = !cu->cuEventRecord(w->ev[2 * i], w->stream) && !cu->cuMemcpyDtoDAsync(b, a, size, w->stream) &&
+         !cu->cuEventRecord(w->ev[2 * i + 1], w->stream);
+  if (ok) ok = !cu->cuStreamSynchronize(w->stream);
+  for (int i = 0; i < REPS && ok; i++) {
+    float t;
+    ok = !cu->cuEventElapsedTime(&t, w->ev[2 * i], w->ev[2 * i + 1]);
+    ms[i] = t;
+  }
+  if (ok) {
+    for (int i = 1; i < REPS; i++) /* insertion sort: 21 values */
+      for (int j = i; j > 0 && ms[j] < ms[j - 1]; j--) { double t = ms[j]; ms[j] = ms[j - 1]; ms[j - 1] = t; }
+    gbps = 2.0 * (double)size / (ms[REPS / 2] * 1e-3) / 1e9;
+  }
+  cu->cuMemFree(a);
+  cu->cuMemFree(b);
+  return gbps;
+}
+
+static int wk_init(worker *w, int ordinal, int measure_copy, cterr *err) {
+  CUresult r;
+  const cuda_api *cu = w->cu = cuda_api_load(err);
+  if (!cu) return -1;
+  if ((r = cu->cuInit(0))) return cterr_set(err, "no CUDA device: cuInit: %s", cuda_errstr(r));
+  int n = 0;
+  if ((r = cu->cuDeviceGetCount(&n))) return cterr_set(err, "cuDeviceGetCount: %s", cuda_errstr(r));
+  if (ordinal < 0 || ordinal >= n) return cterr_set(err, "no CUDA device %d (this machine has %d)", ordinal, n);
+  if ((r = cu->cuDeviceGet(&w->dev, ordinal))) return cterr_set(err, "cuDeviceGet(%d): %s", ordinal, cuda_errstr(r));
+  gpu_device_info *in = &w->info;
+  memset(in, 0, sizeof *in);
+  cu->cuDeviceGetName(in->name, sizeof in->name, w->dev);
+  CUuuid u;
+  if (!cu->cuDeviceGetUuid(&u, w->dev)) {
+    const unsigned char *b = (const unsigned char *)u.bytes;
+    snprintf(in->uuid, sizeof in->uuid,
+             "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2], b[3],
+             b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+  }
+  int major = 0, minor = 0, v = 0;
+  cu->cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, w->dev);
+  cu->cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, w->dev);
+  snprintf(in->cc, sizeof in->cc, "%d.%d", major, minor);
+  snprintf(in->arch, sizeof in->arch, "sm_%d%d", major, minor);
+  if (!cu->cuDriverGetVersion(&v)) snprintf(in->driver, sizeof in->driver, "%d.%d", v / 1000, v % 1000 / 10);
+  cu->cuDeviceGetAttribute(&in->sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, w->dev);
+  cu->cuDeviceGetAttribute(&in->l2_bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, w->dev);
+  cu->cuDeviceGetAttribute(&w->max_threads_sm, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, w->dev);
+  cu->cuDeviceGetAttribute(&w->max_block[0], CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, w->dev);
+  cu->cuDeviceGetAttribute(&w->max_block[1], CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, w->dev);
+  cu->cuDeviceGetAttribute(&w->max_block[2], CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, w->dev);
+  cu->cuDeviceGetAttribute(&w->max_grid[0], CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, w->dev);
+  cu->cuDeviceGetAttribute(&w->max_grid[1], CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, w->dev);
+  cu->cuDeviceGetAttribute(&w->max_grid[2], CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, w->dev);
+  cu->cuDeviceGetAttribute(&w->smem_optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, w->dev);
+  size_t mem = 0;
+  cu->cuDeviceTotalMem(&mem, w->dev);
+  in->mem_bytes = (int64_t)mem;
+  char pci[32] = "";
+  cu->cuDeviceGetPCIBusId(pci, sizeof pci, w->dev);
+
+  if ((r = cu->cuDevicePrimaryCtxRetain(&w->ctx, w->dev)) || (r = cu->cuCtxSetCurrent(w->ctx)))
+    return cterr_set(err, "creating a CUDA context on device %d: %s", ordinal, cuda_errstr(r));
+  /* A blocking stream: it waits for the synchronous copies of setup (which use the legacy
+   * stream and may return before their DMA is done). */
+  if ((r = cu->cuStreamCreate(&w->stream, CU_STREAM_DEFAULT)))
+    return cterr_set(err, "cuStreamCreate: %s", cuda_errstr(r));
+  for (size_t i = 0; i < sizeof w->ev / sizeof w->ev[0]; i++)
+    if ((r = cu->cuEventCreate(&w->ev[i], CU_EVENT_DEFAULT))) return cterr_set(err, "cuEventCreate: %s", cuda_errstr(r));
+  if ((r = cu->cuModuleLoadData(&w->helpers, cutune_gpu_kernels_ptx)))
+    return cterr_set(err, "loading the worker's helper kernels (PTX for compute_75): %s", cuda_errstr(r));
+  static const char *bits[4] = {"ct_cmp_b8", "ct_cmp_b16", "ct_cmp_b32", "ct_cmp_b64"};
+  for (int i = 0; i < 4 && !r; i++) r = cu->cuModuleGetFunction(&w->cmp_bits[i], w->helpers, bits[i]);
+  if (!r) r = cu->cuModuleGetFunction(&w->cmp_f32, w->helpers, "ct_cmp_f32");
+  if (!r) r = cu->cuModuleGetFunction(&w->cmp_f64, w->helpers, "ct_cmp_f64");
+  if (!r) r = cu->cuModuleGetFunction(&w->cmp_f16, w->helpers, "ct_cmp_f16");
+  if (r) return cterr_set(err, "helper kernels: %s", cuda_errstr(r));
+  if ((r = cu->cuMemAlloc(&w->cmp_res, 16))) return cterr_set(err, "cuMemAlloc: %s", cuda_errstr(r));
+  w->scratch_bytes = 2 * (size_t)(in->l2_bytes > 0 ? in->l2_bytes : (64 << 20));
+  if (cu->cuMemAlloc(&w->scratch, w->scratch_bytes)) w->scratch = 0; /* then no flushing: noted per result */
+
+  w->nv = nvml_open(in->uuid[0] ? in->uuid : NULL, pci[0] ? pci : NULL);
+  in->copy_gbps = measure_copy ? wk_copy_bw(w) : NAN;
+  return 0;
+}
+
+static int send_error(int out, const char *msg) {
+  cterr e;
+  return wire_write(out, MSG_ERROR, msg, strlen(msg), NULL, 0, NULL, 0, &e);
+}
+
+static int count_devices(int out) {
+  cterr err;
+  const cuda_api *cu = cuda_api_load(&err);
+  if (!cu) {
+    send_error(out, err.msg);
+    return 1;
+  }
+  CUresult r = cu->cuInit(0);
+  int32_t n = 0;
+  if (r == CUDA_ERROR_NO_DEVICE) {
+    send_error(out, "no CUDA device: the driver found none");
+    return 1;
+  }
+  if (r || (r = cu->cuDeviceGetCount(&n))) {
+    cterr_set(&err, "no CUDA device: cuInit: %s", cuda_errstr(r));
+    send_error(out, err.msg);
+    return 1;
+  }
+  return wire_write(out, MSG_COUNT_IS, &n, sizeof n, NULL, 0, NULL, 0, &err) ? 1 : 0;
+}
+
+int gpu_worker_main(int argc, char **argv) {
+  /* The protocol owns the original stdout; anything printed by accident goes to stderr. */
+  int out = dup(1);
+  if (out < 0 || dup2(2, 1) < 0) return 1;
+  fcntl(out, F_SETFD, FD_CLOEXEC);
+  signal(SIGPIPE, SIG_IGN); /* a gone coordinator shows up as a write error: exit then */
+
+  if (argc < 2) {
+    fputs("usage: cutune __gpu-worker ORDINAL [--no-copy-bw] | --count (started by cutune itself)\n", stderr);
+    return 2;
+  }
+  if (!strcmp(argv[1], "--count")) return count_devices(out);
+  int measure_copy = !(argc > 2 && !strcmp(argv[2], "--no-copy-bw"));
+  cterr err;
+  long ord;
+  if (parse_long(argv[1], &ord, "GPU ordinal", &err)) {
+    send_error(out, err.msg);
+    return 2;
+  }
+
+  worker *w = &W;
+  if (wk_init(w, (int)ord, measure_copy, &err)) {
+    send_error(out, err.msg);
+    return 1;
+  }
+  if (wire_write(out, MSG_HELLO, &w->info, sizeof w->info, NULL, 0, NULL, 0, &err)) return 1;
+
+  dbuf p;
+  dbuf_init(&p);
+  int rc = 0;
+  for (;;) {
+    uint32_t type;
+    if (wire_read(0, &type, &p, &err)) break; /* coordinator gone: just leave */
+    if (type == MSG_QUIT) break;
+    if (type == MSG_SETUP) {
+      int fatal = 0;
+      if (wk_setup(w, &p, &fatal, &err)) {
+        send_error(out, err.msg);
+        if (fatal) { rc = 3; break; }
+        free_problem(w);
+      } else if (wire_write(out, MSG_SETUP_OK, NULL, 0, NULL, 0, NULL, 0, &err)) {
+        break;
+      }
+    } else if (type == MSG_MEASURE) {
+      wire_result res;
+      wire_result_init(&res);
+      wire_job job;
+      if (p.len < sizeof job) {
+        rc = 2;
+        break;
+      }
+      memcpy(&job, p.data, sizeof job);
+      if (sizeof job + job.kernel_len + job.cubin_len != p.len) {
+        rc = 2;
+        break;
+      }
+      char kernel[256];
+      snprintf(kernel, sizeof kernel, "%.*s", (int)job.kernel_len, p.data + sizeof job);
+      if (!w->have_problem) {
+        res.status = ST_INVALID;
+        snprintf(res.message, sizeof res.message, "GPU worker: measure before a successful setup");
+      } else {
+        wk_measure(w, &job, kernel, p.data + sizeof job + job.kernel_len, &res);
+      }
+      if (wire_write(out, MSG_RESULT, &res, sizeof res, NULL, 0, NULL, 0, &err)) break;
+      if (res.fatal) { rc = 3; break; }
+    } else {
+      fprintf(stderr, "GPU worker: unknown frame type %u\n", type);
+      rc = 2;
+      break;
+    }
+  }
+  dbuf_free(&p);
+  /* A dead context is left to the process exit; a healthy one is released cleanly. */
+  if (rc != 3) {
+    free_problem(w);
+    if (w->helpers) w->cu->cuModuleUnload(w->helpers);
+  }
+  nvml_close(w->nv);
+  return rc;
+}

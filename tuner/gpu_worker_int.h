@@ -1,0 +1,56 @@
+/* gpu_worker_int: state shared by the two halves of the GPU worker process — gpu_worker.c
+ * (process, device, problem setup) and gpu_worker_measure.c (load, check, timing). Private to
+ * them; like them it includes cuda.h. The worker owns every device allocation and module. */
+#ifndef CUTUNE_GPU_WORKER_INT_H
+#define CUTUNE_GPU_WORKER_INT_H
+
+#include "cuda_api.h"
+#include "gpu.h"
+#include "gpu_wire.h"
+
+#define WK_MAX_CHUNK 256 /* timed samples enqueued between two host synchronisations */
+
+typedef struct wk_arg {
+  CUdeviceptr d;    /* what the kernel sees */
+  CUdeviceptr orig; /* inout: the initial contents, restored before each run */
+  CUdeviceptr ref;  /* output/inout: the reference kernel's result */
+  size_t bytes;
+  unsigned char scalar[8];
+} wk_arg;
+
+typedef struct worker {
+  const cuda_api *cu;
+  CUdevice dev;
+  CUcontext ctx;
+  CUstream stream;
+  gpu_device_info info;
+  nvml_dev *nv;
+  int max_threads_sm, max_block[3], max_grid[3], smem_optin;
+  CUdeviceptr scratch; /* 2 x L2 bytes, written before a launch to flush L2 */
+  size_t scratch_bytes;
+  CUdeviceptr cmp_res; /* {mismatches, first index} */
+  CUmodule helpers;
+  CUfunction cmp_bits[4]; /* 1, 2, 4, 8-byte elements */
+  CUfunction cmp_f32, cmp_f64, cmp_f16;
+  CUevent ev[2 * WK_MAX_CHUNK + 2];
+
+  int have_problem;
+  wire_setup setup;
+  wk_arg arg[MAX_ARGS];
+  void *params[MAX_ARGS];
+  size_t working_set; /* bytes of all buffers: decides whether L2 is flushed */
+} worker;
+
+int wk_elsize(elemtype t);
+
+/* The context is unusable after r (a sticky error: the kernel faulted): the worker must exit. */
+int wk_context_dead(worker *w, CUresult r);
+
+/* Poison outputs (0xFF bytes: NaN for the float types) and restore inout buffers, on the stream. */
+CUresult wk_prepare_run(worker *w);
+CUresult wk_launch(worker *w, CUfunction f, const launch_geom *g);
+
+/* Load, check and time one configuration. Fills res; res->fatal set when the worker must exit. */
+void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *cubin, wire_result *res);
+
+#endif

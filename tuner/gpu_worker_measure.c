@@ -1,0 +1,360 @@
+/* gpu_worker_measure: one configuration in the GPU worker — load its cubin, check the launch
+ * against the kernel's and device's limits, run it once on poisoned outputs and compare with
+ * the reference on the device, then time it.
+ *
+ * Timing. Memory-bound kernels of tens of microseconds are the hard case: launch gaps and the
+ * L2 cache (50 MB on an H100/H200) distort them. When all buffers together fit in twice the L2,
+ * consecutive launches would find their data cached, so L2 is flushed (a 2 x L2 memset) before
+ * every launch and single launches are timed with an event pair each. Otherwise batches of K
+ * back-to-back launches (K chosen so that a batch lasts >= 0.5 ms) are timed between
+ * consecutive events, which takes launch overhead and event resolution out of the figure.
+ * Samples are enqueued in chunks of ~20 ms between host synchronisations, and collected until
+ * the relative standard error of the mean is below target (after min_samples), max_samples
+ * is reached, 60% of the job's time limit is spent, or the configuration is clearly (1.3x)
+ * slower than the best so far. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_worker_int.h"
+
+int wk_context_dead(worker *w, CUresult r) {
+  switch (r) {
+    case CUDA_ERROR_ILLEGAL_ADDRESS: case CUDA_ERROR_LAUNCH_FAILED: case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION: case CUDA_ERROR_INVALID_ADDRESS_SPACE: case CUDA_ERROR_INVALID_PC:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR: case CUDA_ERROR_ASSERT: case CUDA_ERROR_LAUNCH_TIMEOUT:
+    case CUDA_ERROR_ECC_UNCORRECTABLE: case CUDA_ERROR_CONTEXT_IS_DESTROYED: case CUDA_ERROR_UNKNOWN:
+      return 1;
+    default:
+      return w->cu->cuCtxSynchronize() != CUDA_SUCCESS;
+  }
+}
+
+CUresult wk_prepare_run(worker *w) {
+  CUresult r = CUDA_SUCCESS;
+  for (int i = 0; i < w->setup.nargs && !r; i++) {
+    wk_arg *a = &w->arg[i];
+    if (w->setup.args[i].kind == ARG_OUTPUT)
+      r = w->cu->cuMemsetD8Async(a->d, 0xff, a->bytes, w->stream);
+    else if (w->setup.args[i].kind == ARG_INOUT)
+      r = w->cu->cuMemcpyDtoDAsync(a->d, a->orig, a->bytes, w->stream);
+  }
+  return r;
+}
+
+CUresult wk_launch(worker *w, CUfunction f, const launch_geom *g) {
+  return w->cu->cuLaunchKernel(f, g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2],
+                               g->dyn_smem, w->stream, w->params, NULL);
+}
+
+static void fail(wire_result *res, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail(wire_result *res, int status, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  res->status = status;
+  vsnprintf(res->message, sizeof res->message, fmt, ap);
+  va_end(ap);
+}
+
+/* A CUDA error while running the configuration: a fault when the context died. */
+static void fail_run(worker *w, wire_result *res, CUresult r, const char *what) {
+  res->fatal = wk_context_dead(w, r);
+  fail(res, ST_RUNTIME_FAULT, "%s: %s", what, cuda_errstr(r));
+}
+
+static float h2f(uint16_t h) {
+  uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ffu, x;
+  if (e == 0x1f) x = sign | 0x7f800000u | (m << 13);
+  else if (e) x = sign | ((e + 112) << 23) | (m << 13);
+  else if (!m) x = sign;
+  else { /* subnormal: normalise */
+    e = 113;
+    while (!(m & 0x400u)) { m <<= 1; e--; }
+    x = sign | (e << 23) | ((m & 0x3ffu) << 13);
+  }
+  float f;
+  memcpy(&f, &x, 4);
+  return f;
+}
+
+static void format_elem(char *buf, size_t n, elemtype t, const unsigned char *p) {
+  switch (t) {
+    case EL_F32: { float f; uint32_t u; memcpy(&f, p, 4); memcpy(&u, p, 4); snprintf(buf, n, "%.9g (0x%08x)", f, u); break; }
+    case EL_F64: { double d; memcpy(&d, p, 8); snprintf(buf, n, "%.17g", d); break; }
+    case EL_F16: { uint16_t h; memcpy(&h, p, 2); snprintf(buf, n, "%.5g (0x%04x)", h2f(h), h); break; }
+    case EL_I32: { int32_t i; memcpy(&i, p, 4); snprintf(buf, n, "%d", i); break; }
+    case EL_U32: { uint32_t i; memcpy(&i, p, 4); snprintf(buf, n, "%u", i); break; }
+    case EL_I64: { int64_t i; memcpy(&i, p, 8); snprintf(buf, n, "%lld", (long long)i); break; }
+    case EL_U8: snprintf(buf, n, "%u", p[0]); break;
+    default: snprintf(buf, n, "?");
+  }
+}
+
+/* Compare every output with the reference on the device. 0: all equal; 1: res says which
+ * differs; -1: a CUDA error (res filled). */
+static int wk_compare(worker *w, wire_result *res) {
+  const cuda_api *cu = w->cu;
+  double tol = w->setup.tolerance;
+  for (int i = 0; i < w->setup.nargs; i++) {
+    const argspec *a = &w->setup.args[i];
+    wk_arg *d = &w->arg[i];
+    if (a->kind != ARG_OUTPUT && a->kind != ARG_INOUT) continue;
+    unsigned long long n = (unsigned long long)a->count, got[2];
+    int es = wk_elsize(a->type), isfloat = a->type == EL_F32 || a->type == EL_F64 || a->type == EL_F16;
+    int bytes_idx = es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : 3;
+    CUfunction f = w->cmp_bits[bytes_idx];
+    void *pb[] = {&d->d, &d->ref, &n, &w->cmp_res};
+    void *pt[] = {&d->d, &d->ref, &n, &tol, &w->cmp_res};
+    void **params = pb;
+    if (tol > 0 && isfloat) {
+      f = a->type == EL_F32 ? w->cmp_f32 : a->type == EL_F64 ? w->cmp_f64 : w->cmp_f16;
+      params = pt;
+    }
+    unsigned long long blocks = (n + 255) / 256, cap = (unsigned long long)w->info.sms * 16;
+    if (blocks > cap) blocks = cap;
+    CUresult r;
+    if ((r = cu->cuMemsetD32Async(w->cmp_res, 0, 2, w->stream)) || /* {0 mismatches, first = ~0} */
+        (r = cu->cuMemsetD32Async(w->cmp_res + 8, 0xffffffffu, 2, w->stream)) ||
+        (r = cu->cuLaunchKernel(f, (unsigned)blocks, 1, 1, 256, 1, 1, 0, w->stream, params, NULL)) ||
+        (r = cu->cuStreamSynchronize(w->stream)) || (r = cu->cuMemcpyDtoH(got, w->cmp_res, sizeof got))) {
+      fail_run(w, res, r, "comparing with the reference");
+      return -1;
+    }
+    if (got[0] == 0) continue;
+    unsigned char gv[8] = {0}, rv[8] = {0};
+    char gs[64], rs[64];
+    cu->cuMemcpyDtoH(gv, d->d + got[1] * es, es);
+    cu->cuMemcpyDtoH(rv, d->ref + got[1] * es, es);
+    format_elem(gs, sizeof gs, a->type, gv);
+    format_elem(rs, sizeof rs, a->type, rv);
+    char how[64];
+    if (tol > 0 && isfloat) snprintf(how, sizeof how, "relative tolerance %g", tol);
+    else snprintf(how, sizeof how, "exact comparison");
+    fail(res, ST_WRONG_RESULT, "output '%s': %llu of %llu elements differ from the reference (%s); first at index %llu: got %s, expected %s",
+         a->name, got[0], n, how, got[1], gs, rs);
+    return 1;
+  }
+  return 0;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median_of(const double *v, int n, double *scratch) {
+  memcpy(scratch, v, (size_t)n * sizeof *v);
+  qsort(scratch, (size_t)n, sizeof *scratch, cmp_double);
+  return n % 2 ? scratch[n / 2] : 0.5 * (scratch[n / 2 - 1] + scratch[n / 2]);
+}
+
+/* Enqueue one sample (flush mode: memset + event pair around one launch) or K launches. */
+static CUresult enqueue_timed(worker *w, CUfunction f, const launch_geom *g, int flush, int K, int j) {
+  const cuda_api *cu = w->cu;
+  CUresult r = CUDA_SUCCESS;
+  if (flush) {
+    if ((r = cu->cuMemsetD32Async(w->scratch, (unsigned)j, w->scratch_bytes / 4, w->stream)) ||
+        (r = cu->cuEventRecord(w->ev[2 * j], w->stream)) || (r = wk_launch(w, f, g)))
+      return r;
+    return cu->cuEventRecord(w->ev[2 * j + 1], w->stream);
+  }
+  for (int k = 0; k < K && !r; k++) r = wk_launch(w, f, g);
+  return r ? r : cu->cuEventRecord(w->ev[j + 1], w->stream);
+}
+
+static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, wire_result *res) {
+  const cuda_api *cu = w->cu;
+  const launch_geom *g = &job->geom;
+  double timeout = job->timeout_s > 0 ? job->timeout_s : 10.0, budget_end = t0 + 0.6 * timeout;
+  int min_s = job->min_samples > 0 ? job->min_samples : 10;
+  int max_s = job->max_samples > 0 ? job->max_samples : 1000;
+  if (max_s < min_s) max_s = min_s;
+  double target = job->target_rse > 0 ? job->target_rse : 0.005;
+  int flush = w->scratch && w->working_set < 2 * (size_t)w->info.l2_bytes;
+  CUresult r;
+  float ms = 0;
+
+  /* A first estimate of one launch, then warm-up of ~10 ms (clocks up, instruction cache). */
+  double t1 = 0;
+  for (int k = 0; k < 2; k++) {
+    r = flush ? CUDA_SUCCESS : cu->cuEventRecord(w->ev[0], w->stream);
+    if (!r) r = enqueue_timed(w, f, g, flush, 1, 0);
+    if (r || (r = cu->cuEventSynchronize(w->ev[1])) || (r = cu->cuEventElapsedTime(&ms, w->ev[0], w->ev[1])))
+      { fail_run(w, res, r, "timing"); return; }
+    t1 = ms > 1e-4 ? ms : 1e-4;
+  }
+  int warm = (int)ceil(10.0 / t1);
+  if (warm < 2) warm = 2;
+  if (warm > 200) warm = 200;
+  double left_ms = (budget_end - now_seconds()) * 1e3;
+  if (warm * t1 > 0.25 * left_ms) warm = (int)(0.25 * left_ms / t1);
+  for (int k = 0; k < warm; k++)
+    if ((r = wk_launch(w, f, g))) { fail_run(w, res, r, "warm-up launch"); return; }
+  if ((r = cu->cuStreamSynchronize(w->stream))) { fail_run(w, res, r, "warm-up"); return; }
+
+  int K = 1;
+  if (!flush) {
+    double k = ceil(0.5 / t1);
+    K = k > 100000 ? 100000 : (int)k;
+  }
+  int chunk = (int)ceil(20.0 / (K * t1));
+  if (chunk < 1) chunk = 1;
+  if (chunk > WK_MAX_CHUNK) chunk = WK_MAX_CHUNK;
+
+  double *s = xmalloc(2 * (size_t)max_s * sizeof *s), *tmp = s + max_s;
+  int n = 0;
+  long long launches = 0;
+  double median = NAN, mean = 0, sd = 0;
+  nvml_sample ns;
+  nvml_read(w->nv, &ns);
+  int64_t e0 = nvml_energy_mj(w->nv);
+  double tw0 = now_seconds();
+  while (n < max_s) {
+    int m = chunk < max_s - n ? chunk : max_s - n;
+    /* batches: one untimed launch first keeps the GPU busy while the host enqueues the rest,
+     * so the first batch does not include the host's launch latency */
+    r = flush ? CUDA_SUCCESS : wk_launch(w, f, g);
+    if (!flush) launches++;
+    if (!r && !flush) r = cu->cuEventRecord(w->ev[0], w->stream);
+    for (int j = 0; j < m && !r; j++) r = enqueue_timed(w, f, g, flush, K, j);
+    if (r) break;
+    nvml_read(w->nv, &ns); /* while the GPU is busy with the chunk */
+    if ((r = cu->cuEventSynchronize(w->ev[flush ? 2 * m - 1 : m]))) break;
+    for (int j = 0; j < m && !r; j++) {
+      r = flush ? cu->cuEventElapsedTime(&ms, w->ev[2 * j], w->ev[2 * j + 1])
+                : cu->cuEventElapsedTime(&ms, w->ev[j], w->ev[j + 1]);
+      s[n + j] = (double)ms / K;
+    }
+    if (r) break;
+    n += m;
+    launches += (long long)m * K;
+    mean = 0;
+    for (int i = 0; i < n; i++) mean += s[i];
+    mean /= n;
+    sd = 0;
+    for (int i = 0; i < n; i++) sd += (s[i] - mean) * (s[i] - mean);
+    sd = n > 1 ? sqrt(sd / (n - 1)) : 0;
+    median = median_of(s, n, tmp);
+    double now = now_seconds();
+    if (n >= min_s) {
+      int energy_short = job->want_energy && now - tw0 < 0.3;
+      if (sd / sqrt(n) < target * mean && !energy_short) break;
+      if (isfinite(job->best_ms) && job->best_ms > 0 && median > 1.3 * job->best_ms) break; /* clearly slower: enough */
+    }
+    if (now >= budget_end) break;
+    double per = (now - tw0) / n; /* seconds per sample so far: keep the next chunk inside the budget */
+    int fit = (int)((budget_end - now) / per);
+    if (fit < chunk) chunk = fit < 1 ? 1 : fit;
+  }
+  if (r) {
+    free(s);
+    { fail_run(w, res, r, "timing"); return; }
+  }
+  int64_t e1 = nvml_energy_mj(w->nv);
+  double min = s[0];
+  for (int i = 1; i < n; i++) min = s[i] < min ? s[i] : min;
+  free(s);
+  res->t_median = median;
+  res->t_min = min;
+  res->t_mean = mean;
+  res->t_std = sd;
+  res->samples = n;
+  res->flush_l2 = flush;
+  res->batch = K;
+  double sec = median * 1e-3;
+  if (isfinite(w->setup.bytes) && w->setup.bytes > 0) {
+    res->gbps = w->setup.bytes / sec / 1e9;
+    if (isfinite(w->info.copy_gbps) && w->info.copy_gbps > 0) res->copy_share = res->gbps / w->info.copy_gbps;
+  }
+  if (isfinite(w->setup.flops) && w->setup.flops > 0) res->gflops = w->setup.flops / sec / 1e9;
+  /* The counter ticks coarsely: on the H200 a 40 ms window read twice the figure of a 0.3 s
+   * one, so shorter windows report nothing (want_energy stretches the window). In flush mode
+   * the figure includes the flushing memsets. */
+  if (e0 >= 0 && e1 > e0 && launches > 0 && now_seconds() - tw0 >= 0.25)
+    res->energy_mj = (double)(e1 - e0) / (double)launches;
+  res->sm_clock_mhz = ns.sm_mhz;
+  res->mem_clock_mhz = ns.mem_mhz;
+  res->throttle_reasons = ns.reasons;
+  res->temperature_c = ns.temp_c;
+}
+
+static int attr(worker *w, CUfunction f, CUfunction_attribute a) {
+  int v = -1;
+  if (w->cu->cuFuncGetAttribute(&v, a, f)) v = -1;
+  return v;
+}
+
+void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *cubin, wire_result *res) {
+  const cuda_api *cu = w->cu;
+  const launch_geom *g = &job->geom;
+  double t0 = now_seconds();
+  CUmodule mod = NULL;
+  CUfunction f;
+  CUresult r;
+  res->block_threads = (int)launch_threads(g);
+  res->smem_dynamic = (int)g->dyn_smem;
+  if ((r = cu->cuModuleLoadData(&mod, cubin))) {
+    res->fatal = wk_context_dead(w, r);
+    fail(res, res->fatal ? ST_RUNTIME_FAULT : ST_LAUNCH_ERROR, "loading the module: %s", cuda_errstr(r));
+    return;
+  }
+  if ((r = cu->cuModuleGetFunction(&f, mod, kernel))) {
+    fail(res, ST_LAUNCH_ERROR, "kernel '%s' not found in the module: %s", kernel, cuda_errstr(r));
+    goto out;
+  }
+  res->regs = attr(w, f, CU_FUNC_ATTRIBUTE_NUM_REGS);
+  res->smem_static = attr(w, f, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+  res->local_bytes = attr(w, f, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+  int fmax = attr(w, f, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  unsigned threads = launch_threads(g);
+  for (int d = 0; d < 3; d++) {
+    if (g->block[d] == 0 || g->grid[d] == 0 || g->block[d] > (unsigned)w->max_block[d] || g->grid[d] > (unsigned)w->max_grid[d]) {
+      fail(res, ST_LAUNCH_ERROR, "launch geometry grid (%u,%u,%u) block (%u,%u,%u) is outside the device's limits "
+           "(block up to %d,%d,%d; grid up to %d,%d,%d; no zero)", g->grid[0], g->grid[1], g->grid[2], g->block[0],
+           g->block[1], g->block[2], w->max_block[0], w->max_block[1], w->max_block[2], w->max_grid[0],
+           w->max_grid[1], w->max_grid[2]);
+      goto out;
+    }
+  }
+  if (fmax > 0 && threads > (unsigned)fmax) {
+    fail(res, ST_LAUNCH_ERROR, "block of %u threads exceeds this kernel's limit of %d threads per block "
+         "(set by its registers (%d per thread) or __launch_bounds__)", threads, fmax, res->regs);
+    goto out;
+  }
+  if (res->smem_static >= 0 && (long)res->smem_static + g->dyn_smem > (long)w->smem_optin) {
+    fail(res, ST_LAUNCH_ERROR, "shared memory %d static + %u dynamic bytes exceeds the device's %d per block",
+         res->smem_static, g->dyn_smem, w->smem_optin);
+    goto out;
+  }
+  if (g->dyn_smem > 48 * 1024 &&
+      (r = cu->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)g->dyn_smem))) {
+    fail(res, ST_LAUNCH_ERROR, "allowing %u bytes of dynamic shared memory: %s", g->dyn_smem, cuda_errstr(r));
+    goto out;
+  }
+  int blocks = 0;
+  if (!cu->cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, (int)threads, g->dyn_smem) && w->max_threads_sm > 0)
+    res->occupancy = (double)blocks * threads / w->max_threads_sm;
+
+  /* the check: one launch on poisoned outputs and restored inouts */
+  if ((r = wk_prepare_run(w))) {
+    fail_run(w, res, r, "preparing the arguments");
+    goto out;
+  }
+  if ((r = wk_launch(w, f, g))) {
+    res->fatal = wk_context_dead(w, r);
+    fail(res, res->fatal ? ST_RUNTIME_FAULT : ST_LAUNCH_ERROR, "launch with grid (%u,%u,%u) block (%u,%u,%u) "
+         "dynamic shared %u bytes: %s", g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2],
+         g->dyn_smem, cuda_errstr(r));
+    goto out;
+  }
+  if ((r = cu->cuStreamSynchronize(w->stream))) {
+    fail_run(w, res, r, "the kernel failed");
+    goto out;
+  }
+  if (wk_compare(w, res)) goto out;
+  wk_time(w, f, job, t0, res);
+out:
+  if (mod && !res->fatal) cu->cuModuleUnload(mod);
+}
