@@ -358,12 +358,13 @@ static void fill_record(const gpu *g, const wire_result *w, record *rec) {
   rec->copy_share = isfinite(w->gbps) && g->info.copy_gbps > 0 ? w->gbps / g->info.copy_gbps : w->copy_share;
   rec->gflops = w->gflops;
   rec->energy_mj = w->energy_mj;
-  rec->regs = w->regs;
-  rec->smem_static = w->smem_static;
+  /* the driver's figures win where it gave them; the compiler's stay otherwise */
+  if (w->regs >= 0) rec->regs = w->regs;
+  if (w->smem_static >= 0) rec->smem_static = w->smem_static;
   if (w->smem_dynamic >= 0) rec->smem_dynamic = w->smem_dynamic;
-  rec->local_bytes = w->local_bytes;
+  if (w->local_bytes >= 0) rec->local_bytes = w->local_bytes;
   if (w->block_threads >= 0) rec->block_threads = w->block_threads;
-  rec->occupancy = w->occupancy;
+  if (isfinite(w->occupancy)) rec->occupancy = w->occupancy;
   rec->sm_clock_mhz = w->sm_clock_mhz;
   rec->mem_clock_mhz = w->mem_clock_mhz;
   rec->throttle_reasons = w->throttle_reasons;
