@@ -131,7 +131,7 @@ int main(void) {
   CHECK_STR_CONTAINS(out, "25 of 27 configurations passed");
   CHECK_STR_CONTAINS(out, "failures: 2 (1 compile_error, 1 timeout)");
   for (int rank = 1; rank <= 5; rank++) {
-    char pre[8], cell[64];
+    char pre[16], cell[64];
     snprintf(pre, sizeof pre, "%d ", rank);
     const char *l = line_starting(out, pre);
     CHECK_MSG(l != NULL, "rank %d missing", rank);

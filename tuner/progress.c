@@ -96,13 +96,6 @@ static void fmt_best(const progress *p, dbuf *b, size_t maxc) {
   }
 }
 
-/* Display columns of UTF-8 text (continuation bytes take none). */
-static size_t columns(const char *s, size_t n) {
-  size_t c = 0;
-  for (size_t i = 0; i < n; i++) c += ((unsigned char)s[i] & 0xC0) != 0x80;
-  return c;
-}
-
 /* Byte length of the longest prefix that fits in cols columns. */
 static size_t fit(const char *s, size_t n, size_t cols) {
   size_t c = 0, i = 0;
@@ -119,7 +112,6 @@ static void draw_tty(progress *p, double now) {
   int width = term_width(p);
   dbuf tail, line;
   dbuf_init(&tail), dbuf_init(&line);
-  /* everything right of the bar first, so the bar takes what is left */
   if (p->total)
     dbuf_printf(&tail, " %zu/%zu", p->done, p->total);
   else
@@ -136,17 +128,14 @@ static void draw_tty(progress *p, double now) {
     fmt_best(p, &tail, 28);
   }
   if (*p->label) dbuf_printf(&line, "%s ", p->label);
-  if (p->total) {
-    size_t used = columns(line.data, line.len) + columns(tail.data, tail.len);
-    int bar = width - 1 - (int)used - 2;
-    if (bar > 30) bar = 30;
-    if (bar >= 5) {
-      int fill = (int)((double)bar * (double)p->done / (double)p->total);
-      if (fill > bar) fill = bar;
-      dbuf_puts(&line, "[");
-      for (int i = 0; i < bar; i++) dbuf_puts(&line, i < fill ? "#" : "-");
-      dbuf_puts(&line, "]");
-    }
+  /* the bar comes before the details: on a narrow terminal the best config is cut, not it */
+  int bar = width / 4 < 30 ? width / 4 : 30;
+  if (p->total && bar >= 10) {
+    int fill = (int)((double)bar * (double)p->done / (double)p->total);
+    if (fill > bar) fill = bar;
+    dbuf_puts(&line, "[");
+    for (int i = 0; i < bar; i++) dbuf_puts(&line, i < fill ? "#" : "-");
+    dbuf_puts(&line, "]");
   }
   dbuf_append(&line, tail.data, tail.len);
   /* one column short of the width: a full line would wrap on some terminals */
