@@ -180,7 +180,7 @@ static int load_all(store *s, const dbuf *data, int repair, dbuf *warnings, cter
     record r;
     cterr e;
     if (!blank(p, n) && record_from_json_n(p, n, &r, &e) == 0) {
-      if (repair && write_all(s->fd, "\n", 1))
+      if (repair && (write_all(s->fd, "\n", 1) || fsync(s->fd)))
         return cterr_set(err, "cannot write %s: %s", s->path, strerror(errno));
       store_add(s, &r);
       if (repair && warnings) dbuf_printf(warnings, "%s:%zu: last record lacked its newline; added\n", s->path, lineno);
