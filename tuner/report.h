@@ -1,0 +1,44 @@
+/* report: tables over measurement records, for people (aligned plain text) and for tools
+ * (CSV, JSON) — the end-of-run summary, the compile-only resource table, exports.
+ *
+ * Every function takes the records as an array of pointers (e.g. from store_get) and never
+ * keeps or changes them. Where a (config, problem) appears several times (re-measured
+ * after a template change) the tables use the LAST one in the array: pass records in the
+ * order they were recorded. `problem` NULL means every record, whatever its problem.
+ * Parameter columns follow the order in which parameter names first appear in the records
+ * (the space's order). Times are shown in µs. */
+#ifndef CUTUNE_REPORT_H
+#define CUTUNE_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "record.h"
+
+/* The `top` fastest configurations among status ok (by median time): rank, parameters,
+ * time (µs), GB/s, % of copy bandwidth (copy_gbps > 0: gbps / copy_gbps; otherwise the
+ * record's own copy_share), occupancy and limiter, registers, samples; then one line of
+ * failures by status. Returns the number of ranked rows printed. */
+int report_best(FILE *out, const record *const *recs, size_t n, const char *problem, int top, double copy_gbps);
+
+/* "Which parameters made the difference": per parameter, the best time among ok records for
+ * each of its values and the ratio worst/best of those per-value bests; parameters sorted by
+ * that ratio, largest first, e.g.
+ *   PAD   0: 212.1 µs  1: 134.2 µs  2: 135.0 µs   (×1.58)
+ * Returns the number of parameters printed. */
+int report_param_effects(FILE *out, const record *const *recs, size_t n, const char *problem);
+
+/* For compile-only runs: parameters, registers, static and dynamic shared memory, spills
+ * (stores/loads), local bytes, block threads, theoretical occupancy and its limiter, and the
+ * compile status (ok, or the status and the first line of its message). Records in the
+ * order given. */
+void report_resources(FILE *out, const record *const *recs, size_t n);
+
+/* Every record, flat, one row each, RFC 4180 quoting; unmeasured figures are empty cells.
+ * Columns: space, config, problem, one per parameter, status, message, the statistics,
+ * derived figures, resources, compile time and provenance (names as in the JSON form). */
+void report_csv(FILE *out, const record *const *recs, size_t n);
+/* A JSON array of the records in the store's own JSON form (pandas: read_json + json_normalize). */
+void report_json(FILE *out, const record *const *recs, size_t n);
+
+#endif
