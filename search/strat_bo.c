@@ -87,7 +87,7 @@ static int bo_init(strategy *s, cterr *err) {
   b->gx = xmalloc(GP_MAX * sizeof(size_t));
   b->in_model = xcalloc(s->n, 1);
   b->L = xcalloc((size_t)GP_MAX * GP_MAX, sizeof(double));
-  b->pool = xmalloc((size_t)b->C * sizeof(size_t));
+  b->pool = xcalloc((size_t)b->C, sizeof(size_t));
   b->V = xmalloc((size_t)GP_MAX * (size_t)b->C * sizeof(double));
   b->ss = xcalloc((size_t)b->C, sizeof(double));
   b->mu = xmalloc((size_t)b->C * sizeof(double));
