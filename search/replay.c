@@ -1,0 +1,319 @@
+/* replay: see replay.h. This file: the replay object, file reading, Kernel Tuner caches and
+ * the mapping onto a space's configset; replay_cutune.c reads cutune's results files. */
+#include "replay.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "replay_impl.h"
+
+replay *replay_alloc(size_t cap) {
+  replay *r = xcalloc(1, sizeof *r);
+  r->cap = cap ? cap : 1;
+  r->value = xmalloc(r->cap * sizeof(double));
+  r->status = xmalloc(r->cap * sizeof(rec_status));
+  r->compile_ms = xmalloc(r->cap * sizeof(double));
+  r->cost_s = xmalloc(r->cap * sizeof(double));
+  r->nreps = xcalloc(r->cap, sizeof(int));
+  r->reps = xcalloc(r->cap, sizeof(double *));
+  r->opt = -1;
+  return r;
+}
+
+void replay_set(replay *r, size_t i, rec_status st, double value, double compile_ms, double cost_s,
+                const double *reps, int nreps) {
+  if (i >= r->cap) return; /* cannot happen: callers size the replay to the configset */
+  if (i >= r->n) r->n = i + 1;
+  r->status[i] = st;
+  r->value[i] = st == ST_OK && isfinite(value) ? value : INFINITY;
+  if (st == ST_OK && !isfinite(value)) r->status[i] = ST_RUNTIME_FAULT;
+  r->compile_ms[i] = compile_ms;
+  r->cost_s[i] = cost_s;
+  free(r->reps[i]);
+  r->reps[i] = NULL, r->nreps[i] = 0;
+  if (nreps > 0) {
+    r->reps[i] = xmalloc((size_t)nreps * sizeof(double));
+    memcpy(r->reps[i], reps, (size_t)nreps * sizeof(double));
+    r->nreps[i] = nreps;
+  }
+}
+
+void replay_finish(replay *r) {
+  r->nfailed = 0;
+  r->opt = -1;
+  for (size_t i = 0; i < r->n; i++) {
+    if (!isfinite(r->value[i])) r->nfailed++;
+    else if (r->opt < 0 || r->value[i] < r->value[r->opt]) r->opt = (long)i;
+  }
+}
+
+void replay_free(replay *r) {
+  if (!r) return;
+  for (size_t i = 0; i < r->cap; i++) free(r->reps[i]);
+  free(r->value), free(r->status), free(r->compile_ms), free(r->cost_s), free(r->nreps), free(r->reps);
+  configset_free(r->own_cs);
+  free(r->title), free(r->problem), free(r);
+}
+
+const configset *replay_configs(const replay *r) { return r->cs; }
+size_t replay_count(const replay *r) { return r->n; }
+const char *replay_title(const replay *r) { return r->title ? r->title : ""; }
+const char *replay_problem(const replay *r) { return r->problem ? r->problem : ""; }
+size_t replay_nfailed(const replay *r) { return r->nfailed; }
+double replay_value(const replay *r, size_t i) { return i < r->n ? r->value[i] : INFINITY; }
+rec_status replay_status(const replay *r, size_t i) { return i < r->n ? r->status[i] : ST_INVALID; }
+int replay_nreps(const replay *r, size_t i) { return i < r->n ? r->nreps[i] : 0; }
+const double *replay_reps(const replay *r, size_t i) { return i < r->n ? r->reps[i] : NULL; }
+double replay_compile_ms(const replay *r, size_t i) { return i < r->n ? r->compile_ms[i] : NAN; }
+double replay_cost_seconds(const replay *r, size_t i) { return i < r->n ? r->cost_s[i] : 0; }
+long replay_optimum(const replay *r) { return r->opt; }
+
+int replay_evaluate(void *ctx, size_t idx, double *value, double *cost_seconds, rec_status *status, cterr *err) {
+  replay_eval *e = ctx;
+  const replay *r = e->r;
+  if (idx >= r->n) return cterr_set(err, "configuration %zu is outside the replayed space (%zu)", idx, r->n);
+  *status = r->status[idx];
+  *cost_seconds = r->cost_s[idx];
+  *value = r->value[idx];
+  if (e->noisy && r->status[idx] == ST_OK && r->nreps[idx] > 0)
+    *value = r->reps[idx][rng_below(&e->rng, (uint64_t)r->nreps[idx])];
+  return 0;
+}
+
+int replay_read_file(const char *path, dbuf *out, cterr *err) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return cterr_set(err, "%s: cannot open (%s)", path, strerror(errno));
+  unsigned char magic[2] = {0, 0};
+  size_t got = fread(magic, 1, 2, f);
+  fclose(f);
+  dbuf_reset(out);
+  if (got < 2 || magic[0] != 0x1f || magic[1] != 0x8b) return file_read(path, out, err);
+  gzFile gz = gzopen(path, "rb");
+  if (!gz) return cterr_set(err, "%s: cannot open as gzip", path);
+  char buf[1 << 16];
+  int n;
+  while ((n = gzread(gz, buf, sizeof buf)) > 0) dbuf_append(out, buf, (size_t)n);
+  int zerr = 0;
+  const char *zmsg = n < 0 ? gzerror(gz, &zerr) : NULL;
+  if (n < 0) cterr_set(err, "%s: gzip data is corrupt (%s)", path, zmsg ? zmsg : "?");
+  gzclose(gz);
+  return n < 0 ? -1 : 0;
+}
+
+/* ---- Kernel Tuner cache files ---- */
+
+/* A parameter value as text: integers plainly, reals shortest, strings as they are. */
+static char *json_value_text(json_t *v, double *num) {
+  *num = NAN;
+  if (json_is_integer(v)) {
+    *num = (double)json_integer_value(v);
+    return xasprintf("%lld", (long long)json_integer_value(v));
+  }
+  if (json_is_real(v)) {
+    *num = json_real_value(v);
+    char *s = json_dumps(v, JSON_ENCODE_ANY);
+    char *r = xstrdup(s ? s : "nan");
+    free(s);
+    return r;
+  }
+  if (json_is_boolean(v)) {
+    *num = json_is_true(v) ? 1 : 0;
+    return xstrdup(json_is_true(v) ? "1" : "0");
+  }
+  if (json_is_string(v)) return xstrdup(json_string_value(v));
+  char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+  char *r = xstrdup(s ? s : "null");
+  free(s);
+  return r;
+}
+
+/* Index of value v among the parameter's values: numbers by value, others by text. */
+static int match_value(const cs_param *pp, json_t *v) {
+  double num;
+  char *txt = json_value_text(v, &num);
+  int found = -1;
+  for (int k = 0; k < pp->nvalues && found < 0; k++) {
+    if (isfinite(num) && isfinite(pp->num[k])) {
+      if (pp->num[k] == num) found = k;
+    } else if (!strcmp(pp->str[k], txt)) {
+      found = k;
+    }
+  }
+  free(txt);
+  return found;
+}
+
+static rec_status kt_failure(const char *s) {
+  if (!strcmp(s, "CompilationFailedConfig")) return ST_COMPILE_ERROR;
+  if (!strcmp(s, "InvalidConfig")) return ST_INVALID;
+  return ST_RUNTIME_FAULT; /* RuntimeFailedConfig and anything else a run could not time */
+}
+
+static int kt_load(const char *path, json_t *root, replay **out, cterr *err) {
+  json_t *keys = json_object_get(root, "tune_params_keys"), *tp = json_object_get(root, "tune_params");
+  json_t *cache = json_object_get(root, "cache");
+  if (!json_is_array(keys) || !json_is_object(tp) || !json_is_object(cache))
+    return cterr_set(err, "%s: not a Kernel Tuner cache file (expected \"tune_params_keys\", \"tune_params\" and "
+                          "\"cache\")", path);
+  configset *cs = configset_new();
+  size_t np = json_array_size(keys);
+  for (size_t p = 0; p < np; p++) {
+    const char *name = json_string_value(json_array_get(keys, p));
+    json_t *vals = name ? json_object_get(tp, name) : NULL;
+    if (!json_is_array(vals) || json_array_size(vals) == 0) {
+      configset_free(cs);
+      return cterr_set(err, "%s: tune_params has no value list for parameter %zu ('%s')", path, p,
+                       name ? name : "?");
+    }
+    size_t nv = json_array_size(vals);
+    char **str = xcalloc(nv, sizeof(char *));
+    double *num = xcalloc(nv, sizeof(double));
+    for (size_t v = 0; v < nv; v++) str[v] = json_value_text(json_array_get(vals, v), &num[v]);
+    int rc = configset_add_param(cs, name, (int)nv, (const char *const *)str, num, err);
+    for (size_t v = 0; v < nv; v++) free(str[v]);
+    free(str), free(num);
+    if (rc < 0) {
+      configset_free(cs);
+      return cterr_wrap(err, "%s", path);
+    }
+  }
+  replay *r = replay_alloc(json_object_size(cache));
+  r->own_cs = cs, r->cs = cs;
+  const char *dev = json_string_value(json_object_get(root, "device_name"));
+  const char *ker = json_string_value(json_object_get(root, "kernel_name"));
+  r->title = (dev && ker) ? xasprintf("%s / %s", dev, ker) : xstrdup(path_basename(path));
+  r->problem = xstrdup("");
+  const char *key;
+  json_t *ent;
+  double *reps = NULL;
+  size_t repcap = 0;
+  json_object_foreach(cache, key, ent) {
+    uint16_t row[CS_MAX_PARAMS];
+    for (size_t p = 0; p < np; p++) {
+      json_t *v = json_object_get(ent, configset_param(cs, (int)p)->name);
+      int k = v ? match_value(configset_param(cs, (int)p), v) : -1;
+      if (k < 0) {
+        replay_free(r), free(reps);
+        return cterr_set(err, "%s: cache entry \"%s\": parameter '%s' missing or not one of tune_params", path, key,
+                         configset_param(cs, (int)p)->name);
+      }
+      row[p] = (uint16_t)k;
+    }
+    size_t i = configset_add(cs, row);
+    json_t *t = json_object_get(ent, "time"), *ts = json_object_get(ent, "times");
+    rec_status st = ST_OK;
+    double value = INFINITY;
+    if (json_is_number(t)) value = json_number_value(t);
+    else st = json_is_string(t) ? kt_failure(json_string_value(t)) : ST_RUNTIME_FAULT;
+    size_t nr = json_is_array(ts) ? json_array_size(ts) : 0;
+    if (nr > repcap) repcap = nr, reps = xrealloc(reps, repcap * sizeof(double));
+    int nreps = 0;
+    for (size_t k = 0; k < nr; k++)
+      if (json_is_number(json_array_get(ts, k))) reps[nreps++] = json_number_value(json_array_get(ts, k));
+    json_t *ct = json_object_get(ent, "compile_time"), *bt = json_object_get(ent, "benchmark_time");
+    double cms = json_is_number(ct) ? json_number_value(ct) : NAN;
+    double bms = json_is_number(bt) ? json_number_value(bt) : (st == ST_OK ? value * (nreps ? nreps : 1) : 0);
+    double cost = ((isfinite(cms) ? cms : 0) + (isfinite(bms) ? bms : 0)) / 1000.0;
+    replay_set(r, i, st, value, cms, cost, reps, nreps);
+  }
+  free(reps);
+  replay_finish(r);
+  *out = r;
+  return 0;
+}
+
+static int ends_with(const char *s, const char *suf) {
+  size_t a = strlen(s), b = strlen(suf);
+  return a >= b && !strcmp(s + a - b, suf);
+}
+
+int replay_load(const char *path, const char *problem, replay **out, cterr *err) {
+  *out = NULL;
+  if (ends_with(path, ".jsonl") || ends_with(path, ".jsonl.gz")) return replay_load_cutune(path, problem, out, err);
+  dbuf b;
+  dbuf_init(&b);
+  if (replay_read_file(path, &b, err) < 0) {
+    dbuf_free(&b);
+    return -1;
+  }
+  json_error_t je;
+  json_t *root = json_loadb(b.data, b.len, 0, &je);
+  dbuf_free(&b);
+  if (!root) {
+    /* several JSON objects, one per line: a cutune results file under another name */
+    if (strstr(je.text, "end of file expected")) return replay_load_cutune(path, problem, out, err);
+    return cterr_set(err, "%s:%d: %s", path, je.line, je.text);
+  }
+  int rc = kt_load(path, root, out, err);
+  json_decref(root);
+  return rc;
+}
+
+/* ---- a space's configset over a recorded file ---- */
+
+int replay_load_for(const char *path, const char *problem, const configset *space_cs, replay **out, cterr *err) {
+  *out = NULL;
+  replay *f;
+  if (replay_load(path, problem, &f, err) < 0) return -1;
+  const configset *fc = f->cs;
+  int fnp = configset_nparams(fc), snp = configset_nparams(space_cs);
+  int map[CS_MAX_PARAMS];         /* file param -> space param (-1: fixed in the file) */
+  int *vmap[CS_MAX_PARAMS] = {0}; /* space value index -> file value index (-1: none) */
+  int rc = -1;
+  for (int p = 0; p < fnp; p++) {
+    const cs_param *fp = configset_param(fc, p);
+    map[p] = configset_param_index(space_cs, fp->name);
+    if (map[p] < 0 && fp->nvalues != 1) {
+      cterr_set(err, "%s: parameter '%s' of the recorded file is not a parameter of the space", path, fp->name);
+      goto done;
+    }
+  }
+  for (int q = 0; q < snp; q++) {
+    const cs_param *sp = configset_param(space_cs, q);
+    if (configset_param_index(fc, sp->name) < 0) {
+      cterr_set(err, "%s: parameter '%s' of the space is not in the recorded file", path, sp->name);
+      goto done;
+    }
+  }
+  for (int p = 0; p < fnp; p++) {
+    if (map[p] < 0) continue;
+    const cs_param *fp = configset_param(fc, p), *sp = configset_param(space_cs, map[p]);
+    vmap[p] = xmalloc((size_t)sp->nvalues * sizeof(int));
+    for (int v = 0; v < sp->nvalues; v++) {
+      vmap[p][v] = -1;
+      for (int k = 0; k < fp->nvalues && vmap[p][v] < 0; k++) {
+        int both_num = isfinite(sp->num[v]) && isfinite(fp->num[k]);
+        if (both_num ? sp->num[v] == fp->num[k] : !strcmp(sp->str[v], fp->str[k])) vmap[p][v] = k;
+      }
+    }
+  }
+  size_t n = configset_count(space_cs);
+  replay *r = replay_alloc(n);
+  r->cs = space_cs;
+  r->title = xstrdup(f->title), r->problem = xstrdup(f->problem);
+  for (size_t i = 0; i < n; i++) {
+    const uint16_t *srow = configset_row(space_cs, i);
+    uint16_t frow[CS_MAX_PARAMS];
+    long j = 0;
+    for (int p = 0; p < fnp && j >= 0; p++) {
+      int k = map[p] < 0 ? 0 : vmap[p][srow[map[p]]];
+      if (k < 0) j = -1;
+      else frow[p] = (uint16_t)k;
+    }
+    if (j >= 0) j = configset_find(fc, frow);
+    if (j < 0 || (size_t)j >= f->n) replay_set(r, i, ST_INVALID, INFINITY, NAN, 0, NULL, 0);
+    else
+      replay_set(r, i, f->status[j], f->value[j], f->compile_ms[j], f->cost_s[j], f->reps[j], f->nreps[j]);
+  }
+  replay_finish(r);
+  *out = r;
+  rc = 0;
+done:
+  for (int p = 0; p < fnp; p++) free(vmap[p]);
+  replay_free(f);
+  return rc;
+}

@@ -1,0 +1,32 @@
+/* score_impl: what score.c (per-file scoring) and score_main.c (command, table, SVG) share. */
+#ifndef CUTUNE_SCORE_IMPL_H
+#define CUTUNE_SCORE_IMPL_H
+
+#include <stdint.h>
+
+#include "strategy.h"
+#include "util.h"
+
+#define SCORE_BMAX 1000
+#define SCORE_MAXSTRAT 16
+#define SCORE_NFRAC 4
+extern const int score_frac_at[SCORE_NFRAC]; /* 25, 50, 100, 200 */
+
+typedef struct score_cfg {
+  const char *strat[SCORE_MAXSTRAT];
+  int nstrat;
+  int repeats, budget_min, budget_max;
+  uint64_t seed;
+  int noisy;
+  strategy_opts opts;
+} score_cfg;
+
+typedef struct score_result {
+  double score[SCORE_BMAX + 1]; /* [b]: score at budget b (1..budget_max) */
+  double frac[SCORE_NFRAC];     /* mean optimum / best found at 25, 50, 100, 200 evaluations */
+  double seconds;               /* time spent on this strategy and file */
+} score_result;
+
+int score_file(const char *path, const score_cfg *cfg, score_result *res, cterr *err);
+
+#endif

@@ -1,0 +1,248 @@
+/* strategy: the shared base of every strategy (see strategy.h and strategy_impl.h), plus the
+ * two strategies that need no model: exhaustive and random. */
+#include "strategy_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const strategy_ops *const all_ops[] = {&strat_exhaustive_ops, &strat_random_ops, &strat_ils_ops,
+                                              &strat_ga_ops,         &strat_anneal_ops, &strat_bo_ops,
+                                              &strat_bandit_ops,     NULL};
+static const char *const all_names[] = {"exhaustive", "random", "ils", "ga", "anneal", "bo", "bandit", NULL};
+
+const char *const *strategy_names(void) { return all_names; }
+
+const char *strategy_default_name(size_t space_count, long budget) {
+  return (budget >= 0 && (size_t)budget >= space_count) ? "exhaustive" : "bandit";
+}
+
+void strategy_opts_default(strategy_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->budget_hint = 200;
+  o->arms = "ils,ga,anneal,bo";
+  o->bandit_c = 0.05;
+  o->bandit_window = 50;
+  o->ga_pop = 20;
+  o->bo_init = 10;
+  o->bo_candidates = 1500;
+  o->bo_xi = 0.01;
+}
+
+static void opts_merge(strategy_opts *dst, const strategy_opts *src) {
+  strategy_opts_default(dst);
+  if (!src) return;
+  if (src->budget_hint > 0) dst->budget_hint = src->budget_hint;
+  if (src->arms && *src->arms) dst->arms = src->arms;
+  if (src->bandit_c > 0) dst->bandit_c = src->bandit_c;
+  if (src->bandit_window > 0) dst->bandit_window = src->bandit_window;
+  if (src->ga_pop > 1) dst->ga_pop = src->ga_pop;
+  if (src->bo_init > 0) dst->bo_init = src->bo_init;
+  if (src->bo_candidates > 0) dst->bo_candidates = src->bo_candidates;
+  if (src->bo_xi > 0) dst->bo_xi = src->bo_xi;
+}
+
+int strategy_new_shared(const char *name, const configset *cs, uint64_t seed, const strategy_opts *o,
+                        uint8_t *prop, size_t *nprop, strategy **out, cterr *err) {
+  *out = NULL;
+  const strategy_ops *ops = NULL;
+  for (int i = 0; all_ops[i]; i++)
+    if (name && !strcmp(all_ops[i]->name, name)) ops = all_ops[i];
+  if (!ops) {
+    dbuf b;
+    dbuf_init(&b);
+    for (int i = 0; all_names[i]; i++) dbuf_printf(&b, "%s%s", i ? ", " : "", all_names[i]);
+    cterr_set(err, "unknown strategy '%s' (expected one of: %s)", name ? name : "(null)", b.data);
+    dbuf_free(&b);
+    return -1;
+  }
+  if (!cs || configset_count(cs) == 0) return cterr_set(err, "strategy '%s': the space has no valid configuration", name);
+  strategy *s = xcalloc(1, sizeof *s);
+  s->ops = ops;
+  s->cs = cs;
+  s->n = configset_count(cs);
+  s->np = configset_nparams(cs);
+  rng_seed(&s->r, seed);
+  opts_merge(&s->o, o);
+  if (prop) {
+    s->prop = prop, s->nprop = nprop;
+  } else {
+    s->own_prop = s->prop = xcalloc(s->n, 1);
+    s->nprop = &s->own_nprop;
+  }
+  s->mine = xcalloc(s->n, 1);
+  s->val = xmalloc(s->n * sizeof(double));
+  for (size_t i = 0; i < s->n; i++) s->val[i] = NAN;
+  s->told = xmalloc(s->n * sizeof(size_t));
+  s->best_idx = -1;
+  s->best = INFINITY;
+  if (ops->init && ops->init(s, err) < 0) {
+    cterr_wrap(err, "strategy '%s'", name);
+    strategy_free(s);
+    return -1;
+  }
+  *out = s;
+  return 0;
+}
+
+int strategy_new(const char *name, const configset *cs, uint64_t seed, const strategy_opts *opts,
+                 strategy **out, cterr *err) {
+  return strategy_new_shared(name, cs, seed, opts, NULL, NULL, out, err);
+}
+
+int strategy_ask(strategy *s, size_t *out, int max) {
+  int k = 0;
+  while (k < max && *s->nprop < s->n) {
+    long i = s->ops->ask1(s);
+    if (i < 0) i = st_random_free(s); /* a strategy with nothing left to say: fall back */
+    if (i < 0) break;
+    if (s->prop[i]) break; /* never propose twice: a strategy bug, stop rather than repeat */
+    s->prop[i] = 1, s->mine[i] = 1;
+    (*s->nprop)++;
+    out[k++] = (size_t)i;
+  }
+  return k;
+}
+
+void strategy_tell(strategy *s, size_t idx, double value) {
+  if (idx >= s->n || isnan(value)) return;
+  if (isnan(s->val[idx])) s->told[s->ntold++] = idx;
+  s->val[idx] = value;
+  if (value < s->best) s->best = value, s->best_idx = (long)idx;
+  if (s->ops->tell) s->ops->tell(s, idx, value, s->mine[idx]);
+}
+
+void strategy_free(strategy *s) {
+  if (!s) return;
+  if (s->ops->free) s->ops->free(s);
+  free(s->own_prop), free(s->mine), free(s->val), free(s->told), free(s);
+}
+
+const char *strategy_name(const strategy *s) { return s->ops->name; }
+
+void strategy_summary(const strategy *s, dbuf *out) {
+  if (s->ops->summary) s->ops->summary(s, out);
+}
+
+/* ---- helpers ---- */
+
+long st_random_free(strategy *s) {
+  if (*s->nprop >= s->n) return -1;
+  /* rejection while the space is mostly free; a scan from a random start once it is not */
+  for (int t = 0; t < 64; t++) {
+    size_t i = configset_sample(s->cs, &s->r);
+    if (!s->prop[i]) return (long)i;
+  }
+  size_t start = (size_t)rng_below(&s->r, s->n);
+  for (size_t k = 0; k < s->n; k++) {
+    size_t i = (start + k) % s->n;
+    if (!s->prop[i]) return (long)i;
+  }
+  return -1;
+}
+
+size_t st_free_neighbours(strategy *s, size_t i, cs_neighbour_kind kind, size_t *out, size_t max) {
+  size_t cap = 4096, *tmp = xmalloc(cap * sizeof(size_t));
+  size_t n = configset_neighbours(s->cs, i, kind, tmp, cap);
+  if (n > cap) n = cap;
+  size_t k = 0;
+  for (size_t j = 0; j < n && k < max; j++)
+    if (!s->prop[tmp[j]]) out[k++] = tmp[j];
+  free(tmp);
+  return k;
+}
+
+void st_row(const strategy *s, size_t i, uint16_t *row) {
+  memcpy(row, configset_row(s->cs, i), (size_t)s->np * sizeof(uint16_t));
+}
+
+/* Reservoir-pick a random free valid row among those at Hamming distance `dist` (1 or 2). */
+static long repair_at(strategy *s, uint16_t *row, int dist) {
+  long pick = -1;
+  uint64_t seen = 0;
+  for (int p = 0; p < s->np; p++) {
+    const cs_param *pp = configset_param(s->cs, p);
+    uint16_t cp = row[p];
+    for (int v = 0; v < pp->nvalues; v++) {
+      if (v == cp) continue;
+      row[p] = (uint16_t)v;
+      if (dist == 1) {
+        long j = configset_find(s->cs, row);
+        if (j >= 0 && !s->prop[j] && rng_below(&s->r, ++seen) == 0) pick = j;
+      } else {
+        for (int q = p + 1; q < s->np; q++) {
+          const cs_param *qq = configset_param(s->cs, q);
+          uint16_t cq = row[q];
+          for (int w = 0; w < qq->nvalues; w++) {
+            if (w == cq) continue;
+            row[q] = (uint16_t)w;
+            long j = configset_find(s->cs, row);
+            if (j >= 0 && !s->prop[j] && rng_below(&s->r, ++seen) == 0) pick = j;
+          }
+          row[q] = cq;
+        }
+      }
+    }
+    row[p] = cp;
+  }
+  return pick;
+}
+
+long st_repair(strategy *s, const uint16_t *row0) {
+  uint16_t row[CS_MAX_PARAMS];
+  memcpy(row, row0, (size_t)s->np * sizeof(uint16_t));
+  long j = configset_find(s->cs, row);
+  if (j >= 0 && !s->prop[j]) return j;
+  j = repair_at(s, row, 1);
+  if (j < 0) j = repair_at(s, row, 2);
+  if (j < 0) j = st_random_free(s);
+  return j;
+}
+
+/* ---- exhaustive: every row in enumeration order ---- */
+
+typedef struct {
+  size_t next;
+} exh_state;
+
+static int exh_init(strategy *s, cterr *err) {
+  s->impl = xcalloc(1, sizeof(exh_state));
+  return 0;
+}
+static long exh_ask(strategy *s) {
+  exh_state *e = s->impl;
+  while (e->next < s->n && s->prop[e->next]) e->next++;
+  return e->next < s->n ? (long)e->next : -1;
+}
+static void impl_free(strategy *s) { free(s->impl); }
+
+const strategy_ops strat_exhaustive_ops = {"exhaustive", exh_init, exh_ask, NULL, impl_free, NULL};
+
+/* ---- random: uniform sampling without replacement (a lazily shuffled permutation) ---- */
+
+typedef struct {
+  size_t *perm, k;
+} rnd_state;
+
+static int rnd_init(strategy *s, cterr *err) {
+  rnd_state *r = xcalloc(1, sizeof *r);
+  r->perm = xmalloc(s->n * sizeof(size_t));
+  for (size_t i = 0; i < s->n; i++) r->perm[i] = i;
+  s->impl = r;
+  return 0;
+}
+static long rnd_ask(strategy *s) {
+  rnd_state *r = s->impl;
+  while (r->k < s->n) {
+    size_t j = r->k + (size_t)rng_below(&s->r, s->n - r->k), t = r->perm[j];
+    r->perm[j] = r->perm[r->k], r->perm[r->k++] = t;
+    if (!s->prop[t]) return (long)t;
+  }
+  return -1;
+}
+static void rnd_free(strategy *s) {
+  rnd_state *r = s->impl;
+  free(r->perm), free(r);
+}
+
+const strategy_ops strat_random_ops = {"random", rnd_init, rnd_ask, NULL, rnd_free, NULL};

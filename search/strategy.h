@@ -1,0 +1,59 @@
+/* strategy: search strategies over the valid configurations of a configset, behind one small
+ * ask/tell interface.
+ *
+ *   strategy_ask proposes configurations (row indices of the configset) never proposed before;
+ *   strategy_tell reports a measured value (lower is better; INFINITY = the configuration
+ *   failed). Tells may arrive in any order, for any configuration (also ones the strategy
+ *   did not propose: results already in a store), and a strategy learns from all of them.
+ *
+ * Every strategy is seeded and deterministic under its seed, proposes only valid rows of the
+ * configset and never the same row twice. Names: exhaustive, random, ils, ga, anneal, bo,
+ * bandit (an AUC-credit bandit over several of the others; the default for spaces too large to
+ * exhaust within the budget).
+ *
+ * Ownership: the strategy borrows the configset (it must outlive the strategy) and owns
+ * everything else; strategy_free(NULL) does nothing. */
+#ifndef CUTUNE_STRATEGY_H
+#define CUTUNE_STRATEGY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "configset.h"
+#include "util.h"
+
+typedef struct strategy strategy;
+
+/* Tuning knobs. Zero (or NULL) in any field means "the default"; strategy_new(..., NULL, ...)
+ * takes every default. The defaults are one setting for all spaces, not tuned per space. */
+typedef struct strategy_opts {
+  long budget_hint;   /* expected number of evaluations (annealing schedule); default 200 */
+  const char *arms;   /* bandit: comma-separated arm names; default "ils,ga,anneal,bo" */
+  double bandit_c;    /* bandit: weight of the exploration bonus; default 0.05 */
+  int bandit_window;  /* bandit: credits remembered per arm; default 50 */
+  int ga_pop;         /* ga: population size; default 20 */
+  int bo_init;        /* bo: initial random design; default 10 */
+  int bo_candidates;  /* bo: random candidate pool size; default 1500 */
+  double bo_xi;       /* bo: exploration offset of expected improvement (standardised units); default 0.01 */
+} strategy_opts;
+
+/* Fill o with the defaults (explicit values, so callers can print or adjust them). */
+void strategy_opts_default(strategy_opts *o);
+
+int strategy_new(const char *name, const configset *cs, uint64_t seed, const strategy_opts *opts,
+                 strategy **out, cterr *err);
+/* Up to max configuration indices not proposed before; returns how many (0 = nothing left). */
+int strategy_ask(strategy *s, size_t *out, int max);
+/* A measured value for configuration idx: lower is better, INFINITY when it failed. */
+void strategy_tell(strategy *s, size_t idx, double value);
+void strategy_free(strategy *s);
+
+const char *strategy_name(const strategy *s);
+/* NULL-terminated list of every strategy name. */
+const char *const *strategy_names(void);
+/* "exhaustive" when budget (evaluations) covers the space, else "bandit"; budget < 0 = unknown. */
+const char *strategy_default_name(size_t space_count, long budget);
+/* One line of human-readable internals (the bandit: uses and credits per arm); "" if none. */
+void strategy_summary(const strategy *s, dbuf *out);
+
+#endif
