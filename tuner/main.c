@@ -13,10 +13,8 @@
 #include "compile.h"
 #include "gpu.h"
 
-/* Entry points of the commands (declared weak while units are being brought up, so that the
- * binary still links and says what is missing). */
-int run_main(int argc, char **argv) __attribute__((weak));
-int search_score_main(int argc, char **argv) __attribute__((weak));
+#include "run.h"
+#include "score.h"
 
 #ifndef CUTUNE_VERSION
 #define CUTUNE_VERSION "0.1.0"
@@ -82,11 +80,6 @@ static int devices_main(int argc, char **argv) {
   return 0;
 }
 
-static int missing(const char *what) {
-  fprintf(stderr, "cutune: '%s' is not part of this build\n", what);
-  return 2;
-}
-
 int main(int argc, char **argv) {
   if (argc < 2) {
     fputs(usage, stderr);
@@ -98,8 +91,8 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
     if (argc >= 3 && strcmp(cmd, "help") == 0) {
       char *sub[] = {argv[2], "--help", NULL};
-      if (!strcmp(argv[2], "run")) return run_main ? run_main(2, sub) : missing("run");
-      if (!strcmp(argv[2], "score")) return search_score_main ? search_score_main(2, sub) : missing("score");
+      if (!strcmp(argv[2], "run")) return run_main(2, sub);
+      if (!strcmp(argv[2], "score")) return search_score_main(2, sub);
       fprintf(stderr, "cutune: no command '%s' (commands: run, score, devices, help, version)\n", argv[2]);
       return 2;
     }
@@ -111,8 +104,8 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (!strcmp(cmd, "devices")) return devices_main(argc - 1, argv + 1);
-  if (!strcmp(cmd, "run")) return run_main ? run_main(argc - 1, argv + 1) : missing("run");
-  if (!strcmp(cmd, "score")) return search_score_main ? search_score_main(argc - 1, argv + 1) : missing("score");
+  if (!strcmp(cmd, "run")) return run_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "score")) return search_score_main(argc - 1, argv + 1);
   fprintf(stderr, "cutune: unknown command '%s' (commands: run, score, devices, help, version; see 'cutune --help')\n", cmd);
   return 2;
 }

@@ -3,6 +3,7 @@
 #include "run.h"
 
 #include <getopt.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +14,8 @@
 #include "progress.h"
 #include "record.h"
 #include "report.h"
+#include "score.h"
 
-int search_replay_main(int argc, char **argv) __attribute__((weak));
 
 static const char run_usage[] =
     "usage: cutune run SPACE.lua [options]\n"
@@ -57,20 +58,20 @@ static const char run_usage[] =
     "exit status: 0 when the run completed (failed configurations are data, not errors),\n"
     "1 when it could not run (bad space, store in use, ...), 2 for a bad command line.\n";
 
-static int bad_usage(const char *fmt, const char *arg) {
+static int bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad_usage(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
   fprintf(stderr, "cutune run: ");
-  fprintf(stderr, fmt, arg);
+  vfprintf(stderr, fmt, ap);
   fprintf(stderr, " (see 'cutune run --help')\n");
+  va_end(ap);
   return 2;
 }
 
 int run_main(int argc, char **argv) {
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "--replay") || !strncmp(argv[i], "--replay=", 9)) {
-      if (!search_replay_main) {
-        fputs("cutune run: --replay is not part of this build\n", stderr);
-        return 2;
-      }
       return search_replay_main(argc, argv);
     }
 
@@ -152,8 +153,8 @@ int run_main(int argc, char **argv) {
     default: return bad_usage("unknown option '%s'", argv[optind - 1]);
     }
   }
-  if (o.min_samples > o.max_samples) return bad_usage("--min-samples is larger than --max-samples%s", "");
-  if (optind >= argc) return bad_usage("no space file given%s", "");
+  if (o.min_samples > o.max_samples) return bad_usage("--min-samples is larger than --max-samples");
+  if (optind >= argc) return bad_usage("no space file given");
   if (optind + 1 < argc) return bad_usage("one space file at a time (extra argument '%s')", argv[optind + 1]);
   o.space_path = argv[optind];
   if (o.strategy) {
