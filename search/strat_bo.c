@@ -23,7 +23,8 @@ extern void dpotrs_(const char *uplo, const int *n, const int *nrhs, const doubl
                     const int *ldb, int *info);
 
 #define GP_MAX 320   /* observations in the model at most; beyond, a subset (best + recent) */
-#define NB_BEST 128  /* neighbours of the best scored besides the pool */
+#define NB_BEST 128
+#define FIT_MAX 100  /* observations the hyperparameter likelihood is evaluated on */  /* neighbours of the best scored besides the pool */
 
 typedef struct {
   int d;                       /* active dimensions (parameters with more than one value) */
@@ -33,6 +34,7 @@ typedef struct {
   /* model */
   size_t *gx;
   int gn, fitted_n, next_fit;
+  size_t told_used; /* s->told[0..told_used) were offered to the model */
   uint8_t *in_model;
   double *L; /* GP_MAX x GP_MAX, column-major, lower */
   /* candidate pool */
@@ -135,13 +137,14 @@ static void forward(const double *L, int ld, int n, const double *k, double *x) 
   }
 }
 
-/* Factor K(X,X) + noise I into A (ld GP_MAX); jitter on failure. Returns 0 or -1. */
-static int factor(const strategy *s, const bo_state *b, double ls, double noise, double *A) {
-  int n = b->gn, ld = GP_MAX, info = 0;
+/* Factor K(X,X) + noise I over the n observations x[] into A (ld GP_MAX); jitter on failure.
+ * Returns 0 or -1. */
+static int factor(const strategy *s, const bo_state *b, const size_t *x, int n, double ls, double noise, double *A) {
+  int ld = GP_MAX, info = 0;
   for (double jitter = 0; jitter <= 1e-2; jitter = jitter ? jitter * 100 : 1e-8) {
     for (int j = 0; j < n; j++)
       for (int i = j; i < n; i++)
-        A[i + (size_t)j * ld] = matern52(dist2(s, b, b->gx[i], b->gx[j]), ls) + (i == j ? noise + jitter : 0);
+        A[i + (size_t)j * ld] = matern52(dist2(s, b, x[i], x[j]), ls) + (i == j ? noise + jitter : 0);
     dpotrf_("L", &n, A, &ld, &info);
     if (info == 0) return 0;
   }
@@ -177,26 +180,32 @@ static void model_refit(strategy *s, bo_state *b) {
   static const double noise_grid[] = {1e-4, 1e-2, 0.1};
   double best = -INFINITY, bls = 0.35 * sqrt(b->d), bnoise = 1e-2, scale = sqrt((double)(b->d ? b->d : 1));
   double *A = xmalloc((size_t)GP_MAX * GP_MAX * sizeof(double)), *alpha = xmalloc(GP_MAX * sizeof(double));
-  int n = b->gn, one = 1, ld = GP_MAX, info;
+  /* the likelihood is judged on at most FIT_MAX observations (every other one beyond), which
+   * keeps the grid cheap on long runs */
+  size_t fx[FIT_MAX];
+  double fy[FIT_MAX];
+  int n = 0, stride = (b->gn + FIT_MAX - 1) / FIT_MAX, one = 1, ld = GP_MAX, info;
+  for (int i = 0; i < b->gn && n < FIT_MAX; i += stride) fx[n] = b->gx[i], fy[n++] = b->y[i];
   for (size_t a = 0; a < sizeof ls_grid / sizeof *ls_grid; a++)
     for (size_t c = 0; c < sizeof noise_grid / sizeof *noise_grid; c++) {
       double ls = ls_grid[a] * scale;
-      if (factor(s, b, ls, noise_grid[c], A) < 0) continue;
-      memcpy(alpha, b->y, (size_t)n * sizeof(double));
+      if (factor(s, b, fx, n, ls, noise_grid[c], A) < 0) continue;
+      memcpy(alpha, fy, (size_t)n * sizeof(double));
       dpotrs_("L", &n, &one, A, &ld, alpha, &ld, &info);
       if (info) continue;
       double fit = 0, logdet = 0;
-      for (int i = 0; i < n; i++) fit += b->y[i] * alpha[i], logdet += log(A[i + (size_t)i * ld]);
+      for (int i = 0; i < n; i++) fit += fy[i] * alpha[i], logdet += log(A[i + (size_t)i * ld]);
       double lml = -0.5 * fit - logdet;
       if (lml > best) best = lml, bls = ls, bnoise = noise_grid[c];
     }
   b->ls = bls, b->noise = bnoise;
-  if (factor(s, b, b->ls, b->noise, b->L) < 0) { /* nothing factors: a diagonal model */
+  if (factor(s, b, b->gx, b->gn, b->ls, b->noise, b->L) < 0) { /* nothing factors: a diagonal model */
     memset(b->L, 0, (size_t)GP_MAX * GP_MAX * sizeof(double));
-    for (int i = 0; i < n; i++) b->L[i + (size_t)i * GP_MAX] = 1;
+    for (int i = 0; i < b->gn; i++) b->L[i + (size_t)i * GP_MAX] = 1;
   }
   free(A), free(alpha);
   b->fitted_n = (int)s->ntold;
+  b->told_used = s->ntold;
   b->next_fit = b->fitted_n + (b->fitted_n / 2 > 8 ? b->fitted_n / 2 : 8);
 }
 
@@ -275,10 +284,10 @@ static long bo_ask(strategy *s) {
   if ((int)s->ntold < s->o.bo_init || !have_finite || b->d == 0) return st_random_free(s);
   int refit = b->gn == 0 || (int)s->ntold >= b->next_fit;
   if (!refit)
-    for (size_t k = 0; k < s->ntold && !refit; k++)
-      if (!b->in_model[s->told[k]]) {
+    for (; b->told_used < s->ntold && !refit; b->told_used++)
+      if (!b->in_model[s->told[b->told_used]]) {
         if (b->gn >= GP_MAX) refit = 1;
-        else model_add(s, b, s->told[k]);
+        else model_add(s, b, s->told[b->told_used]);
       }
   int C = b->C, nfree_pool = 0;
   for (int c = 0; c < C; c++) nfree_pool += isfinite(b->ss[c]) && !s->prop[b->pool[c]];
