@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 CUTUNE=${CUTUNE:-build/cutune}
 RESULTS=${RESULTS:-results}
 OUT=${OUT:-build/bench}
-NVCC=${NVCC:-nvcc}
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 ARCH=${ARCH:-sm_90}
 SPACE=lua/transpose_space.lua
 PROBLEM="M=8192,N=8192"
@@ -39,7 +39,9 @@ while [ $# -gt 0 ]; do
 done
 
 command -v python3 >/dev/null || die "python3 is needed to read the results"
-command -v "$NVCC" >/dev/null || [ -x "$NVCC" ] || die "nvcc not found (set NVCC=/path/to/nvcc)"
+command -v "$NVCC" >/dev/null || die "nvcc not found (set NVCC=/path/to/nvcc)"
+# cuBLAS is found at run time through the toolkit that built the program.
+CUDA_LIB=$(cd "$(dirname "$(command -v "$NVCC")")/.." && pwd)/lib64
 mkdir -p "$OUT" "$RESULTS"
 
 # Lines per transpose store ({path: count}), so that the records this run appends can be told apart.
@@ -126,7 +128,7 @@ echo "== winner at $PROBLEM in $store: $flags (t_median $t_best ms)"
 bin="$OUT/transpose_bench"
 echo "== $NVCC -O3 -arch=$ARCH $flags bench/transpose_bench.cu -lcublas"
 # shellcheck disable=SC2086
-"$NVCC" -O3 -arch="$ARCH" $flags -o "$bin" bench/transpose_bench.cu -lcublas ||
+"$NVCC" -O3 -arch="$ARCH" $flags -o "$bin" bench/transpose_bench.cu -lcublas -Xlinker -rpath -Xlinker "$CUDA_LIB" ||
   die "building transpose_bench failed"
 echo "== $bin ${bench_args[*]:-} --csv $OUT/transpose_bench.csv"
 "$bin" "${bench_args[@]}" --csv "$OUT/transpose_bench.csv" | tee "$OUT/transpose_bench.txt" ||
