@@ -3,7 +3,7 @@
 // shared-memory bank conflicts of each variant.
 //
 //   g++ -O1 -std=c++17 -fsanitize=address -DTILE=64 -DVEC=4 ... bench/transpose_emu.cpp -o emu && ./emu
-//   (bench/check_templates.sh drives it over every configuration shape of the space.)
+//   (bench/emu_check.sh drives it over a list of configurations read from stdin.)
 //
 // Each block's threads are ucontext coroutines; __syncthreads() switches back to the scheduler,
 // which resumes every thread of the block in turn, so the code between barriers runs in full for
