@@ -1,0 +1,263 @@
+// transpose: out-of-place float32 matrix transpose, one template for every variant cutune tunes.
+//
+//   in  is N rows x M columns, row-major;   out is M rows x N columns:  out[x*N + y] = in[y*M + x]
+//
+// Parameters (each reaches the kernel as -DNAME=value; the defaults below let `nvcc -c` build it):
+//   TILE        0: the naive kernel (no shared memory, one element per thread, block 32 x BLOCK_ROWS);
+//               16/32/64: a TILE x TILE tile staged through shared memory.
+//   PAD         floats of padding per shared-memory row (0/1/2).
+//   SWIZZLE     1: XOR-swizzle the shared tile instead of padding it (used with PAD=0).
+//   BLOCK_ROWS  the block is (TILE/VEC) x BLOCK_ROWS threads; each thread moves TILE/BLOCK_ROWS rows.
+//   VEC         1/2/4: float, float2 or float4 global accesses (4-, 8- or 16-byte), on both sides.
+//   UNROLL      1: the row loops fully unrolled (all loads of a thread in flight at once);
+//               0: `#pragma unroll 1` (one load in flight per thread).
+//   LDG         1: loads through the read-only path (__ldg, LDG.E.CONSTANT).
+//   STCS        1: streaming stores (__stcs, st.global.cs: evict-first in L2).
+//
+// Launch (as lua/transpose_space.lua computes it):
+//   tiled: block (TILE/VEC, BLOCK_ROWS), grid (ceil(M/TILE), ceil(N/TILE))
+//   naive: block (32, BLOCK_ROWS),       grid (ceil(M/32),   ceil(N/BLOCK_ROWS))
+//
+// With -DCUTUNE_REFERENCE=1 (and no parameter defines) the file provides only transpose_ref, the
+// obviously-correct reference: one element per thread, block {32, 8}, grid (ceil(M/32), ceil(N/8)).
+//
+// How a tiled block works (the part that decides the speed):
+//   The tile has TILE rows of TILE/VEC vectors. Threads are mapped, in both phases, so that each run
+//   of LX = min(TILE,32)/VEC consecutive lanes covers one 128-byte segment (TILE<32: one whole row)
+//   of one row, and the next run of LX lanes takes the next row of the same segment. A warp therefore
+//   touches 32/LX rows x 128 bytes: every global access is fully coalesced (whole 128-byte lines,
+//   16-byte accesses per lane when VEC=4), and -- the point of this mapping -- every shared-memory
+//   access of a warp spreads over all 32 banks:
+//   * load phase: lane (lx, row j) stores element k of its vector at word
+//         (r0+j)*(TILE+PAD) + VEC*lx + k    -> bank  VEC*lx + k + j*PAD  (mod 32, TILE % 32 == 0)
+//     VEC*lx takes the 32/VEC multiples of VEC; j*PAD for j < VEC fills the gaps when PAD is odd.
+//   * store phase: lane (lx, column j) gathers VEC consecutive output elements, i.e. VEC consecutive
+//     *rows* VEC*t .. VEC*t+VEC-1 of tile column c0+j; its k-th read is at word
+//         (VEC*t + k)*(TILE+PAD) + c0 + j  -> bank  VEC*lx*PAD + k*PAD + j  (mod 32)
+//     With PAD=1 that is VEC*lx + j + k: again 32 distinct banks. With PAD=0 every lane of a column
+//     hits the same bank (up to 32-way conflicts: the seed's "no padding" kernel); PAD=2 leaves
+//     2-way conflicts. The usual (TILE/VEC) x BLOCK_ROWS mapping with TILE=64, VEC=4 would put 16
+//     lanes on one row, where lanes lx and lx+8 share a bank whatever the padding: hence the remap.
+//   * SWIZZLE=1 stores element (r, c) at r*TILE + (c ^ (r & 31)) (& 15 for TILE=16): no padding, and
+//     for the same lane mapping the XOR spreads both phases over the banks.
+//   Shared accesses stay 4-byte scalars: a padded row is not 16-byte aligned, and shared bandwidth
+//   (128 B/clock/SM) is far above the ~18 B/clock/SM that DRAM feeds, so only conflicts matter.
+//
+// Ragged sizes: a block whose tile lies inside the matrix, with M and N both multiples of VEC (so
+// every vector address is VEC-aligned: (y*M + x) % VEC == 0 needs M % VEC == 0 as x is a multiple of
+// VEC, likewise N on the output side), takes the vector path with no guards. Any other block (edge
+// tiles, or every block when M or N is not a multiple of VEC) takes the scalar path: the same
+// mapping, element by element, each access guarded. The choice is uniform per block, so the
+// __syncthreads() inside each branch is safe. Buffers are assumed at least 16-byte aligned
+// (cudaMalloc/cuMemAlloc give 256).
+//
+// Offsets are computed in 64 bits from per-thread base pointers, so N*M may exceed 2^31.
+
+#ifndef CUTUNE_REFERENCE
+
+#ifndef TILE
+#define TILE 64
+#endif
+#ifndef PAD
+#define PAD 1
+#endif
+#ifndef SWIZZLE
+#define SWIZZLE 0
+#endif
+#ifndef BLOCK_ROWS
+#define BLOCK_ROWS 8
+#endif
+#ifndef VEC
+#define VEC 4
+#endif
+#ifndef UNROLL
+#define UNROLL 1
+#endif
+#ifndef LDG
+#define LDG 1
+#endif
+#ifndef STCS
+#define STCS 0
+#endif
+
+// String pragmas so UNROLL can switch them.
+#define TR_PRAGMA_(x) _Pragma(#x)
+#define TR_PRAGMA(x) TR_PRAGMA_(x)
+#if UNROLL
+#define TR_UNROLL_ROWS TR_PRAGMA(unroll)
+#else
+#define TR_UNROLL_ROWS TR_PRAGMA(unroll 1)
+#endif
+
+__device__ __forceinline__ float tr_load1(const float *p) {
+#if LDG
+  return __ldg(p);
+#else
+  return *p;
+#endif
+}
+
+__device__ __forceinline__ void tr_store1(float *p, float v) {
+#if STCS
+  __stcs(p, v);
+#else
+  *p = v;
+#endif
+}
+
+#if TILE == 0
+// ---------------------------------------------------------------------------------------------
+// Naive: each thread reads one element of a row (coalesced) and writes it down a column of out
+// (stride N floats: every lane of a warp writes a different 32-byte sector). Block 32 x BLOCK_ROWS.
+// ---------------------------------------------------------------------------------------------
+extern "C" __global__ void __launch_bounds__(32 * BLOCK_ROWS)
+transpose(float *out, const float *in, int N, int M) {
+  const int x = blockIdx.x * 32 + threadIdx.x;
+  const int y = blockIdx.y * BLOCK_ROWS + threadIdx.y;
+  if (x < M && y < N) tr_store1(out + (long long)x * N + y, tr_load1(in + (long long)y * M + x));
+}
+
+#else  // tiled
+
+#if TILE != 16 && TILE != 32 && TILE != 64
+#error "TILE must be 0, 16, 32 or 64"
+#endif
+#if VEC != 1 && VEC != 2 && VEC != 4
+#error "VEC must be 1, 2 or 4"
+#endif
+#if TILE % BLOCK_ROWS != 0
+#error "BLOCK_ROWS must divide TILE"
+#endif
+#if SWIZZLE && PAD != 0
+#error "SWIZZLE replaces padding: use PAD=0"
+#endif
+
+#if VEC == 4
+typedef float4 tr_vec;
+#elif VEC == 2
+typedef float2 tr_vec;
+#else
+typedef float tr_vec;
+#endif
+
+#define TR_TX (TILE / VEC)                          // blockDim.x
+#define TR_THREADS (TR_TX * BLOCK_ROWS)
+#define TR_LX ((TILE < 32 ? TILE : 32) / VEC)        // lanes per 128-byte segment of a row
+#define TR_RPT (TILE / BLOCK_ROWS)                    // rows (load) / columns (store) per thread
+#define TR_SROW (TILE + PAD)                          // words per shared row
+#define TR_SWZ_MASK ((TILE < 32 ? TILE : 32) - 1)
+
+// Word index of tile element (row r, column c).
+#if SWIZZLE
+#define TR_SIDX(r, c) ((r) * TR_SROW + ((c) ^ ((r) & TR_SWZ_MASK)))
+#else
+#define TR_SIDX(r, c) ((r) * TR_SROW + (c))
+#endif
+// Shared access hook: the CPU emulator (bench/transpose_emu.cpp) redefines it to log accesses.
+#ifndef TR_SMEM
+#define TR_SMEM(i) tile[i]
+#endif
+
+__device__ __forceinline__ tr_vec tr_loadv(const float *p) {
+#if LDG
+  return __ldg(reinterpret_cast<const tr_vec *>(p));
+#else
+  return *reinterpret_cast<const tr_vec *>(p);
+#endif
+}
+
+__device__ __forceinline__ void tr_storev(float *p, tr_vec v) {
+#if STCS
+  __stcs(reinterpret_cast<tr_vec *>(p), v);
+#else
+  *reinterpret_cast<tr_vec *>(p) = v;
+#endif
+}
+
+// Element k of a vector; k is a constant once the VEC loops are unrolled (always), so no local memory.
+__device__ __forceinline__ float tr_get(const float &v, int k) { (void)k; return v; }
+__device__ __forceinline__ float tr_get(const float2 &v, int k) { return k == 0 ? v.x : v.y; }
+__device__ __forceinline__ float tr_get(const float4 &v, int k) {
+  return k == 0 ? v.x : k == 1 ? v.y : k == 2 ? v.z : v.w;
+}
+__device__ __forceinline__ void tr_set(float &v, int k, float f) { (void)k; v = f; }
+__device__ __forceinline__ void tr_set(float2 &v, int k, float f) { if (k == 0) v.x = f; else v.y = f; }
+__device__ __forceinline__ void tr_set(float4 &v, int k, float f) {
+  if (k == 0) v.x = f; else if (k == 1) v.y = f; else if (k == 2) v.z = f; else v.w = f;
+}
+
+extern "C" __global__ void __launch_bounds__(TR_THREADS)
+transpose(float *out, const float *in, int N, int M) {
+  __shared__ float tile[TILE * TR_SROW];
+
+  // Lane mapping (see the top of the file): runs of TR_LX lanes along a 128-byte segment,
+  // consecutive runs on consecutive rows. q < (TILE / (TR_LX*VEC)) * BLOCK_ROWS.
+  const int lin = threadIdx.x + threadIdx.y * TR_TX;
+  const int lx = lin % TR_LX;
+  const int q = lin / TR_LX;
+  const int rr = q % BLOCK_ROWS;                   // first row (load) / column (store) of this thread
+  const int cv = (q / BLOCK_ROWS) * TR_LX + lx;    // vector index along the row: 0 .. TILE/VEC-1
+  const int cw = cv * VEC;                         // its first word
+
+  const int x0 = blockIdx.x * TILE;                // tile origin: columns of in = rows of out
+  const int y0 = blockIdx.y * TILE;                // rows of in = columns of out
+
+  const bool fast = (M % VEC == 0) && (N % VEC == 0) && (x0 + TILE <= M) && (y0 + TILE <= N);
+  if (fast) {
+    const float *src = in + (long long)(y0 + rr) * M + (x0 + cw);
+    TR_UNROLL_ROWS
+    for (int i = 0; i < TR_RPT; i++) {
+      const tr_vec v = tr_loadv(src + (long long)i * BLOCK_ROWS * M);
+      const int r = rr + i * BLOCK_ROWS;
+#pragma unroll
+      for (int k = 0; k < VEC; k++) TR_SMEM(TR_SIDX(r, cw + k)) = tr_get(v, k);
+    }
+    __syncthreads();
+    float *dst = out + (long long)(x0 + rr) * N + (y0 + cw);
+    TR_UNROLL_ROWS
+    for (int i = 0; i < TR_RPT; i++) {
+      const int c = rr + i * BLOCK_ROWS;
+      tr_vec w;
+#pragma unroll
+      for (int k = 0; k < VEC; k++) tr_set(w, k, TR_SMEM(TR_SIDX(cw + k, c)));
+      tr_storev(dst + (long long)i * BLOCK_ROWS * N, w);
+    }
+  } else {
+    // Edge tile or unaligned rows: same mapping, scalar and guarded. Slots outside the matrix are
+    // left unwritten in shared memory and never read back into out.
+    TR_UNROLL_ROWS
+    for (int i = 0; i < TR_RPT; i++) {
+      const int r = rr + i * BLOCK_ROWS;
+      const int y = y0 + r;
+#pragma unroll
+      for (int k = 0; k < VEC; k++) {
+        const int x = x0 + cw + k;
+        if (y < N && x < M) TR_SMEM(TR_SIDX(r, cw + k)) = tr_load1(in + (long long)y * M + x);
+      }
+    }
+    __syncthreads();
+    TR_UNROLL_ROWS
+    for (int i = 0; i < TR_RPT; i++) {
+      const int c = rr + i * BLOCK_ROWS;
+      const int x = x0 + c;                        // row of out
+#pragma unroll
+      for (int k = 0; k < VEC; k++) {
+        const int y = y0 + cw + k;                 // column of out
+        if (x < M && y < N) tr_store1(out + (long long)x * N + y, TR_SMEM(TR_SIDX(cw + k, c)));
+      }
+    }
+  }
+}
+
+#endif  // tiled
+
+#else  // CUTUNE_REFERENCE
+
+// The reference: one element per thread, nothing clever. Block {32, 8}, grid (ceil(M/32), ceil(N/8)).
+extern "C" __global__ void transpose_ref(float *out, const float *in, int N, int M) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;  // column of in
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;  // row of in
+  if (x < M && y < N) out[(long long)x * N + y] = in[(long long)y * M + x];
+}
+
+#endif  // CUTUNE_REFERENCE
