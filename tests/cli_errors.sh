@@ -33,7 +33,8 @@ expect_status 2 -- "$BIN" run a.lua b.lua
 expect_output "extra argument 'b.lua'"
 expect_status 1 -- "$BIN" run --compile-only "$TMPROOT/no_such_space.lua"
 expect_output "no_such_space.lua"
-expect_status 1 -- "$BIN" run --compile-only --problem 7 lua/transpose_space.lua
+expect_status 2 -- "$BIN" run --compile-only --problem 7 lua/transpose_space.lua
+expect_output "--problem '7' matches no problem"
 expect_status 2 -- "$BIN" devices --frob
 expect_output "unknown option '--frob'"
 

@@ -121,6 +121,16 @@ int run_compile_only(space *s, const run_opts *o, const char *why_no_gpu, cterr 
   double dt = now_seconds() - t0;
   progress_finish(pg);
   report_resources(stdout, view, n);
+  /* the whole compiler message of each failure (the table shows its first line) */
+  size_t shown = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!view[i] || view[i]->status != ST_COMPILE_ERROR) continue;
+    if (shown++ == 20) {
+      printf("(%zu more compile errors; -v lists every one as it happens)\n", failed - 20);
+      break;
+    }
+    printf("\n%s: %s\n", view[i]->config, view[i]->message);
+  }
   printf("\n%zu configurations for %s in %.2f s: %zu compiled, %zu from the cache, %zu failed%s\n", n, arch, dt,
          n - cached, cached, failed, failed ? " (see the table; failed configurations are reported, not fatal)" : "");
   printf("%s: timing needs a GPU. Run this command on a machine with a CUDA device to measure;\n"

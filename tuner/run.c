@@ -166,6 +166,20 @@ int run_main(int argc, char **argv) {
     fprintf(stderr, "cutune: %s\n", err.msg);
     return 1;
   }
+  if (o.problem) {
+    int found = 0;
+    for (int i = 0; i < space_nproblems(s); i++) {
+      char idx[16];
+      snprintf(idx, sizeof idx, "%d", i);
+      if (!strcmp(o.problem, idx) || !strcmp(o.problem, space_problem_key(s, i))) found = 1;
+    }
+    if (!found) {
+      fprintf(stderr, "cutune run: --problem '%s' matches no problem of %s (give an index from 0 to %d or a key such as \"%s\")\n",
+              o.problem, space_path(s), space_nproblems(s) - 1, space_problem_key(s, 0));
+      space_free(s);
+      return 2;
+    }
+  }
   int rc = 0;
   char *self = self_exe_path();
   if (!self) {
