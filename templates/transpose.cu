@@ -13,6 +13,12 @@
 //               0: `#pragma unroll 1` (one load in flight per thread).
 //   LDG         1: loads through the read-only path (__ldg, LDG.E.CONSTANT).
 //   STCS        1: streaming stores (__stcs, st.global.cs: evict-first in L2).
+//   ORDER       the order in which blocks walk the tiles (tiled kernels only):
+//               0: row-major (blockIdx as launched); 1: column-major;
+//               2, 3: grouped: blocks go down a band of 8 (2) or 32 (3) tile rows before moving
+//               right, so the blocks resident at one time cover a squarish region and both the
+//               reads and the transposed writes hit long runs of each DRAM page instead of
+//               256-byte pieces of thousands of rows (the access-pattern limit of a plain order).
 //
 // Launch (as lua/transpose_space.lua computes it):
 //   tiled: block (TILE/VEC, BLOCK_ROWS), grid (ceil(M/TILE), ceil(N/TILE))
@@ -57,6 +63,9 @@
 
 #ifndef TILE
 #define TILE 64
+#endif
+#ifndef ORDER
+#define ORDER 0
 #endif
 #ifndef PAD
 #define PAD 1
@@ -199,8 +208,27 @@ transpose(float *out, const float *in, int N, int M) {
   const int cv = (q / BLOCK_ROWS) * TR_LX + lx;    // vector index along the row: 0 .. TILE/VEC-1
   const int cw = cv * VEC;                         // its first word
 
-  const int x0 = blockIdx.x * TILE;                // tile origin: columns of in = rows of out
-  const int y0 = blockIdx.y * TILE;                // rows of in = columns of out
+  int bx = blockIdx.x, by = blockIdx.y;
+#if ORDER != 0
+  {
+    const int gx = gridDim.x, gy = gridDim.y;
+    const int b = blockIdx.y * gx + blockIdx.x;    // linear launch order
+#if ORDER == 1
+    bx = b / gy;
+    by = b % gy;
+#else
+    const int G = (ORDER == 2) ? 8 : 32;           // tile rows per band
+    const int band = b / (G * gx);
+    const int first = band * G;
+    const int rows = (gy - first < G) ? gy - first : G;
+    const int k = b - band * G * gx;
+    by = first + k % rows;
+    bx = k / rows;
+#endif
+  }
+#endif
+  const int x0 = bx * TILE;                        // tile origin: columns of in = rows of out
+  const int y0 = by * TILE;                        // rows of in = columns of out
 
   const bool fast = (M % VEC == 0) && (N % VEC == 0) && (x0 + TILE <= M) && (y0 + TILE <= N);
   if (fast) {

@@ -156,7 +156,9 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
       job.min_samples = t->o->min_samples;
       job.max_samples = t->o->max_samples;
       job.target_rse = t->o->rse;
-      job.want_energy = 1;
+      job.want_energy = 0;
+      for (int i = 0; i < space_nobjectives(t->s); i++)
+        if (!strcmp(space_objective(t->s, i), "energy")) job.want_energy = 1;
       if (gpu_measure(t->g, &job, &rec, err) != 0) {
         compile_result_free(&it.cr);
         record_free(&rec);
