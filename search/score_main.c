@@ -44,10 +44,10 @@ static const char score_usage[] =
     "  --jobs N             worker processes over files (default 2)\n"
     "  --svg FILE           where the plot goes (default score.svg)\n"
     "  strategy settings (same for every file; defaults in parentheses):\n"
-    "  --arms a,b,c         bandit arms (ils,ga,anneal,bo)\n"
+    "  --arms a,b,c         bandit arms (ga,bo)\n"
     "  --bandit-c X         bandit exploration weight (0.05)\n"
     "  --bandit-window N    bandit credit window (50)\n"
-    "  --ga-pop N           GA population (20)\n"
+    "  --ga-pop N           GA population (10)\n"
     "  --bo-init N          BO initial random design (10)\n"
     "  --bo-candidates N    BO random candidate pool (1500)\n"
     "  --bo-xi X            BO expected-improvement exploration offset (0.01)\n";
