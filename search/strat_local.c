@@ -14,8 +14,13 @@
 typedef struct {
   long cur; /* current point, -1 while waiting for a (re)start to be told */
   double cur_val;
+  int stale; /* own proposals since cur last improved */
   size_t nb[NB_MAX];
 } ils_state;
+
+/* Proposals without improvement before ILS perturbs even though neighbours remain: a
+ * plateau of near-equal neighbours (a thread-count parameter) must not eat the budget. */
+#define ILS_PATIENCE 15
 
 static int ils_init(strategy *s, cterr *err) {
   ils_state *t = xcalloc(1, sizeof *t);
@@ -39,13 +44,17 @@ static long random_walk(strategy *s, size_t i, int steps, size_t *nb) {
 
 static long ils_ask(strategy *s) {
   ils_state *t = s->impl;
-  if (t->cur >= 0) {
-    size_t n = st_free_neighbours(s, (size_t)t->cur, CS_HAMMING, t->nb, NB_MAX);
+  if (t->cur >= 0 && t->stale < ILS_PATIENCE) {
+    t->stale++;
+    /* adjacent values first: ordered parameters improve step by step; then the rest */
+    size_t n = st_free_neighbours(s, (size_t)t->cur, CS_ADJACENT, t->nb, NB_MAX);
+    if (!n) n = st_free_neighbours(s, (size_t)t->cur, CS_HAMMING, t->nb, NB_MAX);
     if (n) return (long)t->nb[rng_below(&s->r, n)];
   }
-  /* stuck (or not started): perturb from the best point, restart at random 1 time in 5 */
+  /* stuck (or not started): perturb from the best point, restart at random 1 time in 3 */
   long j = -1;
-  if (s->best_idx >= 0 && rng_below(&s->r, 5) != 0) {
+  t->stale = 0;
+  if (s->best_idx >= 0 && rng_below(&s->r, 3) != 0) {
     int steps = 2 + (int)rng_below(&s->r, (uint64_t)(s->np > 2 ? s->np / 2 : 1));
     j = random_walk(s, (size_t)s->best_idx, steps, t->nb);
   }
@@ -56,7 +65,7 @@ static long ils_ask(strategy *s) {
 
 static void ils_tell(strategy *s, size_t idx, double v, int mine) {
   ils_state *t = s->impl;
-  if (t->cur < 0 ? (mine || isfinite(v)) : v < t->cur_val) t->cur = (long)idx, t->cur_val = v;
+  if (t->cur < 0 ? (mine || isfinite(v)) : v < t->cur_val) t->cur = (long)idx, t->cur_val = v, t->stale = 0;
 }
 
 static void local_free(strategy *s) { free(s->impl); }
@@ -86,7 +95,10 @@ static int ann_init(strategy *s, cterr *err) {
 static long ann_ask(strategy *s) {
   ann_state *a = s->impl;
   if (a->cur >= 0) {
-    size_t n = st_free_neighbours(s, (size_t)a->cur, CS_HAMMING, a->nb, NB_MAX);
+    /* mostly small steps (an adjacent value), sometimes any value of one parameter */
+    size_t n = 0;
+    if (rng_below(&s->r, 4) != 0) n = st_free_neighbours(s, (size_t)a->cur, CS_ADJACENT, a->nb, NB_MAX);
+    if (!n) n = st_free_neighbours(s, (size_t)a->cur, CS_HAMMING, a->nb, NB_MAX);
     if (n) return (long)a->nb[rng_below(&s->r, n)];
   }
   /* stuck: restart from a walk near the best, reheated */

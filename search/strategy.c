@@ -20,10 +20,10 @@ const char *strategy_default_name(size_t space_count, long budget) {
 void strategy_opts_default(strategy_opts *o) {
   memset(o, 0, sizeof *o);
   o->budget_hint = 200;
-  o->arms = "ils,ga,anneal,bo";
+  o->arms = "ga,bo";
   o->bandit_c = 0.05;
   o->bandit_window = 50;
-  o->ga_pop = 20;
+  o->ga_pop = 10;
   o->bo_init = 10;
   o->bo_candidates = 1500;
   o->bo_xi = 0.01;

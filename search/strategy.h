@@ -28,10 +28,10 @@ typedef struct strategy strategy;
  * takes every default. The defaults are one setting for all spaces, not tuned per space. */
 typedef struct strategy_opts {
   long budget_hint;   /* expected number of evaluations (annealing schedule); default 200 */
-  const char *arms;   /* bandit: comma-separated arm names; default "ils,ga,anneal,bo" */
+  const char *arms;   /* bandit: comma-separated arm names; default "ga,bo" */
   double bandit_c;    /* bandit: weight of the exploration bonus; default 0.05 */
   int bandit_window;  /* bandit: credits remembered per arm; default 50 */
-  int ga_pop;         /* ga: population size; default 20 */
+  int ga_pop;         /* ga: population size; default 10 */
   int bo_init;        /* bo: initial random design; default 10 */
   int bo_candidates;  /* bo: random candidate pool size; default 1500 */
   double bo_xi;       /* bo: exploration offset of expected improvement (standardised units); default 0.01 */
