@@ -97,8 +97,8 @@ static void best_geometry(int N, int M, dim3 *block, dim3 *grid) {
 
 static std::string best_label(void) {
   char b[256];
-  snprintf(b, sizeof b, "cutune best (TILE=%d PAD=%d SWIZZLE=%d BLOCK_ROWS=%d VEC=%d UNROLL=%d LDG=%d STCS=%d)",
-           TILE, PAD, SWIZZLE, BLOCK_ROWS, VEC, UNROLL, LDG, STCS);
+  snprintf(b, sizeof b, "cutune best (TILE=%d PAD=%d SWIZZLE=%d BLOCK_ROWS=%d VEC=%d UNROLL=%d LDG=%d STCS=%d ORDER=%d)",
+           TILE, PAD, SWIZZLE, BLOCK_ROWS, VEC, UNROLL, LDG, STCS, ORDER);
   return b;
 }
 

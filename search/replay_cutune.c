@@ -1,10 +1,7 @@
 /* replay_cutune: cutune's own results files (results/<device>/<space>.jsonl) as a replay.
  *
- * The records come from store_load when the store unit is linked in (weak reference, so the
- * search unit builds and is tested while the store is written in parallel), else from a
- * minimal reader of the same line format: {"params": {name: "value", ...}, "problem": "...",
- * "status": "ok", "t_median": ms, "compile_ms": ms, ...}. The newest record of a configuration
- * wins. Parameter values are ordered numerically when all are numbers (so "adjacent" means
+ * The records come from store_load (read-only, no lock, torn lines tolerated). The newest
+ * record of a configuration wins. Parameter values are ordered numerically when all are numbers (so "adjacent" means
  * something), else by first appearance. */
 #include <jansson.h>
 #include <math.h>
@@ -13,62 +10,6 @@
 
 #include "replay_impl.h"
 #include "store.h"
-
-#pragma weak store_load
-#pragma weak store_count
-#pragma weak store_get
-#pragma weak store_close
-
-/* Records from the minimal reader. */
-static int read_lines(const char *path, record **out, size_t *nout, cterr *err) {
-  dbuf b;
-  dbuf_init(&b);
-  if (replay_read_file(path, &b, err) < 0) {
-    dbuf_free(&b);
-    return -1;
-  }
-  record *recs = NULL;
-  size_t n = 0, cap = 0;
-  int lineno = 0;
-  for (char *line = b.data, *next; line && *line; line = next) {
-    next = strchr(line, '\n');
-    if (next) *next++ = 0;
-    lineno++;
-    if (!*line) continue;
-    json_error_t je;
-    json_t *o = json_loads(line, 0, &je);
-    json_t *params = o ? json_object_get(o, "params") : NULL;
-    if (!json_is_object(params)) { /* a torn or foreign line: skip it as the store would */
-      json_decref(o);
-      continue;
-    }
-    if (n == cap) cap = cap ? cap * 2 : 256, recs = xrealloc(recs, cap * sizeof(record));
-    record *r = &recs[n++];
-    record_init(r);
-    const char *k;
-    json_t *v;
-    json_object_foreach(params, k, v) {
-      if (r->nparams == REC_MAX_PARAMS) break;
-      r->pname[r->nparams] = xstrdup(k);
-      r->pvalue[r->nparams] = json_is_string(v) ? xstrdup(json_string_value(v))
-                              : json_is_integer(v) ? xasprintf("%lld", (long long)json_integer_value(v))
-                                                   : xasprintf("%.17g", json_number_value(v));
-      r->nparams++;
-    }
-    record_set_str(&r->problem, json_string_value(json_object_get(o, "problem")));
-    const char *st = json_string_value(json_object_get(o, "status"));
-    if (!st || rec_status_parse(st, &r->status) < 0) r->status = ST_RUNTIME_FAULT;
-    json_t *t = json_object_get(o, "t_median"), *c = json_object_get(o, "compile_ms");
-    r->t_median = json_is_number(t) ? json_number_value(t) : NAN;
-    r->compile_ms = json_is_number(c) ? json_number_value(c) : NAN;
-    json_t *sa = json_object_get(o, "samples");
-    r->samples = json_is_integer(sa) ? (int)json_integer_value(sa) : 0;
-    json_decref(o);
-  }
-  dbuf_free(&b);
-  *out = recs, *nout = n;
-  return 0;
-}
 
 static int cmp_num(const void *a, const void *b) {
   double x = strtod(*(char *const *)a, NULL), y = strtod(*(char *const *)b, NULL);
@@ -85,15 +26,11 @@ int replay_load_cutune(const char *path, const char *problem, replay **out, cter
   record *recs = NULL;
   size_t n = 0;
   store *st = NULL;
-  if (store_load) {
-    if (store_load(path, &st, NULL, err) < 0) return -1;
-    n = store_count(st);
-    recs = xcalloc(n ? n : 1, sizeof(record));
-    for (size_t i = 0; i < n; i++) record_copy(&recs[i], store_get(st, i));
-    store_close(st);
-  } else if (read_lines(path, &recs, &n, err) < 0) {
-    return -1;
-  }
+  if (store_load(path, &st, NULL, err) < 0) return -1;
+  n = store_count(st);
+  recs = xcalloc(n ? n : 1, sizeof(record));
+  for (size_t i = 0; i < n; i++) record_copy(&recs[i], store_get(st, i));
+  store_close(st);
   int rc = -1;
   configset *cs = configset_new();
   const char *prob = problem;

@@ -13,9 +13,6 @@
 #include "strategy.h"
 
 /* the Lua space unit is optional for replay: referenced weakly so search builds without it */
-#pragma weak space_load
-#pragma weak space_configs
-#pragma weak space_free
 
 static const char replay_usage[] =
     "usage: cutune run --replay FILE [SPACE.lua] [options]\n"
@@ -104,10 +101,6 @@ int search_replay_main(int argc, char **argv) {
   replay *r = NULL;
   int rc = 1;
   if (space_file) {
-    if (!space_load) {
-      fprintf(stderr, "cutune run: Lua spaces are not part of this build; replay %s without %s\n", file, space_file);
-      return 1;
-    }
     if (space_load(space_file, &sp, &err) < 0 || replay_load_for(file, problem, space_configs(sp), &r, &err) < 0) {
       fprintf(stderr, "cutune run: %s\n", err.msg);
       if (sp) space_free(sp);
