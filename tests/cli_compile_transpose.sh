@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Without a GPU: the whole transpose space compiles for sm_90 and sm_80 with no failure, the
 # table reports resources, and a second run is served from the compile cache in under a second.
-. "$(dirname "$0")/cli_common.sh"
+. "$(dirname "$0")/lib_cli.sh"
 set -e
 for arch in sm_90 sm_80; do
   expect_status 0 -- "$BIN" run --compile-only --arch $arch --no-progress lua/transpose_space.lua

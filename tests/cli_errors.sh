@@ -2,7 +2,7 @@
 # Every input a user can get wrong gets a clear message naming the file, line or value:
 # command-line flags, space files (the corpus in tests/spaces/bad/, each naming the message it
 # must produce on its first line), a template that fails to compile for some configurations.
-. "$(dirname "$0")/cli_common.sh"
+. "$(dirname "$0")/lib_cli.sh"
 set -e
 
 expect_status 2 -- "$BIN"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On a GPU: a space with correct, wrong, faulting, hanging and unlaunchable variants completes,
 # each recorded under its class, nothing lost; a second run measures nothing again.
-. "$(dirname "$0")/cli_common.sh"
+. "$(dirname "$0")/lib_cli.sh"
 gpu_or_skip
 set -e
 R="$TMPROOT/results"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On a GPU: a run killed with SIGKILL midway and started again completes with no record lost or
 # duplicated.
-. "$(dirname "$0")/cli_common.sh"
+. "$(dirname "$0")/lib_cli.sh"
 gpu_or_skip
 set -e
 R="$TMPROOT/results"

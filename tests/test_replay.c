@@ -168,16 +168,18 @@ static void test_small_files(const char *tmp) {
 static void test_cutune_jsonl(const char *tmp) {
   char *path = path_join(tmp, "toy.jsonl");
   const char *text =
-      "{\"params\": {\"TILE\": \"32\", \"PAD\": \"0\"}, \"problem\": \"N=1024\", \"status\": \"ok\", \"t_median\": 2.5}\n"
-      "{\"params\": {\"TILE\": \"16\", \"PAD\": \"1\"}, \"problem\": \"N=1024\", \"status\": \"ok\", \"t_median\": 1.5}\n"
-      "{\"params\": {\"TILE\": \"64\", \"PAD\": \"1\"}, \"problem\": \"N=1024\", \"status\": \"compile_error\"}\n"
-      "{\"params\": {\"TILE\": \"16\", \"PAD\": \"1\"}, \"problem\": \"N=2048\", \"status\": \"ok\", \"t_median\": 6.0}\n"
-      "{\"params\": {\"TILE\": \"32\", \"PAD\": \"0\"}, \"problem\": \"N=2048\", \"status\": \"ok\", \"t_median\": 5.0}\n"
+      "{\"space\": \"toy\", \"config\": \"TILE=32,PAD=0\", \"params\": {\"TILE\": \"32\", \"PAD\": \"0\"}, \"problem\": \"N=1024\", \"status\": \"ok\", \"t_median\": 2.5}\n"
+      "{\"space\": \"toy\", \"config\": \"TILE=16,PAD=1\", \"params\": {\"TILE\": \"16\", \"PAD\": \"1\"}, \"problem\": \"N=1024\", \"status\": \"ok\", \"t_median\": 1.5}\n"
+      "{\"space\": \"toy\", \"config\": \"TILE=64,PAD=1\", \"params\": {\"TILE\": \"64\", \"PAD\": \"1\"}, \"problem\": \"N=1024\", \"status\": \"compile_error\"}\n"
+      "{\"space\": \"toy\", \"config\": \"TILE=16,PAD=1\", \"params\": {\"TILE\": \"16\", \"PAD\": \"1\"}, \"problem\": \"N=2048\", \"status\": \"ok\", \"t_median\": 6.0}\n"
+      "{\"space\": \"toy\", \"config\": \"TILE=32,PAD=0\", \"params\": {\"TILE\": \"32\", \"PAD\": \"0\"}, \"problem\": \"N=2048\", \"status\": \"ok\", \"t_median\": 5.0}\n"
       "{\"params\": {\"TILE\": \"32\", \"PAD\"";  /* a torn last line */
   write_text(path, text, 0);
   replay *r;
   cterr err;
-  REQUIRE(replay_load(path, NULL, &r, &err) == 0);
+  int lrc = replay_load(path, NULL, &r, &err);
+  if (lrc) fprintf(stderr, "%s\n", err.msg);
+  REQUIRE(lrc == 0);
   CHECK(replay_count(r) == 3 && replay_nfailed(r) == 1);
   CHECK(!strcmp(replay_problem(r), "N=1024"));
   const configset *cs = replay_configs(r);
