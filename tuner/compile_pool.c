@@ -13,20 +13,17 @@
  * inherits another's ends (a leaked write end would hide a death from us). */
 #define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "compile_wire.h"
+#include "proc.h"
 
-extern char **environ;
 
 typedef struct jobitem {
   struct jobitem *next;
@@ -38,9 +35,7 @@ typedef struct jobitem {
 } jobitem;
 
 typedef struct worker {
-  pid_t pid;     /* 0: no process */
-  int to_fd;     /* its stdin */
-  int from_fd;   /* its stdout */
+  proc pr;       /* the process and its stdin/stdout */
   jobitem *job;  /* being compiled; NULL when idle */
   dbuf rx;       /* bytes of the result frame received so far */
 } worker;
@@ -78,85 +73,20 @@ static void item_free(jobitem *it) {
   free(it);
 }
 
-/* A pipe whose ends are close-on-exec and above 2, so the dup2 onto 0/1 in the child
- * always makes a fresh, inheritable descriptor even if our own stdin/stdout are closed. */
-static int pipe_cloexec(int fds[2]) {
-  if (pipe2(fds, O_CLOEXEC) != 0) return -1;
-  for (int i = 0; i < 2; i++) {
-    if (fds[i] > 2) continue;
-    int moved = fcntl(fds[i], F_DUPFD_CLOEXEC, 3);
-    if (moved < 0) {
-      close(fds[0]), close(fds[1]);
-      return -1;
-    }
-    close(fds[i]);
-    fds[i] = moved;
-  }
-  return 0;
-}
-
 static int worker_start(cpool *p, worker *w, cterr *err) {
-  int in[2], out[2];
-  if (pipe_cloexec(in) != 0) return cterr_set(err, "compile pool: cannot create a pipe: %s", strerror(errno));
-  if (pipe_cloexec(out) != 0) {
-    close(in[0]), close(in[1]);
-    return cterr_set(err, "compile pool: cannot create a pipe: %s", strerror(errno));
-  }
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-  /* The worker starts with default signal handling and an empty mask, whatever the
-   * tuner has set up for itself. */
-  posix_spawnattr_t at;
-  posix_spawnattr_init(&at);
-  sigset_t none, dfl;
-  sigemptyset(&none);
-  sigemptyset(&dfl);
-  sigaddset(&dfl, SIGPIPE);
-  sigaddset(&dfl, SIGINT);
-  posix_spawnattr_setsigmask(&at, &none);
-  posix_spawnattr_setsigdefault(&at, &dfl);
-  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   char *argv[] = {p->self_exe, "__compile-worker", NULL};
-  pid_t pid;
-  int rc = posix_spawn(&pid, p->self_exe, &fa, &at, argv, environ);
-  posix_spawn_file_actions_destroy(&fa);
-  posix_spawnattr_destroy(&at);
-  close(in[0]), close(out[1]);
-  if (rc != 0) {
-    close(in[1]), close(out[0]);
+  int rc = proc_spawn(&w->pr, p->self_exe, argv, 0);
+  if (rc != 0)
     return cterr_set(err, "compile pool: cannot start worker '%s __compile-worker': %s", p->self_exe, strerror(rc));
-  }
-  w->pid = pid, w->to_fd = in[1], w->from_fd = out[0], w->job = NULL;
+  w->job = NULL;
   dbuf_reset(&w->rx);
   return 0;
 }
 
 /* Close a worker's pipes and reap it; describe how it ended in `why`. */
 static void worker_reap(worker *w, int kill_first, char *why, size_t whylen) {
-  if (w->pid <= 0) return;
-  if (kill_first) kill(w->pid, SIGKILL);
-  if (w->to_fd >= 0) close(w->to_fd);
-  if (w->from_fd >= 0) close(w->from_fd);
-  int st = 0;
-  pid_t r;
-  while ((r = waitpid(w->pid, &st, 0)) < 0 && errno == EINTR) {
-  }
-  if (why) {
-    if (r < 0) snprintf(why, whylen, "could not be reaped (%s)", strerror(errno));
-    else if (WIFSIGNALED(st)) {
-      int s = WTERMSIG(st);
-      const char *name = s == SIGKILL ? "SIGKILL" : s == SIGSEGV ? "SIGSEGV" : s == SIGABRT ? "SIGABRT"
-                       : s == SIGBUS ? "SIGBUS" : s == SIGTERM ? "SIGTERM" : s == SIGFPE ? "SIGFPE"
-                       : s == SIGILL ? "SIGILL" : s == SIGINT ? "SIGINT" : "signal";
-      snprintf(why, whylen, "was killed by %s (signal %d: %s)", name, s, strsignal(s));
-    } else if (WIFEXITED(st))
-      snprintf(why, whylen, "exited with status %d", WEXITSTATUS(st));
-    else
-      snprintf(why, whylen, "ended (wait status %d)", st);
-  }
-  w->pid = 0, w->to_fd = w->from_fd = -1;
+  if (w->pr.pid <= 0) return;
+  proc_reap(&w->pr, kill_first, -1, why, whylen);
   dbuf_reset(&w->rx);
 }
 
@@ -164,7 +94,7 @@ static void worker_reap(worker *w, int kill_first, char *why, size_t whylen) {
 static void worker_failed(cpool *p, worker *w, int kill_first, const char *what) {
   char why[160];
   why[0] = 0;
-  pid_t pid = w->pid;
+  pid_t pid = w->pr.pid;
   jobitem *it = w->job;
   worker_reap(w, kill_first, why, sizeof why);
   w->job = NULL;
@@ -196,7 +126,7 @@ int cpool_new(cpool **out, const char *self_exe, int nworkers, const char *cache
   p->nworkers = nworkers;
   p->w = xcalloc((size_t)nworkers, sizeof *p->w);
   for (int i = 0; i < nworkers; i++) {
-    p->w[i].to_fd = p->w[i].from_fd = -1;
+    proc_init(&p->w[i].pr);
     dbuf_init(&p->w[i].rx);
   }
   *out = p;
@@ -234,7 +164,7 @@ static int dispatch(cpool *p, cterr *err) {
   for (int i = 0; i < p->nworkers && p->todo_head; i++) {
     worker *w = &p->w[i];
     if (w->job) continue;
-    if (w->pid <= 0 && worker_start(p, w, err) != 0) {
+    if (w->pr.pid <= 0 && worker_start(p, w, err) != 0) {
       int busy = 0;
       for (int k = 0; k < p->nworkers; k++) busy += p->w[k].job != NULL;
       if (!busy && !p->ready_head) rc = -1;
@@ -244,7 +174,7 @@ static int dispatch(cpool *p, cterr *err) {
     dbuf_reset(&frame);
     wire_encode_job(&frame, &it->wj.job);
     w->job = it;
-    if (wire_write_all(w->to_fd, frame.data, frame.len) == 0) continue;
+    if (wire_write_all(w->pr.to, frame.data, frame.len) == 0) continue;
     /* The worker died while idle (killed from outside, say): the job never reached it,
      * so it goes back to the queue for a fresh worker, a few times at most, so a worker
      * that cannot live at all ends in an error rather than a loop. */
@@ -283,7 +213,7 @@ static void take_result(cpool *p, worker *w, size_t body_len) {
 static void read_worker(cpool *p, worker *w) {
   char buf[65536];
   ssize_t r;
-  while ((r = read(w->from_fd, buf, sizeof buf)) < 0 && errno == EINTR) {
+  while ((r = read(w->pr.from, buf, sizeof buf)) < 0 && errno == EINTR) {
   }
   if (r <= 0) {
     worker_failed(p, w, 0, NULL);
@@ -325,7 +255,7 @@ int cpool_wait(cpool *p, uint64_t *tag, compile_result *res, int timeout_ms, cte
     if (p->ready_head) continue;
     int n = 0;
     for (int i = 0; i < p->nworkers; i++)
-      if (p->w[i].job) fds[n] = (struct pollfd){.fd = p->w[i].from_fd, .events = POLLIN}, who[n++] = i;
+      if (p->w[i].job) fds[n] = (struct pollfd){.fd = p->w[i].pr.from, .events = POLLIN}, who[n++] = i;
     if (n == 0) break; /* nothing pending */
     int wait_ms = -1;
     if (deadline >= 0) {
@@ -353,11 +283,11 @@ void cpool_free(cpool *p) {
    * longer wanted, and waiting for a long compile would stall the caller). */
   for (int i = 0; i < p->nworkers; i++) {
     worker *w = &p->w[i];
-    if (w->pid > 0 && !w->job) close(w->to_fd), w->to_fd = -1;
+    if (w->pr.pid > 0 && !w->job) close(w->pr.to), w->pr.to = -1;
   }
   for (int i = 0; i < p->nworkers; i++) {
     worker *w = &p->w[i];
-    if (w->pid > 0) worker_reap(w, w->job != NULL, NULL, 0);
+    if (w->pr.pid > 0) worker_reap(w, w->job != NULL, NULL, 0);
     if (w->job) item_free(w->job);
     dbuf_free(&w->rx);
   }

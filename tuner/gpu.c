@@ -5,24 +5,20 @@
  * dies. Every wait for the worker has a wall-clock deadline (poll), so a hung kernel costs one
  * job's time limit: the worker is killed, the job is recorded as a timeout, and a fresh worker
  * is started and given the same problem (its reference runs again) before gpu_measure returns. */
-#define _GNU_SOURCE /* pipe2 */
 #include "gpu.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "gpu_wire.h"
+#include "proc.h"
 
-extern char **environ;
 
 #define ERRTAIL 2048
 #define START_TIMEOUT_S 120.0 /* CUDA init + the copy-bandwidth measurement */
@@ -31,8 +27,7 @@ extern char **environ;
 struct gpu {
   char *self_exe;
   int ordinal;
-  pid_t pid; /* 0: no worker */
-  int to, from, errfd;
+  proc pr; /* the worker and its stdin/stdout/stderr pipes */
   char errtail[ERRTAIL];
   size_t errlen;
   gpu_device_info info;
@@ -66,71 +61,17 @@ static const char *errtail_last(gpu *g) {
   return line;
 }
 
-static void close_fds(gpu *g) {
-  if (g->to >= 0) close(g->to);
-  if (g->from >= 0) close(g->from);
-  if (g->errfd >= 0) close(g->errfd);
-  g->to = g->from = g->errfd = -1;
-}
-
-/* Reap the worker (killing it first when kill_first or when it does not exit within a few
- * seconds); describes how it ended in `how`. */
+/* Reap the worker (killing it first when kill_first, or when it does not exit within 3 s);
+ * describes how it ended in `how`. */
 static void worker_reap(gpu *g, int kill_first, char *how, size_t howlen) {
-  if (how) how[0] = 0;
-  if (g->pid <= 0) return;
-  if (kill_first) kill(g->pid, SIGKILL);
-  close_fds(g);
-  int st = 0;
-  pid_t r = 0;
-  for (int i = 0; i < 300 && (r = waitpid(g->pid, &st, WNOHANG)) == 0; i++) usleep(10000);
-  if (r == 0) {
-    kill(g->pid, SIGKILL);
-    r = waitpid(g->pid, &st, 0);
-  }
-  if (how && r == g->pid) {
-    if (WIFSIGNALED(st))
-      snprintf(how, howlen, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
-    else if (WIFEXITED(st))
-      snprintf(how, howlen, "exited with status %d", WEXITSTATUS(st));
-  }
-  g->pid = 0;
+  proc_reap(&g->pr, kill_first, 3.0, how, howlen);
 }
 
 static int worker_spawn(gpu *g, const char *mode, int no_copy_bw, cterr *err) {
-  int in[2] = {-1, -1}, out[2] = {-1, -1}, er[2] = {-1, -1};
-  /* O_CLOEXEC: these ends must not leak into other children (compile workers, other GPUs). */
-  if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(er, O_CLOEXEC)) {
-    int e = errno;
-    for (int i = 0; i < 2; i++) {
-      if (in[i] >= 0) close(in[i]);
-      if (out[i] >= 0) close(out[i]);
-      if (er[i] >= 0) close(er[i]);
-    }
-    return cterr_set(err, "starting the GPU worker: pipe: %s", strerror(e));
-  }
   signal(SIGPIPE, SIG_IGN); /* a dead worker is a write error, not the end of cutune */
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-  posix_spawn_file_actions_adddup2(&fa, er[1], 2);
   char *argv[] = {g->self_exe, "__gpu-worker", (char *)mode, no_copy_bw ? "--no-copy-bw" : NULL, NULL};
-  pid_t pid;
-  int rc = posix_spawn(&pid, g->self_exe, &fa, NULL, argv, environ);
-  posix_spawn_file_actions_destroy(&fa);
-  close(in[0]);
-  close(out[1]);
-  close(er[1]);
-  if (rc) {
-    close(in[1]);
-    close(out[0]);
-    close(er[0]);
-    return cterr_set(err, "starting the GPU worker '%s': %s", g->self_exe, strerror(rc));
-  }
-  g->pid = pid;
-  g->to = in[1];
-  g->from = out[0];
-  g->errfd = er[0];
+  int rc = proc_spawn(&g->pr, g->self_exe, argv, 1);
+  if (rc) return cterr_set(err, "starting the GPU worker '%s': %s", g->self_exe, strerror(rc));
   g->errlen = 0;
   g->errtail[0] = 0;
   return 0;
@@ -143,19 +84,19 @@ static int recv_bytes(gpu *g, void *p, size_t n, double deadline) {
   while (n) {
     double left = deadline - now_seconds();
     if (left <= 0) return -2;
-    struct pollfd pf[2] = {{g->from, POLLIN, 0}, {g->errfd, POLLIN, 0}};
-    int np = g->errfd >= 0 ? 2 : 1;
+    struct pollfd pf[2] = {{g->pr.from, POLLIN, 0}, {g->pr.err, POLLIN, 0}};
+    int np = g->pr.err >= 0 ? 2 : 1;
     int r = poll(pf, (nfds_t)np, (int)(left * 1000) + 1);
     if (r < 0 && errno == EINTR) continue;
     if (r < 0) return -1;
     if (np == 2 && (pf[1].revents & (POLLIN | POLLHUP))) {
       char buf[1024];
-      ssize_t k = read(g->errfd, buf, sizeof buf);
+      ssize_t k = read(g->pr.err, buf, sizeof buf);
       if (k > 0) errtail_add(g, buf, (size_t)k);
-      else if (k == 0) { close(g->errfd); g->errfd = -1; }
+      else if (k == 0) { close(g->pr.err); g->pr.err = -1; }
     }
     if (pf[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-      ssize_t k = read(g->from, c, n);
+      ssize_t k = read(g->pr.from, c, n);
       if (k < 0 && errno == EINTR) continue;
       if (k <= 0) return -1;
       c += k;
@@ -220,7 +161,7 @@ static int worker_start(gpu *g, int no_copy_bw, gpu_device_info *info, cterr *er
 
 /* Send the remembered setup and wait for its answer. */
 static int send_setup(gpu *g, cterr *err) {
-  if (wire_write(g->to, MSG_SETUP, g->setup.data, g->setup.len, NULL, 0, NULL, 0, err)) {
+  if (wire_write(g->pr.to, MSG_SETUP, g->setup.data, g->setup.len, NULL, 0, NULL, 0, err)) {
     char why[1024];
     describe_death(g, 0, why, sizeof why);
     return cterr_set(err, "problem setup: %s", why);
@@ -245,7 +186,7 @@ static int send_setup(gpu *g, cterr *err) {
 
 /* A fresh worker with the current problem, after a fault or a timeout. */
 static int worker_restart(gpu *g, cterr *err) {
-  if (g->pid > 0) worker_reap(g, 1, NULL, 0);
+  if (g->pr.pid > 0) worker_reap(g, 1, NULL, 0);
   gpu_device_info info;
   if (worker_start(g, 1, &info, err)) return cterr_wrap(err, "restarting the GPU worker");
   if (g->have_setup && send_setup(g, err)) {
@@ -256,7 +197,8 @@ static int worker_restart(gpu *g, cterr *err) {
 }
 
 int gpu_count(const char *self_exe, cterr *err) {
-  gpu g = {.self_exe = (char *)self_exe, .to = -1, .from = -1, .errfd = -1};
+  gpu g = {.self_exe = (char *)self_exe};
+  proc_init(&g.pr);
   if (!self_exe) {
     cterr_set(err, "no CUDA device: cannot locate the cutune executable to start a GPU worker");
     return 0;
@@ -289,7 +231,7 @@ int gpu_start(gpu **out, const char *self_exe, int ordinal, cterr *err) {
   gpu *g = xcalloc(1, sizeof *g);
   g->self_exe = xstrdup(self_exe);
   g->ordinal = ordinal;
-  g->to = g->from = g->errfd = -1;
+  proc_init(&g->pr);
   dbuf_init(&g->setup);
   if (worker_start(g, 0, &g->info, err)) {
     gpu_stop(g);
@@ -303,12 +245,12 @@ const gpu_device_info *gpu_info(const gpu *g) { return &g->info; }
 
 void gpu_stop(gpu *g) {
   if (!g) return;
-  if (g->pid > 0) {
+  if (g->pr.pid > 0) {
     cterr e;
-    wire_write(g->to, MSG_QUIT, NULL, 0, NULL, 0, NULL, 0, &e);
+    wire_write(g->pr.to, MSG_QUIT, NULL, 0, NULL, 0, NULL, 0, &e);
     worker_reap(g, 0, NULL, 0);
   }
-  close_fds(g);
+  proc_close_pipes(&g->pr);
   dbuf_free(&g->setup);
   free(g->self_exe);
   free(g);
@@ -333,7 +275,7 @@ int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
   dbuf_append(&g->setup, p->ref_kernel, s.kernel_len);
   dbuf_append(&g->setup, p->ref_cubin, p->ref_cubin_len);
   g->have_setup = 0;
-  if (g->pid <= 0 && worker_restart(g, err)) return -1;
+  if (g->pr.pid <= 0 && worker_restart(g, err)) return -1;
   if (send_setup(g, err) == 0) {
     g->have_setup = 1;
     return 0;
@@ -373,7 +315,7 @@ static void fill_record(const gpu *g, const wire_result *w, record *rec) {
 
 int gpu_measure(gpu *g, const gpu_job *job, record *rec, cterr *err) {
   if (!g->have_setup) return cterr_set(err, "gpu_measure: no problem set up (gpu_setup first)");
-  if (g->pid <= 0 && worker_restart(g, err)) return -1;
+  if (g->pr.pid <= 0 && worker_restart(g, err)) return -1;
   const gpu_device_info *in = &g->info;
   record_set_str(&rec->device_name, in->name);
   record_set_str(&rec->device_cc, in->cc);
@@ -397,7 +339,7 @@ int gpu_measure(gpu *g, const gpu_job *job, record *rec, cterr *err) {
 
   int restart = 0;
   char why[1024];
-  if (wire_write(g->to, MSG_MEASURE, &wj, sizeof wj, job->kernel, wj.kernel_len, job->cubin, job->cubin_len, err)) {
+  if (wire_write(g->pr.to, MSG_MEASURE, &wj, sizeof wj, job->kernel, wj.kernel_len, job->cubin, job->cubin_len, err)) {
     describe_death(g, 0, why, sizeof why);
     rec->status = ST_RUNTIME_FAULT;
     record_set_str(&rec->message, why);
