@@ -63,7 +63,7 @@ void run_record_base(space *s, size_t cfg, int prob, const char *arch, const com
   }
 }
 
-int run_compile_only(space *s, const run_opts *o, const char *why_no_gpu, cterr *err) {
+int run_compile_only(space *s, const run_opts *o, const char *self_exe, const char *why_no_gpu, cterr *err) {
   const char *arch = o->arch ? o->arch : "sm_90";
   const configset *cs = space_configs(s);
   size_t n = configset_count(cs);
@@ -73,17 +73,11 @@ int run_compile_only(space *s, const run_opts *o, const char *why_no_gpu, cterr 
   record *recs = NULL;
   const record **view = NULL;
   int rc = -1;
-  char *cache = NULL;
   progress *pg = NULL;
 
   if (file_read(space_template_path(s), &src, err) != 0) goto done;
-  if (!o->no_cache) cache = o->cache_dir ? xstrdup(o->cache_dir) : compile_cache_default_dir();
-  int jobs = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-  if (jobs < 1) jobs = 1;
-  char *self = self_exe_path();
-  int prc = cpool_new(&pool, self, jobs, cache, err);
-  free(self);
-  if (prc != 0) goto done;
+  int jobs;
+  if (run_open_pool(o, self_exe, &pool, &jobs, err) != 0) goto done;
 
   int prob = 0;
   if (!o->quiet)
@@ -139,7 +133,7 @@ int run_compile_only(space *s, const run_opts *o, const char *why_no_gpu, cterr 
 done:
   if (recs)
     for (size_t i = 0; i < n; i++) record_free(&recs[i]);
-  free(recs), free(view), free(cache);
+  free(recs), free(view);
   progress_free(pg);
   cpool_free(pool);
   dbuf_free(&src);

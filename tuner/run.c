@@ -168,11 +168,7 @@ int run_main(int argc, char **argv) {
   }
   if (o.problem) {
     int found = 0;
-    for (int i = 0; i < space_nproblems(s); i++) {
-      char idx[16];
-      snprintf(idx, sizeof idx, "%d", i);
-      if (!strcmp(o.problem, idx) || !strcmp(o.problem, space_problem_key(s, i))) found = 1;
-    }
+    for (int i = 0; i < space_nproblems(s); i++) found |= run_problem_selected(s, &o, i);
     if (!found) {
       fprintf(stderr, "cutune run: --problem '%s' matches no problem of %s (give an index from 0 to %d or a key such as \"%s\")\n",
               o.problem, space_path(s), space_nproblems(s) - 1, space_problem_key(s, 0));
@@ -202,12 +198,29 @@ int run_main(int argc, char **argv) {
       return 2;
     }
   }
-  if (why) rc = run_compile_only(s, &o, why, &err);
+  if (why) rc = run_compile_only(s, &o, self, why, &err);
   else rc = run_tune(s, &o, self, &err);
   if (rc != 0) fprintf(stderr, "cutune: %s\n", err.msg);
   free(self);
   space_free(s);
   return rc ? 1 : 0;
+}
+
+int run_problem_selected(const space *s, const run_opts *o, int prob) {
+  if (!o->problem) return 1;
+  char idx[16];
+  snprintf(idx, sizeof idx, "%d", prob);
+  return !strcmp(o->problem, idx) || !strcmp(o->problem, space_problem_key(s, prob));
+}
+
+int run_open_pool(const run_opts *o, const char *self_exe, cpool **pool, int *jobs, cterr *err) {
+  char *cache = o->no_cache ? NULL : o->cache_dir ? xstrdup(o->cache_dir) : compile_cache_default_dir();
+  int n = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+  if (n < 1) n = 1;
+  int rc = cpool_new(pool, self_exe, n, cache, err);
+  free(cache);
+  if (jobs) *jobs = n;
+  return rc;
 }
 
 /* ---- compile jobs ---- */

@@ -46,8 +46,13 @@ void run_job_hold_free(run_job_hold *h);
 /* sha256 (16 bytes hex) of a job's option list, for provenance and resume. */
 void run_options_hash(const compile_job *job, char out[33]);
 
+/* Whether --problem (if given) selects problem prob: by index or by key. */
+int run_problem_selected(const space *s, const run_opts *o, int prob);
+/* The compile pool the options ask for (--jobs, --cache/--no-cache). *jobs gets the worker count. */
+int run_open_pool(const run_opts *o, const char *self_exe, cpool **pool, int *jobs, cterr *err);
+
 /* The two paths, once the space is loaded and options are settled. */
-int run_compile_only(space *s, const run_opts *o, const char *why_no_gpu, cterr *err);
+int run_compile_only(space *s, const run_opts *o, const char *self_exe, const char *why_no_gpu, cterr *err);
 int run_tune(space *s, const run_opts *o, const char *self_exe, cterr *err);
 
 /* A record for configuration cfg on problem prob with the space's parameters, the compile

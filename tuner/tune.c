@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "gpu.h"
 #include "progress.h"
@@ -36,6 +35,8 @@ typedef struct tune_ctx {
   const char *src;
   const char *arch;
   char template_hash[33];
+  char (*ohash)[33]; /* options hash of every configuration (provenance and resume key) */
+  int jobs;          /* compile workers */
   const gpu_device_info *dev;
 } tune_ctx;
 
@@ -49,12 +50,18 @@ static void stamp(tune_ctx *t, record *r, const char *options_hash) {
   if (!r->driver_version) record_set_str(&r->driver_version, t->dev->driver);
 }
 
-static int options_hash_of(tune_ctx *t, size_t cfg, char out[33], cterr *err) {
-  compile_job job;
-  run_job_hold hold;
-  if (run_make_job(t->s, t->src, cfg, t->arch, &job, &hold, err) != 0) return -1;
-  run_options_hash(&job, out);
-  run_job_hold_free(&hold);
+/* The options hash of every configuration, once: it keys resume lookups, provenance and the
+ * final report. */
+static int hash_all_options(tune_ctx *t, cterr *err) {
+  size_t n = configset_count(space_configs(t->s));
+  t->ohash = xcalloc(n ? n : 1, sizeof *t->ohash);
+  for (size_t i = 0; i < n; i++) {
+    compile_job job;
+    run_job_hold hold;
+    if (run_make_job(t->s, t->src, i, t->arch, &job, &hold, err) != 0) return -1;
+    run_options_hash(&job, t->ohash[i]);
+    run_job_hold_free(&hold);
+  }
   return 0;
 }
 
@@ -71,7 +78,7 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
   strategy *strat = NULL;
   if (strategy_new(sname, cs, t->o->seed, NULL, &strat, err) != 0) return -1;
 
-  int window = 2 * (t->o->jobs > 0 ? t->o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN)) + 4;
+  int window = 2 * t->jobs + 4;
   ready_item *ready = xcalloc((size_t)window + 1, sizeof(ready_item));
   int nready = 0, inflight = 0, exhausted = 0, rc = -1;
   long charged = 0;
@@ -93,10 +100,8 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
         exhausted = 1;
         break;
       }
-      char ohash[33];
-      if (options_hash_of(t, idx, ohash, err) != 0) goto done;
       char *key = configset_row_key(cs, configset_row(cs, idx));
-      const record *have = store_find(t->st, key, pkey, t->template_hash, ohash);
+      const record *have = store_find(t->st, key, pkey, t->template_hash, t->ohash[idx]);
       free(key);
       if (have) { /* measured before: answered from the store, not charged */
         strategy_tell(strat, idx, record_value(have));
@@ -134,13 +139,8 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
     memmove(ready, ready + 1, (size_t)(nready - 1) * sizeof(ready_item));
     nready--;
     record rec;
-    char ohash[33];
-    if (options_hash_of(t, it.cfg, ohash, err) != 0) {
-      compile_result_free(&it.cr);
-      goto done;
-    }
     run_record_base(t->s, it.cfg, prob, t->arch, &it.cr, &rec);
-    stamp(t, &rec, ohash);
+    stamp(t, &rec, t->ohash[it.cfg]);
     if (rec.status == ST_OK) {
       gpu_job job = {0};
       job.cubin = it.cr.cubin.data;
@@ -164,7 +164,7 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
         record_free(&rec);
         goto done;
       }
-      stamp(t, &rec, ohash);
+      stamp(t, &rec, t->ohash[it.cfg]);
     }
     compile_result_free(&it.cr);
     if (store_append(t->st, &rec, err) != 0) {
@@ -213,11 +213,8 @@ static void report_problem(tune_ctx *t, int prob) {
   size_t n = configset_count(cs), k = 0;
   const record **view = xcalloc(n ? n : 1, sizeof(record *));
   for (size_t i = 0; i < n; i++) {
-    char ohash[33];
-    cterr e;
-    if (options_hash_of(t, i, ohash, &e) != 0) continue;
     char *key = configset_row_key(cs, configset_row(cs, i));
-    const record *r = store_find(t->st, key, pkey, t->template_hash, ohash);
+    const record *r = store_find(t->st, key, pkey, t->template_hash, t->ohash[i]);
     free(key);
     if (r) view[k++] = r;
   }
@@ -254,7 +251,7 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, cterr *err) {
   dbuf_init(&src), dbuf_init(&warn);
   compile_result refc;
   compile_result_init(&refc);
-  char *cache = NULL, *spath = NULL;
+  char *spath = NULL;
   int rc = -1;
   size_t measured = 0;
   double t0 = now_seconds();
@@ -280,9 +277,8 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, cterr *err) {
   if (store_open(spath, &t.st, &warn, err) != 0) goto done;
   if (warn.len) fprintf(stderr, "%s", warn.data);
 
-  if (!o->no_cache) cache = o->cache_dir ? xstrdup(o->cache_dir) : compile_cache_default_dir();
-  int jobs = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-  if (cpool_new(&t.pool, self_exe, jobs < 1 ? 1 : jobs, cache, err) != 0) goto done;
+  if (hash_all_options(&t, err) != 0) goto done;
+  if (run_open_pool(o, self_exe, &t.pool, &t.jobs, err) != 0) goto done;
   if (compile_reference(&t, &refc, err) != 0) goto done;
 
   if (!o->quiet)
@@ -291,14 +287,8 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, cterr *err) {
             t.dev->name, t.dev->arch, t.dev->sms, t.dev->l2_bytes / 1048576.0, t.dev->copy_gbps, space_path(s),
             configset_count(space_configs(s)), configset_raw_size(space_configs(s)), spath);
 
-  int done_any = 0;
   for (int prob = 0; prob < space_nproblems(s) && !interrupted; prob++) {
-    if (o->problem) {
-      char idx[16];
-      snprintf(idx, sizeof idx, "%d", prob);
-      if (strcmp(o->problem, idx) && strcmp(o->problem, space_problem_key(s, prob))) continue;
-    }
-    done_any = 1;
+    if (!run_problem_selected(s, o, prob)) continue;
     gpu_problem gp = {0};
     if (space_args(s, prob, gp.args, &gp.nargs, err) != 0) goto done;
     gp.seed = o->seed;
@@ -316,11 +306,6 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, cterr *err) {
     if (tune_problem(&t, prob, &measured, err) != 0) goto done;
     report_problem(&t, prob);
   }
-  if (!done_any) {
-    cterr_set(err, "--problem '%s' matches no problem of %s (give an index from 0 to %d or a key such as \"%s\")",
-              o->problem, space_path(s), space_nproblems(s) - 1, space_problem_key(s, 0));
-    goto done;
-  }
   double dt = now_seconds() - t0;
   printf("\n%zu configurations measured in %.1f s (%.1f per second end to end); records in %s\n", measured, dt,
          dt > 0 ? measured / dt : 0.0, spath);
@@ -333,7 +318,7 @@ done:
   cpool_free(t.pool);
   store_close(t.st);
   gpu_stop(t.g);
-  free(cache), free(spath);
+  free(spath), free(t.ohash);
   dbuf_free(&src), dbuf_free(&warn);
   return rc;
 }
