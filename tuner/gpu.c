@@ -33,6 +33,11 @@ struct gpu {
   gpu_device_info info;
   dbuf setup; /* the last successful setup frame, replayed after a restart */
   int have_setup;
+  /* the job sent by gpu_submit and not yet collected */
+  int pending, send_failed;
+  double pending_timeout;
+  launch_geom pending_geom;
+  char pending_why[1024];
 };
 
 static void errtail_add(gpu *g, const char *p, size_t n) {
@@ -313,18 +318,10 @@ static void fill_record(const gpu *g, const wire_result *w, record *rec) {
   rec->temperature_c = w->temperature_c;
 }
 
-int gpu_measure(gpu *g, const gpu_job *job, record *rec, cterr *err) {
-  if (!g->have_setup) return cterr_set(err, "gpu_measure: no problem set up (gpu_setup first)");
+int gpu_submit(gpu *g, const gpu_job *job, cterr *err) {
+  if (!g->have_setup) return cterr_set(err, "gpu_submit: no problem set up (gpu_setup first)");
+  if (g->pending) return cterr_set(err, "gpu_submit: the previous job was not collected");
   if (g->pr.pid <= 0 && worker_restart(g, err)) return -1;
-  const gpu_device_info *in = &g->info;
-  record_set_str(&rec->device_name, in->name);
-  record_set_str(&rec->device_cc, in->cc);
-  record_set_str(&rec->device_uuid, in->uuid);
-  record_set_str(&rec->arch, in->arch);
-  record_set_str(&rec->driver_version, in->driver);
-  rec->block_threads = (int)launch_threads(&job->geom);
-  rec->smem_dynamic = (int)job->geom.dyn_smem;
-
   wire_job wj;
   memset(&wj, 0, sizeof wj);
   wj.geom = job->geom;
@@ -336,20 +333,42 @@ int gpu_measure(gpu *g, const gpu_job *job, record *rec, cterr *err) {
   wj.want_energy = job->want_energy;
   wj.kernel_len = job->kernel ? (uint32_t)strlen(job->kernel) : 0;
   wj.cubin_len = job->cubin_len;
+  g->pending = 1;
+  g->pending_timeout = wj.timeout_s;
+  g->pending_geom = job->geom;
+  g->send_failed = 0;
+  g->pending_why[0] = 0;
+  if (wire_write(g->pr.to, MSG_MEASURE, &wj, sizeof wj, job->kernel, wj.kernel_len, job->cubin, job->cubin_len, err)) {
+    describe_death(g, 0, g->pending_why, sizeof g->pending_why);
+    g->send_failed = 1;
+  }
+  return 0;
+}
+
+int gpu_collect(gpu *g, record *rec, cterr *err) {
+  if (!g->pending) return cterr_set(err, "gpu_collect: no job was submitted");
+  g->pending = 0;
+  const gpu_device_info *in = &g->info;
+  record_set_str(&rec->device_name, in->name);
+  record_set_str(&rec->device_cc, in->cc);
+  record_set_str(&rec->device_uuid, in->uuid);
+  record_set_str(&rec->arch, in->arch);
+  record_set_str(&rec->driver_version, in->driver);
+  rec->block_threads = (int)launch_threads(&g->pending_geom);
+  rec->smem_dynamic = (int)g->pending_geom.dyn_smem;
 
   int restart = 0;
   char why[1024];
-  if (wire_write(g->pr.to, MSG_MEASURE, &wj, sizeof wj, job->kernel, wj.kernel_len, job->cubin, job->cubin_len, err)) {
-    describe_death(g, 0, why, sizeof why);
+  if (g->send_failed) {
     rec->status = ST_RUNTIME_FAULT;
-    record_set_str(&rec->message, why);
+    record_set_str(&rec->message, g->pending_why);
     restart = 1;
   } else {
     uint32_t type;
     dbuf p;
     dbuf_init(&p);
     /* The worker keeps its own timing within 60% of the limit; the margin covers module load. */
-    double deadline = now_seconds() + wj.timeout_s + 1.0;
+    double deadline = now_seconds() + g->pending_timeout + 1.0;
     int r = recv_frame(g, &type, &p, deadline, err);
     if (r == 0 && type == MSG_RESULT && p.len == sizeof(wire_result)) {
       wire_result w;
@@ -361,7 +380,7 @@ int gpu_measure(gpu *g, const gpu_job *job, record *rec, cterr *err) {
       worker_reap(g, 1, NULL, 0);
       rec->status = ST_TIMEOUT;
       char *m = xasprintf("no result within the time limit of %.1f s (a hung or very slow kernel); the GPU worker was killed",
-                          wj.timeout_s);
+                          g->pending_timeout);
       record_set_str(&rec->message, m);
       free(m);
       restart = 1;
@@ -380,4 +399,9 @@ int gpu_measure(gpu *g, const gpu_job *job, record *rec, cterr *err) {
   }
   if (restart && worker_restart(g, err)) return -1;
   return 0;
+}
+
+int gpu_measure(gpu *g, const gpu_job *job, record *rec, cterr *err) {
+  if (gpu_submit(g, job, err) != 0) return -1;
+  return gpu_collect(g, rec, err);
 }

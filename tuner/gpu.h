@@ -73,6 +73,13 @@ typedef struct gpu_job {
  * status), -1 only when the worker cannot be (re)started at all. */
 int gpu_measure(gpu *g, const gpu_job *job, record *rec, cterr *err);
 
+/* gpu_measure in two halves, so the coordinator can record one result (write, fsync) while
+ * the worker measures the next: gpu_submit sends the job and returns at once; gpu_collect waits
+ * for its result (deadline, restart on death) and fills rec as gpu_measure does. One job at a
+ * time: submit, collect, submit, ... */
+int gpu_submit(gpu *g, const gpu_job *job, cterr *err);
+int gpu_collect(gpu *g, record *rec, cterr *err);
+
 /* Body of the hidden `cutune __gpu-worker ORDINAL` subcommand. */
 int gpu_worker_main(int argc, char **argv);
 

@@ -185,7 +185,7 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, wir
       { fail_run(w, res, r, "timing"); return; }
     t1 = ms > 1e-4 ? ms : 1e-4;
   }
-  int warm = (int)ceil(3.0 / t1); /* ~3 ms: the GPU is kept busy from one configuration to the next */
+  int warm = (int)ceil(1.0 / t1); /* ~1 ms: the GPU is kept busy from one configuration to the next */
   if (warm < 2) warm = 2;
   if (warm > 200) warm = 200;
   double left_ms = (budget_end - now_seconds()) * 1e3;
@@ -207,9 +207,9 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, wir
   int n = 0;
   long long launches = 0;
   double median = NAN, mean = 0, sd = 0;
-  nvml_sample ns;
-  nvml_read(w->nv, &ns);
-  int64_t e0 = nvml_energy_mj(w->nv);
+  nvml_sample ns; /* read during each chunk, while the GPU is busy: never on the idle path */
+  memset(&ns, 0, sizeof ns);
+  int64_t e0 = job->want_energy ? nvml_energy_mj(w->nv) : -1;
   double tw0 = now_seconds();
   while (n < max_s) {
     int m = chunk < max_s - n ? chunk : max_s - n;
@@ -240,9 +240,9 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, wir
     double now = now_seconds();
     if (n >= min_s) {
       int energy_short = job->want_energy && now - tw0 < 0.3;
-      /* a contender for the best gets three times the samples: the winner's figure must hold */
+      /* a contender for the best gets twice the samples: the winner's figure must hold */
       int contender = isfinite(job->best_ms) && job->best_ms > 0 && median < 1.03 * job->best_ms;
-      if (sd / sqrt(n) < target * mean && !energy_short && (!contender || n >= 3 * min_s)) break;
+      if (sd / sqrt(n) < target * mean && !energy_short && (!contender || n >= 2 * min_s)) break;
       if (isfinite(job->best_ms) && job->best_ms > 0 && median > 1.3 * job->best_ms) break; /* clearly slower: enough */
     }
     if (now >= budget_end) break;
@@ -254,7 +254,7 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, wir
     free(s);
     { fail_run(w, res, r, "timing"); return; }
   }
-  int64_t e1 = nvml_energy_mj(w->nv);
+  int64_t e1 = job->want_energy ? nvml_energy_mj(w->nv) : -1;
   double min = s[0];
   for (int i = 1; i < n; i++) min = s[i] < min ? s[i] : min;
   free(s);

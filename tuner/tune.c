@@ -69,34 +69,71 @@ static double record_value(const record *r) {
   return (r->status == ST_OK && isfinite(r->t_median)) ? r->t_median : INFINITY;
 }
 
-/* Tune one problem. */
+/* What one problem's loop keeps between configurations. */
+typedef struct tune_tally {
+  strategy *strat;
+  progress *pg;
+  long charged;
+  size_t failed;
+  double best;
+} tune_tally;
+
+/* A finished record: to the store (fsync'd), to the strategy, to the display. Frees rec. */
+static int finish_record(tune_ctx *t, tune_tally *ty, size_t cfg, record *rec, size_t *n_measured, cterr *err) {
+  int rc = store_append(t->st, rec, err);
+  if (rc == 0) {
+    (*n_measured)++;
+    ty->charged++;
+    strategy_tell(ty->strat, cfg, record_value(rec));
+    if (rec->status != ST_OK) ty->failed++;
+    if (t->o->verbose)
+      progress_log(ty->pg, "%-40s %-13s %s", rec->config, rec_status_name(rec->status),
+                   rec->status == ST_OK ? "" : (rec->message ? rec->message : ""));
+    progress_step(ty->pg, rec->status != ST_OK, rec->t_median, rec->gbps, rec->config);
+  }
+  record_free(rec);
+  return rc;
+}
+
+static void note_best(tune_tally *ty, const record *r) {
+  if (r->status == ST_OK && isfinite(r->t_median) && (isnan(ty->best) || r->t_median < ty->best)) ty->best = r->t_median;
+}
+
+/* Tune one problem. Three stages run at once: the strategy proposes into the compile pool
+ * (up to `window` configurations ahead), the GPU worker measures one configuration, and the
+ * coordinator records the one before it (store append with fsync, strategy, display) while
+ * the worker is busy. */
 static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
   const configset *cs = space_configs(t->s);
   size_t count = configset_count(cs);
   long budget = t->o->budget > 0 ? t->o->budget : (long)count;
   const char *sname = t->o->strategy ? t->o->strategy : strategy_default_name(count, budget);
-  strategy *strat = NULL;
-  if (strategy_new(sname, cs, t->o->seed, NULL, &strat, err) != 0) return -1;
+  tune_tally ty = {.best = NAN};
+  if (strategy_new(sname, cs, t->o->seed, NULL, &ty.strat, err) != 0) return -1;
 
   int window = 2 * t->jobs + 4;
   ready_item *ready = xcalloc((size_t)window + 1, sizeof(ready_item));
-  int nready = 0, inflight = 0, exhausted = 0, rc = -1;
-  long charged = 0;
-  size_t resumed = 0, failed = 0;
-  double best = NAN, t0 = now_seconds();
+  int nready = 0, inflight = 0, exhausted = 0, rc = -1, gpu_busy = 0;
+  size_t resumed = 0, pend_cfg = 0;
+  record pend;
+  record_init(&pend);
+  double t0 = now_seconds();
   const char *pkey = space_problem_key(t->s, prob);
-  progress *pg = progress_new(stderr, pkey, (size_t)(budget < (long)count ? budget : (long)count),
-                              t->o->quiet ? 0 : t->o->progress_tty);
+  int want_energy = 0;
+  for (int i = 0; i < space_nobjectives(t->s); i++)
+    if (!strcmp(space_objective(t->s, i), "energy")) want_energy = 1;
+  ty.pg = progress_new(stderr, pkey, (size_t)(budget < (long)count ? budget : (long)count),
+                       t->o->quiet ? 0 : t->o->progress_tty);
   if (!t->o->quiet) fprintf(stderr, "problem %s: %zu configurations, strategy %s%s\n", pkey, count, sname,
                             t->o->budget > 0 ? "" : " (the whole space)");
 
   for (;;) {
     int out_of_time = t->o->time_limit > 0 && now_seconds() - t0 > t->o->time_limit;
-    int stop = interrupted || out_of_time || charged >= budget;
+    int stop = interrupted || out_of_time || ty.charged >= budget;
     /* propose while there is room in the pipeline and budget left for it */
-    while (!stop && !exhausted && inflight + nready < window && charged + inflight + nready < budget) {
+    while (!stop && !exhausted && inflight + nready < window && ty.charged + inflight + nready + gpu_busy < budget) {
       size_t idx;
-      if (strategy_ask(strat, &idx, 1) != 1) {
+      if (strategy_ask(ty.strat, &idx, 1) != 1) {
         exhausted = 1;
         break;
       }
@@ -104,10 +141,10 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
       const record *have = store_find(t->st, key, pkey, t->template_hash, t->ohash[idx]);
       free(key);
       if (have) { /* measured before: answered from the store, not charged */
-        strategy_tell(strat, idx, record_value(have));
-        if (have->status == ST_OK && (isnan(best) || have->t_median < best)) best = have->t_median;
+        strategy_tell(ty.strat, idx, record_value(have));
+        note_best(&ty, have);
         resumed++;
-        progress_step(pg, have->status != ST_OK, have->t_median, have->gbps, have->config);
+        progress_skip(ty.pg, 1);
         continue;
       }
       compile_job job;
@@ -118,13 +155,13 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
       if (sr != 0) goto done;
       inflight++;
     }
-    if (stop || (exhausted && inflight == 0 && nready == 0)) break;
+    if (!gpu_busy && (stop || (exhausted && inflight == 0 && nready == 0))) break;
 
     /* collect finished compiles: wait only when the GPU has nothing to do */
     while (inflight > 0 && nready < window) {
       uint64_t tag;
       compile_result cr;
-      int w = cpool_wait(t->pool, &tag, &cr, nready ? 0 : 500, err);
+      int w = cpool_wait(t->pool, &tag, &cr, (nready || gpu_busy) ? 0 : 500, err);
       if (w < 0) goto done;
       if (w == 0) break;
       inflight--;
@@ -132,61 +169,66 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
       ready[nready].cr = cr;
       nready++;
     }
-    if (!nready) continue;
 
-    /* measure the oldest compiled configuration */
-    ready_item it = ready[0];
-    memmove(ready, ready + 1, (size_t)(nready - 1) * sizeof(ready_item));
-    nready--;
-    record rec;
-    run_record_base(t->s, it.cfg, prob, t->arch, &it.cr, &rec);
-    stamp(t, &rec, t->ohash[it.cfg]);
-    if (rec.status == ST_OK) {
-      gpu_job job = {0};
-      job.cubin = it.cr.cubin.data;
-      job.cubin_len = it.cr.cubin.len;
-      job.kernel = space_kernel(t->s);
-      if (space_geometry(t->s, it.cfg, prob, &job.geom, err) != 0) { /* run_record_base marked it invalid */
-        compile_result_free(&it.cr);
-        record_free(&rec);
-        goto done;
-      }
-      job.timeout_s = space_timeout(t->s);
-      job.best_ms = best;
-      job.min_samples = t->o->min_samples;
-      job.max_samples = t->o->max_samples;
-      job.target_rse = t->o->rse;
-      job.want_energy = 0;
-      for (int i = 0; i < space_nobjectives(t->s); i++)
-        if (!strcmp(space_objective(t->s, i), "energy")) job.want_energy = 1;
-      if (gpu_measure(t->g, &job, &rec, err) != 0) {
-        compile_result_free(&it.cr);
-        record_free(&rec);
-        goto done;
-      }
+    /* the result of the configuration on the GPU */
+    record done_rec;
+    size_t done_cfg = 0;
+    int have_done = 0;
+    if (gpu_busy) {
+      gpu_busy = 0;
+      if (gpu_collect(t->g, &pend, err) != 0) goto done;
+      stamp(t, &pend, t->ohash[pend_cfg]);
+      done_rec = pend, done_cfg = pend_cfg, have_done = 1;
+      record_init(&pend);
+      note_best(&ty, &done_rec);
+    }
+
+    /* start the next measurement before recording the last one */
+    while (!stop && nready > 0 && !gpu_busy) {
+      ready_item it = ready[0];
+      memmove(ready, ready + 1, (size_t)(nready - 1) * sizeof(ready_item));
+      nready--;
+      record rec;
+      run_record_base(t->s, it.cfg, prob, t->arch, &it.cr, &rec);
       stamp(t, &rec, t->ohash[it.cfg]);
+      gpu_job job = {0};
+      if (rec.status == ST_OK && space_geometry(t->s, it.cfg, prob, &job.geom, err) == 0) {
+        job.cubin = it.cr.cubin.data;
+        job.cubin_len = it.cr.cubin.len;
+        job.kernel = space_kernel(t->s);
+        job.timeout_s = space_timeout(t->s);
+        job.best_ms = ty.best;
+        job.min_samples = t->o->min_samples;
+        job.max_samples = t->o->max_samples;
+        job.target_rse = t->o->rse;
+        job.want_energy = want_energy;
+        int sr = gpu_submit(t->g, &job, err);
+        compile_result_free(&it.cr);
+        if (sr != 0) {
+          record_free(&rec);
+          if (have_done) record_free(&done_rec);
+          goto done;
+        }
+        pend = rec, pend_cfg = it.cfg, gpu_busy = 1;
+      } else { /* compile error or invalid geometry: a record without the GPU */
+        compile_result_free(&it.cr);
+        if (finish_record(t, &ty, it.cfg, &rec, n_measured, err) != 0) {
+          if (have_done) record_free(&done_rec);
+          goto done;
+        }
+      }
     }
-    compile_result_free(&it.cr);
-    if (store_append(t->st, &rec, err) != 0) {
-      record_free(&rec);
-      goto done;
-    }
-    (*n_measured)++;
-    charged++;
-    double v = record_value(&rec);
-    strategy_tell(strat, it.cfg, v);
-    if (rec.status != ST_OK) failed++;
-    else if (isnan(best) || rec.t_median < best) best = rec.t_median;
-    if (t->o->verbose)
-      progress_log(pg, "%-40s %-13s %s", rec.config, rec_status_name(rec.status),
-                   rec.status == ST_OK ? "" : (rec.message ? rec.message : ""));
-    progress_step(pg, rec.status != ST_OK, rec.t_median, rec.gbps, rec.config);
-    record_free(&rec);
+    if (have_done && finish_record(t, &ty, done_cfg, &done_rec, n_measured, err) != 0) goto done;
   }
   rc = 0;
 done:
-  progress_finish(pg);
-  progress_free(pg);
+  if (gpu_busy) { /* an error elsewhere: let the worker finish, so the next problem finds it idle */
+    cterr e2;
+    gpu_collect(t->g, &pend, &e2);
+  }
+  record_free(&pend);
+  progress_finish(ty.pg);
+  progress_free(ty.pg);
   /* drain what is still compiling so the next problem starts clean */
   for (int i = 0; i < nready; i++) compile_result_free(&ready[i].cr);
   while (inflight > 0) {
@@ -198,10 +240,10 @@ done:
     inflight--;
   }
   free(ready);
-  strategy_free(strat);
+  strategy_free(ty.strat);
   if (rc == 0 && !t->o->quiet)
-    fprintf(stderr, "problem %s: %ld measured (%zu failed), %zu answered from the store, %.1f s\n", pkey, charged,
-            failed, resumed, now_seconds() - t0);
+    fprintf(stderr, "problem %s: %ld measured (%zu failed), %zu answered from the store, %.1f s\n", pkey, ty.charged,
+            ty.failed, resumed, now_seconds() - t0);
   return rc;
 }
 
