@@ -33,6 +33,7 @@ struct gpu {
   gpu_device_info info;
   dbuf setup; /* the last successful setup frame, replayed after a restart */
   int have_setup;
+  double problem_copy_gbps; /* the worker's copy of the problem's bytes; NAN: use info.copy_gbps */
   /* the job sent by gpu_submit and not yet collected */
   int pending, send_failed;
   double pending_timeout;
@@ -177,6 +178,10 @@ static int send_setup(gpu *g, cterr *err) {
   int r = recv_frame(g, &type, &p, now_seconds() + SETUP_TIMEOUT_S, err), rc = -1;
   if (r == 0 && type == MSG_SETUP_OK) {
     rc = 0;
+    double copy = NAN;
+    if (p.len == sizeof copy) memcpy(&copy, p.data, sizeof copy);
+    /* kept from the first setup of this problem: a restart's re-measure is not needed */
+    if (!isfinite(g->problem_copy_gbps)) g->problem_copy_gbps = copy;
   } else if (r == 0 && type == MSG_ERROR) {
     cterr_set(err, "problem setup: %s", p.data);
   } else {
@@ -264,6 +269,7 @@ void gpu_stop(gpu *g) {
 int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
   if (p->nargs < 0 || p->nargs > MAX_ARGS) return cterr_set(err, "gpu_setup: %d arguments (at most %d)", p->nargs, MAX_ARGS);
   if (!p->ref_cubin || !p->ref_kernel) return cterr_set(err, "gpu_setup: the reference cubin and kernel name are required");
+  g->problem_copy_gbps = NAN; /* measured by the worker for this problem */
   wire_setup s;
   memset(&s, 0, sizeof s);
   s.nargs = p->nargs;
@@ -292,6 +298,10 @@ int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
   return -1;
 }
 
+double gpu_copy_gbps(const gpu *g) {
+  return isfinite(g->problem_copy_gbps) && g->problem_copy_gbps > 0 ? g->problem_copy_gbps : g->info.copy_gbps;
+}
+
 static void fill_record(const gpu *g, const wire_result *w, record *rec) {
   rec->status = (rec_status)w->status;
   record_set_str(&rec->message, w->message);
@@ -301,8 +311,10 @@ static void fill_record(const gpu *g, const wire_result *w, record *rec) {
   rec->t_std = w->t_std;
   rec->samples = w->samples;
   rec->gbps = w->gbps;
-  /* from the first worker's copy bandwidth: restarted workers do not measure it again */
-  rec->copy_share = isfinite(w->gbps) && g->info.copy_gbps > 0 ? w->gbps / g->info.copy_gbps : w->copy_share;
+  /* against the problem's own copy figure, else the first worker's large copy (restarted
+   * workers do not measure it again) */
+  double copy = gpu_copy_gbps(g);
+  rec->copy_share = isfinite(w->gbps) && copy > 0 ? w->gbps / copy : w->copy_share;
   rec->gflops = w->gflops;
   rec->energy_mj = w->energy_mj;
   /* the driver's figures win where it gave them; the compiler's stay otherwise */

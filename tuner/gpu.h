@@ -53,6 +53,10 @@ typedef struct gpu_problem {
   double bytes, flops; /* per launch, NAN if unknown: for GB/s and GFLOP/s */
 } gpu_problem;
 int gpu_setup(gpu *g, const gpu_problem *p, cterr *err);
+/* The copy ceiling records are compared with (copy_share): a device-to-device copy of the set-up
+ * problem's bytes, measured by the worker at setup (as cudaMemcpy would move them), or the
+ * device's large-copy figure where the problem's data would fit in L2 or no bytes were given. */
+double gpu_copy_gbps(const gpu *g);
 
 typedef struct gpu_job {
   const void *cubin;

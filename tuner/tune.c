@@ -262,7 +262,7 @@ static void report_problem(tune_ctx *t, int prob) {
   }
   printf("\n== %s, problem %s: %zu of %zu configurations measured on %s ==\n", space_name(t->s), pkey, k, n,
          t->dev->name);
-  report_best(stdout, view, k, pkey, t->o->top, t->dev->copy_gbps);
+  report_best(stdout, view, k, pkey, t->o->top, gpu_copy_gbps(t->g));
   printf("\nwhich parameters made the difference (best time per value):\n");
   report_param_effects(stdout, view, k, pkey);
   free(view);
@@ -345,6 +345,9 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, cterr *err) {
       cterr_wrap(err, "problem %s", space_problem_key(s, prob));
       goto done;
     }
+    if (!o->quiet)
+      fprintf(stderr, "problem %s: device-to-device copy of the same bytes %.0f GB/s (the %% copy reference)\n",
+              space_problem_key(s, prob), gpu_copy_gbps(t.g));
     if (tune_problem(&t, prob, &measured, err) != 0) goto done;
     report_problem(&t, prob);
   }
