@@ -91,14 +91,14 @@ static void best_geometry(int N, int M, dim3 *block, dim3 *grid) {
   *grid = dim3(cdiv(M, 32), cdiv(N, BLOCK_ROWS));
 #else
   *block = dim3(TILE / VEC, BLOCK_ROWS);
-  *grid = dim3(cdiv(M, TILE), cdiv(N, TILE));
+  *grid = dim3(cdiv(M, TILE), cdiv(cdiv(N, TILE), TPB));
 #endif
 }
 
 static std::string best_label(void) {
   char b[256];
-  snprintf(b, sizeof b, "cutune best (TILE=%d PAD=%d SWIZZLE=%d BLOCK_ROWS=%d VEC=%d UNROLL=%d LDG=%d STCS=%d ORDER=%d)",
-           TILE, PAD, SWIZZLE, BLOCK_ROWS, VEC, UNROLL, LDG, STCS, ORDER);
+  snprintf(b, sizeof b, "cutune best (TILE=%d PAD=%d SWIZZLE=%d BLOCK_ROWS=%d VEC=%d UNROLL=%d LDG=%d ORDER=%d TPB=%d)",
+           TILE, PAD, SWIZZLE, BLOCK_ROWS, VEC, UNROLL, LDG, ORDER, TPB);
   return b;
 }
 

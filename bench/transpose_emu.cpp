@@ -158,7 +158,7 @@ static void geometry(int N, int M) {
   gridDim = {cdiv(M, 32), cdiv(N, BLOCK_ROWS), 1};
 #else
   blockDim = {TILE / VEC, BLOCK_ROWS, 1};
-  gridDim = {cdiv(M, TILE), cdiv(N, TILE), 1};
+  gridDim = {cdiv(M, TILE), cdiv(cdiv(N, TILE), TPB), 1};
 #endif
   nthreads = blockDim.x * blockDim.y;
 }

@@ -34,6 +34,9 @@ return ct.space {
     -- bands of 8/32 tile rows (long runs of each DRAM page on both sides). On the H200 the plain
     -- order plateaus near 92 % of the copy bandwidth whatever the other parameters do.
     ct.param("ORDER", {0, 1, 2, 3}),
+    -- Tiles per block: 4 walks four tiles of the launch order per block (fewer blocks, a
+    -- shorter last wave). Tile 64 only.
+    ct.param("TPB", {1, 4}),
   },
 
   constraints = {
@@ -50,6 +53,7 @@ return ct.space {
     -- 137 for tile 64): the launch order is explored for tile 64 only.
     ct.rule({"TILE", "ORDER"}, function(p) return p.TILE == 64 or p.ORDER == 0 end,
       "ORDER only for tile 64"),
+    ct.rule({"TILE", "TPB"}, function(p) return p.TILE == 64 or p.TPB == 1 end, "TPB only for tile 64"),
     -- The swizzle replaces the padding.
     ct.rule({"PAD", "SWIZZLE"}, function(p) return p.SWIZZLE == 0 or p.PAD == 0 end,
       "SWIZZLE=1 only with PAD=0"),
@@ -90,7 +94,7 @@ return ct.space {
   end,
   grid = function(p, n)
     if p.TILE == 0 then return ct.cdiv(n.M, 32), ct.cdiv(n.N, p.BLOCK_ROWS) end
-    return ct.cdiv(n.M, p.TILE), ct.cdiv(n.N, p.TILE)
+    return ct.cdiv(n.M, p.TILE), ct.cdiv(ct.cdiv(n.N, p.TILE), p.TPB)
   end,
 
   -- One element per thread, block {32, 8}: the obviously correct kernel in the same file.

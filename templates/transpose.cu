@@ -19,9 +19,12 @@
 //               right, so the blocks resident at one time cover a squarish region and both the
 //               reads and the transposed writes hit long runs of each DRAM page instead of
 //               256-byte pieces of thousands of rows (the access-pattern limit of a plain order).
+//   TPB         tiles per block (tiled kernels only): the grid shrinks by TPB along y and each
+//               block walks TPB tiles of the launch order, fewer block launches and a shorter
+//               tail of the last wave.
 //
 // Launch (as lua/transpose_space.lua computes it):
-//   tiled: block (TILE/VEC, BLOCK_ROWS), grid (ceil(M/TILE), ceil(N/TILE))
+//   tiled: block (TILE/VEC, BLOCK_ROWS), grid (ceil(M/TILE), ceil(ceil(N/TILE)/TPB))
 //   naive: block (32, BLOCK_ROWS),       grid (ceil(M/32),   ceil(N/BLOCK_ROWS))
 //
 // With -DCUTUNE_REFERENCE=1 (and no parameter defines) the file provides only transpose_ref, the
@@ -66,6 +69,9 @@
 #endif
 #ifndef ORDER
 #define ORDER 0
+#endif
+#ifndef TPB
+#define TPB 1
 #endif
 #ifndef PAD
 #define PAD 1
@@ -208,15 +214,25 @@ transpose(float *out, const float *in, int N, int M) {
   const int cv = (q / BLOCK_ROWS) * TR_LX + lx;    // vector index along the row: 0 .. TILE/VEC-1
   const int cw = cv * VEC;                         // its first word
 
-  int bx = blockIdx.x, by = blockIdx.y;
-#if ORDER != 0
-  {
-    const int gx = gridDim.x, gy = gridDim.y;
-    const int b = blockIdx.y * gx + blockIdx.x;    // linear launch order
-#if ORDER == 1
-    bx = b / gy;
-    by = b % gy;
+  // Tiles of the whole matrix, walked in launch order b = 0, 1, ...: block b0 takes tiles
+  // b0, b0 + nblocks, ... (TPB of them), so each round of resident blocks covers the same region
+  // a one-tile-per-block launch would.
+  const int gx = (M + TILE - 1) / TILE, gy = (N + TILE - 1) / TILE;
+  const int nblocks = gridDim.x * gridDim.y;
+  const int b0 = blockIdx.y * gridDim.x + blockIdx.x;
+  for (int j = 0; j < TPB; j++) {
+  const int b = b0 + j * nblocks;
+  if (b >= gx * gy) break;                         // uniform per block
+  if (j) __syncthreads();                          // every thread is done with the previous tile
+  int bx, by;
+#if ORDER == 0
+  bx = b % gx;
+  by = b / gx;
+#elif ORDER == 1
+  bx = b / gy;
+  by = b % gy;
 #else
+  {
     const int G = (ORDER == 2) ? 8 : 32;           // tile rows per band
     const int band = b / (G * gx);
     const int first = band * G;
@@ -224,7 +240,6 @@ transpose(float *out, const float *in, int N, int M) {
     const int k = b - band * G * gx;
     by = first + k % rows;
     bx = k / rows;
-#endif
   }
 #endif
   const int x0 = bx * TILE;                        // tile origin: columns of in = rows of out
@@ -275,6 +290,7 @@ transpose(float *out, const float *in, int N, int M) {
       }
     }
   }
+  }  // tiles of this block
 }
 
 #endif  // tiled
