@@ -176,8 +176,7 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
     int have_done = 0;
     if (gpu_busy) {
       gpu_busy = 0;
-      if (gpu_collect(t->g, &pend, err) != 0) goto done;
-      stamp(t, &pend, t->ohash[pend_cfg]);
+      if (gpu_collect(t->g, &pend, err) != 0) goto done; /* pend was stamped before submit */
       done_rec = pend, done_cfg = pend_cfg, have_done = 1;
       record_init(&pend);
       note_best(&ty, &done_rec);
