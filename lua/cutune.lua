@@ -1,7 +1,7 @@
 -- cutune: the helper library that space files `require "cutune"` (embedded in the binary).
 --
 -- The constructors only build tables tagged with their kind (`__ct`) and the file:line of
--- the call, so that the C loader (tuner/space*.c), which validates everything, can name
+-- the call, so that the C loader (tuner/space/space*.c), which validates everything, can name
 -- the user's line in its messages. The few helpers that compute (cdiv, pow2, range)
 -- check their arguments here and raise at the caller's line.
 local getinfo = debug.getinfo

@@ -10,9 +10,9 @@
 
 #include <stddef.h>
 
-#include "record.h"
+#include "store/record.h"
 #include "strategy.h"
-#include "util.h"
+#include "base/util.h"
 
 typedef struct search_budget {
   long evals;     /* charged evaluations at most; <= 0: no limit */

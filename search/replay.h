@@ -17,9 +17,9 @@
 
 #include <stddef.h>
 
-#include "configset.h"
-#include "record.h"
-#include "util.h"
+#include "space/configset.h"
+#include "store/record.h"
+#include "base/util.h"
 
 typedef struct replay replay;
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "replay_impl.h"
-#include "store.h"
+#include "store/store.h"
 
 static int cmp_num(const void *a, const void *b) {
   double x = strtod(*(char *const *)a, NULL), y = strtod(*(char *const *)b, NULL);

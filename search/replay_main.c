@@ -9,7 +9,7 @@
 #include "driver.h"
 #include "replay.h"
 #include "score.h"
-#include "space.h"
+#include "space/space.h"
 #include "strategy.h"
 
 /* the Lua space unit is optional for replay: referenced weakly so search builds without it */

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "strategy.h"
-#include "util.h"
+#include "base/util.h"
 
 #define SCORE_BMAX 1000
 #define SCORE_MAXSTRAT 16

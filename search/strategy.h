@@ -19,8 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "configset.h"
-#include "util.h"
+#include "space/configset.h"
+#include "base/util.h"
 
 typedef struct strategy strategy;
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 /* One kernel (out, in, n): out[i] = f(in[i]) for i < n; BODY edits %f1 (the value) or branches. */
 static void ptx_kernel(dbuf *b, const char *name, const char *directives, const char *body) {

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "compile.h"
+#include "compile/compile.h"
 
 static const char *SRC_PLAIN =
     "extern \"C\" __global__ void scale(float *a, int n) {\n"

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "compile.h"
+#include "compile/compile.h"
 
 #define NJOBS 12
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "configset.h"
+#include "space/configset.h"
 
 /* A random constraint over two parameters a < b: a table of allowed (va, vb) pairs. It is
  * checked when b (the deeper) is bound, as the Lua space does. */

@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "gpu.h"
-#include "gpu_wire.h"
+#include "gpu/gpu.h"
+#include "gpu/gpu_wire.h"
 
 static int fake_worker(void) {
   cterr err;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 static int64_t N;
 

@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "gpu.h"
-#include "gpu_wire.h"
+#include "gpu/gpu.h"
+#include "gpu/gpu_wire.h"
 
 static void test_wire(void) {
   int fd[2];

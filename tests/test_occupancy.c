@@ -1,5 +1,5 @@
 /* test_occupancy: theoretical occupancy against cases worked out by hand with the CUDA
- * occupancy calculator's rules (see tuner/occupancy.c). Notation: W = warps per block;
+ * occupancy calculator's rules (see tuner/compile/occupancy.c). Notation: W = warps per block;
  * a warp's registers are regs*32 rounded up to 256; per SM sub-partition (4 of them)
  * 16384 registers; shared memory per block = smem + 1 KB reserved (sm_80+), rounded up
  * to 128 bytes (256 on sm_7x). */
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "compile.h"
+#include "compile/compile.h"
 
 static void expect(const char *arch, int threads, int regs, int smem, int blocks, double occ, const char *limiter) {
   occupancy_info o;

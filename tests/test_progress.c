@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "progress.h"
+#include "report/progress.h"
 
 static double fake_now;
 static double fake_clock(void) { return fake_now; }

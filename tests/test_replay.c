@@ -11,8 +11,8 @@
 #include <zlib.h>
 
 #include "check.h"
-#include "replay.h"
-#include "score.h"
+#include "search/replay.h"
+#include "search/score.h"
 
 /* Independent reading: entries, failures and the minimum numeric time, straight from jansson. */
 static void check_file(const char *path) {

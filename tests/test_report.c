@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "report.h"
-#include "store.h"
+#include "report/report.h"
+#include "store/store.h"
 
 static const int tiles[] = {16, 32, 64}, pads[] = {0, 1, 2}, vecs[] = {1, 2, 4};
 /* time factors per value: PAD matters most, then TILE, then VEC */

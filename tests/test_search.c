@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "driver.h"
-#include "score.h"
-#include "strategy.h"
+#include "search/driver.h"
+#include "search/score.h"
+#include "search/strategy.h"
 
 /* A: 0..9, B: 0..9, C: 0..4, D: x|y|z (not numeric). Constraint: (A+B) % 7 != 3.
  * Failures: A == 9 && B > 5. Value: a separable bowl with its unique minimum 1 at A=6,B=3,C=2,D=y. */

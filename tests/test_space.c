@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "space.h"
+#include "space/space.h"
 
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 

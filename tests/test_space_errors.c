@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "space.h"
+#include "space/space.h"
 
 #define BAD_DIR "tests/spaces/bad"
 

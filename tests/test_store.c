@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "store.h"
+#include "store/store.h"
 
 static char tmpdir[512];
 

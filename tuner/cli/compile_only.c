@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "progress.h"
-#include "report.h"
+#include "report/progress.h"
+#include "report/report.h"
 #include "run.h"
 
 void run_record_base(space *s, size_t cfg, int prob, const char *arch, const compile_result *cr,

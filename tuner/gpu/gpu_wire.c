@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "record.h"
+#include "store/record.h"
 
 void wire_make_header(unsigned char hdr[16], uint32_t type, uint64_t len) {
   uint32_t magic = WIRE_MAGIC;

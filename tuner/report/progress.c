@@ -8,7 +8,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base/util.h"
 
 struct progress {
   FILE *out;

@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu.h"
-#include "progress.h"
-#include "report.h"
+#include "gpu/gpu.h"
+#include "report/progress.h"
+#include "report/report.h"
 #include "run.h"
-#include "store.h"
-#include "strategy.h"
+#include "store/store.h"
+#include "search/strategy.h"
 
 static volatile sig_atomic_t interrupted;
 static void on_sigint(int sig) {

@@ -16,7 +16,7 @@
 #include <cuda.h>
 #include <stdint.h>
 
-#include "util.h"
+#include "base/util.h"
 
 #define CUDA_API_FUNCS(X)                                                                     \
   X(cuInit) X(cuDriverGetVersion) X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGetCount)   \

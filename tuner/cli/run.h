@@ -6,9 +6,9 @@
 
 #include <stdint.h>
 
-#include "compile.h"
-#include "record.h"
-#include "space.h"
+#include "compile/compile.h"
+#include "store/record.h"
+#include "space/space.h"
 
 typedef struct run_opts {
   const char *space_path;

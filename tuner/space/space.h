@@ -16,7 +16,7 @@
 
 #include "configset.h"
 #include "launch.h"
-#include "util.h"
+#include "base/util.h"
 
 typedef struct space space;
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store.h"
-#include "util.h"
+#include "store/store.h"
+#include "base/util.h"
 
 /* ---- a plain-text table: cells as strings, columns sized to their widest cell ---- */
 

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "gpu_wire.h"
-#include "proc.h"
+#include "base/proc.h"
 
 
 #define ERRTAIL 2048

@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 #include "record.h"
-#include "util.h"
+#include "base/util.h"
 
 typedef struct store store;
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 static const char *const status_names[ST_COUNT] = {
     "ok", "compile_error", "launch_error", "runtime_fault", "timeout", "wrong_result", "invalid"};

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "report.h"
-#include "store.h"
-#include "util.h"
+#include "store/store.h"
+#include "base/util.h"
 
 static void csv_str(dbuf *b, const char *s) {
   if (!s) return;

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "record.h"
+#include "store/record.h"
 
 /* The `top` fastest configurations among status ok (by median time): rank, parameters,
  * time (µs), GB/s, % of copy bandwidth (copy_gbps > 0: gbps / copy_gbps; otherwise the

@@ -10,11 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpu.h"
-#include "progress.h"
-#include "record.h"
-#include "report.h"
-#include "score.h"
+#include "gpu/gpu.h"
+#include "report/progress.h"
+#include "store/record.h"
+#include "report/report.h"
+#include "search/score.h"
 
 
 static const char run_usage[] =

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "compile_wire.h"
-#include "proc.h"
+#include "base/proc.h"
 
 
 typedef struct jobitem {

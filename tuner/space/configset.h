@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util.h"
+#include "base/util.h"
 
 #define CS_MAX_PARAMS 64
 #define CS_MAX_VALUES 65535

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util.h"
+#include "base/util.h"
 
 #define COMPILE_MAX_OPTS 96
 

@@ -20,8 +20,8 @@
 #include <stdint.h>
 
 #include "gpu.h"
-#include "launch.h"
-#include "util.h"
+#include "space/launch.h"
+#include "base/util.h"
 
 enum {
   MSG_HELLO = 1,

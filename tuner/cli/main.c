@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compile.h"
-#include "gpu.h"
+#include "compile/compile.h"
+#include "gpu/gpu.h"
 
 #include "run.h"
-#include "score.h"
+#include "search/score.h"
 
 #ifndef CUTUNE_VERSION
 #define CUTUNE_VERSION "0.1.0"

@@ -13,9 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "launch.h"
-#include "record.h"
-#include "util.h"
+#include "space/launch.h"
+#include "store/record.h"
+#include "base/util.h"
 
 typedef struct gpu_device_info {
   char name[128];
