@@ -1,5 +1,5 @@
-/* run: `cutune run` — options, compile jobs, and the compile-only path. The GPU path is in
- * tune.c. See run.h. */
+/* run: `cutune run` — options and dispatch to the compile-only path (compile_only.c) or the
+ * tuning loop (tune.c). See run.h. */
 #include "run.h"
 
 #include <getopt.h>
@@ -10,11 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compile_only.h"
 #include "gpu/gpu.h"
 #include "report/progress.h"
 #include "store/record.h"
 #include "report/report.h"
 #include "search/score.h"
+#include "tune.h"
 
 
 static const char run_usage[] =
@@ -168,7 +170,7 @@ int run_main(int argc, char **argv) {
   }
   if (o.problem) {
     int found = 0;
-    for (int i = 0; i < space_nproblems(s); i++) found |= run_problem_selected(s, &o, i);
+    for (int i = 0; i < space_nproblems(s); i++) found |= job_problem_selected(s, &o, i);
     if (!found) {
       fprintf(stderr, "cutune run: --problem '%s' matches no problem of %s (give an index from 0 to %d or a key such as \"%s\")\n",
               o.problem, space_path(s), space_nproblems(s) - 1, space_problem_key(s, 0));
@@ -204,63 +206,4 @@ int run_main(int argc, char **argv) {
   free(self);
   space_free(s);
   return rc ? 1 : 0;
-}
-
-int run_problem_selected(const space *s, const run_opts *o, int prob) {
-  if (!o->problem) return 1;
-  char idx[16];
-  snprintf(idx, sizeof idx, "%d", prob);
-  return !strcmp(o->problem, idx) || !strcmp(o->problem, space_problem_key(s, prob));
-}
-
-int run_open_pool(const run_opts *o, const char *self_exe, cpool **pool, int *jobs, cterr *err) {
-  char *cache = o->no_cache ? NULL : o->cache_dir ? xstrdup(o->cache_dir) : compile_cache_default_dir();
-  int n = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-  if (n < 1) n = 1;
-  int rc = cpool_new(pool, self_exe, n, cache, err);
-  free(cache);
-  if (jobs) *jobs = n;
-  return rc;
-}
-
-/* ---- compile jobs ---- */
-
-int run_make_job(const space *s, const char *src, size_t cfg, const char *arch, compile_job *job,
-                 run_job_hold *hold, cterr *err) {
-  const configset *cs = space_configs(s);
-  const uint16_t *row = configset_row(cs, cfg);
-  memset(job, 0, sizeof *job);
-  hold->n = 0;
-  int np = configset_nparams(cs);
-  if (np + space_noptions(s) > COMPILE_MAX_OPTS)
-    return cterr_set(err, "%s: too many parameters and options (%d, at most %d)", space_path(s),
-                     np + space_noptions(s), COMPILE_MAX_OPTS);
-  for (int p = 0; p < np; p++) {
-    const cs_param *pp = configset_param(cs, p);
-    hold->opts[hold->n++] = xasprintf("-D%s=%s", pp->name, pp->str[row[p]]);
-  }
-  for (int i = 0; i < space_noptions(s); i++) hold->opts[hold->n++] = xstrdup(space_option(s, i));
-  job->src_path = space_template_path(s);
-  job->src = src;
-  job->kernel = space_kernel(s);
-  job->arch = arch;
-  job->nopts = hold->n;
-  for (int i = 0; i < hold->n; i++) job->opts[i] = hold->opts[i];
-  return 0;
-}
-
-void run_job_hold_free(run_job_hold *h) {
-  for (int i = 0; i < h->n; i++) free(h->opts[i]);
-  h->n = 0;
-}
-
-void run_options_hash(const compile_job *job, char out[33]) {
-  sha256_ctx c;
-  uint8_t dg[32];
-  sha256_init(&c);
-  for (int i = 0; i < job->nopts; i++) sha256_update(&c, job->opts[i], strlen(job->opts[i]) + 1);
-  sha256_update(&c, job->arch, strlen(job->arch) + 1);
-  sha256_update(&c, job->kernel, strlen(job->kernel) + 1);
-  sha256_final(&c, dg);
-  hex_encode(dg, 16, out);
 }

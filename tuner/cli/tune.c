@@ -11,7 +11,7 @@
 #include "gpu/gpu.h"
 #include "report/progress.h"
 #include "report/report.h"
-#include "run.h"
+#include "tune.h"
 #include "store/store.h"
 #include "search/strategy.h"
 
@@ -57,10 +57,10 @@ static int hash_all_options(tune_ctx *t, cterr *err) {
   t->ohash = xcalloc(n ? n : 1, sizeof *t->ohash);
   for (size_t i = 0; i < n; i++) {
     compile_job job;
-    run_job_hold hold;
-    if (run_make_job(t->s, t->src, i, t->arch, &job, &hold, err) != 0) return -1;
-    run_options_hash(&job, t->ohash[i]);
-    run_job_hold_free(&hold);
+    job_hold hold;
+    if (job_make(t->s, t->src, i, t->arch, &job, &hold, err) != 0) return -1;
+    job_options_hash(&job, t->ohash[i]);
+    job_hold_free(&hold);
   }
   return 0;
 }
@@ -148,10 +148,10 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
         continue;
       }
       compile_job job;
-      run_job_hold hold;
-      if (run_make_job(t->s, t->src, idx, t->arch, &job, &hold, err) != 0) goto done;
+      job_hold hold;
+      if (job_make(t->s, t->src, idx, t->arch, &job, &hold, err) != 0) goto done;
       int sr = cpool_submit(t->pool, idx, &job, err);
-      run_job_hold_free(&hold);
+      job_hold_free(&hold);
       if (sr != 0) goto done;
       inflight++;
     }
@@ -188,7 +188,7 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
       memmove(ready, ready + 1, (size_t)(nready - 1) * sizeof(ready_item));
       nready--;
       record rec;
-      run_record_base(t->s, it.cfg, prob, t->arch, &it.cr, &rec);
+      job_record_base(t->s, it.cfg, prob, t->arch, &it.cr, &rec);
       stamp(t, &rec, t->ohash[it.cfg]);
       gpu_job job = {0};
       if (rec.status == ST_OK && space_geometry(t->s, it.cfg, prob, &job.geom, err) == 0) {
@@ -319,7 +319,7 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, cterr *err) {
   if (warn.len) fprintf(stderr, "%s", warn.data);
 
   if (hash_all_options(&t, err) != 0) goto done;
-  if (run_open_pool(o, self_exe, &t.pool, &t.jobs, err) != 0) goto done;
+  if (job_open_pool(o, self_exe, &t.pool, &t.jobs, err) != 0) goto done;
   if (compile_reference(&t, &refc, err) != 0) goto done;
 
   if (!o->quiet)
@@ -329,7 +329,7 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, cterr *err) {
             configset_count(space_configs(s)), configset_raw_size(space_configs(s)), spath);
 
   for (int prob = 0; prob < space_nproblems(s) && !interrupted; prob++) {
-    if (!run_problem_selected(s, o, prob)) continue;
+    if (!job_problem_selected(s, o, prob)) continue;
     gpu_problem gp = {0};
     if (space_args(s, prob, gp.args, &gp.nargs, err) != 0) goto done;
     gp.seed = o->seed;

@@ -1,0 +1,58 @@
+/* job: what both paths of `cutune run` share — the run's options, the compile job of a
+ * configuration and its options hash, the record a measurement starts from, problem selection
+ * and the compile pool. run.c fills the options; compile_only.c and tune.c call the rest.
+ * job.c calls only the layers below cli/, never back into run, tune or compile_only. */
+#ifndef CUTUNE_JOB_H
+#define CUTUNE_JOB_H
+
+#include <stdint.h>
+
+#include "compile/compile.h"
+#include "store/record.h"
+#include "space/space.h"
+
+typedef struct run_opts {
+  const char *space_path;
+  const char *results_dir; /* default "results" */
+  const char *arch;        /* NULL: the device's, or sm_90 without one */
+  const char *cache_dir;   /* NULL: compile_cache_default_dir() */
+  int no_cache;
+  int jobs;                /* compile workers; 0 = online CPUs */
+  int device;              /* GPU ordinal */
+  int compile_only;
+  const char *strategy;    /* NULL: default for the space and budget */
+  long budget;             /* evaluations per problem; 0 = unlimited */
+  double time_limit;       /* seconds per problem; 0 = unlimited */
+  uint64_t seed;
+  const char *problem;     /* only this problem key (or index) */
+  int top;                 /* rows in the final table */
+  int max_samples, min_samples;
+  double rse;
+  int quiet, verbose;
+  int progress_tty;        /* -1 auto */
+} run_opts;
+
+/* Shared by the compile-only and GPU paths: the compile job of configuration cfg
+ * (-D options from the configuration, then the space's options). Strings in job point into
+ * storage owned by `hold` (free with job_hold_free). */
+typedef struct job_hold {
+  char *opts[COMPILE_MAX_OPTS];
+  int n;
+} job_hold;
+int job_make(const space *s, const char *src, size_t cfg, const char *arch, compile_job *job,
+             job_hold *hold, cterr *err);
+void job_hold_free(job_hold *h);
+/* sha256 (16 bytes hex) of a job's option list, for provenance and resume. */
+void job_options_hash(const compile_job *job, char out[33]);
+
+/* Whether --problem (if given) selects problem prob: by index or by key. */
+int job_problem_selected(const space *s, const run_opts *o, int prob);
+/* The compile pool the options ask for (--jobs, --cache/--no-cache). *jobs gets the worker count. */
+int job_open_pool(const run_opts *o, const char *self_exe, cpool **pool, int *jobs, cterr *err);
+
+/* A record for configuration cfg on problem prob with the space's parameters, the compile
+ * result's status and resources, and the theoretical occupancy on arch (geometry from the
+ * space). Fills rec (initialised by the call). */
+void job_record_base(space *s, size_t cfg, int prob, const char *arch, const compile_result *cr,
+                     record *rec);
+#endif
