@@ -6,6 +6,10 @@
 # script is caught by the same check, so the check itself can fail.
 . "$(dirname "$0")/lib_cli.sh"
 CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+if [ -z "$CHROME" ] && [ "${CUTUNE_REQUIRE_BROWSER:-0}" = 1 ]; then
+  echo "FAIL: no chromium, and CUTUNE_REQUIRE_BROWSER=1 (CI): tools/setup should have installed it" >&2
+  exit 1
+fi
 if [ -z "$CHROME" ]; then
   echo "skipped: no chromium (tools/setup installs Debian's chromium package; CUTUNE_NO_BROWSER=1 skips it there)"
   exit 77
