@@ -504,7 +504,7 @@ static int store_entries(const char *store_path, const pick *p, const char *pkey
     if (explain_append(store_path, &e, &err) != 0) fprintf(stderr, "explain: %s\n", err.msg), rc = -1;
     dbuf_free(&r);
   }
-  for (int t = 0; t < SAN_NTOOLS; t++) {
+  for (int t = 0; t < SAN_NTOOLS && !profiled; t++) {
     if (!p->ran[t]) continue;
     e.kind = EXPLAIN_SANITIZE, e.problem = (char *)spkey, e.v = p->v[t];
     if (explain_append(store_path, &e, &err) != 0) fprintf(stderr, "explain: %s\n", err.msg), rc = -1;
@@ -583,6 +583,7 @@ int explain_main(int argc, char **argv) {
         rc = EXPLAIN_EXIT_NO_NCU;
         goto out;
       }
+      store_entries(spath, &pk[i], pkey, spkey, 1); /* now: a later kill loses nothing done */
     }
   }
   int flagged = 0;
@@ -601,9 +602,9 @@ int explain_main(int argc, char **argv) {
         sanitize(&o, san, self, spkey, &pk[i], (san_tool)t);
         flagged |= pk[i].v[t].status == SAN_FLAGGED;
       }
+      store_entries(spath, &pk[i], pkey, spkey, 0);
     }
   }
-  for (int i = 0; i < npk; i++) store_entries(spath, &pk[i], pkey, spkey, !o.no_profile);
   if (!o.no_profile) print_table(pk, npk, space_name(s), pkey, device);
   if (o.sanitize) {
     printf("\nsanitizers on %s (a flagged configuration is never shipped by `cutune header`):\n", spkey);
@@ -622,7 +623,9 @@ int explain_main(int argc, char **argv) {
       }
     }
   }
-  printf("\nrecorded in %s\n", explain_sidecar_path(spath));
+  char *side = explain_sidecar_path(spath);
+  printf("\nrecorded in %s\n", side);
+  free(side);
   rc = flagged ? EXPLAIN_EXIT_FLAGGED : 0;
   goto out;
 fail:
