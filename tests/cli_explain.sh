@@ -41,12 +41,30 @@ n=$(grep -c '"kind":"ncu"' "$S/transpose.explain.jsonl" || true)
 expect_status 1 -- "$BIN" explain lua/transpose_space.lua --store "$S/transpose.jsonl" --ncu tests/fake/fake_ncu.sh --top 0 --config TILE=7
 expect_output "no valid configuration"
 
+# --sanitize through a stand-in compute-sanitizer: the verdicts, exit 4 when one is flagged,
+# racecheck only where the kernel uses shared memory (the naive kernel has none)
+FAKE_SAN_FLAG="TILE=32,PAD=0," expect_status 4 -- "$BIN" explain lua/transpose_space.lua --store "$S/transpose.jsonl" \
+  --no-profile --sanitize --sanitizer tests/fake/fake_sanitizer.sh --top 1 --no-param-values "${SEEDS[@]}"
+expect_output "racecheck flagged 1 hazards: Warning: Race reported between Write access"
+expect_output "racecheck not run (no shared memory)"
+expect_output "sanitizers on M=3002,N=1000"
+f=$(grep '"kind":"sanitize"' "$S/transpose.explain.jsonl" | grep -c '"verdict":"flagged"' || true)
+c=$(grep '"kind":"sanitize"' "$S/transpose.explain.jsonl" | grep -c '"verdict":"clean"' || true)
+[ "$f" -eq 3 ] && [ "$c" -eq 8 ] && ok || fail "sidecar has $f flagged and $c clean verdicts (wanted 3 and 8)"
+expect_status 0 -- "$BIN" explain lua/transpose_space.lua --store "$S/transpose.jsonl" --no-profile --sanitize \
+  --sanitizer tests/fake/fake_sanitizer.sh --top 1 --no-param-values
+expect_output "memcheck  clean"
+# the hidden worker command refuses what it cannot find, before any GPU is needed
+expect_status 1 -- "$BIN" __profile-one lua/transpose_space.lua TILE=7 0
+expect_output "no valid configuration 'TILE=7'"
+
 # the report reads the sidecar
 expect_status 0 -- "$BIN" report --store "$S/transpose.jsonl" -o "$S/report.html"
 for id in best-0 params-0 front-0 curve-0-evals curve-0-seconds resources-0 explain-0 provenance; do
   grep -q "id=\"$id\"" "$S/report.html" && ok || fail "report lacks #$id"
 done
 grep -q "32-way bank conflicts on shared loads" "$S/report.html" && ok || fail "report lacks the explain readings"
+grep -q '<td class="l flagged"' "$S/report.html" && ok || fail "report does not show the flagged verdict"
 grep -q "<script src\|<link \|http://\|https://" <(sed 's#xmlns="http://www.w3.org/2000/svg"##g' "$S/report.html") && fail "report refers to something outside itself" || ok
 expect_status 2 -- "$BIN" report
 expect_status 1 -- "$BIN" report --store "$S/none.jsonl"

@@ -12,6 +12,7 @@
 #include "explain/explain_store.h"
 #include "explain/ncu.h"
 #include "explain/sanitize.h"
+#include "store/store.h"
 
 static void load(const char *path, dbuf *b) {
   cterr err;
@@ -184,7 +185,32 @@ static void test_sidecar(void) {
   free(side), free(store), free(dir);
 }
 
+/* the isolated time is an optional field of the record: written when measured, absent in old stores */
+static void test_record_isolated(void) {
+  record r, back;
+  record_init(&r);
+  record_set_str(&r.space, "s"), record_set_str(&r.config, "A=1"), record_set_str(&r.problem, "N=8");
+  r.t_median = 0.1323, r.t_isolated = 0.1281, r.samples = 20;
+  dbuf j;
+  dbuf_init(&j);
+  record_to_json(&r, &j);
+  CHECK(strstr(j.data, "\"isolated\":0.1281") != NULL);
+  cterr err;
+  REQUIRE(record_from_json(j.data, &back, &err) == 0);
+  CHECK(near(back.t_isolated, 0.1281) && near(back.t_median, 0.1323));
+  record_free(&back);
+  r.t_isolated = NAN;
+  dbuf_reset(&j);
+  record_to_json(&r, &j);
+  CHECK(strstr(j.data, "isolated") == NULL);
+  REQUIRE(record_from_json(j.data, &back, &err) == 0);
+  CHECK(isnan(back.t_isolated));
+  record_free(&back), record_free(&r);
+  dbuf_free(&j);
+}
+
 int main(void) {
+  test_record_isolated();
   test_csv();
   test_sanitizer();
   test_sidecar();
