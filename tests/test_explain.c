@@ -131,13 +131,13 @@ static void test_sanitizer(void) {
 
 static void test_sidecar(void) {
   const char *tmp = getenv("CUTUNE_TMP") ? getenv("CUTUNE_TMP") : "/tmp";
-  char *dir = xasprintf("%s/test_explain", tmp), *store = xasprintf("%s/space.jsonl", dir);
+  char *dir = xasprintf("%s/test_explain", tmp), *spath = xasprintf("%s/space.jsonl", dir);
   cterr err;
   CHECK(mkdir_p(dir, &err) == 0);
-  char *side = explain_sidecar_path(store);
+  char *side = explain_sidecar_path(spath);
   CHECK(strstr(side, "space.explain.jsonl") != NULL);
   remove(side);
-  CHECK(explain_verdict_ok(store, "A=1", NULL, NULL, 0) == 1); /* no sidecar: nothing flagged */
+  CHECK(explain_verdict_ok(spath, "A=1", NULL, NULL, 0) == 1); /* no sidecar: nothing flagged */
 
   explain_entry e;
   memset(&e, 0, sizeof e);
@@ -149,24 +149,24 @@ static void test_sidecar(void) {
   snprintf(e.m.stall[0].reason, sizeof e.m.stall[0].reason, "long_scoreboard");
   e.m.stall[0].per_issue = 18.21;
   e.cutune_median_ms = 0.1323, e.cutune_isolated_ms = NAN;
-  CHECK(explain_append(store, &e, &err) == 0);
+  CHECK(explain_append(spath, &e, &err) == 0);
   explain_entry s;
   memset(&s, 0, sizeof s);
   s.kind = EXPLAIN_SANITIZE, s.config = "A=2", s.problem = "N=8";
   s.v.tool = SAN_RACECHECK, s.v.status = SAN_FLAGGED, s.v.errors = 1;
   snprintf(s.v.finding, sizeof s.v.finding, "Race reported between Write access at k+0xf0");
-  CHECK(explain_append(store, &s, &err) == 0);
+  CHECK(explain_append(spath, &s, &err) == 0);
   s.v.tool = SAN_MEMCHECK, s.v.status = SAN_CLEAN, s.v.errors = 0, s.v.finding[0] = 0;
-  CHECK(explain_append(store, &s, &err) == 0);
+  CHECK(explain_append(spath, &s, &err) == 0);
   s.config = "A=1";
-  CHECK(explain_append(store, &s, &err) == 0);
+  CHECK(explain_append(spath, &s, &err) == 0);
   FILE *f = fopen(side, "a");
   fputs("{not json\n", f);
   fclose(f);
 
   explain_set *set;
   size_t skipped = 0;
-  REQUIRE(explain_load(store, &set, &skipped, &err) == 0);
+  REQUIRE(explain_load(spath, &set, &skipped, &err) == 0);
   CHECK(explain_count(set) == 4 && skipped == 1);
   const explain_entry *g = explain_find_ncu(set, "A=1", "N=8");
   CHECK(g && near(g->m.v[NM_DURATION_NS], 127776) && g->m.nstalls == 1 && isnan(g->cutune_isolated_ms));
@@ -176,13 +176,13 @@ static void test_sidecar(void) {
   CHECK(explain_verdict(set, "A=1", NULL, why, sizeof why) == EXPLAIN_CLEAN);
   CHECK(explain_verdict(set, "A=3", NULL, why, sizeof why) == EXPLAIN_UNCHECKED);
   explain_free(set);
-  CHECK(explain_verdict_ok(store, "A=2", "N=8", why, sizeof why) == 0);
-  CHECK(explain_verdict_ok(store, "A=1", "N=8", why, sizeof why) == 1);
+  CHECK(explain_verdict_ok(spath, "A=2", "N=8", why, sizeof why) == 0);
+  CHECK(explain_verdict_ok(spath, "A=1", "N=8", why, sizeof why) == 1);
   /* a newer clean racecheck line supersedes the flagged one */
   s.config = "A=2", s.v.tool = SAN_RACECHECK;
-  CHECK(explain_append(store, &s, &err) == 0);
-  CHECK(explain_verdict_ok(store, "A=2", NULL, why, sizeof why) == 1);
-  free(side), free(store), free(dir);
+  CHECK(explain_append(spath, &s, &err) == 0);
+  CHECK(explain_verdict_ok(spath, "A=2", NULL, why, sizeof why) == 1);
+  free(side), free(spath), free(dir);
 }
 
 /* the isolated time is an optional field of the record: written when measured, absent in old stores */
