@@ -68,8 +68,11 @@ if want repeat; then
 fi
 
 if want explain; then
-  SEEDS=(--config TILE=0,BLOCK_ROWS=32 --config TILE=32,PAD=0,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=0,LDG=0
-         --config TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=0,LDG=0)
+  # the seed's kernels: naive 32x32; 32x32 tile, 32x8 threads, its 4-row loop unrolled (as nvcc
+  # does), without and with padding; and the padded tile with one load in flight (UNROLL=0)
+  SEEDS=(--config TILE=0,BLOCK_ROWS=32 --config TILE=32,PAD=0,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=0,ORDER=0
+         --config TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=0,ORDER=0
+         --config TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=0,LDG=0,ORDER=0)
   say "explain: ncu on the transpose store, 8192x8192 (top 3, best of each TILE, the seed's kernels)"
   t=$(date +%s.%N)
   timeout 330 "$B/cutune" explain lua/transpose_space.lua --results results --problem M=8192,N=8192 --top 3 \
