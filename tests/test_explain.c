@@ -75,16 +75,17 @@ static void test_csv(void) {
   /* robustness: units scaled, n/a, noise lines, short rows, no header */
   const char *t =
       "==PROF== Connected to process 1\nsome program output, with commas\n"
-      "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\",\"dram__bytes_read.sum\",\"sm__throughput.avg.pct_of_peak_sustained_elapsed\"\n"
-      "\"\",\"\",\"usecond\",\"Mbyte\",\"%\"\n"
-      "\"0\",\"k\",\"128.10\",\"268.46\",\"n/a\"\n"
-      "\"1\",\"k\",\"1,000.5\",\"1\",\"5\"\n";
+      "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\",\"dram__bytes_read.sum\",\"sm__throughput.avg.pct_of_peak_sustained_elapsed\",\"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\"\n"
+      "\"\",\"\",\"usecond\",\"Mbyte\",\"%\",\"Ksector\"\n"
+      "\"0\",\"k\",\"128.10\",\"268.46\",\"n/a\",\"8,388.61\"\n"
+      "\"1\",\"k\",\"1,000.5\",\"1\",\"5\",\"1\"\n";
   ncu_metrics m;
   cterr err;
   CHECK(ncu_parse_csv(t, strlen(t), 0, &m, &err) == 2);
   CHECK(near(m.v[NM_DURATION_NS], 128100));
   CHECK(near(m.v[NM_DRAM_READ], 268460000));
   CHECK(isnan(m.v[NM_SM_PCT]));
+  CHECK(near(m.v[NM_GLD_SECTORS], 8388610));
   CHECK(ncu_parse_csv(t, strlen(t), 1, &m, &err) == 2 && near(m.v[NM_DURATION_NS], 1000500));
   CHECK(ncu_parse_csv(t, strlen(t), 2, &m, &err) == -1 && strstr(err.msg, "2 kernel rows"));
   const char *shortrow = "\"ID\",\"a\",\"b\"\n\"0\",\"x\"\n";

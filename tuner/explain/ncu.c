@@ -112,6 +112,10 @@ static double unit_scale(const char *u) {
       {"GiB", 1073741824.0}};
   for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
     if (!strcmp(u, tab[i].u)) return tab[i].k;
+  /* other counts rescaled with decimal prefixes when --print-units base was not in force:
+   * "Ksector", "Minst", "Gcycle" */
+  if (u[0] && strchr("KMGT", u[0]) && u[1] >= 'a' && u[1] <= 'z')
+    return u[0] == 'K' ? 1e3 : u[0] == 'M' ? 1e6 : u[0] == 'G' ? 1e9 : 1e12;
   return 1;
 }
 
