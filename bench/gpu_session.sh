@@ -3,7 +3,11 @@
 # benchmark, the GPU tests, and a second independent run to compare winners. Runs from the
 # repository root over a build/ made elsewhere (tools/setup) and carried along; logs go to
 # $OUT (default gpu-out/): session.log, run1.txt, run2.txt, bench.txt, logs.tgz, results.tgz.
-#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat]...
+#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat|explain]...
+# `explain` (not part of `all`): cutune explain under ncu on the transpose store at 8192^2 (top 3,
+# the best of each TILE, the seed's naive / unpadded / padded kernels) -> explain.txt; the
+# sanitizers on the same configurations (ragged problem) -> sanitize.txt; the planted race and
+# out-of-bounds fixtures -> sanitize_planted.txt; the HTML report -> transpose_report.html.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-gpu-out}
@@ -14,7 +18,7 @@ rm -rf "$LOGS" && mkdir -p "$LOGS"
 LOG="$OUT/session.log"
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=(all)
-want() { for s in "${steps[@]}"; do if [ "$s" = all ] || [ "$s" = "$1" ]; then return 0; fi; done; return 1; }
+want() { for s in "${steps[@]}"; do if { [ "$s" = all ] && [ "$1" != explain ]; } || [ "$s" = "$1" ]; then return 0; fi; done; return 1; }
 say() { echo "== $(date -u +%H:%M:%S) $*" | tee -a "$LOG"; }
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}'; }
 export CUTUNE_BIN="$PWD/$B/cutune" CUTUNE_SRC="$PWD" CUTUNE_TMP="$LOGS/tests"
@@ -61,6 +65,31 @@ if want repeat; then
   timeout 240 "$B/cutune" run --no-progress --results "$LOGS/repeat-results" --problem "M=8192,N=8192" lua/transpose_space.lua >"$OUT/run2.txt" 2>&1
   say "repeat exit $? after $(elapsed "$t") s"
   grep -E "measured|^ *1 " "$OUT/run2.txt" | head -5 | tee -a "$LOG"
+fi
+
+if want explain; then
+  # the seed's kernels: naive 32x32; 32x32 tile, 32x8 threads, its 4-row loop unrolled (as nvcc
+  # does), without and with padding; and the padded tile with one load in flight (UNROLL=0)
+  SEEDS=(--config TILE=0,BLOCK_ROWS=32 --config TILE=32,PAD=0,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=0,ORDER=0
+         --config TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=0,ORDER=0
+         --config TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=0,LDG=0,ORDER=0)
+  say "explain: ncu on the transpose store, 8192x8192 (top 3, best of each TILE, the seed's kernels)"
+  t=$(date +%s.%N)
+  timeout 330 "$B/cutune" explain lua/transpose_space.lua --results results --problem M=8192,N=8192 --top 3 \
+    "${SEEDS[@]}" --tool-timeout 90 >"$OUT/explain.txt" 2>&1
+  say "explain exit $? after $(elapsed "$t") s"
+  grep -E "^  (#|time|DRAM|global|shared|bank)" "$OUT/explain.txt" | head -24 | tee -a "$LOG"
+  say "explain --sanitize: memcheck, initcheck, racecheck on the winner and the seed's kernels (ragged problem)"
+  t=$(date +%s.%N)
+  timeout 240 "$B/cutune" explain lua/transpose_space.lua --results results --no-profile --sanitize --top 1 \
+    --no-param-values "${SEEDS[@]}" --tool-timeout 60 >"$OUT/sanitize.txt" 2>&1
+  say "sanitize exit $? after $(elapsed "$t") s"
+  grep -E "clean|flagged|error" "$OUT/sanitize.txt" | head -16 | tee -a "$LOG"
+  t=$(date +%s.%N)
+  timeout 240 bash tests/cli_gpu_sanitize.sh >"$OUT/sanitize_planted.txt" 2>&1
+  say "planted race / out-of-bounds fixtures: exit $? after $(elapsed "$t") s"
+  tail -3 "$OUT/sanitize_planted.txt" | tee -a "$LOG"
+  "$B/cutune" report lua/transpose_space.lua --results results -o "$OUT/transpose_report.html" 2>&1 | tee -a "$LOG"
 fi
 
 tar czf "$OUT/logs.tgz" -C "$LOGS" . 2>/dev/null

@@ -75,6 +75,21 @@ int main(int argc, char **argv) {
   CHECK(fabs(r.copy_share - r.gbps / in->copy_gbps) < 1e-9);
   CHECK(r.regs == 10 && r.occupancy == 1.0 && r.block_threads == 256);
   CHECK(!strcmp(r.device_name, "Fake H200") && !strcmp(r.arch, "sm_90"));
+  CHECK(isnan(r.t_isolated)); /* not asked for */
+  {
+    /* the isolated per-launch time of a contender: single launches after a read flush */
+    gpu_job j = {.cubin = "fake", .cubin_len = 5, .kernel = "copy_ok", .timeout_s = 10, .best_ms = NAN,
+                 .min_samples = 10, .max_samples = 20, .target_rse = 0.005, .isolated_samples = 7};
+    j.geom = (launch_geom){{(unsigned)((N + 255) / 256), 1, 1}, {256, 1, 1}, 0};
+    record_free(&r);
+    REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
+    CHECK_MSG(r.status == ST_OK && r.t_isolated >= expect * 0.999 && r.t_isolated <= expect * 1.021,
+              "isolated %.6f ms, expected %.6f", r.t_isolated, expect);
+    j.best_ms = r.t_median / 2; /* clearly slower than the best: no isolated time */
+    record_free(&r);
+    REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
+    CHECK(r.status == ST_OK && isnan(r.t_isolated));
+  }
 
   CHECK(RUN("copy_wrong", 256) == ST_WRONG_RESULT);
   CHECK_STR_CONTAINS(r.message, "1 of 1048576 elements differ");

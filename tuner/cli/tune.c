@@ -201,6 +201,7 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
         job.max_samples = t->o->max_samples;
         job.target_rse = t->o->rse;
         job.want_energy = want_energy;
+        job.isolated_samples = 21; /* contenders only: see gpu_job */
         int sr = gpu_submit(t->g, &job, err);
         compile_result_free(&it.cr);
         if (sr != 0) {

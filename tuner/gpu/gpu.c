@@ -309,6 +309,7 @@ static void fill_record(const gpu *g, const wire_result *w, record *rec) {
   rec->t_min = w->t_min;
   rec->t_mean = w->t_mean;
   rec->t_std = w->t_std;
+  rec->t_isolated = w->t_isolated;
   rec->samples = w->samples;
   rec->gbps = w->gbps;
   /* against the problem's own copy figure, else the first worker's large copy (restarted
@@ -343,6 +344,7 @@ int gpu_submit(gpu *g, const gpu_job *job, cterr *err) {
   wj.min_samples = job->min_samples;
   wj.max_samples = job->max_samples;
   wj.want_energy = job->want_energy;
+  wj.isolated_samples = job->isolated_samples;
   wj.kernel_len = job->kernel ? (uint32_t)strlen(job->kernel) : 0;
   wj.cubin_len = job->cubin_len;
   g->pending = 1;

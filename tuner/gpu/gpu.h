@@ -68,6 +68,9 @@ typedef struct gpu_job {
   int min_samples, max_samples;
   double target_rse;    /* stop once the relative standard error of the mean is below this (0.005) */
   int want_energy;
+  int isolated_samples; /* > 0: a contender (within 5 % of best_ms, or no best yet) also gets its
+                           isolated per-launch time (record t_isolated): that many single launches,
+                           each after a read-only L2 flush, timed one by one */
 } gpu_job;
 
 /* Measure one configuration: load, check against the reference (outputs poisoned first),

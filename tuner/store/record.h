@@ -37,6 +37,10 @@ typedef struct record {
   /* time statistics over `samples` timed launches, ms */
   double t_median, t_min, t_mean, t_std;
   int samples;
+  /* single launches, each after a read-only L2 flush and timed alone (no back-to-back
+   * overlap, no dirty L2 left by the previous launch): what Nsight Compute's
+   * gpu__time_duration measures. Contenders only; NAN otherwise and in older stores. */
+  double t_isolated;
   /* derived */
   double gbps, copy_share, gflops; /* copy_share: gbps / device's measured D2D copy GB/s */
   double energy_mj;                 /* millijoules per launch (NVML), NAN if unavailable */

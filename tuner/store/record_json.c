@@ -67,6 +67,7 @@ void record_to_json(const record *r, dbuf *b) {
   put_num(b, "mean", r->t_mean, &g);
   put_num(b, "std", r->t_std, &g);
   put_int(b, "samples", r->samples, &g);
+  if (isfinite(r->t_isolated)) put_num(b, "isolated", r->t_isolated, &g); /* optional: older stores lack it */
   dbuf_puts(b, "}");
   put_num(b, "t_median", r->t_median, &f); /* duplicated at top level for simple tools */
   put_num(b, "gbps", r->gbps, &f);
@@ -133,7 +134,8 @@ static const field top_fields[] = {FS("space", space),     FS("config", config),
                                    FN("gflops", gflops),   FN("energy_mj", energy_mj),   FN("compile_ms", compile_ms),
                                    {NULL, F_STR, 0}};
 static const field time_fields[] = {FN("median", t_median), FN("min", t_min),        FN("mean", t_mean),
-                                    FN("std", t_std),       FI("samples", samples), {NULL, F_STR, 0}};
+                                    FN("std", t_std),       FI("samples", samples),
+                                    FN("isolated", t_isolated), {NULL, F_STR, 0}};
 static const field res_fields[] = {FI("regs", regs),
                                    FI("smem_static", smem_static),
                                    FI("smem_dynamic", smem_dynamic),
