@@ -67,7 +67,7 @@ typedef struct gpu_job {
   double best_ms;       /* best median so far on this problem (NAN if none): stop early when clearly slower */
   int min_samples, max_samples;
   double target_rse;    /* stop once the relative standard error of the mean is below this (0.005) */
-  int want_energy;
+  int want_energy;      /* > 0: then energy per launch over a window of this many ms (NVML) */
 } gpu_job;
 
 /* Measure one configuration: load, check against the reference (outputs poisoned first),
