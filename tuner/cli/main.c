@@ -15,6 +15,7 @@
 
 #include "run.h"
 #include "search/score.h"
+#include "ship_cmds.h"
 
 #ifndef CUTUNE_VERSION
 #define CUTUNE_VERSION "0.1.0"
@@ -31,6 +32,8 @@ static const char usage[] =
     "  run SPACE.lua        tune a space (without a GPU: enumerate, compile and report resources)\n"
     "  run --replay FILE    run a search strategy on recorded measurements (no GPU needed)\n"
     "  score FILE...        compare search strategies on recorded spaces (scoreboard + SVG)\n"
+    "  best [RESULTS...]    the Pareto front (time, energy, ...) per GPU, space and problem\n"
+    "  header SPACE.lua     the C header of the tuned configurations per device and architecture\n"
     "  devices [--count]    list the CUDA devices (name, architecture, measured copy bandwidth)\n"
     "  help [COMMAND]       this text, or a command's options\n"
     "  version              print the version\n"
@@ -93,7 +96,9 @@ int main(int argc, char **argv) {
       char *sub[] = {argv[2], "--help", NULL};
       if (!strcmp(argv[2], "run")) return run_main(2, sub);
       if (!strcmp(argv[2], "score")) return search_score_main(2, sub);
-      fprintf(stderr, "cutune: no command '%s' (commands: run, score, devices, help, version)\n", argv[2]);
+      if (!strcmp(argv[2], "best")) return best_main(2, sub);
+      if (!strcmp(argv[2], "header")) return header_main(2, sub);
+      fprintf(stderr, "cutune: no command '%s' (commands: run, score, best, header, devices, help, version)\n", argv[2]);
       return 2;
     }
     fputs(usage, stdout);
@@ -106,6 +111,8 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "devices")) return devices_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "run")) return run_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "score")) return search_score_main(argc - 1, argv + 1);
-  fprintf(stderr, "cutune: unknown command '%s' (commands: run, score, devices, help, version; see 'cutune --help')\n", cmd);
+  if (!strcmp(cmd, "best")) return best_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "header")) return header_main(argc - 1, argv + 1);
+  fprintf(stderr, "cutune: unknown command '%s' (commands: run, score, best, header, devices, help, version; see 'cutune --help')\n", cmd);
   return 2;
 }
