@@ -88,6 +88,10 @@ int header_main(int argc, char **argv) {
   const char *outpath = NULL, *kt = NULL, *ccname[32];
   int mean = 0, c, ccval[32], ncc = 0;
   char *ccbuf[32];
+  dbuf cmd; /* the command as typed (getopt permutes argv), for the header's comment */
+  dbuf_init(&cmd);
+  dbuf_puts(&cmd, "cutune header");
+  for (int i = 1; i < argc; i++) dbuf_printf(&cmd, " %s", argv[i]);
   optind = 1;
   while ((c = getopt_long(argc, argv, "ho:", longs, NULL)) != -1) {
     switch (c) {
@@ -96,6 +100,7 @@ int header_main(int argc, char **argv) {
         if (!strcmp(optarg, "mean")) mean = 1;
         else if (strcmp(optarg, "worst")) {
           fprintf(stderr, "cutune header: --rule must be worst or mean (got '%s')\n", optarg);
+          dbuf_free(&cmd);
           return 2;
         }
         break;
@@ -105,6 +110,7 @@ int header_main(int argc, char **argv) {
         int a, b;
         if (!eq || ncc >= 32 || sscanf(eq + 1, "%d.%d", &a, &b) != 2) {
           fprintf(stderr, "cutune header: --cc needs NAME=X.Y, e.g. --cc 'NVIDIA RTX A4000=8.6' (got '%s')\n", optarg);
+          dbuf_free(&cmd);
           return 2;
         }
         ccbuf[ncc] = xstrdup(optarg);
@@ -112,20 +118,21 @@ int header_main(int argc, char **argv) {
         ccname[ncc] = ccbuf[ncc], ccval[ncc++] = 10 * a + b;
         break;
       }
-      case 'h': fputs(header_usage, stdout); return 0;
-      default: fprintf(stderr, "cutune header: see 'cutune header --help'\n"); return 2;
+      case 'h': fputs(header_usage, stdout); dbuf_free(&cmd); return 0;
+      default: fprintf(stderr, "cutune header: see 'cutune header --help'\n"); dbuf_free(&cmd); return 2;
     }
   }
   if (optind >= argc) {
     fprintf(stderr, "cutune header: which space? (usage: cutune header SPACE.lua [INPUTS...]; see --help)\n");
+    dbuf_free(&cmd);
     return 2;
   }
   cterr err = {{0}};
   int rc = 1;
   space *s = NULL;
   ship_data *d = NULL;
-  dbuf warn, out, src, cmd;
-  dbuf_init(&warn), dbuf_init(&out), dbuf_init(&src), dbuf_init(&cmd);
+  dbuf warn, out, src;
+  dbuf_init(&warn), dbuf_init(&out), dbuf_init(&src);
   char *ktcopy = NULL;
   const char *ktv[16], *pnames[CS_MAX_PARAMS];
   char thash[33];
@@ -149,8 +156,6 @@ int header_main(int argc, char **argv) {
   if (optind + 1 >= argc && ship_data_add(d, "results", &warn, &err) < 0) goto done;
   for (int i = optind + 1; i < argc; i++)
     if (ship_data_add(d, argv[i], &warn, &err) < 0) goto done;
-  dbuf_puts(&cmd, "cutune header");
-  for (int i = 1; i < argc; i++) dbuf_printf(&cmd, " %s", argv[i]);
   block_ctx bc = {s};
   header_opts ho = {.mean = mean, .regenerate = cmd.data, .block = block_of, .block_ctx = &bc};
   if (header_write(d, &ho, &out, &warn, &err) < 0) goto done;
