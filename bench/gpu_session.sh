@@ -3,7 +3,15 @@
 # benchmark, the GPU tests, and a second independent run to compare winners. Runs from the
 # repository root over a build/ made elsewhere (tools/setup) and carried along; logs go to
 # $OUT (default gpu-out/): session.log, run1.txt, run2.txt, bench.txt, logs.tgz, results.tgz.
-#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat]...
+#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat|energy|launcher|convolution]...
+# energy: the transpose space with time and energy objectives, a small budget, into a fresh
+#   store; then the time/energy Pareto front (`cutune best`) -> energy.txt.
+# launcher: tests/cli_gpu_launcher.sh — the production launcher built by nvcc from the
+#   committed header, checked and timed against cutune's same-call figure -> launcher.txt.
+# convolution: tunes lua/convolution_space.lua on this GPU into results/, then writes a header
+#   merged with the Kernel Tuner caches in caches/convolution/ (A100, A4000, A6000: copy them
+#   from shared/data/tuning-caches/convolution/ and carry the ignored folder caches/) ->
+#   convolution.txt, convolution.h, results/<gpu>/convolution.jsonl in results.tgz.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-gpu-out}
@@ -61,6 +69,38 @@ if want repeat; then
   timeout 240 "$B/cutune" run --no-progress --results "$LOGS/repeat-results" --problem "M=8192,N=8192" lua/transpose_space.lua >"$OUT/run2.txt" 2>&1
   say "repeat exit $? after $(elapsed "$t") s"
   grep -E "measured|^ *1 " "$OUT/run2.txt" | head -5 | tee -a "$LOG"
+fi
+
+if want energy; then
+  say "energy: transpose, objectives time + energy, budget 150 per problem, fresh store"
+  t=$(date +%s.%N)
+  timeout 300 "$B/cutune" run --no-progress --results "$LOGS/energy-results" --strategy random --budget 150 \
+    --energy-top 12 --energy-within 0.25 lua/transpose_energy.lua >"$OUT/energy.txt" 2>&1
+  say "energy run exit $? after $(elapsed "$t") s"
+  grep -E "energy pass|no energy figure" "$OUT/energy.txt" | tee -a "$LOG"
+  "$B/cutune" best --space lua/transpose_energy.lua "$LOGS/energy-results" 2>&1 | tee -a "$OUT/energy.txt" | tee -a "$LOG"
+  "$B/cutune" best --json --space lua/transpose_energy.lua "$LOGS/energy-results" >"$OUT/energy_front.json" 2>&1
+fi
+
+if want launcher; then
+  say "launcher: kernels/example built by nvcc from results/transpose.h, against cutune in the same call"
+  t=$(date +%s.%N)
+  timeout 400 bash tests/cli_gpu_launcher.sh >"$OUT/launcher.txt" 2>&1
+  say "launcher exit $? after $(elapsed "$t") s"
+  grep -E "^size|^cutune:|passed|FAIL|SLOWER" "$OUT/launcher.txt" | tee -a "$LOG"
+fi
+
+if want convolution; then
+  say "convolution: tune lua/convolution_space.lua, then a header merged with caches/convolution/*.json.gz"
+  t=$(date +%s.%N)
+  timeout 540 "$B/cutune" run --no-progress --results results lua/convolution_space.lua >"$OUT/convolution.txt" 2>&1
+  say "convolution tune exit $? after $(elapsed "$t") s"
+  grep -E "measured|configurations|^ *1 " "$OUT/convolution.txt" | head -12 | tee -a "$LOG"
+  ls caches/convolution/*.json.gz 2>&1 | tee -a "$LOG"
+  "$B/cutune" header lua/convolution_space.lua --kt-problem W,H results caches/convolution/A100.json.gz \
+    caches/convolution/A4000.json.gz caches/convolution/A6000.json.gz -o "$OUT/convolution.h" 2>&1 | tee -a "$LOG"
+  sed -n '/Performance portability/,/Launch contract/p' "$OUT/convolution.h" | tee -a "$LOG"
+  grep -E "^    /\* (device|arch|default)" "$OUT/convolution.h" | tee -a "$LOG"
 fi
 
 tar czf "$OUT/logs.tgz" -C "$LOGS" . 2>/dev/null
