@@ -4,6 +4,7 @@
 # repository root over a build/ made elsewhere (tools/setup) and carried along; logs go to
 # $OUT (default gpu-out/): session.log, run1.txt, run2.txt, bench.txt, logs.tgz, results.tgz.
 #   bench/gpu_session.sh [all|check|tune|bench|tests|repeat|energy|launcher|convolution]...
+# The last three run only when named (not with all).
 # energy: the transpose space with time and energy objectives, a small budget, into a fresh
 #   store; then the time/energy Pareto front (`cutune best`) -> energy.txt.
 # launcher: tests/cli_gpu_launcher.sh — the production launcher built by nvcc from the
@@ -11,7 +12,9 @@
 # convolution: tunes lua/convolution_space.lua on this GPU into results/, then writes a header
 #   merged with the Kernel Tuner caches in caches/convolution/ (A100, A4000, A6000: copy them
 #   from shared/data/tuning-caches/convolution/ and carry the ignored folder caches/) ->
-#   convolution.txt, convolution.h, results/<gpu>/convolution.jsonl in results.tgz.
+#   convolution.txt, convolution.h, results/<gpu>/convolution.jsonl in results.tgz. The run
+#   stops after CONV_TIMEOUT s (420) and resumes where it stopped when run again; CONV_BUDGET=N
+#   limits it to N configurations (bandit).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-gpu-out}
@@ -23,6 +26,8 @@ LOG="$OUT/session.log"
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=(all)
 want() { for s in "${steps[@]}"; do if [ "$s" = all ] || [ "$s" = "$1" ]; then return 0; fi; done; return 1; }
+# the shipping stages run only when named (all keeps its old length)
+named() { for s in "${steps[@]}"; do if [ "$s" = "$1" ]; then return 0; fi; done; return 1; }
 say() { echo "== $(date -u +%H:%M:%S) $*" | tee -a "$LOG"; }
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}'; }
 export CUTUNE_BIN="$PWD/$B/cutune" CUTUNE_SRC="$PWD" CUTUNE_TMP="$LOGS/tests"
@@ -71,7 +76,7 @@ if want repeat; then
   grep -E "measured|^ *1 " "$OUT/run2.txt" | head -5 | tee -a "$LOG"
 fi
 
-if want energy; then
+if named energy; then
   say "energy: transpose, objectives time + energy, budget 150 per problem, fresh store"
   t=$(date +%s.%N)
   timeout 300 "$B/cutune" run --no-progress --results "$LOGS/energy-results" --strategy random --budget 150 \
@@ -82,7 +87,7 @@ if want energy; then
   "$B/cutune" best --json --space lua/transpose_energy.lua "$LOGS/energy-results" >"$OUT/energy_front.json" 2>&1
 fi
 
-if want launcher; then
+if named launcher; then
   say "launcher: kernels/example built by nvcc from results/transpose.h, against cutune in the same call"
   t=$(date +%s.%N)
   timeout 400 bash tests/cli_gpu_launcher.sh >"$OUT/launcher.txt" 2>&1
@@ -90,10 +95,10 @@ if want launcher; then
   grep -E "^size|^cutune:|passed|FAIL|SLOWER" "$OUT/launcher.txt" | tee -a "$LOG"
 fi
 
-if want convolution; then
+if named convolution; then
   say "convolution: tune lua/convolution_space.lua, then a header merged with caches/convolution/*.json.gz"
   t=$(date +%s.%N)
-  timeout 540 "$B/cutune" run --no-progress --results results lua/convolution_space.lua >"$OUT/convolution.txt" 2>&1
+  timeout "${CONV_TIMEOUT:-420}" "$B/cutune" run --no-progress --results results ${CONV_BUDGET:+--budget $CONV_BUDGET} lua/convolution_space.lua >"$OUT/convolution.txt" 2>&1
   say "convolution tune exit $? after $(elapsed "$t") s"
   grep -E "measured|configurations|^ *1 " "$OUT/convolution.txt" | head -12 | tee -a "$LOG"
   ls caches/convolution/*.json.gz 2>&1 | tee -a "$LOG"
