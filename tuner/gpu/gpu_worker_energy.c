@@ -79,7 +79,17 @@ static CUresult measure_window(worker *w, CUfunction f, const launch_geom *g, in
   s.per_chunk = pc > 100000 ? 100000 : (int)pc;
   CUevent first = w->ev[EN_RING], last = w->ev[EN_RING + 1];
   CUresult r = CUDA_SUCCESS;
+  float ms = 0;
   *power_mw = *per_iter_ms = NAN;
+  /* calibrate: the guess of one iteration may be far off (a flush alone, a batch's median) */
+  if ((r = cu->cuEventRecord(first, w->stream)) || (r = enqueue_chunk(&s)) || (r = cu->cuEventRecord(last, w->stream)) ||
+      (r = cu->cuEventSynchronize(last)) || (r = cu->cuEventElapsedTime(&ms, first, last)))
+    return r;
+  s.chunks = s.done = 0;
+  if (ms > 0) {
+    pc = ceil(EN_CHUNK_MS / (ms / s.per_chunk > 1e-5 ? ms / s.per_chunk : 1e-5));
+    s.per_chunk = pc > 1000000 ? 1000000 : (int)pc;
+  }
   for (int k = 0; k < EN_AHEAD && !r; k++) r = enqueue_chunk(&s); /* ~150 ms warm-up and lead */
   if (!r) r = advance(&s);
   long first_chunk = s.chunks; /* launches after this event are timed */
@@ -94,7 +104,6 @@ static CUresult measure_window(worker *w, CUfunction f, const launch_geom *g, in
   e1 = wait_step(w, nvml_energy_mj(w->nv), &h1);
   long last_chunk = s.chunks;
   if ((r = cu->cuEventRecord(last, w->stream)) || (r = cu->cuStreamSynchronize(w->stream))) return r;
-  float ms = 0;
   if ((r = cu->cuEventElapsedTime(&ms, first, last))) return r;
   long iters = (last_chunk - first_chunk) * (long)s.per_chunk;
   if (e1 > e0 && h1 > h0 && iters > 0) {
