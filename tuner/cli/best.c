@@ -101,7 +101,7 @@ static void print_group(const record *const *r, size_t n, const objective *obj, 
     for (int k = 0; k < nobj; k++) printf("%s %s (%s)", k ? "," : "", obj[k].name, obj[k].maximise ? "max" : "min");
     printf(" ==\n");
     if (fast)
-      printf("fastest: %s  %.4f ms%s\n", fast->config, fast->t_median, front[0] || nf ? "" : "");
+      printf("fastest: %s  %.4f ms\n", fast->config, fast->t_median);
     for (int k = 0; k < nobj; k++) printf("%14s", obj[k].name);
     printf("  configuration\n");
     for (size_t i = 0; i < n; i++) {
