@@ -59,6 +59,10 @@ front=$(printf '%s\n' "$OUTPUT" | sed -n '/K=10,N=1000:/,/^$/p' | grep -E "^ +[0
 if [ "$front" = "A=4,B=2,C=1 A=2,B=1,C=0 A=2,B=1,C=1 A=1,B=1,C=0 " ]; then ok; else fail "front is '$front'"; fi
 expect_status 0 -- "$BIN" best --json --objectives time,regs:max "$F/results/NVIDIA_H200/shipfix.jsonl"
 expect_output '"fastest": "A=4,B=2,C=1"'
+# without --space: every space of the inputs, each with its own parameters
+expect_status 0 -- "$BIN" best "$F/results" "$F/kt_a4000.json" results/NVIDIA_H200/transpose.jsonl
+expect_output "== NVIDIA H200 / transpose / M=8192,N=8192: 2438 records"
+expect_output "== NVIDIA RTX A4000 / scale / size=10,1000: 12 records"
 expect_status 2 -- "$BIN" best --objectives time,speed "$F/results"
 expect_output "unknown objective 'speed'"
 finish

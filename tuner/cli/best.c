@@ -47,6 +47,7 @@ typedef struct group {
 static int cmp_rec(const void *a, const void *b) {
   const record *x = *(const record *const *)a, *y = *(const record *const *)b;
   int c = strcmp(x->device_name ? x->device_name : "", y->device_name ? y->device_name : "");
+  if (!c) c = strcmp(x->space, y->space);
   if (!c) c = strcmp(x->problem, y->problem);
   if (!c) c = (x->t_median > y->t_median) - (x->t_median < y->t_median);
   if (!c) c = strcmp(x->config, y->config);
@@ -166,6 +167,7 @@ int best_main(int argc, char **argv) {
         obj[nobj].maximise = space_objective_max(sp, i);
       }
   }
+  so.any_space = !space_path; /* without a space: every space of the inputs, each its own */
   d = ship_data_new(&so);
   if (optind >= argc) {
     if (ship_data_add(d, "results", &warn, &err) < 0) goto done;
@@ -184,7 +186,7 @@ int best_main(int argc, char **argv) {
   if (json) printf("[");
   for (size_t i = 0, first = 1; i < n; first = 0) {
     size_t j = i + 1;
-    while (j < n && !strcmp(all[j]->problem, all[i]->problem) &&
+    while (j < n && !strcmp(all[j]->problem, all[i]->problem) && !strcmp(all[j]->space, all[i]->space) &&
            !strcmp(all[j]->device_name ? all[j]->device_name : "", all[i]->device_name ? all[i]->device_name : ""))
       j++;
     objective o2[PARETO_MAX_OBJ];

@@ -110,6 +110,7 @@ static char *join_names(char *const *names, int n) {
 
 /* The file's space and parameter names against the set's. */
 static int check_shape(ship_data *d, const char *path, const char *space, int np, char *const *names, cterr *err) {
+  if (d->o.any_space) return 0;
   if (!d->space) d->space = xstrdup(space);
   else if (strcmp(d->space, space))
     return cterr_set(err, "%s: records of space '%s', not '%s' (one header per space: give the files of one space)",
@@ -175,6 +176,13 @@ static int add_kt(ship_data *d, const char *path, cterr *err) {
   char *names[CS_MAX_PARAMS];
   for (int p = 0; p < np; p++) names[p] = configset_param(cs, p)->name;
   const char *space = d->space ? d->space : replay_kernel(rp) ? replay_kernel(rp) : "kernel";
+  if (d->o.any_space) { /* the file's own parameters, in its order */
+    for (int q = 0; q < d->nparams; q++) free(d->params[q]);
+    free(d->params);
+    d->nparams = np;
+    d->params = xcalloc((size_t)(np ? np : 1), sizeof(char *));
+    for (int p = 0; p < np; p++) d->params[p] = xstrdup(names[p]);
+  }
   const char *dev = replay_device(rp);
   if (!dev) {
     cterr_set(err, "%s: the Kernel Tuner cache names no device_name", path);

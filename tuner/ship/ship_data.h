@@ -21,6 +21,7 @@
 #include "store/record.h"
 
 typedef struct ship_opts {
+  int any_space;                 /* `cutune best`: records of several spaces, no shape checks */
   const char *space_name;        /* only records of this space; NULL: the first file's */
   const char *template_hash;     /* cutune records of other template versions are skipped */
   int nparams;                   /* the space's parameters, in order (0: the first file's) */
