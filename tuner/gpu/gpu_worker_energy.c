@@ -7,9 +7,9 @@
  * kernel lasts well under 0.25 s (200 samples of 0.5 ms batches: 0.1 s), so a reading over
  * the timing loop was either missing or off by a whole step.
  *
- * How: the kernel runs back to back for `window` ms with the queue kept ~150 ms ahead of the
+ * How: the kernel runs back to back for `window` ms with the queue kept ~40 ms ahead of the
  * GPU, so the GPU never idles while the host reads. Both readings are taken just after the
- * counter steps (the host polls it), so the energy between them belongs to exactly the host
+ * counter steps (the host reads it after each 5 ms chunk), so the energy between them belongs to exactly the host
  * interval between them: power = dE/dt. The GPU time per launch comes from events around the
  * same launches; energy per launch = power x time per launch. Where the time pass flushed L2
  * before each launch (working set < 2 x L2), the same is done here, and the energy of the
@@ -17,14 +17,13 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "gpu_worker_int.h"
 
-#define EN_RING 8          /* chunk events in flight */
-#define EN_AHEAD 6         /* chunks (150 ms) queued ahead of the one the host waits for */
-#define EN_CHUNK_MS 25.0   /* GPU time per chunk */
-#define EN_POLL_S 0.12     /* longest wait for the counter to step (the queue lasts 150 ms) */
+#define EN_RING 12         /* chunk events in flight */
+#define EN_AHEAD 8         /* chunks (40 ms) queued ahead of the one the host waits for */
+#define EN_CHUNK_MS 5.0    /* GPU time per chunk: the host sees a counter step within 5 ms */
+#define EN_POLL_S 0.3      /* longest wait for the counter to step (the GPU stays fed meanwhile) */
 
 /* One iteration: a launch, a flush then a launch, or a flush alone. */
 static CUresult iterate(worker *w, CUfunction f, const launch_geom *g, int flush, int kernel, unsigned j) {
@@ -32,18 +31,6 @@ static CUresult iterate(worker *w, CUfunction f, const launch_geom *g, int flush
   if (flush) r = w->cu->cuMemsetD32Async(w->scratch, j, w->scratch_bytes / 4, w->stream);
   if (!r && kernel) r = wk_launch(w, f, g);
   return r;
-}
-
-static int64_t wait_step(worker *w, int64_t from, double *when) {
-  double t0 = now_seconds();
-  int64_t e = nvml_energy_mj(w->nv);
-  while (e == from && now_seconds() - t0 < EN_POLL_S) {
-    struct timespec ts = {0, 200000}; /* 0.2 ms */
-    nanosleep(&ts, NULL);
-    e = nvml_energy_mj(w->nv);
-  }
-  *when = now_seconds();
-  return e;
 }
 
 typedef struct en_state {
@@ -70,6 +57,19 @@ static CUresult advance(en_state *s) {
   return r ? r : enqueue_chunk(s);
 }
 
+/* The counter's next step after `from`, read within one chunk of it; the GPU is kept busy
+ * with the same work meanwhile. */
+static int64_t wait_step(en_state *s, int64_t from, double *when, CUresult *r) {
+  double t0 = now_seconds();
+  int64_t e = nvml_energy_mj(s->w->nv);
+  while (e == from && now_seconds() - t0 < EN_POLL_S && !*r) {
+    *r = advance(s);
+    e = nvml_energy_mj(s->w->nv);
+  }
+  *when = now_seconds();
+  return e;
+}
+
 /* Average power (mW) and GPU time per iteration (ms) over a window of window_s seconds. */
 static CUresult measure_window(worker *w, CUfunction f, const launch_geom *g, int flush, int kernel, double iter_ms,
                                double window_s, double *power_mw, double *per_iter_ms) {
@@ -90,18 +90,20 @@ static CUresult measure_window(worker *w, CUfunction f, const launch_geom *g, in
     pc = ceil(EN_CHUNK_MS / (ms / s.per_chunk > 1e-5 ? ms / s.per_chunk : 1e-5));
     s.per_chunk = pc > 1000000 ? 1000000 : (int)pc;
   }
-  for (int k = 0; k < EN_AHEAD && !r; k++) r = enqueue_chunk(&s); /* ~150 ms warm-up and lead */
-  if (!r) r = advance(&s);
+  for (int k = 0; k < EN_AHEAD && !r; k++) r = enqueue_chunk(&s); /* the lead */
+  double tw = now_seconds(); /* 0.1 s of warm-up: clocks and power settle on this work */
+  do r = r ? r : advance(&s);
+  while (!r && now_seconds() - tw < 0.1);
   long first_chunk = s.chunks; /* launches after this event are timed */
   if (!r) r = cu->cuEventRecord(first, w->stream);
   if (r) return r;
   double h0, h1;
-  int64_t e = nvml_energy_mj(w->nv), e0, e1;
+  int64_t e = nvml_energy_mj(w->nv), e0, e1 = -1;
   if (e < 0) return CUDA_SUCCESS; /* no counter on this device: no figure */
-  e0 = wait_step(w, e, &h0);
+  e0 = wait_step(&s, e, &h0, &r);
   while (!r && now_seconds() - h0 < window_s) r = advance(&s);
+  if (!r) e1 = wait_step(&s, nvml_energy_mj(w->nv), &h1, &r);
   if (r) return r;
-  e1 = wait_step(w, nvml_energy_mj(w->nv), &h1);
   long last_chunk = s.chunks;
   if ((r = cu->cuEventRecord(last, w->stream)) || (r = cu->cuStreamSynchronize(w->stream))) return r;
   if ((r = cu->cuEventElapsedTime(&ms, first, last))) return r;
