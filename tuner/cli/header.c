@@ -156,6 +156,11 @@ int header_main(int argc, char **argv) {
   if (optind + 1 >= argc && ship_data_add(d, "results", &warn, &err) < 0) goto done;
   for (int i = optind + 1; i < argc; i++)
     if (ship_data_add(d, argv[i], &warn, &err) < 0) goto done;
+  if (ship_count(d) == 0) {
+    cterr_set(&err, "no records of space '%s' in %s (a store is <results>/<device>/%s.jsonl; run cutune run %s on a GPU first)",
+              space_name(s), optind + 1 < argc ? "the inputs" : "results/", space_name(s), argv[optind]);
+    goto done;
+  }
   block_ctx bc = {s};
   header_opts ho = {.mean = mean, .regenerate = cmd.data, .block = block_of, .block_ctx = &bc};
   if (header_write(d, &ho, &out, &warn, &err) < 0) goto done;
