@@ -27,6 +27,9 @@ nm -C "$TMPROOT/build/libtranspose_kernels.a" > "$TMPROOT/nm" 2>/dev/null || tru
 for s in cutune_transpose cutune_transpose_kernel cutune_transpose_kernel_0; do
   if grep -qE " T $s(\(|$)" "$TMPROOT/nm"; then ok; else fail "libtranspose_kernels.a lacks $s"; fi
 done
+# kernels/ itself (the library for add_subdirectory) configures on its own
+expect_status 0 -- cmake -S kernels -B "$TMPROOT/kbuild" -DCMAKE_CUDA_COMPILER="$NVCC"
+if grep -q "cutune_transpose" "$TMPROOT/kbuild/Makefile" 2>/dev/null || [ -d "$TMPROOT/kbuild/cutune_cutune_transpose" ]; then ok; else fail "kernels/ has no cutune_transpose target"; fi
 # where no GPU exists the program says so and exits 77 (skipped, not failed)
 set +e; "$TMPROOT/build/transpose_example" > "$TMPROOT/run.txt" 2>&1; rc=$?; set -e
 if [ $rc -eq 77 ] || [ $rc -eq 0 ]; then ok; else fail "transpose_example exited $rc"; cat "$TMPROOT/run.txt" >&2; fi
