@@ -322,12 +322,14 @@ static int energy_pass(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
     gj.best_ms = NAN; /* no early stop: these are all contenders */
     gj.min_samples = t->o->min_samples, gj.max_samples = t->o->max_samples, gj.target_rse = t->o->rse;
     gj.want_energy = ENERGY_WINDOW_MS;
+    char ebuf[64];
     int gr = gpu_submit(t->g, &gj, err) != 0 ? -1 : gpu_collect(t->g, &rec, err);
     compile_result_free(&cr);
     if (gr == 0) gr = store_append(t->st, &rec, err);
     if (gr == 0 && !t->o->quiet)
       fprintf(stderr, "  %-60s %.4f ms  %s\n", rec.config, rec.t_median,
-              isfinite(rec.energy_mj) ? "" : "no energy figure (NVML gave none)");
+              isfinite(rec.energy_mj) ? (snprintf(ebuf, sizeof ebuf, "%.4g mJ per launch", rec.energy_mj), ebuf)
+                                      : "no energy figure (NVML gave none)");
     record_free(&rec);
     if (gr != 0) goto done;
     measured++;
