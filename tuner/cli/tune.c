@@ -329,7 +329,7 @@ static int energy_pass(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
     if (gr == 0 && !t->o->quiet)
       fprintf(stderr, "  %-60s %.4f ms  %s\n", rec.config, rec.t_median,
               isfinite(rec.energy_mj) ? (snprintf(ebuf, sizeof ebuf, "%.4g mJ per launch", rec.energy_mj), ebuf)
-                                      : "no energy figure (NVML gave none)");
+                                      : rec.message && *rec.message ? rec.message : "no energy figure");
     record_free(&rec);
     if (gr != 0) goto done;
     measured++;

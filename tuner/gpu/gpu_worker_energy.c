@@ -99,7 +99,7 @@ static CUresult measure_window(worker *w, CUfunction f, const launch_geom *g, in
   if (r) return r;
   double h0, h1;
   int64_t e = nvml_energy_mj(w->nv), e0, e1 = -1;
-  if (e < 0) return CUDA_SUCCESS; /* no counter on this device: no figure */
+  if (e < 0) return CUDA_ERROR_NOT_SUPPORTED; /* no counter on this device: no figure */
   e0 = wait_step(&s, e, &h0, &r);
   while (!r && now_seconds() - h0 < window_s) r = advance(&s);
   if (!r) e1 = wait_step(&s, nvml_energy_mj(w->nv), &h1, &r);
@@ -117,13 +117,22 @@ static CUresult measure_window(worker *w, CUfunction f, const launch_geom *g, in
 
 void wk_energy(worker *w, CUfunction f, const wire_job *job, wire_result *res) {
   double window_s = job->want_energy / 1000.0;
-  if (!w->nv || window_s <= 0 || !isfinite(res->t_median)) return;
+  if (window_s <= 0 || !isfinite(res->t_median)) return;
+  /* the record is ok either way; its message says why there is no figure */
+  if (!w->nv) {
+    snprintf(res->message, sizeof res->message, "no energy figure: NVML (libnvidia-ml.so.1) could not be opened for this device");
+    return;
+  }
   int flush = res->flush_l2;
   double p, t, pf = 0, tf = 0;
   /* a first guess of one iteration: the timed median, plus the flush when there is one */
   double guess = res->t_median + (flush ? 0.1 : 0);
   CUresult r = measure_window(w, f, &job->geom, flush, 1, guess, window_s, &p, &t);
   if (!r && flush && isfinite(p)) r = measure_window(w, f, &job->geom, 1, 0, 0.1, window_s, &pf, &tf);
+  if (r == CUDA_ERROR_NOT_SUPPORTED) {
+    snprintf(res->message, sizeof res->message, "no energy figure: nvmlDeviceGetTotalEnergyConsumption is not supported here");
+    return;
+  }
   if (r) {
     res->fatal = wk_context_dead(w, r);
     if (res->fatal) {
@@ -132,7 +141,12 @@ void wk_energy(worker *w, CUfunction f, const wire_job *job, wire_result *res) {
     }
     return;
   }
-  if (!isfinite(p) || !isfinite(pf)) return;
+  if (!isfinite(p) || !isfinite(pf)) {
+    snprintf(res->message, sizeof res->message, "no energy figure: the energy counter did not advance in a %.1f s window",
+             window_s);
+    return;
+  }
   double mj = p * t * 1e-3 - pf * tf * 1e-3; /* mW x ms = uJ: x 1e-3 for mJ */
   if (mj > 0) res->energy_mj = mj;
+  else snprintf(res->message, sizeof res->message, "no energy figure: the flushes alone drew as much as with the kernel");
 }
