@@ -7,7 +7,7 @@
 # The last three run only when named (not with all).
 # energy: the transpose space with time and energy objectives, a small budget, into a fresh
 #   store; then the time/energy Pareto front (`cutune best`) -> energy.txt.
-# launcher: tests/cli_gpu_launcher.sh — the production launcher built by nvcc from the
+# launcher: tests/cli_gpu_launcher.sh — the production launcher built by plain nvcc from the
 #   committed header, checked and timed against cutune's same-call figure -> launcher.txt.
 # convolution: tunes lua/convolution_space.lua on this GPU into results/, then writes a header
 #   merged with the Kernel Tuner caches in caches/convolution/ (A100, A4000, A6000: copy them
@@ -90,7 +90,7 @@ fi
 if named launcher; then
   say "launcher: kernels/example built by nvcc from results/transpose.h, against cutune in the same call"
   t=$(date +%s.%N)
-  timeout 400 bash tests/cli_gpu_launcher.sh >"$OUT/launcher.txt" 2>&1
+  CUTUNE_LAUNCHER_NVCC=1 timeout 400 bash tests/cli_gpu_launcher.sh >"$OUT/launcher.txt" 2>&1
   say "launcher exit $? after $(elapsed "$t") s"
   grep -E "^size|^cutune:|passed|FAIL|SLOWER" "$OUT/launcher.txt" | tee -a "$LOG"
 fi

@@ -3,7 +3,8 @@
 # (kernels/example, for this device's architecture) transposes correctly at every size of the
 # space, and its time is within 2 % of what cutune measures for the same configuration in the
 # same call (lua/transpose_pinned.lua: the space restricted to the header's configurations,
-# into a fresh store). Set CUTUNE_LAUNCHER_WITHIN to change the 0.02.
+# into a fresh store). Set CUTUNE_LAUNCHER_WITHIN to change the 0.02; CUTUNE_LAUNCHER_NVCC=1
+# builds with plain nvcc (kernels/build_nvcc.sh) even where CMake exists.
 source "$(dirname "$0")/lib_cli.sh"
 set -e
 cd "$SRC"
@@ -15,23 +16,12 @@ arch=$("$BIN" devices | sed -nE 's/^0: .*\(sm_([0-9]+),.*/\1/p' | head -1)
 [ -n "$arch" ] || { fail "no architecture from cutune devices"; finish; exit 1; }
 
 EX="$TMPROOT/build/transpose_example"
-if command -v cmake >/dev/null 2>&1; then
+if [ -z "${CUTUNE_LAUNCHER_NVCC:-}" ] && command -v cmake >/dev/null 2>&1; then
   expect_status 0 -- cmake -S kernels/example -B "$TMPROOT/build" -DCUTUNE_DIR="$SRC" -DCUTUNE_ARCHS="$arch" \
     -DCMAKE_CUDA_COMPILER="$NVCC" -DCMAKE_BUILD_TYPE=Release
   expect_status 0 -- cmake --build "$TMPROOT/build" -j4
-else # no CMake on this machine: the same units as cmake/CutuneKernels.cmake, by plain nvcc
-  g="$TMPROOT/build/gen"; mkdir -p "$g"
-  table="$g/kernels.cu"; : > "$table"; cases=""
-  while read -r _ _ id defs; do
-    f="$g/config_$id.cu"; : > "$f"
-    for d in $defs; do echo "#define ${d%%=*} ${d#*=}" >> "$f"; done
-    printf '#define transpose cutune_transpose_kernel_%s\n#include "%s/templates/transpose.cu"\n#undef transpose\n' "$id" "$SRC" >> "$f"
-    printf 'extern "C" const void *cutune_transpose_kernel_%s_ptr(void) { return (const void *)&cutune_transpose_kernel_%s; }\n' "$id" "$id" >> "$f"
-    echo "extern \"C\" const void *cutune_transpose_kernel_${id}_ptr(void);" >> "$table"
-    cases="$cases    case $id: return cutune_transpose_kernel_${id}_ptr();\n"
-  done < <(sed -n 's/^ \* cutune-config //p' results/transpose.h | sed 's/^/x x /')
-  printf 'extern "C" const void *cutune_transpose_kernel(int c) {\n  switch (c) {\n%b    default: return 0;\n  }\n}\n' "$cases" >> "$table"
-  expect_status 0 -- "$NVCC" -O3 -arch=sm_$arch -I results -I kernels -o "$EX" "$g"/*.cu kernels/transpose_launch.cu kernels/example/main.cu
+else # no CMake on this machine: plain nvcc, the same units as cmake/CutuneKernels.cmake
+  expect_status 0 -- env NVCC="$NVCC" bash kernels/build_nvcc.sh "$arch" "$TMPROOT/build"
 fi
 
 # which configuration the launcher picks per size, and that its output is right
