@@ -56,6 +56,7 @@ void replay_free(replay *r) {
   for (size_t i = 0; i < r->cap; i++) free(r->reps[i]);
   free(r->value), free(r->status), free(r->compile_ms), free(r->cost_s), free(r->nreps), free(r->reps);
   configset_free(r->own_cs);
+  free(r->device), free(r->kernel), free(r->sizes), free(r->date);
   free(r->title), free(r->problem), free(r);
 }
 
@@ -63,6 +64,10 @@ const configset *replay_configs(const replay *r) { return r->cs; }
 size_t replay_count(const replay *r) { return r->n; }
 const char *replay_title(const replay *r) { return r->title ? r->title : ""; }
 const char *replay_problem(const replay *r) { return r->problem ? r->problem : ""; }
+const char *replay_device(const replay *r) { return r->device; }
+const char *replay_kernel(const replay *r) { return r->kernel; }
+const char *replay_sizes(const replay *r) { return r->sizes; }
+const char *replay_date(const replay *r) { return r->date; }
 size_t replay_nfailed(const replay *r) { return r->nfailed; }
 double replay_value(const replay *r, size_t i) { return i < r->n ? r->value[i] : INFINITY; }
 rec_status replay_status(const replay *r, size_t i) { return i < r->n ? r->status[i] : ST_INVALID; }
@@ -187,6 +192,19 @@ static int kt_load(const char *path, json_t *root, replay **out, cterr *err) {
   const char *ker = json_string_value(json_object_get(root, "kernel_name"));
   r->title = (dev && ker) ? xasprintf("%s / %s", dev, ker) : xstrdup(path_basename(path));
   r->problem = xstrdup("");
+  r->device = dev ? xstrdup(dev) : NULL;
+  r->kernel = ker ? xstrdup(ker) : NULL;
+  json_t *ps = json_object_get(root, "problem_size");
+  if (json_is_array(ps) || json_is_integer(ps)) {
+    dbuf sz;
+    dbuf_init(&sz);
+    size_t nps = json_is_array(ps) ? json_array_size(ps) : 1;
+    for (size_t k = 0; k < nps; k++) {
+      json_t *x = json_is_array(ps) ? json_array_get(ps, k) : ps;
+      dbuf_printf(&sz, "%s%lld", k ? "," : "", json_is_integer(x) ? (long long)json_integer_value(x) : -1LL);
+    }
+    r->sizes = dbuf_steal(&sz);
+  }
   const char *key;
   json_t *ent;
   double *reps = NULL;
@@ -204,6 +222,11 @@ static int kt_load(const char *path, json_t *root, replay **out, cterr *err) {
       row[p] = (uint16_t)k;
     }
     size_t i = configset_add(cs, row);
+    const char *stamp = json_string_value(json_object_get(ent, "timestamp"));
+    if (stamp && strlen(stamp) >= 10 && (!r->date || strncmp(stamp, r->date, 10) < 0)) {
+      free(r->date);
+      r->date = xasprintf("%.10s", stamp); /* the first day of the run */
+    }
     json_t *t = json_object_get(ent, "time"), *ts = json_object_get(ent, "times");
     rec_status st = ST_OK;
     double value = INFINITY;

@@ -33,6 +33,12 @@ const configset *replay_configs(const replay *r);
 size_t replay_count(const replay *r);
 const char *replay_title(const replay *r);   /* "device / kernel" or the file name */
 const char *replay_problem(const replay *r); /* the problem replayed ("" if none given) */
+/* Kernel Tuner files only (NULL otherwise or where the file lacks them): device_name,
+ * kernel_name, problem_size as "4096,4096", the date (YYYY-MM-DD) of the earliest entry. */
+const char *replay_device(const replay *r);
+const char *replay_kernel(const replay *r);
+const char *replay_sizes(const replay *r);
+const char *replay_date(const replay *r);
 size_t replay_nfailed(const replay *r);
 double replay_value(const replay *r, size_t i);      /* mean time (ms); INFINITY if failed */
 rec_status replay_status(const replay *r, size_t i);

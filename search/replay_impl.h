@@ -10,6 +10,7 @@ struct replay {
   configset *own_cs;    /* built from the file (NULL when a space's configset is borrowed) */
   const configset *cs;
   char *title, *problem;
+  char *device, *kernel, *sizes, *date; /* Kernel Tuner header fields (NULL for cutune files) */
   size_t n, cap;
   double *value;        /* INFINITY when failed */
   rec_status *status;

@@ -101,7 +101,8 @@ static void test_good(void) {
   }
   CHECK(space_tolerance(s) == 1e-5);
   CHECK(space_timeout(s) == 5);
-  CHECK(space_nobjectives(s) == 2 && !strcmp(space_objective(s, 0), "time") && !strcmp(space_objective(s, 1), "energy"));
+  CHECK(space_nobjectives(s) == 4 && !strcmp(space_objective(s, 0), "time") && !strcmp(space_objective(s, 1), "energy"));
+  CHECK(!strcmp(space_objective(s, 2), "regs") && !space_objective_max(s, 2) && space_objective_max(s, 3));
   CHECK(space_noptions(s) == 2 && !strcmp(space_option(s, 1), "--use_fast_math"));
   CHECK(space_option(s, 2) == NULL);
   /* out-of-range questions are errors, not crashes */

@@ -30,6 +30,8 @@ typedef struct run_opts {
   double rse;
   int quiet, verbose;
   int progress_tty;        /* -1 auto */
+  int energy_top;          /* energy pass: at most this many configurations per problem */
+  double energy_within;    /* ... within this fraction of the best time */
 } run_opts;
 
 /* Shared by the compile-only and GPU paths: the compile job of configuration cfg

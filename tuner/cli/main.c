@@ -21,6 +21,7 @@
 #include "report_cmd.h"
 #include "run.h"
 #include "search/score.h"
+#include "ship_cmds.h"
 
 #ifndef CUTUNE_VERSION
 #define CUTUNE_VERSION "0.1.0"
@@ -39,6 +40,8 @@ static const char usage[] =
     "  score FILE...        compare search strategies on recorded spaces (scoreboard + SVG)\n"
     "  explain SPACE.lua    why the winner wins: Nsight Compute counters and sanitizer verdicts\n"
     "  report SPACE.lua     one self-contained HTML page of a store (tables, figures, provenance)\n"
+    "  best [RESULTS...]    the Pareto front (time, energy, ...) per GPU, space and problem\n"
+    "  header SPACE.lua     the C header of the tuned configurations per device and architecture\n"
     "  devices [--count]    list the CUDA devices (name, architecture, measured copy bandwidth)\n"
     "  help [COMMAND]       this text, or a command's options\n"
     "  version              print the version\n"
@@ -104,7 +107,9 @@ int main(int argc, char **argv) {
       if (!strcmp(argv[2], "score")) return search_score_main(2, sub);
       if (!strcmp(argv[2], "explain")) return explain_main(2, sub);
       if (!strcmp(argv[2], "report")) return report_cmd_main(2, sub);
-      fprintf(stderr, "cutune: no command '%s' (commands: run, score, explain, report, devices, help, version)\n", argv[2]);
+      if (!strcmp(argv[2], "best")) return best_main(2, sub);
+      if (!strcmp(argv[2], "header")) return header_main(2, sub);
+      fprintf(stderr, "cutune: no command '%s' (commands: run, score, best, header, explain, report, devices, help, version)\n", argv[2]);
       return 2;
     }
     fputs(usage, stdout);
@@ -119,6 +124,8 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "score")) return search_score_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "explain")) return explain_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "report")) return report_cmd_main(argc - 1, argv + 1);
-  fprintf(stderr, "cutune: unknown command '%s' (commands: run, score, explain, report, devices, help, version; see 'cutune --help')\n", cmd);
+  if (!strcmp(cmd, "best")) return best_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "header")) return header_main(argc - 1, argv + 1);
+  fprintf(stderr, "cutune: unknown command '%s' (commands: run, score, best, header, explain, report, devices, help, version; see 'cutune --help')\n", cmd);
   return 2;
 }

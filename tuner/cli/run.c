@@ -52,6 +52,9 @@ static const char run_usage[] =
     "  --min-samples N     timed launches at least (default 10)\n"
     "  --max-samples N     timed launches at most (default 200)\n"
     "  --rse X             stop timing once the relative standard error is below X (default 0.005)\n"
+    "  --energy-top N      energy objective: the second pass measures energy for at most the N\n"
+    "                      fastest configurations per problem (default 8) ...\n"
+    "  --energy-within X   ... that are within X of the best time (default 0.10: 10 %)\n"
     "  --no-progress       plain progress lines even on a terminal\n"
     "  -q, --quiet         only the final tables\n"
     "  -v, --verbose       a line per configuration\n"
@@ -78,9 +81,10 @@ int run_main(int argc, char **argv) {
     }
 
   run_opts o = {.results_dir = "results", .device = 0, .seed = 1, .top = 10, .min_samples = 10,
-                .max_samples = 200, .rse = 0.005, .progress_tty = -1};
+                .max_samples = 200, .rse = 0.005, .progress_tty = -1,
+                .energy_top = 8, .energy_within = 0.10};
   enum { O_RESULTS = 256, O_ARCH, O_COMPILE_ONLY, O_DEVICE, O_JOBS, O_CACHE, O_NO_CACHE, O_STRATEGY,
-         O_BUDGET, O_TIME, O_SEED, O_PROBLEM, O_TOP, O_MINS, O_MAXS, O_RSE, O_NOPROG };
+         O_BUDGET, O_TIME, O_SEED, O_PROBLEM, O_TOP, O_MINS, O_MAXS, O_RSE, O_NOPROG, O_ETOP, O_EWITHIN };
   static const struct option longopts[] = {
       {"results", required_argument, 0, O_RESULTS}, {"arch", required_argument, 0, O_ARCH},
       {"compile-only", no_argument, 0, O_COMPILE_ONLY}, {"device", required_argument, 0, O_DEVICE},
@@ -90,6 +94,7 @@ int run_main(int argc, char **argv) {
       {"seed", required_argument, 0, O_SEED}, {"problem", required_argument, 0, O_PROBLEM},
       {"top", required_argument, 0, O_TOP}, {"min-samples", required_argument, 0, O_MINS},
       {"max-samples", required_argument, 0, O_MAXS}, {"rse", required_argument, 0, O_RSE},
+      {"energy-top", required_argument, 0, O_ETOP}, {"energy-within", required_argument, 0, O_EWITHIN},
       {"no-progress", no_argument, 0, O_NOPROG}, {"quiet", no_argument, 0, 'q'},
       {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
   cterr err = {{0}};
@@ -146,6 +151,14 @@ int run_main(int argc, char **argv) {
     case O_RSE:
       if (parse_double(optarg, &d, "--rse", &err) || d <= 0 || d >= 1) return bad_usage("--rse needs a fraction between 0 and 1 (e.g. 0.005), got '%s'", optarg);
       o.rse = d;
+      break;
+    case O_ETOP:
+      if (parse_long(optarg, &l, "--energy-top", &err) || l < 1 || l > 100000) return bad_usage("--energy-top needs a positive number of configurations, got '%s'", optarg);
+      o.energy_top = (int)l;
+      break;
+    case O_EWITHIN:
+      if (parse_double(optarg, &d, "--energy-within", &err) || d < 0) return bad_usage("--energy-within needs a fraction >= 0 (0.1 is 10 %%), got '%s'", optarg);
+      o.energy_within = d;
       break;
     case O_NOPROG: o.progress_tty = 0; break;
     case 'q': o.quiet = 1; break;

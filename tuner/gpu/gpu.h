@@ -67,7 +67,7 @@ typedef struct gpu_job {
   double best_ms;       /* best median so far on this problem (NAN if none): stop early when clearly slower */
   int min_samples, max_samples;
   double target_rse;    /* stop once the relative standard error of the mean is below this (0.005) */
-  int want_energy;
+  int want_energy;      /* > 0: then energy per launch over a window of this many ms (NVML) */
   int isolated_samples; /* > 0: a contender (within 5 % of best_ms, or no best yet) also gets its
                            isolated per-launch time (record t_isolated): that many single launches,
                            each after a read-only L2 flush, timed one by one */

@@ -370,7 +370,7 @@ void space_free(space *s) {
   for (int i = 0; i < s->nobjectives; i++) free(s->objectives[i]);
   for (int i = 0; i < s->noptions; i++) free(s->options[i]);
   for (int i = 0; i < s->nfiles; i++) free(s->files[i]);
-  free(s->objectives), free(s->options), free(s->files);
+  free(s->objectives), free(s->objmax), free(s->options), free(s->files);
   free(s->path), free(s->dir), free(s->chunkname), free(s->name), free(s->template_path), free(s->kernel);
   free(s->ref_kernel), free(s->ref_template_path);
   configset_free(s->cs);
@@ -398,6 +398,7 @@ const char *space_ref_kernel(const space *s) { return s->ref_kernel; }
 const char *space_ref_template_path(const space *s) { return s->ref_template_path; }
 double space_tolerance(const space *s) { return s->tolerance; }
 int space_nobjectives(const space *s) { return s->nobjectives; }
+int space_objective_max(const space *s, int i) { return i >= 0 && i < s->nobjectives ? s->objmax[i] : 0; }
 const char *space_objective(const space *s, int i) { return i >= 0 && i < s->nobjectives ? s->objectives[i] : NULL; }
 double space_timeout(const space *s) { return s->timeout; }
 

@@ -80,7 +80,7 @@ struct space {
   sp_geom ref_geom;
   sp_value bytes, flops;
   double tolerance, timeout;
-  int nobjectives; char **objectives;
+  int nobjectives; char **objectives; int *objmax; /* objmax[i]: maximised */
   int noptions; char **options;
 };
 

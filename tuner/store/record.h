@@ -68,4 +68,12 @@ void record_free(record *r);
 void record_copy(record *dst, const record *src); /* deep copy; dst need not be initialised */
 void record_set_str(char **field, const char *value); /* replaces, copying value (NULL ok) */
 
+/* Numeric fields by name, for objectives and the Pareto front: "time" (t_median), "energy"
+ * (energy_mj), and t_min t_mean t_std gbps copy_share gflops regs smem_static smem_dynamic
+ * local_bytes spill_stores spill_loads block_threads occupancy compile_ms temperature_c
+ * sm_clock_mhz. record_field gives NAN for an unknown name or an unmeasured value. */
+int record_field_known(const char *name);
+const char *record_field_names(void); /* the list above, for messages */
+double record_field(const record *r, const char *name);
+
 #endif
