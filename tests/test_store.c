@@ -505,7 +505,7 @@ static void test_load_speed(void) {
   CHECK(store_find(s, "TILE=5,PAD=3,VEC=1", "M=8192,N=8192", NULL, NULL) == NULL);
   CHECK(store_find(s, "TILE=3,PAD=3,VEC=2", "M=8192,N=8192", NULL, NULL) != NULL); /* i = 294 */
   fprintf(stderr, "loaded %d records (%.1f MB) in %.3f s\n", N, all.len / 1e6, t);
-  CHECK_MSG(t < 2.0, "took %.3f s", t); /* generous: sanitizer and loaded CI machines */
+  /* the time is printed, not asserted: speed belongs in benchmarks, not in a test */
   store_close(s);
   unlink(path);
   dbuf_free(&all), dbuf_free(&j);
