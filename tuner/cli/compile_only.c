@@ -14,15 +14,15 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   const char *arch = o->arch ? o->arch : "sm_90";
   const configset *cs = space_configs(s);
   size_t n = configset_count(cs);
-  dbuf src;
-  dbuf_init(&src);
+  compile_source src;
+  compile_source_init(&src);
   cpool *pool = NULL;
   record *recs = NULL;
   const record **view = NULL;
   int rc = -1;
   progress *pg = NULL;
 
-  if (file_read(space_template_path(s), &src, err) != 0) goto done;
+  if (job_load_source(s, &src, err) != 0) goto done;
   int jobs;
   if (job_open_pool(o, self_exe, &pool, &jobs, err) != 0) goto done;
 
@@ -34,7 +34,7 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   for (size_t i = 0; i < n; i++) {
     compile_job job;
     job_hold hold;
-    if (job_make(s, src.data, i, arch, &job, &hold, err) != 0) goto done;
+    if (job_make(s, &src, i, arch, &job, &hold, err) != 0) goto done;
     int sr = cpool_submit(pool, (uint64_t)i, &job, err);
     job_hold_free(&hold);
     if (sr != 0) goto done;
@@ -83,6 +83,6 @@ done:
   free(recs), free(view);
   progress_free(pg);
   cpool_free(pool);
-  dbuf_free(&src);
+  compile_source_free(&src);
   return rc;
 }

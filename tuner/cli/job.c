@@ -25,7 +25,15 @@ int job_open_pool(const run_opts *o, const char *self_exe, cpool **pool, int *jo
   return rc;
 }
 
-int job_make(const space *s, const char *src, size_t cfg, const char *arch, compile_job *job,
+int job_load_source(const space *s, compile_source *src, cterr *err) {
+  const char *opts[COMPILE_MAX_OPTS];
+  int n = space_noptions(s);
+  if (n > COMPILE_MAX_OPTS) n = COMPILE_MAX_OPTS; /* job_make refuses more */
+  for (int i = 0; i < n; i++) opts[i] = space_option(s, i);
+  return compile_source_load(src, space_template_path(s), n, opts, err);
+}
+
+int job_make(const space *s, const compile_source *src, size_t cfg, const char *arch, compile_job *job,
              job_hold *hold, cterr *err) {
   const configset *cs = space_configs(s);
   const uint16_t *row = configset_row(cs, cfg);
@@ -41,7 +49,8 @@ int job_make(const space *s, const char *src, size_t cfg, const char *arch, comp
   }
   for (int i = 0; i < space_noptions(s); i++) hold->opts[hold->n++] = xstrdup(space_option(s, i));
   job->src_path = space_template_path(s);
-  job->src = src;
+  job->src = src->text.data ? src->text.data : "";
+  job->src_digest = src->digest;
   job->kernel = space_kernel(s);
   job->arch = arch;
   job->nopts = hold->n;

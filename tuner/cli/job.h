@@ -39,8 +39,11 @@ typedef struct job_hold {
   char *opts[COMPILE_MAX_OPTS];
   int n;
 } job_hold;
-int job_make(const space *s, const char *src, size_t cfg, const char *arch, compile_job *job,
+int job_make(const space *s, const compile_source *src, size_t cfg, const char *arch, compile_job *job,
              job_hold *hold, cterr *err);
+/* The space's template and everything it includes, read and hashed once for the run (the
+ * space's options give the include folders). */
+int job_load_source(const space *s, compile_source *src, cterr *err);
 void job_hold_free(job_hold *h);
 /* sha256 (16 bytes hex) of a job's option list, for provenance and resume. */
 void job_options_hash(const compile_job *job, char out[33]);

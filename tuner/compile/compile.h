@@ -21,6 +21,8 @@
 typedef struct compile_job {
   const char *src_path; /* for messages and #line: the template's path */
   const char *src;      /* the source text */
+  const char *src_digest; /* compile_source digest of src and everything it includes (64 hex),
+                             or NULL: the cache key then hashes src alone */
   const char *kernel;   /* extern "C" kernel name, to check it exists and read its resources */
   const char *arch;     /* "sm_90" */
   int nopts;
@@ -52,7 +54,32 @@ const char *compile_supported_archs(void);
 /* 1 if NVRTC can produce a cubin for arch ("sm_90", "sm_90a"), else 0. */
 int compile_arch_supported(const char *arch);
 
-/* The cache key of a job: sha256 over source, options, arch, kernel and NVRTC version. */
+/* The toolkit's include folder that compile_now passes as the first -I (NULL when none). */
+const char *compile_toolkit_include_dir(void);
+
+/* A template and every file it #includes, transitively, found as NVRTC finds them (the
+ * including file's folder for "x.h", then the toolkit's folder and the -I options in order),
+ * read and hashed once per run (compile_source.c). digest keys the compile cache (as
+ * compile_job.src_digest) and, cut to 32 hex digits, the store's template hash: a header
+ * edit re-compiles and re-measures. A template that includes nothing hashes as the sha256
+ * of its own bytes. Every #include line counts, whatever #if it is under; a name found
+ * nowhere counts as absent. */
+typedef struct compile_source {
+  char *path;     /* the template, as given */
+  dbuf text;      /* its bytes */
+  char digest[65];
+  int nfiles;     /* the template and the files it includes */
+  char **files;   /* their paths, the template first */
+  int absent;     /* #include names found nowhere (hashed as absent) */
+  int unresolved; /* #include lines naming a macro (not followed) */
+} compile_source;
+void compile_source_init(compile_source *cs);
+/* opts: the space's NVRTC options (their -I / --include-path / --pre-include count). */
+int compile_source_load(compile_source *cs, const char *path, int nopts, const char *const *opts, cterr *err);
+void compile_source_free(compile_source *cs);
+
+/* The cache key of a job: sha256 over the source (its src_digest when given), options, arch,
+ * kernel and NVRTC version. */
 void compile_job_key(const compile_job *job, char out[65]);
 
 /* Compile in this process. Returns 0 when NVRTC ran (res->ok says whether it succeeded:

@@ -53,7 +53,7 @@ typedef struct record {
   double compile_ms;
 
   /* provenance */
-  char *template_hash; /* sha256 of the template source (hex, 16 bytes) */
+  char *template_hash; /* sha256 of the template and every file it includes (hex, 16 bytes; compile_source) */
   char *options_hash;  /* sha256 of the option list (hex, 16 bytes) */
   char *nvrtc_version, *driver_version;
   char *device_name, *device_cc, *device_uuid, *arch;
