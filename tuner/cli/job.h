@@ -20,6 +20,8 @@ typedef struct run_opts {
   int jobs;                /* compile workers; 0 = online CPUs */
   int device;              /* GPU ordinal */
   int compile_only;
+  long sample;             /* compile-only: this many configurations (a cover first); 0 = all */
+  double compile_timeout;  /* seconds one compile may take before its worker is killed */
   const char *strategy;    /* NULL: default for the space and budget */
   long budget;             /* evaluations per problem; 0 = unlimited */
   double time_limit;       /* seconds per problem; 0 = unlimited */
