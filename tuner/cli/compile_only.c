@@ -102,7 +102,9 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   /* the whole compiler message of each failure (the table shows its first line) */
   size_t shown = 0;
   for (size_t i = 0; i < n; i++) {
-    if (!view[i] || view[i]->status != ST_COMPILE_ERROR) continue;
+    if (!view[i] || (view[i]->status != ST_COMPILE_ERROR && view[i]->status != ST_COMPILE_TIMEOUT &&
+                     view[i]->status != ST_WORKER_LOST))
+      continue;
     if (shown++ == 20) {
       printf("(%zu more compile errors; -v lists every one as it happens)\n", failed - 20);
       break;

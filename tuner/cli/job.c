@@ -21,6 +21,7 @@ int job_open_pool(const run_opts *o, const char *self_exe, cpool **pool, int *jo
   if (n < 1) n = 1;
   int rc = cpool_new(pool, self_exe, n, cache, err);
   free(cache);
+  if (rc == 0 && o->compile_timeout > 0) cpool_set_timeout(*pool, o->compile_timeout);
   if (jobs) *jobs = n;
   return rc;
 }
@@ -93,7 +94,7 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
   rec->timestamp = iso8601_now();
   rec->message = xstrdup("");
   if (!cr) return;
-  rec->status = cr->ok ? ST_OK : ST_COMPILE_ERROR;
+  rec->status = cr->ok ? ST_OK : cr->lost ? ST_WORKER_LOST : cr->timed_out ? ST_COMPILE_TIMEOUT : ST_COMPILE_ERROR;
   if (!cr->ok) record_set_str(&rec->message, cr->message ? cr->message : "compile error");
   rec->regs = cr->res.regs;
   rec->smem_static = cr->res.smem_static;

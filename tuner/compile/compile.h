@@ -41,6 +41,9 @@ typedef struct compile_result {
   kresources res;
   double compile_ms; /* time NVRTC took (0 when served from the cache) */
   int cached;        /* 1 if served from the on-disk cache */
+  int timed_out;     /* 1: ran past the pool's deadline; the worker was killed (not cached) */
+  int lost;          /* 1: the worker was killed from outside mid-job (SIGKILL, SIGTERM, ...):
+                        no fault of the configuration (not cached; a resumed run retries it) */
   char key[65];      /* cache key (sha256 hex) */
 } compile_result;
 
@@ -99,10 +102,17 @@ char *compile_cache_default_dir(void);
  * (lazily, as jobs need them; nworkers <= 0 means one per online CPU), cache_dir NULL
  * for no cache,
  * fed jobs over pipes. Results come back in completion order, tagged. A worker that dies
- * is replaced and its job reported as a compile error naming the signal. The pool checks
- * the cache before dispatching and fills it after. */
+ * is replaced and its job reported as failed, naming the signal: `lost` when it was killed
+ * from outside (SIGKILL, SIGTERM, SIGINT, SIGHUP), a compile error when it crashed (NVRTC
+ * faulted on that input). A compile that runs past the deadline (cpool_set_timeout, default
+ * COMPILE_TIMEOUT_S; a stopped worker included) has its worker killed and comes back
+ * `timed_out`. The pool checks the cache before dispatching and fills it after (never with
+ * a lost or timed-out job). */
 typedef struct cpool cpool;
+#define COMPILE_TIMEOUT_S 60.0
 int cpool_new(cpool **out, const char *self_exe, int nworkers, const char *cache_dir, cterr *err);
+/* Seconds one compile may take from when a worker is handed it (> 0). */
+void cpool_set_timeout(cpool *p, double seconds);
 /* Queue a job (copied). Never blocks on a full pool: jobs wait in a queue. */
 int cpool_submit(cpool *p, uint64_t tag, const compile_job *job, cterr *err);
 /* Wait up to timeout_ms (-1 forever) for one finished job. Returns 1 with *tag and *res

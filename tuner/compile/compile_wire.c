@@ -240,9 +240,13 @@ int compile_worker_main(void) {
     fprintf(stderr, "cutune compile worker: cannot set up its output: %s\n", strerror(errno));
     return 2;
   }
-  /* Test hook: a job whose source contains this marker kills the worker, to exercise the
-   * pool's recovery from a worker that dies mid-job. */
+  /* Test hooks: a job whose source contains the marker in CUTUNE_COMPILE_WORKER_CRASH kills
+   * the worker with SIGKILL (killed from outside), ..._ABORT makes it abort (a crash inside
+   * the compiler), ..._STOP stops it with SIGSTOP (a hung compile), to exercise the pool's
+   * recovery, classification and deadline. */
   const char *crash_marker = getenv("CUTUNE_COMPILE_WORKER_CRASH");
+  const char *abort_marker = getenv("CUTUNE_COMPILE_WORKER_ABORT");
+  const char *stop_marker = getenv("CUTUNE_COMPILE_WORKER_STOP");
   dbuf frame;
   dbuf_init(&frame);
   int status = 0;
@@ -271,6 +275,8 @@ int compile_worker_main(void) {
       break;
     }
     if (crash_marker && crash_marker[0] && strstr(job.job.src, crash_marker)) raise(SIGKILL);
+    if (abort_marker && abort_marker[0] && strstr(job.job.src, abort_marker)) abort();
+    if (stop_marker && stop_marker[0] && strstr(job.job.src, stop_marker)) raise(SIGSTOP);
     compile_result res;
     cterr err;
     err.msg[0] = 0;

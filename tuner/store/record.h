@@ -16,6 +16,10 @@ typedef enum {
   ST_TIMEOUT,       /* the worker overran its time limit and was killed */
   ST_WRONG_RESULT,  /* output differs from the reference */
   ST_INVALID,       /* rejected before running (geometry out of range, ...) */
+  ST_COMPILE_TIMEOUT, /* the compile ran past --compile-timeout; its worker was killed */
+  ST_WORKER_LOST,   /* a compile worker was killed from outside mid-job (SIGKILL, SIGTERM,
+                       the OOM killer): no fault of the configuration, so the store does not
+                       answer for it and a resumed run compiles and measures it again */
   ST_COUNT
 } rec_status;
 
