@@ -349,6 +349,9 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, cterr *err) {
       cterr_wrap(err, "problem %s", space_problem_key(s, prob));
       goto done;
     }
+    if (!o->quiet && gpu_setup_deaths(t.g) > 0)
+      fprintf(stderr, "problem %s: %d GPU worker%s died in the setup and %s replaced\n", space_problem_key(s, prob),
+              gpu_setup_deaths(t.g), gpu_setup_deaths(t.g) == 1 ? "" : "s", gpu_setup_deaths(t.g) == 1 ? "was" : "were");
     if (!o->quiet)
       fprintf(stderr, "problem %s: device-to-device copy of the same bytes %.0f GB/s (the %% copy reference)\n",
               space_problem_key(s, prob), gpu_copy_gbps(t.g));
