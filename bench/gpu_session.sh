@@ -3,11 +3,13 @@
 # benchmark, the GPU tests, and a second independent run to compare winners. Runs from the
 # repository root over a build/ made elsewhere (tools/setup) and carried along; logs go to
 # $OUT (default gpu-out/): session.log, run1.txt, run2.txt, bench.txt, logs.tgz, results.tgz.
-#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat|explain]...
+#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat|explain|compile]...
 # `explain` (not part of `all`): cutune explain under ncu on the transpose store at 8192^2 (top 3,
 # the best of each TILE, the seed's naive / unpadded / padded kernels) -> explain.txt; the
 # sanitizers on the same configurations (ragged problem) -> sanitize.txt; the planted race and
 # out-of-bounds fixtures -> sanitize_planted.txt; the HTML report -> transpose_report.html.
+# `compile` (not part of `all`): bench/compile_space.sh on this host's CPUs -- the whole
+# transpose space compiled cold for sm_90, then 5 fully cached re-runs timed -> $OUT/compile.txt.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-gpu-out}
@@ -18,7 +20,7 @@ rm -rf "$LOGS" && mkdir -p "$LOGS"
 LOG="$OUT/session.log"
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=(all)
-want() { for s in "${steps[@]}"; do if { [ "$s" = all ] && [ "$1" != explain ]; } || [ "$s" = "$1" ]; then return 0; fi; done; return 1; }
+want() { for s in "${steps[@]}"; do if { [ "$s" = all ] && [ "$1" != explain ] && [ "$1" != compile ]; } || [ "$s" = "$1" ]; then return 0; fi; done; return 1; }
 say() { echo "== $(date -u +%H:%M:%S) $*" | tee -a "$LOG"; }
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}'; }
 export CUTUNE_BIN="$PWD/$B/cutune" CUTUNE_SRC="$PWD" CUTUNE_TMP="$LOGS/tests"
@@ -57,6 +59,14 @@ if want tests; then
     if [ $rc -eq 0 ]; then pass=$((pass + 1)); say "PASS $n ($(elapsed "$s") s)"; else failn=$((failn + 1)); say "FAIL $n (exit $rc)"; tail -15 "$LOGS/test_$n.log" | tee -a "$LOG"; fi
   done
   say "GPU tests: $pass passed, $failn failed"
+fi
+
+if want compile; then
+  say "compile: the whole space cold, then fully cached re-runs (bench/compile_space.sh)"
+  t=$(date +%s.%N)
+  BUILD="$B" OUT="$LOGS/compile" REPEAT=5 timeout 400 bash bench/compile_space.sh lua/transpose_space.lua sm_90 >"$OUT/compile.txt" 2>&1
+  say "compile exit $? after $(elapsed "$t") s"
+  tee -a "$LOG" < "$OUT/compile.txt"
 fi
 
 if want repeat; then
