@@ -17,7 +17,7 @@ cp tests/spaces/fake_run.lua tests/spaces/fake_run.cu tests/spaces/fake_run_inc.
 R="$TMPROOT/results"
 STORE="$R/Fake_H200/fake_run.jsonl"
 run() { run_any "$BIN" run --jobs 1 --no-progress --results "$R" "$d/fake_run.lua"; }
-lines() { [ -f "$STORE" ] && grep -c . "$STORE" || echo 0; }
+lines() { if [ -f "$STORE" ]; then grep -c . "$STORE" || true; else echo 0; fi; }
 
 # 1. a run paced by the fake (each module load sleeps), killed with SIGKILL after 3 records
 FAKE_CUDA_LOAD_DELAY_MS=150 "$BIN" run --jobs 1 --no-progress --results "$R" "$d/fake_run.lua" \
