@@ -5,7 +5,9 @@
 # this is where the whole space and the speed of a cached re-run are measured.
 #   bench/compile_space.sh [SPACE.lua] [ARCH...]     (default: lua/transpose_space.lua sm_90)
 # Environment: BUILD (default build), JOBS (compile workers, default nproc), REPEAT (warm runs,
-# default 5), OUT (logs, default bench-out/), PERF=1 to record the warm run with perf.
+# default 5), OUT (logs, default bench-out/), PERF=1 to record the warm run with perf,
+# CACHE=DIR to use (and keep) that compile cache instead of a fresh temporary one (a second
+# call with the same DIR measures warm runs only, its "cold" run being served from it).
 # Prints, per arch: the cold time and counts, then each warm run's wall time and its median;
 # a warm run must say "0 compiled" (else it exits 1).
 set -euo pipefail
@@ -19,8 +21,12 @@ JOBS=${JOBS:-$(nproc)}
 REPEAT=${REPEAT:-5}
 OUT=${OUT:-bench-out}
 mkdir -p "$OUT"
-CACHE=$(mktemp -d "${TMPDIR:-/tmp}/cutune-bench-cache.XXXXXX")
-trap 'rm -rf "$CACHE"' EXIT
+if [ -n "${CACHE:-}" ]; then
+  mkdir -p "$CACHE"
+else
+  CACHE=$(mktemp -d "${TMPDIR:-/tmp}/cutune-bench-cache.XXXXXX")
+  trap 'rm -rf "$CACHE"' EXIT
+fi
 now() { date +%s.%N; }
 for arch in "${ARCHS[@]}"; do
   t=$(now)
@@ -41,6 +47,6 @@ for arch in "${ARCHS[@]}"; do
   if [ "${PERF:-0}" = 1 ] && command -v perf >/dev/null; then
     perf record -g -o "$OUT/perf-$arch.data" "$B/cutune" run --compile-only --arch "$arch" --jobs "$JOBS" \
       --cache "$CACHE" --no-progress -q "$SPACE" > /dev/null 2>&1
-    perf report -i "$OUT/perf-$arch.data" --no-children --stdio 2>/dev/null | grep -v '^#' | grep '%' | head -15
+    perf report -i "$OUT/perf-$arch.data" --no-children --stdio --sort symbol 2>/dev/null | grep -E '^ +[0-9.]+%' | head -15
   fi
 done
