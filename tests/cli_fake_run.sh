@@ -66,4 +66,16 @@ run
 expect_output "problem n=65536: 12 measured (6 failed), 0 answered from the store" "after the header edit"
 n=$(lines)
 [ "$n" -eq 48 ] && ok || fail "store has $n records after the header edit (wanted 48)"
+
+# 5. compile workers killed from outside (the hook kills the worker given -DB=128): recorded
+# worker_lost, and the next run compiles and measures exactly those again (fresh cache and
+# store, first problem only)
+R="$TMPROOT/results-lost"
+STORE="$R/Fake_H200/fake_run.jsonl"
+export CUTUNE_CACHE="$TMPROOT/cache-lost"
+CUTUNE_COMPILE_WORKER_CRASH=-DB=128 run_any "$BIN" run --jobs 1 --no-progress --problem 0 --results "$R" "$d/fake_run.lua"
+lost=$(grep -c '"status":"worker_lost"' "$STORE" || true)
+[ "$lost" -eq 4 ] && ok || fail "$lost worker_lost records (wanted the 4 with B=128)"
+run_any "$BIN" run --jobs 1 --no-progress --problem 0 --results "$R" "$d/fake_run.lua"
+expect_output "problem n=65536: 4 measured (2 failed), 8 answered from the store" "resume after lost compiles"
 finish
