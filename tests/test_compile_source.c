@@ -46,7 +46,10 @@ static void key_of(const char *digest, char out[65]) {
 
 int main(void) {
   const char *tmp = getenv("CUTUNE_TMP") ? getenv("CUTUNE_TMP") : "/tmp";
-  root = path_join(tmp, "test_compile_source");
+  cterr e0;
+  REQUIRE(mkdir_p(tmp, &e0) == 0);
+  root = xasprintf("%s/test_compile_source.XXXXXX", tmp);
+  REQUIRE(mkdtemp(root)); /* fresh each run: the test creates files that change digests */
   char a[65], b[65], c[65];
   int n = 0;
 
