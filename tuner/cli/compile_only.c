@@ -58,6 +58,7 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   if (job_load_source(s, &src, err) != 0) goto done;
   int jobs;
   if (job_open_pool(o, self_exe, &pool, &jobs, err) != 0) goto done;
+  cpool_set_resources_only(pool, 1); /* the table needs resources, not the images */
 
   int prob = 0;
   if (!o->quiet)

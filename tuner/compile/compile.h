@@ -94,6 +94,9 @@ int compile_now(const compile_job *job, compile_result *res, cterr *err);
  * that died is not: that may not happen again). Entries are written tmp+rename, meta
  * last; a missing, partial or corrupt entry is a miss. */
 int compile_cache_get(const char *dir, const char *key, compile_result *res);   /* 1 hit, 0 miss */
+/* The same without reading the cubin (res->cubin stays empty; the file must exist, whole by
+ * its size): for callers that want resources only (compile-only runs). */
+int compile_cache_get_resources(const char *dir, const char *key, compile_result *res);
 int compile_cache_put(const char *dir, const char *key, const compile_result *res, cterr *err);
 /* Default cache folder: $CUTUNE_CACHE, else $XDG_CACHE_HOME/cutune, else $HOME/.cache/cutune. */
 char *compile_cache_default_dir(void);
@@ -113,6 +116,8 @@ typedef struct cpool cpool;
 int cpool_new(cpool **out, const char *self_exe, int nworkers, const char *cache_dir, cterr *err);
 /* Seconds one compile may take from when a worker is handed it (> 0). */
 void cpool_set_timeout(cpool *p, double seconds);
+/* 1: results served from the cache come without their cubin (resources only; compile-only). */
+void cpool_set_resources_only(cpool *p, int on);
 /* Queue a job (copied). Never blocks on a full pool: jobs wait in a queue. */
 int cpool_submit(cpool *p, uint64_t tag, const compile_job *job, cterr *err);
 /* Wait up to timeout_ms (-1 forever) for one finished job. Returns 1 with *tag and *res

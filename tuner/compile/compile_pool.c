@@ -45,6 +45,7 @@ struct cpool {
   char *self_exe, *cache_dir;
   int nworkers;
   double timeout_s; /* per compile */
+  int resources_only; /* cache hits without their cubin */
   worker *w;
   jobitem *todo_head, *todo_tail, *ready_head, *ready_tail;
   size_t pending;
@@ -153,6 +154,10 @@ void cpool_set_timeout(cpool *p, double seconds) {
   if (p && seconds > 0) p->timeout_s = seconds;
 }
 
+void cpool_set_resources_only(cpool *p, int on) {
+  if (p) p->resources_only = on;
+}
+
 int cpool_submit(cpool *p, uint64_t tag, const compile_job *job, cterr *err) {
   if (!job || !job->src || !job->kernel || !job->arch)
     return cterr_set(err, "compile pool: job %llu lacks %s", (unsigned long long)tag,
@@ -165,7 +170,7 @@ int cpool_submit(cpool *p, uint64_t tag, const compile_job *job, cterr *err) {
   compile_result_init(&it->res);
   compile_job_key(job, it->key);
   p->pending++;
-  if (p->cache_dir && compile_cache_get(p->cache_dir, it->key, &it->res)) {
+  if (p->cache_dir && (p->resources_only ? compile_cache_get_resources : compile_cache_get)(p->cache_dir, it->key, &it->res)) {
     push(&p->ready_head, &p->ready_tail, it);
     return 0;
   }
