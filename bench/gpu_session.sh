@@ -3,8 +3,8 @@
 # benchmark, the GPU tests, and a second independent run to compare winners. Runs from the
 # repository root over a build/ made elsewhere (tools/setup) and carried along; logs go to
 # $OUT (default gpu-out/): session.log, run1.txt, run2.txt, bench.txt, logs.tgz, results.tgz.
-#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat|explain|energy|launcher|convolution]...
-# The last four run only when named (not with all).
+#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat|explain|energy|launcher|convolution|compile]...
+# The last five run only when named (not with all).
 # `explain` (not part of `all`): cutune explain under ncu on the transpose store at 8192^2 (top 3,
 # the best of each TILE, the seed's naive / unpadded / padded kernels) -> explain.txt; the
 # sanitizers on the same configurations (ragged problem) -> sanitize.txt; the planted race and
@@ -19,6 +19,8 @@
 #   convolution.txt, convolution.h, results/<gpu>/convolution.jsonl in results.tgz. The run
 #   stops after CONV_TIMEOUT s (420) and resumes where it stopped when run again; CONV_BUDGET=N
 #   limits it to N configurations (bandit).
+# compile: bench/compile_space.sh on this host's CPUs -- the whole
+# transpose space compiled cold for sm_90, then 5 fully cached re-runs timed -> $OUT/compile.txt.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-gpu-out}
@@ -70,6 +72,14 @@ if want tests; then
     if [ $rc -eq 0 ]; then pass=$((pass + 1)); say "PASS $n ($(elapsed "$s") s)"; else failn=$((failn + 1)); say "FAIL $n (exit $rc)"; tail -15 "$LOGS/test_$n.log" | tee -a "$LOG"; fi
   done
   say "GPU tests: $pass passed, $failn failed"
+fi
+
+if named compile; then
+  say "compile: the whole space cold, then fully cached re-runs (bench/compile_space.sh)"
+  t=$(date +%s.%N)
+  BUILD="$B" OUT="$LOGS/compile" REPEAT=5 timeout 400 bash bench/compile_space.sh lua/transpose_space.lua sm_90 >"$OUT/compile.txt" 2>&1
+  say "compile exit $? after $(elapsed "$t") s"
+  tee -a "$LOG" < "$OUT/compile.txt"
 fi
 
 if want repeat; then

@@ -1,5 +1,6 @@
-/* compile_only: `cutune run` without a GPU — compile every configuration for one
- * architecture through the pool and report resources and theoretical occupancy. */
+/* compile_only: `cutune run` without a GPU — compile every configuration (or, with --sample N,
+ * N of them: first a cover that uses every value of every parameter, then random others) for
+ * one architecture through the pool and report resources and theoretical occupancy. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,31 +11,68 @@
 #include "report/report.h"
 #include "compile_only.h"
 
+/* The configurations to compile: all of them, or --sample N of them (a cover first). Sets
+ * *ncover to the size of the cover (0 without --sample). */
+static size_t choose(const configset *cs, const run_opts *o, size_t **idx, size_t *ncover) {
+  size_t all = configset_count(cs), n = all;
+  *ncover = 0;
+  if (o->sample > 0 && (size_t)o->sample < all) n = (size_t)o->sample;
+  *idx = xcalloc(all ? all : 1, sizeof **idx);
+  if (n == all) {
+    for (size_t i = 0; i < all; i++) (*idx)[i] = i;
+    return all;
+  }
+  rng r;
+  rng_seed(&r, o->seed);
+  /* the cover comes whole even when N is smaller: it is what reaches every branch */
+  size_t k = configset_cover(cs, &r, *idx, all);
+  *ncover = k;
+  unsigned char *taken = xcalloc(all, 1);
+  for (size_t i = 0; i < k; i++) taken[(*idx)[i]] = 1;
+  /* then distinct random ones: a partial Fisher-Yates over the rest */
+  size_t nrest = 0, *rest = xcalloc(all, sizeof *rest);
+  for (size_t i = 0; i < all; i++)
+    if (!taken[i]) rest[nrest++] = i;
+  while (k < n && nrest > 0) {
+    size_t j = (size_t)rng_below(&r, nrest);
+    (*idx)[k++] = rest[j];
+    rest[j] = rest[--nrest];
+  }
+  free(rest), free(taken);
+  return k;
+}
+
 int run_compile_only(space *s, const run_opts *o, const char *self_exe, const char *why_no_gpu, cterr *err) {
   const char *arch = o->arch ? o->arch : "sm_90";
   const configset *cs = space_configs(s);
-  size_t n = configset_count(cs);
-  dbuf src;
-  dbuf_init(&src);
+  size_t ncover = 0, *idx = NULL;
+  size_t n = choose(cs, o, &idx, &ncover);
+  compile_source src;
+  compile_source_init(&src);
   cpool *pool = NULL;
   record *recs = NULL;
   const record **view = NULL;
   int rc = -1;
   progress *pg = NULL;
 
-  if (file_read(space_template_path(s), &src, err) != 0) goto done;
+  if (job_load_source(s, &src, err) != 0) goto done;
   int jobs;
   if (job_open_pool(o, self_exe, &pool, &jobs, err) != 0) goto done;
+  cpool_set_resources_only(pool, 1); /* the table needs resources, not the images */
 
   int prob = 0;
   if (!o->quiet)
     printf("%s: %zu valid configurations of %.0f (enumerated in %.3f s); compiling for %s with %d worker%s\n",
-           space_path(s), n, configset_raw_size(cs), space_enumerate_seconds(s), arch, jobs, jobs == 1 ? "" : "s");
+           space_path(s), configset_count(cs), configset_raw_size(cs), space_enumerate_seconds(s), arch, jobs,
+           jobs == 1 ? "" : "s");
+  if (!o->quiet && n < configset_count(cs))
+    printf("--sample %ld: %zu configurations, %zu of them covering every value of every parameter\n", o->sample, n,
+           ncover);
   double t0 = now_seconds();
   for (size_t i = 0; i < n; i++) {
     compile_job job;
     job_hold hold;
-    if (job_make(s, src.data, i, arch, &job, &hold, err) != 0) goto done;
+    if (job_make(s, &src, idx[i], arch, &job, &hold, err) != 0) goto done;
     int sr = cpool_submit(pool, (uint64_t)i, &job, err);
     job_hold_free(&hold);
     if (sr != 0) goto done;
@@ -49,7 +87,7 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
     int w = cpool_wait(pool, &tag, &cr, -1, err);
     if (w < 0) goto done;
     if (w == 0) continue;
-    job_record_base(s, (size_t)tag, prob, arch, &cr, &recs[tag]);
+    job_record_base(s, idx[tag], prob, arch, &cr, &recs[tag]);
     view[tag] = &recs[tag];
     if (cr.cached) cached++;
     if (recs[tag].status != ST_OK) failed++;
@@ -65,7 +103,9 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   /* the whole compiler message of each failure (the table shows its first line) */
   size_t shown = 0;
   for (size_t i = 0; i < n; i++) {
-    if (!view[i] || view[i]->status != ST_COMPILE_ERROR) continue;
+    if (!view[i] || (view[i]->status != ST_COMPILE_ERROR && view[i]->status != ST_COMPILE_TIMEOUT &&
+                     view[i]->status != ST_WORKER_LOST))
+      continue;
     if (shown++ == 20) {
       printf("(%zu more compile errors; -v lists every one as it happens)\n", failed - 20);
       break;
@@ -80,9 +120,9 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
 done:
   if (recs)
     for (size_t i = 0; i < n; i++) record_free(&recs[i]);
-  free(recs), free(view);
+  free(recs), free(view), free(idx);
   progress_free(pg);
   cpool_free(pool);
-  dbuf_free(&src);
+  compile_source_free(&src);
   return rc;
 }

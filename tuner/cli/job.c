@@ -21,11 +21,20 @@ int job_open_pool(const run_opts *o, const char *self_exe, cpool **pool, int *jo
   if (n < 1) n = 1;
   int rc = cpool_new(pool, self_exe, n, cache, err);
   free(cache);
+  if (rc == 0 && o->compile_timeout > 0) cpool_set_timeout(*pool, o->compile_timeout);
   if (jobs) *jobs = n;
   return rc;
 }
 
-int job_make(const space *s, const char *src, size_t cfg, const char *arch, compile_job *job,
+int job_load_source(const space *s, compile_source *src, cterr *err) {
+  const char *opts[COMPILE_MAX_OPTS];
+  int n = space_noptions(s);
+  if (n > COMPILE_MAX_OPTS) n = COMPILE_MAX_OPTS; /* job_make refuses more */
+  for (int i = 0; i < n; i++) opts[i] = space_option(s, i);
+  return compile_source_load(src, space_template_path(s), n, opts, err);
+}
+
+int job_make(const space *s, const compile_source *src, size_t cfg, const char *arch, compile_job *job,
              job_hold *hold, cterr *err) {
   const configset *cs = space_configs(s);
   const uint16_t *row = configset_row(cs, cfg);
@@ -41,7 +50,8 @@ int job_make(const space *s, const char *src, size_t cfg, const char *arch, comp
   }
   for (int i = 0; i < space_noptions(s); i++) hold->opts[hold->n++] = xstrdup(space_option(s, i));
   job->src_path = space_template_path(s);
-  job->src = src;
+  job->src = src->text.data ? src->text.data : "";
+  job->src_digest = src->digest;
   job->kernel = space_kernel(s);
   job->arch = arch;
   job->nopts = hold->n;
@@ -84,7 +94,7 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
   rec->timestamp = iso8601_now();
   rec->message = xstrdup("");
   if (!cr) return;
-  rec->status = cr->ok ? ST_OK : ST_COMPILE_ERROR;
+  rec->status = cr->ok ? ST_OK : cr->lost ? ST_WORKER_LOST : cr->timed_out ? ST_COMPILE_TIMEOUT : ST_COMPILE_ERROR;
   if (!cr->ok) record_set_str(&rec->message, cr->message ? cr->message : "compile error");
   rec->regs = cr->res.regs;
   rec->smem_static = cr->res.smem_static;

@@ -20,6 +20,8 @@ typedef struct run_opts {
   int jobs;                /* compile workers; 0 = online CPUs */
   int device;              /* GPU ordinal */
   int compile_only;
+  long sample;             /* compile-only: this many configurations (a cover first); 0 = all */
+  double compile_timeout;  /* seconds one compile may take before its worker is killed */
   const char *strategy;    /* NULL: default for the space and budget */
   long budget;             /* evaluations per problem; 0 = unlimited */
   double time_limit;       /* seconds per problem; 0 = unlimited */
@@ -41,8 +43,11 @@ typedef struct job_hold {
   char *opts[COMPILE_MAX_OPTS];
   int n;
 } job_hold;
-int job_make(const space *s, const char *src, size_t cfg, const char *arch, compile_job *job,
+int job_make(const space *s, const compile_source *src, size_t cfg, const char *arch, compile_job *job,
              job_hold *hold, cterr *err);
+/* The space's template and everything it includes, read and hashed once for the run (the
+ * space's options give the include folders). */
+int job_load_source(const space *s, compile_source *src, cterr *err);
 void job_hold_free(job_hold *h);
 /* sha256 (16 bytes hex) of a job's option list, for provenance and resume. */
 void job_options_hash(const compile_job *job, char out[33]);

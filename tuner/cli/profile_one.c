@@ -74,8 +74,10 @@ static int profile_one(const char *spath, const char *ckey, const char *pkey, in
   gpu *g = NULL;
   compile_result refc, cr;
   compile_result_init(&refc), compile_result_init(&cr);
-  dbuf src, line;
-  dbuf_init(&src), dbuf_init(&line);
+  dbuf line;
+  dbuf_init(&line);
+  compile_source src; /* the template and its includes (the compile-cache key covers both) */
+  compile_source_init(&src);
   job_hold hold = {0};
   record rec;
   record_init(&rec);
@@ -98,10 +100,10 @@ static int profile_one(const char *spath, const char *ckey, const char *pkey, in
   }
   if (gpu_start(&g, self, device, err) != 0) goto done;
   const char *arch = gpu_info(g)->arch;
-  if (file_read(space_template_path(s), &src, err) != 0) goto done;
+  if (job_load_source(s, &src, err) != 0) goto done;
   if (compile_ref(s, arch, &refc, err) != 0) goto done;
   compile_job job;
-  if (job_make(s, src.data, (size_t)cfg, arch, &job, &hold, err) != 0) goto done;
+  if (job_make(s, &src, (size_t)cfg, arch, &job, &hold, err) != 0) goto done;
   if (compile_cached(&job, &cr, err) != 0) goto done;
   job_record_base(s, (size_t)cfg, prob, arch, &cr, &rec);
   if (rec.status == ST_OK) {
@@ -137,7 +139,8 @@ done:
   record_free(&rec);
   job_hold_free(&hold);
   compile_result_free(&refc), compile_result_free(&cr);
-  dbuf_free(&src), dbuf_free(&line);
+  compile_source_free(&src);
+  dbuf_free(&line);
   gpu_stop(g);
   space_free(s);
   free(self);

@@ -38,6 +38,12 @@ static const char run_usage[] =
     "  --arch sm_XY        target architecture without a GPU: sm_70 sm_75 sm_80 sm_86 sm_89 sm_90\n"
     "                      (default: the device's, or sm_90 when there is none)\n"
     "  --compile-only      do not use the GPU even if one is present\n"
+    "  --sample N          compile-only: compile N configurations, not the whole space: first a few\n"
+    "                      that together use every value of every parameter (so every branch a\n"
+    "                      parameter selects in the template is compiled; this part comes whole\n"
+    "                      even when N is smaller), then random others (--seed) up to N\n"
+    "  --compile-timeout S seconds one configuration may take to compile before its worker is\n"
+    "                      killed and it is recorded as compile_timeout (default 60)\n"
     "  --device N          GPU ordinal (default 0)\n"
     "  --jobs N            compile worker processes (default: number of CPUs)\n"
     "  --cache DIR         compile cache (default: $CUTUNE_CACHE, $XDG_CACHE_HOME/cutune or ~/.cache/cutune)\n"
@@ -82,9 +88,10 @@ int run_main(int argc, char **argv) {
 
   run_opts o = {.results_dir = "results", .device = 0, .seed = 1, .top = 10, .min_samples = 10,
                 .max_samples = 200, .rse = 0.005, .progress_tty = -1,
-                .energy_top = 8, .energy_within = 0.10};
+                .energy_top = 8, .energy_within = 0.10, .compile_timeout = 60};
   enum { O_RESULTS = 256, O_ARCH, O_COMPILE_ONLY, O_DEVICE, O_JOBS, O_CACHE, O_NO_CACHE, O_STRATEGY,
-         O_BUDGET, O_TIME, O_SEED, O_PROBLEM, O_TOP, O_MINS, O_MAXS, O_RSE, O_NOPROG, O_ETOP, O_EWITHIN };
+         O_BUDGET, O_TIME, O_SEED, O_PROBLEM, O_TOP, O_MINS, O_MAXS, O_RSE, O_NOPROG, O_ETOP, O_EWITHIN,
+         O_SAMPLE, O_COMPILE_TIMEOUT };
   static const struct option longopts[] = {
       {"results", required_argument, 0, O_RESULTS}, {"arch", required_argument, 0, O_ARCH},
       {"compile-only", no_argument, 0, O_COMPILE_ONLY}, {"device", required_argument, 0, O_DEVICE},
@@ -95,7 +102,8 @@ int run_main(int argc, char **argv) {
       {"top", required_argument, 0, O_TOP}, {"min-samples", required_argument, 0, O_MINS},
       {"max-samples", required_argument, 0, O_MAXS}, {"rse", required_argument, 0, O_RSE},
       {"energy-top", required_argument, 0, O_ETOP}, {"energy-within", required_argument, 0, O_EWITHIN},
-      {"no-progress", no_argument, 0, O_NOPROG}, {"quiet", no_argument, 0, 'q'},
+      {"no-progress", no_argument, 0, O_NOPROG}, {"sample", required_argument, 0, O_SAMPLE},
+      {"compile-timeout", required_argument, 0, O_COMPILE_TIMEOUT}, {"quiet", no_argument, 0, 'q'},
       {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
   cterr err = {{0}};
   long l;
@@ -161,6 +169,14 @@ int run_main(int argc, char **argv) {
       o.energy_within = d;
       break;
     case O_NOPROG: o.progress_tty = 0; break;
+    case O_SAMPLE:
+      if (parse_long(optarg, &l, "--sample", &err) || l < 1) return bad_usage("--sample needs a positive number of configurations, got '%s'", optarg);
+      o.sample = l;
+      break;
+    case O_COMPILE_TIMEOUT:
+      if (parse_double(optarg, &d, "--compile-timeout", &err) || !(d > 0) || d > 86400) return bad_usage("--compile-timeout needs a number of seconds from 0 to 86400, got '%s'", optarg);
+      o.compile_timeout = d;
+      break;
     case 'q': o.quiet = 1; break;
     case 'v': o.verbose = 1; break;
     case 'h': fputs(run_usage, stdout); return 0;
@@ -212,6 +228,11 @@ int run_main(int argc, char **argv) {
       free(self), space_free(s);
       return 2;
     }
+  }
+  if (!why && o.sample) {
+    fprintf(stderr, "cutune run: --sample is for compile-only runs (add --compile-only; --budget N measures part of the space)\n");
+    free(self), space_free(s);
+    return 2;
   }
   if (why) rc = run_compile_only(s, &o, self, why, &err);
   else rc = run_tune(s, &o, self, &err);

@@ -32,7 +32,7 @@ typedef struct tune_ctx {
   gpu *g;
   store *st;
   cpool *pool;
-  const char *src;
+  const compile_source *src; /* the template and its includes, hashed once */
   const char *arch;
   char template_hash[33];
   char (*ohash)[33]; /* options hash of every configuration (provenance and resume key) */
@@ -384,8 +384,10 @@ static int compile_reference(tune_ctx *t, compile_result *cr, cterr *err) {
 
 int run_tune(space *s, const run_opts *o, const char *self_exe, cterr *err) {
   tune_ctx t = {.s = s, .o = o};
-  dbuf src, warn;
-  dbuf_init(&src), dbuf_init(&warn);
+  dbuf warn;
+  dbuf_init(&warn);
+  compile_source src;
+  compile_source_init(&src);
   compile_result refc;
   compile_result_init(&refc);
   char *spath = NULL;
@@ -406,9 +408,11 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, cterr *err) {
               t.dev->name, t.dev->arch);
     goto done;
   }
-  if (file_read(space_template_path(s), &src, err) != 0) goto done;
-  t.src = src.data;
-  sha256_hex(src.data, src.len, t.template_hash, 16);
+  if (job_load_source(s, &src, err) != 0) goto done;
+  t.src = &src;
+  /* the template and every file it includes: a header edit re-measures */
+  memcpy(t.template_hash, src.digest, 32);
+  t.template_hash[32] = 0;
 
   spath = store_path_for(o->results_dir, t.dev->name, space_name(s));
   if (store_open(spath, &t.st, &warn, err) != 0) goto done;
@@ -440,6 +444,9 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, cterr *err) {
       cterr_wrap(err, "problem %s", space_problem_key(s, prob));
       goto done;
     }
+    if (!o->quiet && gpu_setup_deaths(t.g) > 0)
+      fprintf(stderr, "problem %s: %d GPU worker%s died in the setup and %s replaced\n", space_problem_key(s, prob),
+              gpu_setup_deaths(t.g), gpu_setup_deaths(t.g) == 1 ? "" : "s", gpu_setup_deaths(t.g) == 1 ? "was" : "were");
     if (!o->quiet)
       fprintf(stderr, "problem %s: device-to-device copy of the same bytes %.0f GB/s (the %% copy reference)\n",
               space_problem_key(s, prob), gpu_copy_gbps(t.g));
@@ -460,6 +467,7 @@ done:
   store_close(t.st);
   gpu_stop(t.g);
   free(spath), free(t.ohash);
-  dbuf_free(&src), dbuf_free(&warn);
+  compile_source_free(&src);
+  dbuf_free(&warn);
   return rc;
 }

@@ -23,6 +23,7 @@
 #define ERRTAIL 2048
 #define START_TIMEOUT_S 120.0 /* CUDA init + the copy-bandwidth measurement */
 #define SETUP_TIMEOUT_S 600.0 /* host-side random fill of GB-sized inputs + the reference */
+#define SETUP_ATTEMPTS 3      /* workers that may die in a problem's setup before the run gives up */
 
 struct gpu {
   char *self_exe;
@@ -33,6 +34,7 @@ struct gpu {
   gpu_device_info info;
   dbuf setup; /* the last successful setup frame, replayed after a restart */
   int have_setup;
+  int setup_deaths; /* workers that died in the last gpu_setup before one succeeded */
   double problem_copy_gbps; /* the worker's copy of the problem's bytes; NAN: use info.copy_gbps */
   /* the job sent by gpu_submit and not yet collected */
   int pending, send_failed;
@@ -165,11 +167,17 @@ static int worker_start(gpu *g, int no_copy_bw, gpu_device_info *info, cterr *er
   return rc;
 }
 
-/* Send the remembered setup and wait for its answer. */
-static int send_setup(gpu *g, cterr *err) {
+/* Send the remembered setup and wait for its answer. *died (may be NULL) says whether the
+ * worker died on it (killed from outside, say), as opposed to answering with an error or
+ * overrunning: only a death is worth another worker. */
+static int send_setup(gpu *g, cterr *err, int *died) {
+  int dummy;
+  if (!died) died = &dummy;
+  *died = 0;
   if (wire_write(g->pr.to, MSG_SETUP, g->setup.data, g->setup.len, NULL, 0, NULL, 0, err)) {
     char why[1024];
     describe_death(g, 0, why, sizeof why);
+    *died = 1;
     return cterr_set(err, "problem setup: %s", why);
   }
   uint32_t type;
@@ -188,22 +196,26 @@ static int send_setup(gpu *g, cterr *err) {
     char why[1024];
     if (r == -3) snprintf(why, sizeof why, "%.900s", err->msg);
     else describe_death(g, r == -2, why, sizeof why);
+    *died = r == -1;
     cterr_set(err, "problem setup: %s%s", r == -2 ? "no answer within the time limit; " : "", why);
   }
   dbuf_free(&p);
   return rc;
 }
 
-/* A fresh worker with the current problem, after a fault or a timeout. */
+/* A fresh worker with the current problem, after a fault or a timeout. A worker that dies
+ * in the setup is replaced, SETUP_ATTEMPTS times at most. */
 static int worker_restart(gpu *g, cterr *err) {
-  if (g->pr.pid > 0) worker_reap(g, 1, NULL, 0);
-  gpu_device_info info;
-  if (worker_start(g, 1, &info, err)) return cterr_wrap(err, "restarting the GPU worker");
-  if (g->have_setup && send_setup(g, err)) {
+  for (int attempt = 1;; attempt++) {
+    if (g->pr.pid > 0) worker_reap(g, 1, NULL, 0);
+    gpu_device_info info;
+    if (worker_start(g, 1, &info, err)) return cterr_wrap(err, "restarting the GPU worker");
+    int died = 0;
+    if (!g->have_setup || send_setup(g, err, &died) == 0) return 0;
     worker_reap(g, 1, NULL, 0);
-    return cterr_wrap(err, "restarting the GPU worker");
+    if (!died || attempt >= SETUP_ATTEMPTS)
+      return cterr_wrap(err, "restarting the GPU worker%s", died ? " (every attempt died in the setup)" : "");
   }
-  return 0;
 }
 
 int gpu_count(const char *self_exe, cterr *err) {
@@ -286,17 +298,29 @@ int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
   dbuf_append(&g->setup, p->ref_kernel, s.kernel_len);
   dbuf_append(&g->setup, p->ref_cubin, p->ref_cubin_len);
   g->have_setup = 0;
-  if (g->pr.pid <= 0 && worker_restart(g, err)) return -1;
-  if (send_setup(g, err) == 0) {
-    g->have_setup = 1;
-    return 0;
+  g->setup_deaths = 0;
+  /* A worker that dies in the setup (killed from outside, say) is replaced and the setup sent
+   * again, SETUP_ATTEMPTS times at most; an error it reports, or a setup past its time
+   * limit, is not retried (it would fail the same way). */
+  for (int attempt = 1;; attempt++) {
+    if (g->pr.pid <= 0 && worker_restart(g, err)) return -1;
+    int died = 0;
+    if (send_setup(g, err, &died) == 0) {
+      g->have_setup = 1;
+      return 0;
+    }
+    /* The worker may be dying (the reference faulted): start clean, with no problem; a failed
+     * restart is tried again by the next call. */
+    cterr ignored;
+    worker_restart(g, &ignored);
+    if (!died) return -1;
+    if (attempt >= SETUP_ATTEMPTS)
+      return cterr_wrap(err, "%d GPU workers died in this problem's setup", SETUP_ATTEMPTS);
+    g->setup_deaths++;
   }
-  /* The worker may be dying (the reference faulted): start clean, with no problem; a failed
-   * restart is tried again by the next call. */
-  cterr ignored;
-  worker_restart(g, &ignored);
-  return -1;
 }
+
+int gpu_setup_deaths(const gpu *g) { return g ? g->setup_deaths : 0; }
 
 double gpu_copy_gbps(const gpu *g) {
   return isfinite(g->problem_copy_gbps) && g->problem_copy_gbps > 0 ? g->problem_copy_gbps : g->info.copy_gbps;

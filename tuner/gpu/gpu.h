@@ -53,6 +53,9 @@ typedef struct gpu_problem {
   double bytes, flops; /* per launch, NAN if unknown: for GB/s and GFLOP/s */
 } gpu_problem;
 int gpu_setup(gpu *g, const gpu_problem *p, cterr *err);
+/* Workers that died in the last gpu_setup (killed from outside, say) and were replaced before
+ * one took the problem: gpu_setup (and a restart after a fault) tries 3 workers at most. */
+int gpu_setup_deaths(const gpu *g);
 /* The copy ceiling records are compared with (copy_share): a device-to-device copy of the set-up
  * problem's bytes, measured by the worker at setup (as cudaMemcpy would move them), or the
  * device's large-copy figure where the problem's data would fit in L2 or no bytes were given. */

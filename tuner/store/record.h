@@ -16,6 +16,10 @@ typedef enum {
   ST_TIMEOUT,       /* the worker overran its time limit and was killed */
   ST_WRONG_RESULT,  /* output differs from the reference */
   ST_INVALID,       /* rejected before running (geometry out of range, ...) */
+  ST_COMPILE_TIMEOUT, /* the compile ran past --compile-timeout; its worker was killed */
+  ST_WORKER_LOST,   /* a compile worker was killed from outside mid-job (SIGKILL, SIGTERM,
+                       the OOM killer): no fault of the configuration, so the store does not
+                       answer for it and a resumed run compiles and measures it again */
   ST_COUNT
 } rec_status;
 
@@ -53,7 +57,7 @@ typedef struct record {
   double compile_ms;
 
   /* provenance */
-  char *template_hash; /* sha256 of the template source (hex, 16 bytes) */
+  char *template_hash; /* sha256 of the template and every file it includes (hex, 16 bytes; compile_source) */
   char *options_hash;  /* sha256 of the option list (hex, 16 bytes) */
   char *nvrtc_version, *driver_version;
   char *device_name, *device_cc, *device_uuid, *arch;

@@ -99,6 +99,7 @@ const record *store_find(const store *s, const char *config, const char *problem
   if (!s || !s->n || !config || !problem) return NULL;
   for (size_t v = *index_lookup(s, config, problem); v; v = s->prev[v - 1]) {
     const record *r = s->recs[v - 1];
+    if (r->status == ST_WORKER_LOST) continue; /* not the configuration's fault: measure again */
     if (same_hash(template_hash, r->template_hash) && same_hash(options_hash, r->options_hash)) return r;
   }
   return NULL;

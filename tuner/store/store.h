@@ -33,7 +33,9 @@ const char *store_file(const store *s);
 size_t store_count(const store *s);
 const record *store_get(const store *s, size_t i);
 /* The newest record for (config, problem) whose template_hash and options_hash match
- * (NULL hashes match anything). NULL if none: that measurement is still to be made. */
+ * (NULL hashes match anything). NULL if none: that measurement is still to be made.
+ * Records of status worker_lost (an infrastructure failure, not the configuration's) never
+ * answer: a resumed run makes that measurement again. */
 const record *store_find(const store *s, const char *config, const char *problem,
                          const char *template_hash, const char *options_hash);
 
