@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
+#include "base/input.h"
 #include "replay_impl.h"
 
 replay *replay_alloc(size_t cap) {
@@ -85,23 +85,7 @@ int replay_evaluate(void *ctx, size_t idx, double *value, double *cost_seconds, 
 }
 
 int replay_read_file(const char *path, dbuf *out, cterr *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return cterr_set(err, "%s: cannot open (%s)", path, strerror(errno));
-  unsigned char magic[2] = {0, 0};
-  size_t got = fread(magic, 1, 2, f);
-  fclose(f);
-  dbuf_reset(out);
-  if (got < 2 || magic[0] != 0x1f || magic[1] != 0x8b) return file_read(path, out, err);
-  gzFile gz = gzopen(path, "rb");
-  if (!gz) return cterr_set(err, "%s: cannot open as gzip", path);
-  char buf[1 << 16];
-  int n;
-  while ((n = gzread(gz, buf, sizeof buf)) > 0) dbuf_append(out, buf, (size_t)n);
-  int zerr = 0;
-  const char *zmsg = n < 0 ? gzerror(gz, &zerr) : NULL;
-  if (n < 0) cterr_set(err, "%s: gzip data is corrupt (%s)", path, zmsg ? zmsg : "?");
-  gzclose(gz);
-  return n < 0 ? -1 : 0;
+  return input_read(path, "recorded file", input_data_max(), 1, out, err);
 }
 
 /* ---- Kernel Tuner cache files ---- */
@@ -196,10 +180,11 @@ static int kt_load(const char *path, json_t *root, replay **out, cterr *err) {
     for (size_t p = 0; p < np; p++) {
       json_t *v = json_object_get(ent, configset_param(cs, (int)p)->name);
       int k = v ? match_value(configset_param(cs, (int)p), v) : -1;
-      if (k < 0) {
+      if (k < 0) { /* the message names the parameter before replay_free frees cs with r */
+        cterr_set(err, "%s: cache entry \"%s\": parameter '%s' %s", path, key, configset_param(cs, (int)p)->name,
+                  v ? "has a value that is not one of tune_params" : "is missing");
         replay_free(r), free(reps);
-        return cterr_set(err, "%s: cache entry \"%s\": parameter '%s' missing or not one of tune_params", path, key,
-                         configset_param(cs, (int)p)->name);
+        return -1;
       }
       row[p] = (uint16_t)k;
     }
