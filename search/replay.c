@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +43,23 @@ void replay_set(replay *r, size_t i, rec_status st, double value, double compile
   }
 }
 
+void replay_warn(replay *r, const char *fmt, ...) {
+  if (r->nwarnings++ >= REPLAY_MAX_WARNINGS) return;
+  char line[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  dbuf_printf(&r->warnings, "%s\n", line);
+}
+
+const char *replay_warnings(const replay *r) { return r->warnings.data ? r->warnings.data : ""; }
+
 void replay_finish(replay *r) {
+  if (r->nwarnings > REPLAY_MAX_WARNINGS) {
+    dbuf_printf(&r->warnings, "(%zu more warnings like these)\n", r->nwarnings - REPLAY_MAX_WARNINGS);
+    r->nwarnings = REPLAY_MAX_WARNINGS;
+  }
   r->nfailed = 0;
   r->opt = -1;
   for (size_t i = 0; i < r->n; i++) {
@@ -56,6 +73,7 @@ void replay_free(replay *r) {
   for (size_t i = 0; i < r->cap; i++) free(r->reps[i]);
   free(r->value), free(r->status), free(r->compile_ms), free(r->cost_s), free(r->nreps), free(r->reps);
   configset_free(r->own_cs);
+  dbuf_free(&r->warnings);
   free(r->title), free(r->problem), free(r);
 }
 
@@ -194,6 +212,11 @@ static int kt_load(const char *path, json_t *root, replay **out, cterr *err) {
     double value = INFINITY;
     if (json_is_number(t)) value = json_number_value(t);
     else st = json_is_string(t) ? kt_failure(json_string_value(t)) : ST_RUNTIME_FAULT;
+    if (st == ST_OK && !(value > 0 && isfinite(value))) {
+      replay_warn(r, "%s: cache entry \"%s\": time %g is not a positive time; counted as failed (runtime_fault)",
+                  path, key, value);
+      st = ST_RUNTIME_FAULT, value = INFINITY;
+    }
     size_t nr = json_is_array(ts) ? json_array_size(ts) : 0;
     if (nr > repcap) repcap = nr, reps = xrealloc(reps, repcap * sizeof(double));
     int nreps = 0;
@@ -280,6 +303,8 @@ int replay_load_for(const char *path, const char *problem, const configset *spac
   replay *r = replay_alloc(n);
   r->cs = space_cs;
   r->title = xstrdup(f->title), r->problem = xstrdup(f->problem);
+  if (f->warnings.len) dbuf_append(&r->warnings, f->warnings.data, f->warnings.len);
+  r->nwarnings = f->nwarnings;
   for (size_t i = 0; i < n; i++) {
     const uint16_t *srow = configset_row(space_cs, i);
     uint16_t frow[CS_MAX_PARAMS];
