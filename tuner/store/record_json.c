@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -302,15 +303,19 @@ typedef struct {
  * with a duplicate key is malformed. Objects with more or longer keys than this holds are
  * left to jansson as well. */
 typedef struct fj_keys {
-  char k[24][32];
+  uint32_t h[24]; /* FNV-1a of each key: most comparisons stop here */
+  char text[24][32];
   int n;
 } fj_keys;
 
 static int fj_key_new(fj_keys *ks, const dbuf *key) {
-  if (key->len >= sizeof ks->k[0] || ks->n >= (int)(sizeof ks->k / sizeof ks->k[0])) return -1;
+  if (key->len >= sizeof ks->text[0] || ks->n >= (int)(sizeof ks->h / sizeof ks->h[0])) return -1;
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < key->len; i++) h = (h ^ (unsigned char)key->data[i]) * 16777619u;
   for (int i = 0; i < ks->n; i++)
-    if (!strcmp(ks->k[i], key->data)) return -1;
-  memcpy(ks->k[ks->n++], key->data, key->len + 1);
+    if (ks->h[i] == h && !strcmp(ks->text[i], key->data)) return -1;
+  ks->h[ks->n] = h;
+  memcpy(ks->text[ks->n++], key->data, key->len + 1);
   return 0;
 }
 
@@ -413,7 +418,8 @@ static int fj_skip(fj *j, int depth) {
     char close = c == '{' ? '}' : ']';
     j->p++;
     if (fj_eat(j, close)) return 0;
-    fj_keys ks = {.n = 0};
+    fj_keys ks;
+    ks.n = 0;
     do {
       if (c == '{' && (fj_str(j) || fj_key_new(&ks, &j->tmp) || !fj_eat(j, ':'))) return -1;
       if (fj_skip(j, depth + 1)) return -1;
@@ -478,7 +484,8 @@ enum { SEEN_CONFIG = 1, SEEN_PROBLEM = 2, SEEN_STATUS = 4, SEEN_TIME = 8 };
 static int fj_object(fj *j, record *r, const field *tab, int top, int *seen, double *t_median) {
   if (!fj_eat(j, '{')) return -1;
   if (fj_eat(j, '}')) return 0;
-  fj_keys ks = {.n = 0};
+  fj_keys ks;
+  ks.n = 0;
   do {
     if (fj_str(j) || fj_key_new(&ks, &j->tmp) || !fj_eat(j, ':')) return -1;
     char k[32];
