@@ -3,7 +3,7 @@
 # benchmark, the GPU tests, and a second independent run to compare winners. Runs from the
 # repository root over a build/ made elsewhere (tools/setup) and carried along; logs go to
 # $OUT (default gpu-out/): session.log, run1.txt, run2.txt, bench.txt, logs.tgz, results.tgz.
-#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat]...
+#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat|inputs]...   (inputs: only by name)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-gpu-out}
@@ -61,6 +61,14 @@ if want repeat; then
   timeout 240 "$B/cutune" run --no-progress --results "$LOGS/repeat-results" --problem "M=8192,N=8192" lua/transpose_space.lua >"$OUT/run2.txt" 2>&1
   say "repeat exit $? after $(elapsed "$t") s"
   grep -E "measured|^ *1 " "$OUT/run2.txt" | head -5 | tee -a "$LOG"
+fi
+
+if [ "${steps[*]}" != all ] && want inputs; then # not part of `all`: ask for it by name
+  say "inputs: exit statuses, reference first, whole lines in a shared log (bench/inputs_gpu.sh)"
+  t=$(date +%s.%N)
+  OUT="$OUT" BUILD="$B" timeout 300 bash bench/inputs_gpu.sh >/dev/null 2>&1
+  say "inputs exit $? after $(elapsed "$t") s"
+  tail -12 "$OUT/inputs.log" | tee -a "$LOG"
 fi
 
 tar czf "$OUT/logs.tgz" -C "$LOGS" . 2>/dev/null
