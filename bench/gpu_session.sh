@@ -3,8 +3,8 @@
 # benchmark, the GPU tests, and a second independent run to compare winners. Runs from the
 # repository root over a build/ made elsewhere (tools/setup) and carried along; logs go to
 # $OUT (default gpu-out/): session.log, run1.txt, run2.txt, bench.txt, logs.tgz, results.tgz.
-#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat|explain|energy|launcher|convolution|compile]...
-# The last five run only when named (not with all).
+#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat|explain|energy|launcher|convolution|compile|inputs]...
+# The last six run only when named (not with all).
 # `explain` (not part of `all`): cutune explain under ncu on the transpose store at 8192^2 (top 3,
 # the best of each TILE, the seed's naive / unpadded / padded kernels) -> explain.txt; the
 # sanitizers on the same configurations (ragged problem) -> sanitize.txt; the planted race and
@@ -21,6 +21,8 @@
 #   limits it to N configurations (bandit).
 # compile: bench/compile_space.sh on this host's CPUs -- the whole
 # transpose space compiled cold for sm_90, then 5 fully cached re-runs timed -> $OUT/compile.txt.
+# inputs: bench/inputs_gpu.sh -- exit statuses, the reference first, whole lines in a shared log
+#   -> inputs.log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-gpu-out}
@@ -145,6 +147,14 @@ if named convolution; then
     caches/convolution/A4000.json.gz caches/convolution/A6000.json.gz -o "$OUT/convolution.h" 2>&1 | tee -a "$LOG"
   sed -n '/Performance portability/,/Launch contract/p' "$OUT/convolution.h" | tee -a "$LOG"
   grep -E "^    /\* (device|arch|default)" "$OUT/convolution.h" | tee -a "$LOG"
+fi
+
+if named inputs; then
+  say "inputs: exit statuses, reference first, whole lines in a shared log (bench/inputs_gpu.sh)"
+  t=$(date +%s.%N)
+  OUT="$OUT" BUILD="$B" timeout 300 bash bench/inputs_gpu.sh >/dev/null 2>&1
+  say "inputs exit $? after $(elapsed "$t") s"
+  tail -12 "$OUT/inputs.log" | tee -a "$LOG"
 fi
 
 tar czf "$OUT/logs.tgz" -C "$LOGS" . 2>/dev/null

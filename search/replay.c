@@ -4,11 +4,12 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
+#include "base/input.h"
 #include "replay_impl.h"
 
 replay *replay_alloc(size_t cap) {
@@ -42,7 +43,23 @@ void replay_set(replay *r, size_t i, rec_status st, double value, double compile
   }
 }
 
+void replay_warn(replay *r, const char *fmt, ...) {
+  if (r->nwarnings++ >= REPLAY_MAX_WARNINGS) return;
+  char line[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  dbuf_printf(&r->warnings, "%s\n", line);
+}
+
+const char *replay_warnings(const replay *r) { return r->warnings.data ? r->warnings.data : ""; }
+
 void replay_finish(replay *r) {
+  if (r->nwarnings > REPLAY_MAX_WARNINGS) {
+    dbuf_printf(&r->warnings, "(%zu more warnings like these)\n", r->nwarnings - REPLAY_MAX_WARNINGS);
+    r->nwarnings = REPLAY_MAX_WARNINGS;
+  }
   r->nfailed = 0;
   r->opt = -1;
   for (size_t i = 0; i < r->n; i++) {
@@ -57,6 +74,7 @@ void replay_free(replay *r) {
   free(r->value), free(r->status), free(r->compile_ms), free(r->cost_s), free(r->nreps), free(r->reps);
   configset_free(r->own_cs);
   free(r->device), free(r->kernel), free(r->sizes), free(r->date);
+  dbuf_free(&r->warnings);
   free(r->title), free(r->problem), free(r);
 }
 
@@ -90,23 +108,7 @@ int replay_evaluate(void *ctx, size_t idx, double *value, double *cost_seconds, 
 }
 
 int replay_read_file(const char *path, dbuf *out, cterr *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return cterr_set(err, "%s: cannot open (%s)", path, strerror(errno));
-  unsigned char magic[2] = {0, 0};
-  size_t got = fread(magic, 1, 2, f);
-  fclose(f);
-  dbuf_reset(out);
-  if (got < 2 || magic[0] != 0x1f || magic[1] != 0x8b) return file_read(path, out, err);
-  gzFile gz = gzopen(path, "rb");
-  if (!gz) return cterr_set(err, "%s: cannot open as gzip", path);
-  char buf[1 << 16];
-  int n;
-  while ((n = gzread(gz, buf, sizeof buf)) > 0) dbuf_append(out, buf, (size_t)n);
-  int zerr = 0;
-  const char *zmsg = n < 0 ? gzerror(gz, &zerr) : NULL;
-  if (n < 0) cterr_set(err, "%s: gzip data is corrupt (%s)", path, zmsg ? zmsg : "?");
-  gzclose(gz);
-  return n < 0 ? -1 : 0;
+  return input_read(path, "recorded file", input_data_max(), 1, out, err);
 }
 
 /* ---- Kernel Tuner cache files ---- */
@@ -214,10 +216,11 @@ static int kt_load(const char *path, json_t *root, replay **out, cterr *err) {
     for (size_t p = 0; p < np; p++) {
       json_t *v = json_object_get(ent, configset_param(cs, (int)p)->name);
       int k = v ? match_value(configset_param(cs, (int)p), v) : -1;
-      if (k < 0) {
+      if (k < 0) { /* the message names the parameter before replay_free frees cs with r */
+        cterr_set(err, "%s: cache entry \"%s\": parameter '%s' %s", path, key, configset_param(cs, (int)p)->name,
+                  v ? "has a value that is not one of tune_params" : "is missing");
         replay_free(r), free(reps);
-        return cterr_set(err, "%s: cache entry \"%s\": parameter '%s' missing or not one of tune_params", path, key,
-                         configset_param(cs, (int)p)->name);
+        return -1;
       }
       row[p] = (uint16_t)k;
     }
@@ -232,6 +235,11 @@ static int kt_load(const char *path, json_t *root, replay **out, cterr *err) {
     double value = INFINITY;
     if (json_is_number(t)) value = json_number_value(t);
     else st = json_is_string(t) ? kt_failure(json_string_value(t)) : ST_RUNTIME_FAULT;
+    if (st == ST_OK && !(value > 0 && isfinite(value))) {
+      replay_warn(r, "%s: cache entry \"%s\": time %g is not a positive time; counted as failed (runtime_fault)",
+                  path, key, value);
+      st = ST_RUNTIME_FAULT, value = INFINITY;
+    }
     size_t nr = json_is_array(ts) ? json_array_size(ts) : 0;
     if (nr > repcap) repcap = nr, reps = xrealloc(reps, repcap * sizeof(double));
     int nreps = 0;
@@ -318,6 +326,8 @@ int replay_load_for(const char *path, const char *problem, const configset *spac
   replay *r = replay_alloc(n);
   r->cs = space_cs;
   r->title = xstrdup(f->title), r->problem = xstrdup(f->problem);
+  if (f->warnings.len) dbuf_append(&r->warnings, f->warnings.data, f->warnings.len);
+  r->nwarnings = f->nwarnings;
   for (size_t i = 0; i < n; i++) {
     const uint16_t *srow = configset_row(space_cs, i);
     uint16_t frow[CS_MAX_PARAMS];

@@ -9,6 +9,7 @@
 
 #include "report/progress.h"
 #include "report/report.h"
+#include "base/input.h"
 #include "compile_only.h"
 
 /* The configurations to compile: all of them, or --sample N of them (a cover first). Sets
@@ -41,8 +42,26 @@ static size_t choose(const configset *cs, const run_opts *o, size_t **idx, size_
   free(rest), free(taken);
   return k;
 }
+/* The whole message of each failure of one kind (the table shows a shortened first line):
+ * 20 of them, or every one with -v. */
+static void list_failures(const run_opts *o, const record *const *view, size_t n, rec_status st, const char *what) {
+  size_t total = 0, shown = 0;
+  for (size_t i = 0; i < n; i++) total += view[i] && view[i]->status == st;
+  if (!total) return;
+  printf("\n%s (%zu):\n", what, total);
+  for (size_t i = 0; i < n; i++) {
+    if (!view[i] || view[i]->status != st) continue;
+    if (!o->verbose && shown == 20) {
+      printf("(%zu more; -v lists every one)\n", total - 20);
+      break;
+    }
+    printf("%s: %s\n", view[i]->config, view[i]->message ? view[i]->message : "");
+    shown++;
+  }
+}
 
-int run_compile_only(space *s, const run_opts *o, const char *self_exe, const char *why_no_gpu, cterr *err) {
+int run_compile_only(space *s, const run_opts *o, const char *self_exe, const char *why_no_gpu, run_outcome *out,
+                     cterr *err) {
   const char *arch = o->arch ? o->arch : "sm_90";
   const configset *cs = space_configs(s);
   size_t ncover = 0, *idx = NULL;
@@ -54,11 +73,16 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   const record **view = NULL;
   int rc = -1;
   progress *pg = NULL;
+  compile_result refc;
+  compile_result_init(&refc);
 
   if (job_load_source(s, &src, err) != 0) goto done;
   int jobs;
   if (job_open_pool(o, self_exe, &pool, &jobs, err) != 0) goto done;
   cpool_set_resources_only(pool, 1); /* the table needs resources, not the images */
+  /* the reference first: without it no configuration could be checked, so a reference that
+   * does not compile (or is misspelled) fails the run before anything else is compiled */
+  if (job_compile_reference(s, arch, pool, &refc, err) != 0) goto done;
 
   int prob = 0;
   if (!o->quiet)
@@ -80,6 +104,7 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   recs = xcalloc(n, sizeof(record));
   view = xcalloc(n, sizeof(record *));
   pg = progress_new(stderr, "compile", n, o->quiet ? 0 : o->progress_tty);
+  progress_set_quiet(pg, o->quiet);
   size_t got = 0, failed = 0, cached = 0;
   while (got < n) {
     uint64_t tag;
@@ -91,8 +116,14 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
     view[tag] = &recs[tag];
     if (cr.cached) cached++;
     if (recs[tag].status != ST_OK) failed++;
-    if (o->verbose && recs[tag].status != ST_OK)
-      progress_log(pg, "%s: %s", recs[tag].config, recs[tag].message);
+    if (o->verbose) { /* -v: a line per configuration, as it finishes */
+      const record *r = &recs[tag];
+      if (r->status == ST_OK)
+        progress_log(pg, "%-40s %-13s %3d regs %6d B smem %4d B spills %3.0f%% occupancy", r->config,
+                     cr.cached ? "ok (cached)" : "ok", r->regs, r->smem_static, r->spill_stores, 100.0 * r->occupancy);
+      else
+        progress_log(pg, "%-40s %-13s %s", r->config, rec_status_name(r->status), r->message ? r->message : "");
+    }
     progress_step(pg, recs[tag].status != ST_OK, NAN, NAN, NULL);
     compile_result_free(&cr);
     got++;
@@ -100,24 +131,20 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   double dt = now_seconds() - t0;
   progress_finish(pg);
   report_resources(stdout, view, n);
-  /* the whole compiler message of each failure (the table shows its first line) */
-  size_t shown = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (!view[i] || (view[i]->status != ST_COMPILE_ERROR && view[i]->status != ST_COMPILE_TIMEOUT &&
-                     view[i]->status != ST_WORKER_LOST))
-      continue;
-    if (shown++ == 20) {
-      printf("(%zu more compile errors; -v lists every one as it happens)\n", failed - 20);
-      break;
-    }
-    printf("\n%s: %s\n", view[i]->config, view[i]->message);
-  }
+  list_failures(o, view, n, ST_COMPILE_ERROR, "compile errors, whole");
+  list_failures(o, view, n, ST_INVALID, "invalid configurations (geometry or launch limits), whole");
+  list_failures(o, view, n, ST_COMPILE_TIMEOUT, "compile timeouts");
+  list_failures(o, view, n, ST_WORKER_LOST, "compile workers lost (measured again on the next run)");
   printf("\n%zu configurations for %s in %.2f s: %zu compiled, %zu from the cache, %zu failed%s\n", n, arch, dt,
-         n - cached, cached, failed, failed ? " (see the table; failed configurations are reported, not fatal)" : "");
+         n - cached, cached, failed,
+         !failed ? "" : failed == n ? " (none succeeded: exit status 4)"
+                                    : " (see the table; failed configurations are data: exit status 3)");
   printf("%s: timing needs a GPU. Run this command on a machine with a CUDA device to measure;\n"
          "nothing was written to %s/.\n", why_no_gpu, o->results_dir);
+  out->configs = n, out->failed = failed;
   rc = 0;
 done:
+  compile_result_free(&refc);
   if (recs)
     for (size_t i = 0; i < n; i++) record_free(&recs[i]);
   free(recs), free(view), free(idx);

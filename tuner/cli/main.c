@@ -100,6 +100,11 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "__compile-worker")) return compile_worker_main();
   if (!strcmp(cmd, "__gpu-worker")) return gpu_worker_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "__profile-one")) return profile_one_main(argc - 1, argv + 1);
+  /* Whole lines, each in one write, on both streams even into a pipe or file: a table row on
+   * stdout and a progress line on stderr sharing one log (2>&1 | tee) never cut each other.
+   * (After the workers above: their stdout is a binary protocol.) */
+  setvbuf(stdout, NULL, _IOLBF, 1 << 16);
+  setvbuf(stderr, NULL, _IOLBF, 1 << 16);
   if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
     if (argc >= 3 && strcmp(cmd, "help") == 0) {
       char *sub[] = {argv[2], "--help", NULL};
@@ -109,6 +114,15 @@ int main(int argc, char **argv) {
       if (!strcmp(argv[2], "report")) return report_cmd_main(2, sub);
       if (!strcmp(argv[2], "best")) return best_main(2, sub);
       if (!strcmp(argv[2], "header")) return header_main(2, sub);
+      if (!strcmp(argv[2], "devices")) return devices_main(2, sub);
+      if (!strcmp(argv[2], "help")) {
+        fputs(usage, stdout);
+        return 0;
+      }
+      if (!strcmp(argv[2], "version")) {
+        puts("usage: cutune version\n\nPrints cutune's version and the NVRTC version it compiles with.");
+        return 0;
+      }
       fprintf(stderr, "cutune: no command '%s' (commands: run, score, best, header, explain, report, devices, help, version)\n", argv[2]);
       return 2;
     }

@@ -16,6 +16,7 @@
 #include "store/record.h"
 #include "report/report.h"
 #include "search/score.h"
+#include "search/strategy.h"
 #include "tune.h"
 
 
@@ -35,7 +36,7 @@ static const char run_usage[] =
     "\n"
     "options:\n"
     "  --results DIR       where measurement records go (default: results)\n"
-    "  --arch sm_XY        target architecture without a GPU: sm_70 sm_75 sm_80 sm_86 sm_89 sm_90\n"
+    "  --arch sm_XY        target architecture without a GPU: one NVRTC supports (listed below)\n"
     "                      (default: the device's, or sm_90 when there is none)\n"
     "  --compile-only      do not use the GPU even if one is present\n"
     "  --sample N          compile-only: compile N configurations, not the whole space: first a few\n"
@@ -46,7 +47,8 @@ static const char run_usage[] =
     "                      killed and it is recorded as compile_timeout (default 60)\n"
     "  --device N          GPU ordinal (default 0)\n"
     "  --jobs N            compile worker processes (default: number of CPUs)\n"
-    "  --cache DIR         compile cache (default: $CUTUNE_CACHE, $XDG_CACHE_HOME/cutune or ~/.cache/cutune)\n"
+    "  --cache DIR         compile cache (default: $CUTUNE_CACHE, $XDG_CACHE_HOME/cutune or ~/.cache/cutune);\n"
+    "                      a --cache that cannot be created or written is an error\n"
     "  --no-cache          compile everything again\n"
     "  --strategy NAME     search strategy: exhaustive random ils ga anneal bo bandit\n"
     "                      (default: exhaustive when the budget covers the space, else bandit)\n"
@@ -62,12 +64,32 @@ static const char run_usage[] =
     "                      fastest configurations per problem (default 8) ...\n"
     "  --energy-within X   ... that are within X of the best time (default 0.10: 10 %)\n"
     "  --no-progress       plain progress lines even on a terminal\n"
-    "  -q, --quiet         only the final tables\n"
-    "  -v, --verbose       a line per configuration\n"
+    "  -q, --quiet         only the final tables: no progress, no per-problem notes\n"
+    "  -v, --verbose       a line per configuration as it finishes (status, resources or the\n"
+    "                      message), and every failure listed in full under the table\n"
     "  -h, --help          this text\n"
     "\n"
-    "exit status: 0 when the run completed (failed configurations are data, not errors),\n"
-    "1 when it could not run (bad space, store in use, ...), 2 for a bad command line.\n";
+    "limits on a space's Lua code (environment): CUTUNE_LUA_MEMORY (MiB, default 512),\n"
+    "CUTUNE_LUA_INSTRUCTIONS (per call from cutune, default 1e9), CUTUNE_LUA_SECONDS (per call,\n"
+    "default 60), CUTUNE_MAX_CONFIGS (valid configurations, default 4194304); input files:\n"
+    "CUTUNE_MAX_INPUT_MB (results and cache files, after gunzip, default 256). See docs/SPACE.md.\n"
+    "\n"
+    "exit status (failed configurations are data, kept in the store and the tables; the status\n"
+    "tells a script what happened):\n"
+    "  0    every configuration compiled (and, on a GPU, ran and matched the reference)\n"
+    "  1    the run could not run: bad space, reference does not compile, store in use, ...\n"
+    "  2    bad command line\n"
+    "  3    some configurations failed (compile error, invalid, wrong result, fault, timeout)\n"
+    "  4    no configuration succeeded\n"
+    "  130  interrupted (Ctrl-C or SIGTERM); what finished is in the store: run again to resume\n";
+
+/* The exit status of a run that ran (see run_usage). */
+static int outcome_status(const run_outcome *out) {
+  if (out->interrupted) return 130;
+  if (out->configs && out->failed == out->configs) return 4;
+  if (out->failed) return 3;
+  return 0;
+}
 
 static int bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int bad_usage(const char *fmt, ...) {
@@ -116,7 +138,9 @@ int run_main(int argc, char **argv) {
     case O_RESULTS: o.results_dir = optarg; break;
     case O_ARCH:
       if (!compile_arch_supported(optarg))
-        return bad_usage("--arch '%s' is not an architecture NVRTC supports here (try sm_80, sm_86, sm_89 or sm_90)", optarg);
+        return bad_usage("--arch '%s' is not an architecture NVRTC %s supports (it supports: %s; an 'a' or 'f' "
+                         "suffix, as in sm_90a, is accepted too)", optarg, compile_nvrtc_version(),
+                         compile_supported_archs());
       o.arch = optarg;
       break;
     case O_COMPILE_ONLY: o.compile_only = 1; break;
@@ -130,7 +154,19 @@ int run_main(int argc, char **argv) {
       break;
     case O_CACHE: o.cache_dir = optarg; break;
     case O_NO_CACHE: o.no_cache = 1; break;
-    case O_STRATEGY: o.strategy = optarg; break;
+    case O_STRATEGY: {
+      const char *const *names = strategy_names();
+      int known = 0;
+      for (int i = 0; names[i] && !known; i++) known = !strcmp(names[i], optarg);
+      if (!known) {
+        char list[256] = "";
+        for (int i = 0; names[i]; i++)
+          snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? " " : "", names[i]);
+        return bad_usage("--strategy '%s' is not a strategy (strategies: %s)", optarg, list);
+      }
+      o.strategy = optarg;
+      break;
+    }
     case O_BUDGET:
       if (parse_long(optarg, &l, "--budget", &err) || l < 1) return bad_usage("--budget needs a positive number of evaluations, got '%s'", optarg);
       o.budget = l;
@@ -179,7 +215,10 @@ int run_main(int argc, char **argv) {
       break;
     case 'q': o.quiet = 1; break;
     case 'v': o.verbose = 1; break;
-    case 'h': fputs(run_usage, stdout); return 0;
+    case 'h':
+      fputs(run_usage, stdout);
+      printf("\narchitectures NVRTC %s supports here (--arch): %s\n", compile_nvrtc_version(), compile_supported_archs());
+      return 0;
     case ':': return bad_usage("option '%s' needs a value", argv[optind - 1]);
     default: return bad_usage("unknown option '%s'", argv[optind - 1]);
     }
@@ -188,9 +227,6 @@ int run_main(int argc, char **argv) {
   if (optind >= argc) return bad_usage("no space file given");
   if (optind + 1 < argc) return bad_usage("one space file at a time (extra argument '%s')", argv[optind + 1]);
   o.space_path = argv[optind];
-  if (o.strategy) {
-    /* validated against the search module's list when the strategy is created */
-  }
 
   space *s = NULL;
   if (space_load(o.space_path, &s, &err) != 0) {
@@ -234,10 +270,12 @@ int run_main(int argc, char **argv) {
     free(self), space_free(s);
     return 2;
   }
-  if (why) rc = run_compile_only(s, &o, self, why, &err);
-  else rc = run_tune(s, &o, self, &err);
+  run_outcome out = {0};
+  if (why) rc = run_compile_only(s, &o, self, why, &out, &err);
+  else rc = run_tune(s, &o, self, &out, &err);
+  fflush(stdout);
   if (rc != 0) fprintf(stderr, "cutune: %s\n", err.msg);
   free(self);
   space_free(s);
-  return rc ? 1 : 0;
+  return rc ? 1 : outcome_status(&out);
 }

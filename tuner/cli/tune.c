@@ -121,6 +121,7 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
   const char *pkey = space_problem_key(t->s, prob);
   ty.pg = progress_new(stderr, pkey, (size_t)(budget < (long)count ? budget : (long)count),
                        t->o->quiet ? 0 : t->o->progress_tty);
+  progress_set_quiet(ty.pg, t->o->quiet);
   if (!t->o->quiet) fprintf(stderr, "problem %s: %zu configurations, strategy %s%s\n", pkey, count, sname,
                             t->o->budget > 0 ? "" : " (the whole space)");
 
@@ -344,7 +345,7 @@ done:
 
 /* The final tables of one problem from the store: newest record per configuration measured
  * with this template. */
-static void report_problem(tune_ctx *t, int prob) {
+static void report_problem(tune_ctx *t, int prob, run_outcome *out) {
   const char *pkey = space_problem_key(t->s, prob);
   const configset *cs = space_configs(t->s);
   size_t n = configset_count(cs), k = 0;
@@ -354,6 +355,7 @@ static void report_problem(tune_ctx *t, int prob) {
     const record *r = store_find(t->st, key, pkey, t->template_hash, t->ohash[i]);
     free(key);
     if (r) view[k++] = r;
+    if (r) out->configs++, out->failed += r->status != ST_OK;
   }
   printf("\n== %s, problem %s: %zu of %zu configurations measured on %s ==\n", space_name(t->s), pkey, k, n,
          t->dev->name);
@@ -363,26 +365,7 @@ static void report_problem(tune_ctx *t, int prob) {
   free(view);
 }
 
-static int compile_reference(tune_ctx *t, compile_result *cr, cterr *err) {
-  dbuf rsrc;
-  dbuf_init(&rsrc);
-  const char *rpath = space_ref_template_path(t->s);
-  if (file_read(rpath, &rsrc, err) != 0) return -1;
-  compile_job job = {0};
-  job.src_path = rpath;
-  job.src = rsrc.data;
-  job.kernel = space_ref_kernel(t->s);
-  job.arch = t->arch;
-  job.opts[job.nopts++] = "-DCUTUNE_REFERENCE=1";
-  for (int i = 0; i < space_noptions(t->s) && job.nopts < COMPILE_MAX_OPTS; i++) job.opts[job.nopts++] = space_option(t->s, i);
-  int rc = compile_now(&job, cr, err);
-  dbuf_free(&rsrc);
-  if (rc != 0) return -1;
-  if (!cr->ok) return cterr_set(err, "the reference kernel '%s' does not compile: %s", job.kernel, cr->message);
-  return 0;
-}
-
-int run_tune(space *s, const run_opts *o, const char *self_exe, cterr *err) {
+int run_tune(space *s, const run_opts *o, const char *self_exe, run_outcome *out, cterr *err) {
   tune_ctx t = {.s = s, .o = o};
   dbuf warn;
   dbuf_init(&warn);
@@ -420,7 +403,7 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, cterr *err) {
 
   if (hash_all_options(&t, err) != 0) goto done;
   if (job_open_pool(o, self_exe, &t.pool, &t.jobs, err) != 0) goto done;
-  if (compile_reference(&t, &refc, err) != 0) goto done;
+  if (job_compile_reference(s, t.arch, t.pool, &refc, err) != 0) goto done;
 
   if (!o->quiet)
     fprintf(stderr, "%s (%s, %d SMs, %.0f MiB L2): device-to-device copy %.0f GB/s\n"
@@ -452,12 +435,13 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, cterr *err) {
               space_problem_key(s, prob), gpu_copy_gbps(t.g));
     if (tune_problem(&t, prob, &measured, err) != 0) goto done;
     if (space_wants_energy(s) && !interrupted && energy_pass(&t, prob, &measured, err) != 0) goto done;
-    report_problem(&t, prob);
+    report_problem(&t, prob, out);
   }
   double dt = now_seconds() - t0;
   printf("\n%zu configurations measured in %.1f s (%.1f per second end to end); records in %s\n", measured, dt,
          dt > 0 ? measured / dt : 0.0, spath);
   if (interrupted) printf("interrupted: every finished measurement is in the store; run the same command to resume\n");
+  out->interrupted = interrupted != 0;
   rc = 0;
 done:
   sigaction(SIGINT, &old_int, NULL);

@@ -5,5 +5,6 @@
 
 #include "job.h"
 
-int run_tune(space *s, const run_opts *o, const char *self_exe, cterr *err);
+/* out: what the run came to (job.h), for the exit status */
+int run_tune(space *s, const run_opts *o, const char *self_exe, run_outcome *out, cterr *err);
 #endif

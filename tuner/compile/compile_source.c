@@ -20,6 +20,8 @@
 
 #include "compile.h"
 
+#include "base/input.h"
+
 #define SOURCE_MAX_FILES 4096
 #define SOURCE_MAX_BYTES (256u << 20)
 
@@ -97,7 +99,7 @@ static int scan_includes(scan *sc, const char *path, const char *text, size_t le
           } else if (seen(sc->cs, found) < 0) {
             dbuf b;
             dbuf_init(&b);
-            if (file_read(found, &b, err) != 0) {
+            if (input_read(found, "included file", INPUT_SOURCE_MAX, 0, &b, err) != 0) {
               rc = cterr_wrap(err, "%s:%zu: #include \"%s\"", path, lineno, name);
             } else {
               sha256_update(&sc->h, "+", 1);
@@ -172,7 +174,7 @@ void compile_source_free(compile_source *cs) {
 int compile_source_load(compile_source *cs, const char *path, int nopts, const char *const *opts, cterr *err) {
   compile_source_init(cs);
   cs->path = xstrdup(path);
-  if (file_read(path, &cs->text, err) != 0) goto fail;
+  if (input_read(path, "template", INPUT_SOURCE_MAX, 0, &cs->text, err) != 0) goto fail;
   const char *incdirs[COMPILE_MAX_OPTS + 1];
   scan sc = {.cs = cs, .incdirs = incdirs, .nincdirs = include_dirs(nopts, opts, incdirs, COMPILE_MAX_OPTS + 1)};
   sha256_init(&sc.h);
@@ -188,7 +190,7 @@ int compile_source_load(compile_source *cs, const char *path, int nopts, const c
     if (found) {
       dbuf b;
       dbuf_init(&b);
-      int rc = file_read(found, &b, err) != 0 ? -1 : add_file(&sc, found, b.data ? b.data : "", b.len, err);
+      int rc = input_read(found, "pre-included file", INPUT_SOURCE_MAX, 0, &b, err) != 0 ? -1 : add_file(&sc, found, b.data ? b.data : "", b.len, err);
       dbuf_free(&b);
       free(found);
       if (rc) goto fail;

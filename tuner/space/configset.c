@@ -13,6 +13,7 @@ struct configset {
   size_t count, cap;
   long *table; /* index into rows, -1 empty */
   size_t tcap; /* power of two */
+  size_t max;  /* cap on count during enumeration; 0: none */
 };
 
 configset *configset_new(void) { return xcalloc(1, sizeof(configset)); }
@@ -154,6 +155,8 @@ int configset_enumerate(configset *cs, configset_check_fn check, void *ctx, cter
 
 static void add_row(configset *cs, const uint16_t *row) { configset_add(cs, row); }
 
+void configset_set_max(configset *cs, size_t max) { cs->max = max; }
+
 static int enumerate_rows(configset *cs, configset_check_fn check, void *ctx, cterr *err,
                           void (*emit)(configset *, const uint16_t *)) {
   int np = cs->np;
@@ -166,7 +169,12 @@ static int enumerate_rows(configset *cs, configset_check_fn check, void *ctx, ct
       ok = check(ctx, depth, row, err);
       if (ok < 0) return -1;
     }
-    if (ok && depth == np - 1) emit(cs, row);
+    if (ok && depth == np - 1) {
+      if (cs->max && cs->count >= cs->max)
+        return cterr_set(err, "more than %zu valid configurations (the cap; %.0f raw combinations): add "
+                         "constraints, or raise the cap with CUTUNE_MAX_CONFIGS=N", cs->max, configset_raw_size(cs));
+      emit(cs, row);
+    }
     if (ok && depth < np - 1) {
       row[++depth] = 0;
       continue;

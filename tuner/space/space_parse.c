@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/input.h"
 #include "space_int.h"
 #include "store/record.h"
 
@@ -634,6 +635,11 @@ static int resolve_template(space *s, const char *rel, char **out, const char *w
   int rc = space_resolve(s, rel, out, &looked);
   if (rc < 0) perr(err, (where){s->file, s->line}, "%stemplate '%s' not found (looked in %s)", what, rel, looked.data);
   dbuf_free(&looked);
+  cterr e;
+  if (rc == 0 && input_check(*out, "template", INPUT_SOURCE_MAX, &e) < 0) {
+    rc = perr(err, (where){s->file, s->line}, "%s", e.msg);
+    free(*out), *out = NULL;
+  }
   return rc;
 }
 
@@ -719,6 +725,10 @@ int space_parse(space *s, cterr *err) {
     return -1;
   rc = parse_objectives(s, L, t, err);
   if (rc < 0 || parse_strings(s, L, t, "options", &s->options, &s->noptions, err) < 0) return -1;
+  for (int i = 0; i < s->noptions; i++) {
+    cterr e;
+    if (space_option_check(s->options[i], &e) < 0) return perr(err, w, "options[%d]: %s", i + 1, e.msg);
+  }
   int ty = lua_getfield(L, t, "timeout");
   if (ty != LUA_TNIL && (ty != LUA_TNUMBER || !(lua_tonumber(L, -1) > 0)))
     return perr(err, w, "timeout must be a number of seconds > 0 (got %s)", GOT(-1));

@@ -25,7 +25,8 @@ char *store_path_for(const char *dir, const char *device_name, const char *space
 /* Open (creating folders and file as needed) for appending; loads every complete record.
  * warnings (may be NULL) receives one line per malformed line skipped. */
 int store_open(const char *path, store **out, dbuf *warnings, cterr *err);
-/* Read-only load, no lock (reports, header generation, replay). */
+/* Read-only load, no lock (reports, header generation, replay); a gzip-compressed file is read
+ * too, and the whole (decompressed) file is capped at input_data_max() (base/input.h). */
 int store_load(const char *path, store **out, dbuf *warnings, cterr *err);
 void store_close(store *s);
 
