@@ -107,9 +107,22 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
   const configset *cs = space_configs(t->s);
   size_t count = configset_count(cs);
   long budget = t->o->budget > 0 ? t->o->budget : (long)count;
+  double time_limit = t->o->time_limit;
+  const char *dflt = "";
+  int exh = t->o->strategy && !strcmp(t->o->strategy, "exhaustive");
+  if (t->o->budget <= 0 && t->o->time_limit <= 0 && !exh && count > TUNE_EXHAUSTIVE_MAX) {
+    /* too large to measure whole in minutes: a budgeted search by default */
+    budget = TUNE_DEFAULT_BUDGET;
+    time_limit = TUNE_DEFAULT_TIME;
+    dflt = " (default for a space this large: --budget " XSTR(TUNE_DEFAULT_BUDGET) " --time " XSTR(TUNE_DEFAULT_TIME) ")";
+  } else if (t->o->budget <= 0 && t->o->time_limit <= 0)
+    dflt = " (the whole space)";
   const char *sname = t->o->strategy ? t->o->strategy : strategy_default_name(count, budget);
   tune_tally ty = {.best = NAN};
-  if (strategy_new(sname, cs, t->o->seed, NULL, &ty.strat, err) != 0) return -1;
+  strategy_opts sopts;
+  strategy_opts_default(&sopts);
+  sopts.budget_hint = budget < (long)count ? budget : (long)count;
+  if (strategy_new(sname, cs, t->o->seed, &sopts, &ty.strat, err) != 0) return -1;
 
   int window = 2 * t->jobs + 4;
   ready_item *ready = xcalloc((size_t)window + 1, sizeof(ready_item));
@@ -124,11 +137,10 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
     if (!strcmp(space_objective(t->s, i), "energy")) want_energy = 1;
   ty.pg = progress_new(stderr, pkey, (size_t)(budget < (long)count ? budget : (long)count),
                        t->o->quiet ? 0 : t->o->progress_tty);
-  if (!t->o->quiet) fprintf(stderr, "problem %s: %zu configurations, strategy %s%s\n", pkey, count, sname,
-                            t->o->budget > 0 ? "" : " (the whole space)");
+  if (!t->o->quiet) fprintf(stderr, "problem %s: %zu configurations, strategy %s%s\n", pkey, count, sname, dflt);
 
   for (;;) {
-    int out_of_time = t->o->time_limit > 0 && now_seconds() - t0 > t->o->time_limit;
+    int out_of_time = time_limit > 0 && now_seconds() - t0 > time_limit;
     int stop = interrupted || out_of_time || ty.charged >= budget;
     /* propose while there is room in the pipeline and budget left for it */
     while (!stop && !exhausted && inflight + nready < window && ty.charged + inflight + nready + gpu_busy < budget) {

@@ -5,5 +5,14 @@
 
 #include "job.h"
 
+/* Without --budget and --time, a space of more than TUNE_EXHAUSTIVE_MAX configurations is not
+ * measured whole: each problem gets the default strategy with at most TUNE_DEFAULT_BUDGET
+ * evaluations and TUNE_DEFAULT_TIME seconds, whichever ends first (`cutune run --help`). */
+#define TUNE_EXHAUSTIVE_MAX 5000
+#define TUNE_DEFAULT_BUDGET 1000
+#define TUNE_DEFAULT_TIME 90
+#define XSTR_(x) #x
+#define XSTR(x) XSTR_(x)
+
 int run_tune(space *s, const run_opts *o, const char *self_exe, cterr *err);
 #endif
