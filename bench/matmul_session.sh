@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# matmul_session.sh: everything the matmul and vecadd work measures on the GPU machine, in one call.
+#
+#   bench/matmul_session.sh matmul|vecadd|all
+#
+# matmul (about 8 minutes with the defaults below):
+#   1. verify   every variant of a seeded random sample (VERIFY_N per problem) on the three
+#               non-judged problems (non-square; ragged with edge tiles; ragged with N, K % 4 = 3)
+#               is checked against the float64 reference; the stage prints the count of
+#               wrong_result records, which must be 0.
+#   2. default  `cutune run lua/matmul_space.lua --problem 0` with the default strategy and budget
+#               (no --budget/--time), one run per seed in SEEDS, each from a cold compile cache:
+#               best TFLOP/s, configurations measured, wall seconds, rate.
+#   3. long     the reference: a much longer run (--budget LONG_BUDGET --time LONG_TIME) whose best
+#               the default runs are compared with (within a few per cent is the target).
+#   4. kt       Kernel Tuner on the same template, space and problem for KT_SECONDS from a cold
+#               start (bench/kernel_tuner_matmul.py), and cutune with --time KT_SECONDS from a cold
+#               cache: best TFLOP/s of each, configurations/s, agreement of times.
+#   5. bench    bench/matmul.sh: the best tuned kernel vs cuBLAS SGEMM (default and pedantic math)
+#               vs the seed's 16x16 kernel at 4096, 2048 and 8192.
+# vecadd (about 1.5 minutes): the whole vecadd space on every problem, then bench/vecadd.sh.
+#
+# Environment: CUTUNE (default build/cutune), OUT (default gpu-out), WHEELS (folder of Kernel
+# Tuner wheels, default .whl; the KT step is skipped without them), SEEDS (default "1 2 3"),
+# VERIFY_N (default 60), LONG_BUDGET (3000), LONG_TIME (200), KT_SECONDS (90), STEPS (default
+# "verify default long kt bench"). Logs and summaries go to $OUT: matmul_session.txt is the summary.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+CUTUNE=${CUTUNE:-build/cutune}
+OUT=${OUT:-gpu-out}
+WHEELS=${WHEELS:-.whl}
+SEEDS=${SEEDS:-1 2 3}
+VERIFY_N=${VERIFY_N:-60}
+LONG_BUDGET=${LONG_BUDGET:-3000}
+LONG_TIME=${LONG_TIME:-200}
+KT_SECONDS=${KT_SECONDS:-90}
+STEPS=${STEPS:-verify default long kt bench}
+W=${TMPDIR:-/tmp}/cutune-mm
+mkdir -p "$OUT" "$W"
+SUM="$OUT/matmul_session.txt"
+SPACE=lua/matmul_space.lua
+P0="K=4096,M=4096,N=4096"
+say() { echo "== $(date -u +%H:%M:%S) $*" | tee -a "$SUM"; }
+want() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
+store_of() { find "$1" -name "$2.jsonl" | head -1; }
+
+# best TFLOP/s, configurations measured and wall time of one run's output (cutune's own lines)
+summarize() { # log results_dir label
+  local st; st=$(store_of "$2" matmul)
+  local b; b=$(python3 bench/best_config.py "$2" matmul "$P0" 2>/dev/null | cut -f2-4)
+  local line; line=$(grep -E "configurations measured in" "$1" | tail -1)
+  say "$3: best ${b:-none} | ${line:-no summary line} | store $st"
+}
+
+mm() {
+  if want verify; then
+    say "verify: random samples of $VERIFY_N on the non-judged problems"
+    for p in 1 2 3; do
+      CUTUNE_CACHE=$W/cache-verify timeout 150 "$CUTUNE" run --no-progress -q --results "$W/verify" --strategy random \
+        --budget "$VERIFY_N" --time 100 --problem $p --seed 7 $SPACE >"$W/verify$p.log" 2>&1
+      say "verify problem $p exit $?"
+    done
+    python3 - "$W/verify" <<'EOF' | tee -a "$SUM"
+import json, os, sys, collections
+c = collections.Counter(); bad = []
+for d, _, fs in os.walk(sys.argv[1]):
+    for f in fs:
+        if f == "matmul.jsonl":
+            for ln in open(os.path.join(d, f)):
+                r = json.loads(ln); c[(r["problem"], r["status"])] += 1
+                if r["status"] != "ok": bad.append((r["problem"], r["config"], r["status"], r.get("message", "")[:200]))
+for k, v in sorted(c.items()): print(f"  {k[0]:24s} {k[1]:14s} {v}")
+print(f"  wrong_result: {sum(v for k, v in c.items() if k[1] == 'wrong_result')} (must be 0)")
+for b in bad[:8]: print("  ", *b)
+EOF
+  fi
+  if want default; then
+    for s in $SEEDS; do
+      say "default: cutune run $SPACE --problem 0 --seed $s (default strategy and budget, cold cache)"
+      t=$(date +%s)
+      CUTUNE_CACHE=$W/cache-seed$s timeout 200 "$CUTUNE" run --no-progress --results "$W/seed$s" --problem 0 --seed "$s" \
+        $SPACE >"$W/seed$s.log" 2>&1
+      say "seed $s exit $? after $(( $(date +%s) - t )) s"
+      summarize "$W/seed$s.log" "$W/seed$s" "default seed $s"
+      grep -A6 "configurations passed" "$W/seed$s.log" | head -6 | tee -a "$SUM"
+    done
+  fi
+  if want long; then
+    say "long: --budget $LONG_BUDGET --time $LONG_TIME --seed 11"
+    CUTUNE_CACHE=$W/cache-seed1 timeout $((LONG_TIME + 60)) "$CUTUNE" run --no-progress --results "$W/long" --problem 0 \
+      --seed 11 --budget "$LONG_BUDGET" --time "$LONG_TIME" $SPACE >"$W/long.log" 2>&1
+    say "long exit $?"
+    summarize "$W/long.log" "$W/long" "long"
+    grep -A12 "configurations passed" "$W/long.log" | head -12 | tee -a "$SUM"
+    grep -A16 "made the difference" "$W/long.log" | head -16 | tee -a "$SUM"
+  fi
+  if want kt; then
+    say "kt: cutune --time $KT_SECONDS, cold cache and store"
+    CUTUNE_CACHE=$W/cache-kt timeout $((KT_SECONDS + 60)) "$CUTUNE" run --no-progress --results "$W/ct-kt" --problem 0 \
+      --time "$KT_SECONDS" --budget 100000 $SPACE >"$W/ct-kt.log" 2>&1
+    summarize "$W/ct-kt.log" "$W/ct-kt" "cutune ${KT_SECONDS}s"
+    if ls "$WHEELS"/kernel_tuner-*.whl >/dev/null 2>&1; then
+      python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$W/site" "$WHEELS"/*.whl \
+        >"$W/pip.log" 2>&1 || say "pip install of the wheels failed (see pip.log)"
+      say "kt: Kernel Tuner --seconds $KT_SECONDS, cold"
+      (cd "$W" && PYTHONPATH="$W/site" PYTHONUNBUFFERED=1 timeout $((KT_SECONDS + 150)) python3 "$OLDPWD/bench/kernel_tuner_matmul.py" \
+        --seconds "$KT_SECONDS" --cutune-store "$(store_of "$W/ct-kt" matmul)") >"$W/kt.log" 2>&1
+      say "kt exit $?"
+      grep -vE "^\s*$" "$W/kt.log" | tail -8 | tee -a "$SUM"
+    else
+      say "kt: no Kernel Tuner wheels in $WHEELS: skipped"
+    fi
+  fi
+  if want bench; then
+    say "bench: best of every run above vs cuBLAS vs the seed"
+    mkdir -p "$W/all"
+    cat "$W"/*/*/matmul.jsonl > "$W/all/matmul.jsonl" 2>/dev/null
+    RESULTS="$W/all" OUT="$W/bench" timeout 180 bash bench/matmul.sh >"$W/bench.log" 2>&1
+    say "bench exit $?"
+    tail -28 "$W/bench.log" | tee -a "$SUM"
+  fi
+}
+
+va() {
+  say "vecadd: cutune run lua/vecadd_space.lua (the whole space, every problem)"
+  CUTUNE_CACHE=$W/cache-va timeout 240 "$CUTUNE" run --no-progress --results "$W/va" lua/vecadd_space.lua >"$W/va.log" 2>&1
+  say "vecadd exit $?"
+  grep -E "configurations passed|configurations measured|^ +1 " "$W/va.log" | tee -a "$SUM"
+  RESULTS="$W/va" OUT="$W/vabench" timeout 120 bash bench/vecadd.sh >"$W/vabench.log" 2>&1
+  say "vecadd bench exit $?"
+  tail -16 "$W/vabench.log" | tee -a "$SUM"
+}
+
+case "${1:-all}" in
+  matmul) mm ;;
+  vecadd) va ;;
+  all) mm; va ;;
+  *) echo "usage: $0 matmul|vecadd|all" >&2; exit 2 ;;
+esac
+tar czf "$OUT/matmul_logs.tgz" -C "$W" --exclude='cache-*' --exclude=site --exclude='*/matmul_bench' --exclude='*/vecadd_bench' . 2>/dev/null
+say "done"
