@@ -3,7 +3,10 @@
 # benchmark, the GPU tests, and a second independent run to compare winners. Runs from the
 # repository root over a build/ made elsewhere (tools/setup) and carried along; logs go to
 # $OUT (default gpu-out/): session.log, run1.txt, run2.txt, bench.txt, logs.tgz, results.tgz.
-#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat]...
+#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat|matmul|vecadd]...
+# matmul and vecadd are not part of all (about 8 and 1.5 minutes): they run bench/matmul_session.sh
+# (see its header: verify, default budget over seeds, long run, Kernel Tuner, cuBLAS benchmark);
+# Kernel Tuner's wheels are read from $WHEELS (default .whl).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-gpu-out}
@@ -15,6 +18,7 @@ LOG="$OUT/session.log"
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=(all)
 want() { for s in "${steps[@]}"; do if [ "$s" = all ] || [ "$s" = "$1" ]; then return 0; fi; done; return 1; }
+only() { for s in "${steps[@]}"; do if [ "$s" = "$1" ]; then return 0; fi; done; return 1; }
 say() { echo "== $(date -u +%H:%M:%S) $*" | tee -a "$LOG"; }
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}'; }
 export CUTUNE_BIN="$PWD/$B/cutune" CUTUNE_SRC="$PWD" CUTUNE_TMP="$LOGS/tests"
@@ -62,6 +66,14 @@ if want repeat; then
   say "repeat exit $? after $(elapsed "$t") s"
   grep -E "measured|^ *1 " "$OUT/run2.txt" | head -5 | tee -a "$LOG"
 fi
+
+for k in matmul vecadd; do
+  if only $k; then
+    say "$k: bench/matmul_session.sh $k"
+    CUTUNE="$B/cutune" OUT="$OUT" bash bench/matmul_session.sh $k 2>&1 | tail -60 >>"$LOG"
+    say "$k exit $?"
+  fi
+done
 
 tar czf "$OUT/logs.tgz" -C "$LOGS" . 2>/dev/null
 tar czf "$OUT/results.tgz" results 2>/dev/null

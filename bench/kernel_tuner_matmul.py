@@ -43,7 +43,7 @@ src_path = os.path.join(here, "..", "templates", "matmul.cu")
 tune_params = {
     "BM": [32, 64, 128, 256], "BN": [32, 64, 128, 256], "BK": [8, 16, 32],
     "WM": [16, 32, 64, 128], "WN": [16, 32, 64, 128], "TM": [4, 8, 16], "TN": [4, 8, 16],
-    "STAGES": [1, 2, 3, 4], "PAD": [0, 4], "REGDB": [0, 1], "UNROLL": [0, 2], "GROUPM": [1, 8, 16],
+    "STAGES": [1, 2, 3, 4], "SDB": [0, 1], "PAD": [0, 4], "REGDB": [0, 1], "UNROLL": [0, 2], "GROUPM": [1, 8, 16],
     "NTHREADS": [64, 128, 256, 512, 1024],
 }
 
@@ -57,7 +57,7 @@ def cdiv(x, y):
 
 
 def smem_bytes(p):
-    nbuf = p["STAGES"] if p["STAGES"] > 1 else 1
+    nbuf = p["STAGES"] if p["STAGES"] > 1 else (2 if p["SDB"] == 1 else 1)
     return nbuf * p["BK"] * (p["BM"] + p["PAD"] + p["BN"]) * 4
 
 
@@ -81,6 +81,8 @@ def valid(p):
     va = 4 if p["STAGES"] == 1 else 1
     la, lb = p["BM"] * p["BK"] // va, p["BK"] * p["BN"] // 4
     if la % t or lb % t or la // t > 16 or lb // t > 16:
+        return False
+    if p["STAGES"] != 1 and p["SDB"] != 0:
         return False
     if p["REGDB"] == 1 and p["UNROLL"] != 0:
         return False

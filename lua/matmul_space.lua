@@ -1,7 +1,7 @@
 -- The matmul space: strict-FP32 SIMT SGEMM, C = alpha*A*B + beta*C (row-major), from the seed's
 -- 16x16 shared-tile kernel up to the warp-tiled, cp.async-pipelined kernels that approach cuBLAS.
 -- See templates/matmul.cu for what each parameter does to the kernel. The space is far too large
--- to measure whole (about 30,000 valid configurations at 0.1-0.6 s of NVRTC each): `cutune run`
+-- to measure whole (about 37,000 valid configurations at 0.1-0.6 s of NVRTC each): `cutune run`
 -- without --budget/--time gives it a budgeted search (see `cutune run --help`).
 local ct = require "cutune"
 
@@ -9,7 +9,7 @@ local ct = require "cutune"
 local function threads(p) return (p.BM // p.WM) * (p.BN // p.WN) * 32 end
 local function cdiv(a, b) return (a + b - 1) // b end
 local function smem_bytes(p)
-  local nbuf = p.STAGES > 1 and p.STAGES or 1
+  local nbuf = p.STAGES > 1 and p.STAGES or (p.SDB == 1 and 2 or 1)
   return nbuf * p.BK * (p.BM + p.PAD + p.BN) * 4
 end
 -- Registers per thread, estimated: accumulators, fragments (twice with REGDB), the staged
@@ -60,6 +60,7 @@ return ct.space {
     ct.param("TM", {4, 8, 16}),              -- thread tile rows (runs of 4)
     ct.param("TN", {4, 8, 16}),              -- thread tile columns (runs of 4)
     ct.param("STAGES", {1, 2, 3, 4}),        -- 1: plain loads; 2-4: cp.async pipeline depth
+    ct.param("SDB", {0, 1}),                 -- STAGES=1: two shared buffers, one barrier per tile
     ct.param("PAD", {0, 4}),                 -- floats of padding per row of the transposed A tile
     ct.param("REGDB", {0, 1}),               -- double-buffered register fragments
     ct.param("UNROLL", {0, 2}),              -- inner k loop: 0 full unroll, 2 partial
@@ -91,6 +92,8 @@ return ct.space {
       local a, b = p.BM * p.BK // va, p.BK * p.BN // 4
       return a % t == 0 and b % t == 0 and a // t <= 16 and b // t <= 16
     end, "A and B tile loads divide evenly over the threads, <= 16 each"),
+    ct.rule({"STAGES", "SDB"}, function(p) return p.STAGES == 1 or p.SDB == 0 end,
+      "SDB only with STAGES=1 (plain loads)"),
     -- The schedule of the fragments is unrolled over BK: double buffering needs the full unroll.
     ct.rule({"REGDB", "UNROLL"}, function(p) return p.REGDB == 0 or p.UNROLL == 0 end,
       "REGDB=1 needs UNROLL=0"),
@@ -103,7 +106,7 @@ return ct.space {
     end, "estimated registers <= 255 per thread and <= 65536 per block"),
     -- Shared memory: sm_90 allows 227 KB (232,448 bytes) per block with the dynamic opt-in
     -- (the GPU worker raises CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES above 48 KB).
-    ct.rule({"BM", "BN", "BK", "STAGES", "PAD"}, function(p) return smem_bytes(p) <= 232448 end,
+    ct.rule({"BM", "BN", "BK", "STAGES", "SDB", "PAD"}, function(p) return smem_bytes(p) <= 232448 end,
       "shared memory <= 227 KB per block (sm_90 opt-in limit)"),
   },
 

@@ -15,6 +15,8 @@
 //   STAGES      1: plain loads: global -> registers -> shared memory, one shared buffer, the next
 //               tile's global loads in flight while the current one is computed.
 //               2..4: a cp.async pipeline of STAGES shared buffers (STAGES-1 tiles in flight).
+//   SDB         STAGES=1 only: 1 = two shared buffers (the registers of tile k+1 are stored into the
+//               other buffer while tile k is computed: one __syncthreads per tile instead of two).
 //   PAD         floats of padding per row of the transposed A tile (0 or 4: 4 keeps float4
 //               alignment and spreads the transposing stores over the banks).
 //   REGDB       1: double-buffered register fragments (the fragments of step k+1 are read from
@@ -28,7 +30,8 @@
 // Shared memory (dynamic, STAGES buffers, or one when STAGES=1), per buffer:
 //   As[BK][BM+PAD]  A transposed (k-major), so a thread's TM rows at one k are float4s;
 //   Bs[BK][BN]      B as in memory.
-//   Bytes: max(STAGES,1) * BK * (BM + PAD + BN) * 4 (lua/matmul_space.lua computes the same).
+//   Bytes: NBUF * BK * (BM + PAD + BN) * 4, NBUF = STAGES (2 when STAGES=1 and SDB=1, else 1);
+//   lua/matmul_space.lua computes the same.
 //
 // Global loads: B always moves in 16-byte pieces (float4 / 16-byte cp.async) when N % 4 == 0;
 // A moves as float4 along k (STAGES=1) when K % 4 == 0, and element by element into the
@@ -73,6 +76,9 @@
 #ifndef PAD
 #define PAD 4
 #endif
+#ifndef SDB
+#define SDB 0
+#endif
 #ifndef REGDB
 #define REGDB 1
 #endif
@@ -88,7 +94,7 @@
 #define MM_WARPS_M (BM / WM)
 #define MM_WARPS_N (BN / WN)
 #define MM_THREADS (MM_WARPS_M * MM_WARPS_N * 32)
-#define MM_NBUF (STAGES > 1 ? STAGES : 1)
+#define MM_NBUF (STAGES > 1 ? STAGES : (SDB ? 2 : 1))
 #define MM_AS (BM + PAD)                      // floats per row of the A tile (k-major)
 #define MM_ABUF (BK * MM_AS)                  // floats per A buffer
 #define MM_BBUF (BK * BN)
@@ -102,6 +108,9 @@
 #endif
 #if STAGES < 1 || STAGES > 4
 #error "STAGES must be 1..4"
+#endif
+#if SDB && STAGES != 1
+#error "SDB is for STAGES=1 (the cp.async stages are buffers already)"
 #endif
 #if REGDB && UNROLL
 #error "REGDB=1 needs the full unroll (UNROLL=0)"
@@ -274,6 +283,21 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
       }
     }
   };
+#if SDB
+  // two buffers: store tile kt+1 into the other one while tile kt is computed
+  if (KT > 0) {
+    load_regs(0);
+    store_regs(smem, smem + MM_ABUF);
+    __syncthreads();
+  }
+  for (int kt = 0; kt < KT; kt++) {
+    float *cur = smem + (kt & 1) * MM_BUF, *nxt = smem + ((kt + 1) & 1) * MM_BUF;
+    if (kt + 1 < KT) load_regs(kt + 1);
+    compute(cur, cur + MM_ABUF);
+    if (kt + 1 < KT) store_regs(nxt, nxt + MM_ABUF);  // nxt was last read in iteration kt-1
+    __syncthreads();
+  }
+#else
   float *As = smem, *Bs = smem + MM_ABUF;
   if (KT > 0) load_regs(0);
   for (int kt = 0; kt < KT; kt++) {
@@ -283,6 +307,7 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
     if (kt + 1 < KT) load_regs(kt + 1);
     compute(As, Bs);
   }
+#endif
 #else
   // ---- cp.async pipeline of STAGES buffers ----
   auto load_async = [&](int kt, int stage) {
