@@ -97,7 +97,7 @@ EOF
   if want kt; then
     say "kt: cutune --time $KT_SECONDS, cold cache and store"
     CUTUNE_CACHE=$W/cache-kt timeout $((KT_SECONDS + 60)) "$CUTUNE" run --no-progress --results "$W/ct-kt" --problem 0 \
-      --time "$KT_SECONDS" --budget 100000 $SPACE >"$W/ct-kt.log" 2>&1
+      --time "$KT_SECONDS" $SPACE >"$W/ct-kt.log" 2>&1
     summarize "$W/ct-kt.log" "$W/ct-kt" "cutune ${KT_SECONDS}s"
     if ls "$WHEELS"/kernel_tuner-*.whl >/dev/null 2>&1; then
       python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$W/site" "$WHEELS"/*.whl \

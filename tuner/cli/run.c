@@ -63,7 +63,8 @@ static const char run_usage[] =
     "space: ~37,000 configurations, about 1.5 minutes per problem on an H200). Only what the\n"
     "strategy asks for is compiled: the compile pool runs at most 2 x --jobs configurations\n"
     "ahead of the GPU (2 x --jobs + 4), in parallel NVRTC processes. Give --budget or --time (or --strategy\n"
-    "exhaustive) to override; --budget larger than the space measures all of it.\n"
+    "exhaustive) to override; --budget larger than the space measures all of it. --time\n"
+    "alone on such a space searches (bandit) until the time is up.\n"
     "\n"
     "exit status: 0 when the run completed (failed configurations are data, not errors),\n"
     "1 when it could not run (bad space, store in use, ...), 2 for a bad command line.\n";

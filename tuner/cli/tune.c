@@ -76,6 +76,7 @@ typedef struct tune_tally {
   long charged;
   size_t failed;
   double best;
+  int flops; /* the space gives flops: progress in TFLOP/s */
 } tune_tally;
 
 /* A finished record: to the store (fsync'd), to the strategy, to the display. Frees rec. */
@@ -89,7 +90,7 @@ static int finish_record(tune_ctx *t, tune_tally *ty, size_t cfg, record *rec, s
     if (t->o->verbose)
       progress_log(ty->pg, "%-40s %-13s %s", rec->config, rec_status_name(rec->status),
                    rec->status == ST_OK ? "" : (rec->message ? rec->message : ""));
-    progress_step(ty->pg, rec->status != ST_OK, rec->t_median, rec->gbps, rec->config);
+    progress_step(ty->pg, rec->status != ST_OK, rec->t_median, ty->flops ? rec->gflops : rec->gbps, rec->config);
   }
   record_free(rec);
   return rc;
@@ -117,7 +118,9 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
     dflt = " (default for a space this large: --budget " XSTR(TUNE_DEFAULT_BUDGET) " --time " XSTR(TUNE_DEFAULT_TIME) ")";
   } else if (t->o->budget <= 0 && t->o->time_limit <= 0)
     dflt = " (the whole space)";
-  const char *sname = t->o->strategy ? t->o->strategy : strategy_default_name(count, budget);
+  /* only --time on a large space: it will not be covered, so search rather than walk it in order */
+  long cover = t->o->budget <= 0 && time_limit > 0 && count > TUNE_EXHAUSTIVE_MAX ? -1 : budget;
+  const char *sname = t->o->strategy ? t->o->strategy : strategy_default_name(count, cover);
   tune_tally ty = {.best = NAN};
   strategy_opts sopts;
   strategy_opts_default(&sopts);
@@ -137,6 +140,10 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
     if (!strcmp(space_objective(t->s, i), "energy")) want_energy = 1;
   ty.pg = progress_new(stderr, pkey, (size_t)(budget < (long)count ? budget : (long)count),
                        t->o->quiet ? 0 : t->o->progress_tty);
+  cterr ferr;
+  double fl = space_flops(t->s, prob, &ferr);
+  ty.flops = isfinite(fl) && fl > 0;
+  if (ty.flops) progress_show_tflops(ty.pg);
   if (!t->o->quiet) fprintf(stderr, "problem %s: %zu configurations, strategy %s%s\n", pkey, count, sname, dflt);
 
   for (;;) {
