@@ -3,8 +3,9 @@
 # benchmark, the GPU tests, and a second independent run to compare winners. Runs from the
 # repository root over a build/ made elsewhere (tools/setup) and carried along; logs go to
 # $OUT (default gpu-out/): session.log, run1.txt, run2.txt, bench.txt, logs.tgz, results.tgz.
-#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat|matmul|vecadd]...
-# matmul and vecadd are not part of all (about 8 and 1.5 minutes): they run bench/matmul_session.sh
+#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat|matmul|matmul-long|vecadd]...
+# matmul, matmul-long and vecadd are not part of all (about 7.5, 5.5 and 1.5 minutes: one call
+# each): they run bench/matmul_session.sh matmul|long|vecadd
 # (see its header: verify, default budget over seeds, long run, Kernel Tuner, cuBLAS benchmark);
 # Kernel Tuner's wheels are read from $WHEELS (default .whl).
 set -uo pipefail
@@ -67,10 +68,10 @@ if want repeat; then
   grep -E "measured|^ *1 " "$OUT/run2.txt" | head -5 | tee -a "$LOG"
 fi
 
-for k in matmul vecadd; do
+for k in matmul matmul-long vecadd; do
   if only $k; then
     say "$k: bench/matmul_session.sh $k"
-    CUTUNE="$B/cutune" OUT="$OUT" bash bench/matmul_session.sh $k 2>&1 | tail -60 >>"$LOG"
+    CUTUNE="$B/cutune" OUT="$OUT" bash bench/matmul_session.sh "${k#matmul-}" 2>&1 | tail -60 >>"$LOG"
     say "$k exit $?"
   fi
 done

@@ -33,6 +33,7 @@ ap.add_argument("--strategy", default="genetic_algorithm")
 ap.add_argument("--cache", default=None)
 ap.add_argument("--cutune-store", default=None)
 ap.add_argument("--seed", type=int, default=1)
+ap.add_argument("--dump", default=None, help="write {config: time in ms} of the checked configurations as JSON")
 ap.add_argument("--count-only", action="store_true", help="count the valid configurations and exit (no GPU)")
 a = ap.parse_args()
 
@@ -204,6 +205,10 @@ if ok:
     b = min(ok, key=lambda r: r["time"])
     cfg = ",".join(f"{k}={b[k]}" for k in tune_params if k != "NTHREADS")
     print(f"  best: {b['time']:.4f} ms = {flop / b['time'] / 1e9:.2f} TFLOP/s (checked)  {cfg}")
+
+if a.dump:
+    with open(a.dump, "w") as f:
+        json.dump({",".join(f"{k}={r[k]}" for k in tune_params if k != "NTHREADS"): r["time"] for r in ok}, f)
 
 if a.cutune_store and os.path.exists(a.cutune_store):
     prob = f"K={K},M={M},N={N}"

@@ -1,40 +1,44 @@
 #!/usr/bin/env bash
 # matmul_session.sh: everything the matmul and vecadd work measures on the GPU machine, in one call.
 #
-#   bench/matmul_session.sh matmul|vecadd|all
+#   bench/matmul_session.sh matmul|long|vecadd
 #
-# matmul (about 8 minutes with the defaults below):
+# matmul (about 7.5 minutes with the defaults below; give the call timeout 600):
 #   1. verify   every variant of a seeded random sample (VERIFY_N per problem) on the three
 #               non-judged problems (non-square; ragged with edge tiles; ragged with N, K % 4 = 3)
-#               is checked against the float64 reference; the stage prints the count of
-#               wrong_result records, which must be 0.
+#               is checked against the float64 reference; prints the count of wrong_result
+#               records, which must be 0.
 #   2. default  `cutune run lua/matmul_space.lua --problem 0` with the default strategy and budget
-#               (no --budget/--time), one run per seed in SEEDS, each from a cold compile cache:
-#               best TFLOP/s, configurations measured, wall seconds, rate.
-#   3. long     the reference: a much longer run (--budget LONG_BUDGET --time LONG_TIME) whose best
-#               the default runs are compared with (within a few per cent is the target).
-#   4. kt       Kernel Tuner on the same template, space and problem for KT_SECONDS from a cold
-#               start (bench/kernel_tuner_matmul.py), and cutune with --time KT_SECONDS from a cold
-#               cache: best TFLOP/s of each, configurations/s, agreement of times.
-#   5. bench    bench/matmul.sh: the best tuned kernel vs cuBLAS SGEMM (default and pedantic math)
-#               vs the seed's 16x16 kernel at 4096, 2048 and 8192.
+#               (no --budget/--time: bandit, 1000 evaluations or 90 s), one run per seed in SEEDS,
+#               each from a cold compile cache: best TFLOP/s, configurations measured, wall, rate.
+#   3. kt       Kernel Tuner on the same template, space and problem for KT_SECONDS (default 90,
+#               the default run's time limit) from a cold start (bench/kernel_tuner_matmul.py),
+#               against the cold seed-1 run of step 2 (the same wall-clock budget); then cutune
+#               measures exactly the configurations Kernel Tuner measured (bench/kt_agreement.py
+#               writes a space restricted to them) and the stage prints how the times agree.
+#   4. bench    bench/matmul.sh: the best tuned kernel of the runs above vs cuBLAS SGEMM (default
+#               and pedantic math, no TF32) vs the seed's 16x16 kernel at 4096, 2048 and 8192.
+# long (about 5.5 minutes, a call of its own): the reference for step 2, one much longer run
+#   (--budget LONG_BUDGET --time LONG_TIME, seed 11, cold) whose best the default runs' bests are
+#   compared with (the target: within a few per cent), with its parameter-effects table.
 # vecadd (about 1.5 minutes): the whole vecadd space on every problem, then bench/vecadd.sh.
 #
 # Environment: CUTUNE (default build/cutune), OUT (default gpu-out), WHEELS (folder of Kernel
 # Tuner wheels, default .whl; the KT step is skipped without them), SEEDS (default "1 2 3"),
-# VERIFY_N (default 60), LONG_BUDGET (3000), LONG_TIME (200), KT_SECONDS (90), STEPS (default
-# "verify default long kt bench"). Logs and summaries go to $OUT: matmul_session.txt is the summary.
+# VERIFY_N (30), LONG_BUDGET (3000), LONG_TIME (300), KT_SECONDS (90), STEPS (the steps of the
+# matmul mode, default "verify default kt bench"). Summary: $OUT/matmul_session.txt; logs:
+# $OUT/matmul_logs.tgz.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 CUTUNE=${CUTUNE:-build/cutune}
 OUT=${OUT:-gpu-out}
 WHEELS=${WHEELS:-.whl}
 SEEDS=${SEEDS:-1 2 3}
-VERIFY_N=${VERIFY_N:-60}
+VERIFY_N=${VERIFY_N:-30}
 LONG_BUDGET=${LONG_BUDGET:-3000}
-LONG_TIME=${LONG_TIME:-200}
+LONG_TIME=${LONG_TIME:-300}
 KT_SECONDS=${KT_SECONDS:-90}
-STEPS=${STEPS:-verify default long kt bench}
+STEPS=${STEPS:-verify default kt bench}
 W=${TMPDIR:-/tmp}/cutune-mm
 mkdir -p "$OUT" "$W"
 SUM="$OUT/matmul_session.txt"
@@ -85,28 +89,28 @@ EOF
       grep -A6 "configurations passed" "$W/seed$s.log" | head -6 | tee -a "$SUM"
     done
   fi
-  if want long; then
-    say "long: --budget $LONG_BUDGET --time $LONG_TIME --seed 11"
-    CUTUNE_CACHE=$W/cache-seed1 timeout $((LONG_TIME + 60)) "$CUTUNE" run --no-progress --results "$W/long" --problem 0 \
-      --seed 11 --budget "$LONG_BUDGET" --time "$LONG_TIME" $SPACE >"$W/long.log" 2>&1
-    say "long exit $?"
-    summarize "$W/long.log" "$W/long" "long"
-    grep -A12 "configurations passed" "$W/long.log" | head -12 | tee -a "$SUM"
-    grep -A16 "made the difference" "$W/long.log" | head -16 | tee -a "$SUM"
-  fi
   if want kt; then
-    say "kt: cutune --time $KT_SECONDS, cold cache and store"
-    CUTUNE_CACHE=$W/cache-kt timeout $((KT_SECONDS + 60)) "$CUTUNE" run --no-progress --results "$W/ct-kt" --problem 0 \
-      --time "$KT_SECONDS" $SPACE >"$W/ct-kt.log" 2>&1
-    summarize "$W/ct-kt.log" "$W/ct-kt" "cutune ${KT_SECONDS}s"
+    if [ ! -f "$W/seed1.log" ]; then
+      say "kt: cutune --time $KT_SECONDS, cold cache and store"
+      CUTUNE_CACHE=$W/cache-seed1 timeout $((KT_SECONDS + 60)) "$CUTUNE" run --no-progress --results "$W/seed1" --problem 0 \
+        --time "$KT_SECONDS" $SPACE >"$W/seed1.log" 2>&1
+    fi
+    summarize "$W/seed1.log" "$W/seed1" "cutune seed 1 (cold; the same wall clock as Kernel Tuner's)"
     if ls "$WHEELS"/kernel_tuner-*.whl >/dev/null 2>&1; then
       python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$W/site" "$WHEELS"/*.whl \
         >"$W/pip.log" 2>&1 || say "pip install of the wheels failed (see pip.log)"
       say "kt: Kernel Tuner --seconds $KT_SECONDS, cold"
-      (cd "$W" && PYTHONPATH="$W/site" PYTHONUNBUFFERED=1 timeout $((KT_SECONDS + 150)) python3 "$OLDPWD/bench/kernel_tuner_matmul.py" \
-        --seconds "$KT_SECONDS" --cutune-store "$(store_of "$W/ct-kt" matmul)") >"$W/kt.log" 2>&1
+      (cd "$W" && PYTHONPATH="$W/site" PYTHONUNBUFFERED=1 timeout $((KT_SECONDS + 120)) python3 "$OLDPWD/bench/kernel_tuner_matmul.py" \
+        --seconds "$KT_SECONDS" --dump "$W/kt_times.json") >"$W/kt.log" 2>&1
       say "kt exit $?"
-      grep -vE "^\s*$" "$W/kt.log" | tail -8 | tee -a "$SUM"
+      grep -vE "^\s*$" "$W/kt.log" | tail -4 | tee -a "$SUM"
+      if [ -s "$W/kt_times.json" ]; then
+        python3 bench/kt_agreement.py space "$W/kt_times.json" $SPACE "$W/matmul_kt.lua"
+        CUTUNE_CACHE=$W/cache-seed1 timeout 150 "$CUTUNE" run --no-progress -q --results "$W/ktset" --problem 0 \
+          --budget 100000 "$W/matmul_kt.lua" >"$W/ktset.log" 2>&1
+        say "kt: cutune measured Kernel Tuner's configurations, exit $?"
+        python3 bench/kt_agreement.py compare "$W/kt_times.json" "$(store_of "$W/ktset" matmul)" 2>&1 | tee -a "$SUM"
+      fi
     else
       say "kt: no Kernel Tuner wheels in $WHEELS: skipped"
     fi
@@ -114,11 +118,21 @@ EOF
   if want bench; then
     say "bench: best of every run above vs cuBLAS vs the seed"
     mkdir -p "$W/all"
-    cat "$W"/*/*/matmul.jsonl > "$W/all/matmul.jsonl" 2>/dev/null
+    cat "$W"/seed*/*/matmul.jsonl "$W"/long/*/matmul.jsonl > "$W/all/matmul.jsonl" 2>/dev/null
     RESULTS="$W/all" OUT="$W/bench" timeout 180 bash bench/matmul.sh >"$W/bench.log" 2>&1
     say "bench exit $?"
     tail -28 "$W/bench.log" | tee -a "$SUM"
   fi
+}
+
+long() {
+  say "long: --budget $LONG_BUDGET --time $LONG_TIME --seed 11, cold"
+  CUTUNE_CACHE=$W/cache-long timeout $((LONG_TIME + 90)) "$CUTUNE" run --no-progress --results "$W/long" --problem 0 \
+    --seed 11 --budget "$LONG_BUDGET" --time "$LONG_TIME" $SPACE >"$W/long.log" 2>&1
+  say "long exit $?"
+  summarize "$W/long.log" "$W/long" "long"
+  grep -A12 "configurations passed" "$W/long.log" | head -12 | tee -a "$SUM"
+  grep -A16 "made the difference" "$W/long.log" | head -16 | tee -a "$SUM"
 }
 
 va() {
@@ -131,11 +145,11 @@ va() {
   tail -16 "$W/vabench.log" | tee -a "$SUM"
 }
 
-case "${1:-all}" in
+case "${1:-}" in
   matmul) mm ;;
+  long) long ;;
   vecadd) va ;;
-  all) mm; va ;;
-  *) echo "usage: $0 matmul|vecadd|all" >&2; exit 2 ;;
+  *) echo "usage: $0 matmul|long|vecadd" >&2; exit 2 ;;
 esac
 tar czf "$OUT/matmul_logs.tgz" -C "$W" --exclude='cache-*' --exclude=site --exclude='*/matmul_bench' --exclude='*/vecadd_bench' . 2>/dev/null
 say "done"
