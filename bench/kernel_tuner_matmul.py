@@ -6,7 +6,7 @@ lua/matmul_space.lua, on the same problem, with a wall-clock budget, from a cold
          [--cache FILE] [--cutune-store results/.../matmul.jsonl] [--seed 1]
 
 The parameters and restrictions below mirror lua/matmul_space.lua one for one (the script checks
-that the count of valid configurations is the same, 30,306); NTHREADS is a derived parameter with
+that the count of valid configurations is the same, 74,748); NTHREADS is a derived parameter with
 exactly one valid value per configuration (Kernel Tuner takes the block size from a parameter).
 Every configuration is checked against a float64 reference (cupy) with cutune's rule,
 |c - ref| <= tol * max(1, |ref|), tol = 4 * 2^-24 * K, before it counts. The kernels are compiled
@@ -44,7 +44,7 @@ src_path = os.path.join(here, "..", "templates", "matmul.cu")
 tune_params = {
     "BM": [32, 64, 128, 256], "BN": [32, 64, 128, 256], "BK": [8, 16, 32],
     "WM": [16, 32, 64, 128], "WN": [16, 32, 64, 128], "TM": [4, 8, 16], "TN": [4, 8, 16],
-    "STAGES": [1, 2, 3, 4], "SDB": [0, 1], "PAD": [0, 4], "REGDB": [0, 1], "UNROLL": [0, 2], "GROUPM": [1, 8, 16],
+    "STAGES": [1, 2, 3, 4], "SDB": [0, 1], "PAD": [0, 4], "REGDB": [0, 1], "UNROLL": [0, 2], "GROUPM": [1, 8, 16], "HOIST": [0, 1],
     "NTHREADS": [64, 128, 256, 512, 1024],
 }
 

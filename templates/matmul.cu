@@ -23,6 +23,10 @@
 //               shared memory while step k's FFMAs run); 0: one fragment set.
 //   UNROLL      the inner loop over BK: 0 fully unrolled, else `#pragma unroll UNROLL` (REGDB=1
 //               needs full unroll, so that the fragment index is a compile-time constant).
+//   HOIST       1: the load geometry (base pointers, row and column masks) is computed once per
+//               thread and each tile's loads are a pointer plus a constant offset, with k checked
+//               only in a partial last tile; 0: every load recomputes its indices and bounds (the
+//               first version: ~200 integer instructions per tile of the cp.async path).
 //   GROUPM      block order: blocks walk the tiles of C in bands of GROUPM block rows (1: plain
 //               row-major order), so the blocks resident at one time share rows of A and
 //               columns of B in L2.
@@ -87,6 +91,9 @@
 #endif
 #ifndef GROUPM
 #define GROUPM 8
+#endif
+#ifndef HOIST
+#define HOIST 1
 #endif
 
 #define MM_LM (WM / TM)                       // lanes along m in a warp
@@ -218,9 +225,73 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
 #endif
   };
 
+#if HOIST
+  // Per-thread load geometry, computed once. Load slot l of A covers tile row ha_m + l*HA_R at k
+  // offset ha_k (the same mapping as the HOIST=0 code: e = tid + l*threads, and the thread count is
+  // a multiple of HA_W and HB_W); slot l of B covers tile row hb_k + l*HB_R at column hb_n.
+  constexpr int HA_W = BK / MM_VA, HA_R = MM_THREADS / HA_W;  // A loads per tile row; rows between slots
+  constexpr int HB_W = BN / 4, HB_R = MM_THREADS / HB_W;
+  static_assert(MM_THREADS % HA_W == 0 && MM_THREADS % HB_W == 0, "load mapping");
+  static_assert(MM_ALOADS <= 32, "row mask");
+  const int ha_k = (tid % HA_W) * MM_VA, ha_m = tid / HA_W;
+  const int hb_n = (tid % HB_W) * 4, hb_k = tid / HB_W;
+  // slot 0 at tile 0; may point outside A or B for a row or column outside them: never read then
+  const float *ha_p = A + (long long)(m0 + ha_m) * K + ha_k;
+  const long long ha_step = (long long)HA_R * K;
+  const float *hb_p = B + (long long)hb_k * N + n0 + hb_n;
+  const long long hb_step = (long long)HB_R * N;
+  unsigned ha_mask = 0, hb_cmask = 0;  // bit l: slot l's row is inside A; bit c: column hb_n+c inside B
+#pragma unroll
+  for (int l = 0; l < MM_ALOADS; l++)
+    if (m0 + ha_m + l * HA_R < M) ha_mask |= 1u << l;
+#pragma unroll
+  for (int c = 0; c < 4; c++)
+    if (n0 + hb_n + c < N) hb_cmask |= 1u << c;
+#endif
+
 #if STAGES == 1
   // ---- plain loads: the next tile waits in registers while the current one is computed ----
   float4 ra[MM_ALOADS], rb[MM_BLOADS];
+#if HOIST
+  auto load_regs = [&](int kt) {
+    const int k0 = kt * BK;
+    const bool full = k0 + BK <= K;  // every k of the tile is inside A and B
+    const int ka = k0 + ha_k;
+#pragma unroll
+    for (int l = 0; l < MM_ALOADS; l++) {
+      float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
+      if ((MM_ATOTAL % MM_THREADS == 0 || tid + l * MM_THREADS < MM_ATOTAL) && ((ha_mask >> l) & 1u)) {
+        const float *p = ha_p + l * ha_step + k0;
+        if (avec) {
+          if (full || ka < K) v = __ldg(reinterpret_cast<const float4 *>(p));
+        } else {
+          if (full || ka < K) v.x = __ldg(p);
+          if (full || ka + 1 < K) v.y = __ldg(p + 1);
+          if (full || ka + 2 < K) v.z = __ldg(p + 2);
+          if (full || ka + 3 < K) v.w = __ldg(p + 3);
+        }
+      }
+      ra[l] = v;
+    }
+    const float *pb = hb_p + (long long)k0 * N;
+#pragma unroll
+    for (int l = 0; l < MM_BLOADS; l++) {
+      float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
+      if ((MM_BTOTAL % MM_THREADS == 0 || tid + l * MM_THREADS < MM_BTOTAL) && (full || k0 + hb_k + l * HB_R < K)) {
+        const float *p = pb + l * hb_step;
+        if (bvec) {
+          if (hb_cmask & 1u) v = __ldg(reinterpret_cast<const float4 *>(p));
+        } else {
+          if (hb_cmask & 1u) v.x = __ldg(p);
+          if (hb_cmask & 2u) v.y = __ldg(p + 1);
+          if (hb_cmask & 4u) v.z = __ldg(p + 2);
+          if (hb_cmask & 8u) v.w = __ldg(p + 3);
+        }
+      }
+      rb[l] = v;
+    }
+  };
+#else
   auto load_regs = [&](int kt) {
     const int k0 = kt * BK;
 #pragma unroll
@@ -262,6 +333,7 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
       rb[l] = v;
     }
   };
+#endif
   auto store_regs = [&](float *As, float *Bs) {
 #pragma unroll
     for (int l = 0; l < MM_ALOADS; l++) {
@@ -310,6 +382,40 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
 #endif
 #else
   // ---- cp.async pipeline of STAGES buffers ----
+#if HOIST
+  auto load_async = [&](int kt, int stage) {
+    float *As = smem + stage * MM_BUF, *Bs = As + MM_ABUF;
+    const int k0 = kt * BK;
+    const bool full = k0 + BK <= K;
+    const bool ka_ok = full || k0 + ha_k < K;
+#pragma unroll
+    for (int l = 0; l < MM_ALOADS; l++) {
+      if (MM_ATOTAL % MM_THREADS == 0 || tid + l * MM_THREADS < MM_ATOTAL) {
+        const bool ok = ka_ok && ((ha_mask >> l) & 1u);
+        mm_cp4(As + ha_k * MM_AS + ha_m + l * HA_R, ok ? ha_p + l * ha_step + k0 : A, ok ? 4 : 0);
+      }
+    }
+    const float *pb = hb_p + (long long)k0 * N;
+#pragma unroll
+    for (int l = 0; l < MM_BLOADS; l++) {
+      if (MM_BTOTAL % MM_THREADS == 0 || tid + l * MM_THREADS < MM_BTOTAL) {
+        const bool kb_ok = full || k0 + hb_k + l * HB_R < K;
+        float *d = Bs + (hb_k + l * HB_R) * BN + hb_n;
+        const float *p = pb + l * hb_step;
+        if (bvec) {
+          const bool ok = kb_ok && (hb_cmask & 1u);
+          mm_cp16(d, ok ? p : B, ok ? 16 : 0);
+        } else {
+#pragma unroll
+          for (int c = 0; c < 4; c++) {
+            const bool ok = kb_ok && ((hb_cmask >> c) & 1u);
+            mm_cp4(d + c, ok ? p + c : B, ok ? 4 : 0);
+          }
+        }
+      }
+    }
+  };
+#else
   auto load_async = [&](int kt, int stage) {
     float *As = smem + stage * MM_BUF, *Bs = As + MM_ABUF;
     const int k0 = kt * BK;
@@ -343,6 +449,7 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
       }
     }
   };
+#endif
 #pragma unroll
   for (int s = 0; s < STAGES - 1; s++) {
     if (s < KT) load_async(s, s);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Without a GPU: a documented sample of the matmul space and of the vecadd space compiles for
-# sm_90 and sm_80 with no failure. The matmul space (~37,000 configurations at 0.5-5 s of NVRTC
+# sm_90 and sm_80 with no failure. The matmul space (~75,000 configurations at 0.5-5 s of NVRTC
 # each on a loaded 2-core machine: hours) is too large for CI: `--budget 3 --seed 3` compiles a
 # seeded random sample of 3 per architecture (~15-30 s of CPU in all); seed 3 covers both load
 # paths (STAGES=1 plain loads and a cp.async pipeline). The vecadd space (480) is sampled with
