@@ -69,6 +69,24 @@ static double record_value(const record *r) {
   return (r->status == ST_OK && isfinite(r->t_median)) ? r->t_median : INFINITY;
 }
 
+void tune_limits(size_t count, const run_opts *o, long *budget, double *time_limit, const char **sname,
+                 const char **note) {
+  *budget = o->budget > 0 ? o->budget : (long)count;
+  *time_limit = o->time_limit;
+  *note = "";
+  int exh = o->strategy && !strcmp(o->strategy, "exhaustive");
+  if (o->budget <= 0 && o->time_limit <= 0 && !exh && count > TUNE_EXHAUSTIVE_MAX) {
+    /* too large to measure whole in minutes: a budgeted search by default */
+    *budget = TUNE_DEFAULT_BUDGET;
+    *time_limit = TUNE_DEFAULT_TIME;
+    *note = " (default for a space this large: --budget " XSTR(TUNE_DEFAULT_BUDGET) " --time " XSTR(TUNE_DEFAULT_TIME) ")";
+  } else if (o->budget <= 0 && o->time_limit <= 0)
+    *note = " (the whole space)";
+  /* only --time on a large space: it will not be covered, so search rather than walk it in order */
+  long cover = o->budget <= 0 && *time_limit > 0 && count > TUNE_EXHAUSTIVE_MAX ? -1 : *budget;
+  *sname = o->strategy ? o->strategy : strategy_default_name(count, cover);
+}
+
 /* What one problem's loop keeps between configurations. */
 typedef struct tune_tally {
   strategy *strat;
@@ -107,20 +125,10 @@ static void note_best(tune_tally *ty, const record *r) {
 static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
   const configset *cs = space_configs(t->s);
   size_t count = configset_count(cs);
-  long budget = t->o->budget > 0 ? t->o->budget : (long)count;
-  double time_limit = t->o->time_limit;
-  const char *dflt = "";
-  int exh = t->o->strategy && !strcmp(t->o->strategy, "exhaustive");
-  if (t->o->budget <= 0 && t->o->time_limit <= 0 && !exh && count > TUNE_EXHAUSTIVE_MAX) {
-    /* too large to measure whole in minutes: a budgeted search by default */
-    budget = TUNE_DEFAULT_BUDGET;
-    time_limit = TUNE_DEFAULT_TIME;
-    dflt = " (default for a space this large: --budget " XSTR(TUNE_DEFAULT_BUDGET) " --time " XSTR(TUNE_DEFAULT_TIME) ")";
-  } else if (t->o->budget <= 0 && t->o->time_limit <= 0)
-    dflt = " (the whole space)";
-  /* only --time on a large space: it will not be covered, so search rather than walk it in order */
-  long cover = t->o->budget <= 0 && time_limit > 0 && count > TUNE_EXHAUSTIVE_MAX ? -1 : budget;
-  const char *sname = t->o->strategy ? t->o->strategy : strategy_default_name(count, cover);
+  long budget;
+  double time_limit;
+  const char *sname, *dflt;
+  tune_limits(count, t->o, &budget, &time_limit, &sname, &dflt);
   tune_tally ty = {.best = NAN};
   strategy_opts sopts;
   strategy_opts_default(&sopts);

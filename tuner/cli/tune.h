@@ -15,4 +15,8 @@
 #define XSTR(x) XSTR_(x)
 
 int run_tune(space *s, const run_opts *o, const char *self_exe, cterr *err);
+/* Budget (evaluations), time limit (seconds, 0 = none), strategy name and a note for the progress
+ * header, for one problem of a space of `count` configurations under the options (the rules above). */
+void tune_limits(size_t count, const run_opts *o, long *budget, double *time_limit, const char **sname,
+                 const char **note);
 #endif
