@@ -3,8 +3,8 @@
 # benchmark, the GPU tests, and a second independent run to compare winners. Runs from the
 # repository root over a build/ made elsewhere (tools/setup) and carried along; logs go to
 # $OUT (default gpu-out/): session.log, run1.txt, run2.txt, bench.txt, logs.tgz, results.tgz.
-#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat|explain|energy|launcher|convolution|compile|inputs]...
-# The last six run only when named (not with all).
+#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat|explain|energy|launcher|convolution|compile|inputs|matmul|matmul-long|vecadd]...
+# The last nine run only when named (not with all).
 # `explain` (not part of `all`): cutune explain under ncu on the transpose store at 8192^2 (top 3,
 # the best of each TILE, the seed's naive / unpadded / padded kernels) -> explain.txt; the
 # sanitizers on the same configurations (ragged problem) -> sanitize.txt; the planted race and
@@ -23,6 +23,10 @@
 # transpose space compiled cold for sm_90, then 5 fully cached re-runs timed -> $OUT/compile.txt.
 # inputs: bench/inputs_gpu.sh -- exit statuses, the reference first, whole lines in a shared log
 #   -> inputs.log.
+# matmul, matmul-long, vecadd (about 7.5, 5.5 and 1.5 minutes: one call each) run
+# each): they run bench/matmul_session.sh matmul|long|vecadd
+# (see its header: verify, default budget over seeds, long run, Kernel Tuner, cuBLAS benchmark);
+# Kernel Tuner's wheels are read from $WHEELS (default .whl).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-gpu-out}
@@ -156,6 +160,14 @@ if named inputs; then
   say "inputs exit $? after $(elapsed "$t") s"
   tail -12 "$OUT/inputs.log" | tee -a "$LOG"
 fi
+
+for k in matmul matmul-long vecadd; do
+  if named $k; then
+    say "$k: bench/matmul_session.sh $k"
+    CUTUNE="$B/cutune" OUT="$OUT" bash bench/matmul_session.sh "${k#matmul-}" 2>&1 | tail -60 >>"$LOG"
+    say "$k exit $?"
+  fi
+done
 
 tar czf "$OUT/logs.tgz" -C "$LOGS" . 2>/dev/null
 tar czf "$OUT/results.tgz" results 2>/dev/null

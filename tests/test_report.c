@@ -230,6 +230,25 @@ int main(void) {
   CHECK(back == n);
   free(out);
 
+  /* A space that gives flops (a GEMM): TFLOP/s, and neither GB/s nor % copy. 137.4 GFLOP per launch
+   * (4096^3) at 3.0632 ms is 44.87 TFLOP/s. */
+  {
+    record *g = mk(1, 1, 1, ST_OK, 1.0);
+    record_set_str(&g->problem, "M=8192,N=8192");
+    g->t_median = 3.0632;
+    g->gflops = 2.0 * 4096.0 * 4096 * 4096 / (g->t_median * 1e-3) / 1e9;
+    const record *gv[1] = {g};
+    args ga = {.recs = gv, .n = 1, .top = 5, .copy = 4000};
+    out = capture(do_best, &ga);
+    CHECK(ga.ret == 1);
+    CHECK_STR_CONTAINS(out, "TFLOP/s");
+    CHECK_STR_CONTAINS(out, "44.87");
+    CHECK(!strstr(out, "GB/s"));
+    CHECK(!strstr(out, "% copy"));
+    free(out);
+    record_free(g), free(g);
+  }
+
   for (size_t i = 0; i < n; i++) record_free(all[i]), free(all[i]);
   return check_report();
 }

@@ -69,6 +69,24 @@ static double record_value(const record *r) {
   return (r->status == ST_OK && isfinite(r->t_median)) ? r->t_median : INFINITY;
 }
 
+void tune_limits(size_t count, const run_opts *o, long *budget, double *time_limit, const char **sname,
+                 const char **note) {
+  *budget = o->budget > 0 ? o->budget : (long)count;
+  *time_limit = o->time_limit;
+  *note = "";
+  int exh = o->strategy && !strcmp(o->strategy, "exhaustive");
+  if (o->budget <= 0 && o->time_limit <= 0 && !exh && count > TUNE_EXHAUSTIVE_MAX) {
+    /* too large to measure whole in minutes: a budgeted search by default */
+    *budget = TUNE_DEFAULT_BUDGET;
+    *time_limit = TUNE_DEFAULT_TIME;
+    *note = " (default for a space this large: --budget " XSTR(TUNE_DEFAULT_BUDGET) " --time " XSTR(TUNE_DEFAULT_TIME) ")";
+  } else if (o->budget <= 0 && o->time_limit <= 0)
+    *note = " (the whole space)";
+  /* only --time on a large space: it will not be covered, so search rather than walk it in order */
+  long cover = o->budget <= 0 && *time_limit > 0 && count > TUNE_EXHAUSTIVE_MAX ? -1 : *budget;
+  *sname = o->strategy ? o->strategy : strategy_default_name(count, cover);
+}
+
 /* What one problem's loop keeps between configurations. */
 typedef struct tune_tally {
   strategy *strat;
@@ -76,6 +94,7 @@ typedef struct tune_tally {
   long charged;
   size_t failed;
   double best;
+  int flops; /* the space gives flops: progress in TFLOP/s */
 } tune_tally;
 
 /* A finished record: to the store (fsync'd), to the strategy, to the display. Frees rec. */
@@ -89,7 +108,7 @@ static int finish_record(tune_ctx *t, tune_tally *ty, size_t cfg, record *rec, s
     if (t->o->verbose)
       progress_log(ty->pg, "%-40s %-13s %s", rec->config, rec_status_name(rec->status),
                    rec->status == ST_OK ? "" : (rec->message ? rec->message : ""));
-    progress_step(ty->pg, rec->status != ST_OK, rec->t_median, rec->gbps, rec->config);
+    progress_step(ty->pg, rec->status != ST_OK, rec->t_median, ty->flops ? rec->gflops : rec->gbps, rec->config);
   }
   record_free(rec);
   return rc;
@@ -106,10 +125,15 @@ static void note_best(tune_tally *ty, const record *r) {
 static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
   const configset *cs = space_configs(t->s);
   size_t count = configset_count(cs);
-  long budget = t->o->budget > 0 ? t->o->budget : (long)count;
-  const char *sname = t->o->strategy ? t->o->strategy : strategy_default_name(count, budget);
+  long budget;
+  double time_limit;
+  const char *sname, *dflt;
+  tune_limits(count, t->o, &budget, &time_limit, &sname, &dflt);
   tune_tally ty = {.best = NAN};
-  if (strategy_new(sname, cs, t->o->seed, NULL, &ty.strat, err) != 0) return -1;
+  strategy_opts sopts;
+  strategy_opts_default(&sopts);
+  sopts.budget_hint = budget < (long)count ? budget : (long)count;
+  if (strategy_new(sname, cs, t->o->seed, &sopts, &ty.strat, err) != 0) return -1;
 
   int window = 2 * t->jobs + 4;
   ready_item *ready = xcalloc((size_t)window + 1, sizeof(ready_item));
@@ -122,11 +146,14 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
   ty.pg = progress_new(stderr, pkey, (size_t)(budget < (long)count ? budget : (long)count),
                        t->o->quiet ? 0 : t->o->progress_tty);
   progress_set_quiet(ty.pg, t->o->quiet);
-  if (!t->o->quiet) fprintf(stderr, "problem %s: %zu configurations, strategy %s%s\n", pkey, count, sname,
-                            t->o->budget > 0 ? "" : " (the whole space)");
+  cterr ferr;
+  double fl = space_flops(t->s, prob, &ferr);
+  ty.flops = isfinite(fl) && fl > 0;
+  if (ty.flops) progress_show_tflops(ty.pg);
+  if (!t->o->quiet) fprintf(stderr, "problem %s: %zu configurations, strategy %s%s\n", pkey, count, sname, dflt);
 
   for (;;) {
-    int out_of_time = t->o->time_limit > 0 && now_seconds() - t0 > t->o->time_limit;
+    int out_of_time = time_limit > 0 && now_seconds() - t0 > time_limit;
     int stop = interrupted || out_of_time || ty.charged >= budget;
     /* propose while there is room in the pipeline and budget left for it */
     while (!stop && !exhausted && inflight + nready < window && ty.charged + inflight + nready + gpu_busy < budget) {

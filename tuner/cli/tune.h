@@ -5,6 +5,19 @@
 
 #include "job.h"
 
+/* Without --budget and --time, a space of more than TUNE_EXHAUSTIVE_MAX configurations is not
+ * measured whole: each problem gets the default strategy with at most TUNE_DEFAULT_BUDGET
+ * evaluations and TUNE_DEFAULT_TIME seconds, whichever ends first (`cutune run --help`). */
+#define TUNE_EXHAUSTIVE_MAX 5000
+#define TUNE_DEFAULT_BUDGET 1000
+#define TUNE_DEFAULT_TIME 90
+#define XSTR_(x) #x
+#define XSTR(x) XSTR_(x)
+
 /* out: what the run came to (job.h), for the exit status */
 int run_tune(space *s, const run_opts *o, const char *self_exe, run_outcome *out, cterr *err);
+/* Budget (evaluations), time limit (seconds, 0 = none), strategy name and a note for the progress
+ * header, for one problem of a space of `count` configurations under the options (the rules above). */
+void tune_limits(size_t count, const run_opts *o, long *budget, double *time_limit, const char **sname,
+                 const char **note);
 #endif

@@ -23,6 +23,7 @@ struct progress {
   double best_t, best_gbps;
   char *best_config;
   int quiet; /* -q: no progress at all (progress_log still writes) */
+  int tflops; /* best_gbps holds GFLOP/s, shown as TFLOP/s (progress_show_tflops) */
 };
 
 /* One write of whole lines: the other standard stream is flushed first, so that in a shared
@@ -48,6 +49,10 @@ progress *progress_new(FILE *out, const char *label, size_t total, int tty) {
   p->last_draw = -1e9;
   p->best_t = p->best_gbps = NAN;
   return p;
+}
+
+void progress_show_tflops(progress *p) {
+  if (p) p->tflops = 1;
 }
 
 void progress_set_clock(progress *p, double (*now)(void)) {
@@ -99,7 +104,8 @@ static void fmt_best(const progress *p, dbuf *b, size_t maxc) {
   if (isnan(p->best_t)) return;
   dbuf_puts(b, "best ");
   fmt_time(b, p->best_t);
-  if (isfinite(p->best_gbps)) dbuf_printf(b, " %.0f GB/s", p->best_gbps);
+  if (isfinite(p->best_gbps) && p->tflops) dbuf_printf(b, " %.2f TFLOP/s", p->best_gbps / 1e3);
+  else if (isfinite(p->best_gbps)) dbuf_printf(b, " %.0f GB/s", p->best_gbps);
   if (p->best_config && maxc) {
     size_t n = strlen(p->best_config);
     if (n <= maxc)

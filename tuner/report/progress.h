@@ -30,6 +30,8 @@ void progress_set_quiet(progress *p, int quiet);
 /* One configuration finished. failed != 0: it counts as a failure and its figures are
  * ignored. t_ms: median time in ms (NAN if none); gbps NAN if unknown. */
 void progress_step(progress *p, int failed, double t_ms, double gbps, const char *config);
+/* The rate given to progress_step is GFLOP/s (a space that gives flops): show TFLOP/s. */
+void progress_show_tflops(progress *p);
 /* n configurations answered from the results store (resume): done, but not part of the rate. */
 void progress_skip(progress *p, size_t n);
 /* A message line (no trailing newline needed) shown above the bar. */

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# matmul_session.sh: everything the matmul and vecadd work measures on the GPU machine, in one call.
+#
+#   bench/matmul_session.sh matmul|long|vecadd
+#
+# matmul (about 7.5 minutes with the defaults below; give the call timeout 600):
+#   1. verify   every variant of a seeded random sample (VERIFY_N per problem) on the three
+#               non-judged problems (non-square; ragged with edge tiles; ragged with N, K % 4 = 3)
+#               is checked against the float64 reference; prints the count of wrong_result
+#               records, which must be 0.
+#   2. default  `cutune run lua/matmul_space.lua --problem 0` with the default strategy and budget
+#               (no --budget/--time: bandit, 1000 evaluations or 90 s), one run per seed in SEEDS,
+#               each from a cold compile cache: best TFLOP/s, configurations measured, wall, rate.
+#   3. kt       Kernel Tuner on the same template, space and problem for KT_SECONDS (default 90,
+#               the default run's time limit) from a cold start (bench/kernel_tuner_matmul.py),
+#               against the cold seed-1 run of step 2 (the same wall-clock budget); then cutune
+#               measures exactly the configurations Kernel Tuner measured (bench/kt_agreement.py
+#               writes a space restricted to them) and the stage prints how the times agree.
+#   4. bench    bench/matmul.sh: the best tuned kernel of the runs above vs cuBLAS SGEMM (default
+#               and pedantic math, no TF32) vs the seed's 16x16 kernel at 4096, 2048 and 8192.
+# long (about 5.5 minutes, a call of its own): the reference for step 2, one much longer run
+#   (--budget LONG_BUDGET --time LONG_TIME, seed 11, cold) whose best the default runs' bests are
+#   compared with (the target: within a few per cent), with its parameter-effects table.
+# vecadd (about 1.5 minutes): the whole vecadd space on every problem, then bench/vecadd.sh.
+#
+# Environment: CUTUNE (default build/cutune), OUT (default gpu-out), WHEELS (folder of Kernel
+# Tuner wheels, default .whl; the KT step is skipped without them), SEEDS (default "1 2 3"),
+# VERIFY_N (30), LONG_BUDGET (3000), LONG_TIME (300), KT_SECONDS (90), STEPS (the steps of the
+# matmul mode, default "verify default kt bench"). Summary: $OUT/matmul_session.txt; logs:
+# $OUT/matmul_logs.tgz.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+CUTUNE=${CUTUNE:-build/cutune}
+OUT=${OUT:-gpu-out}
+WHEELS=${WHEELS:-.whl}
+SEEDS=${SEEDS:-1 2 3}
+VERIFY_N=${VERIFY_N:-30}
+LONG_BUDGET=${LONG_BUDGET:-3000}
+LONG_TIME=${LONG_TIME:-300}
+KT_SECONDS=${KT_SECONDS:-90}
+STEPS=${STEPS:-verify default kt bench}
+W=${TMPDIR:-/tmp}/cutune-mm
+mkdir -p "$OUT" "$W"
+SUM="$OUT/matmul_session.txt"
+SPACE=lua/matmul_space.lua
+P0="K=4096,M=4096,N=4096"
+say() { echo "== $(date -u +%H:%M:%S) $*" | tee -a "$SUM"; }
+want() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
+store_of() { find "$1" -name "$2.jsonl" | head -1; }
+
+# best TFLOP/s, configurations measured and wall time of one run's output (cutune's own lines)
+summarize() { # log results_dir label
+  local st; st=$(store_of "$2" matmul)
+  local b; b=$(python3 bench/best_config.py "$2" matmul "$P0" 2>/dev/null | cut -f2-4)
+  local line; line=$(grep -E "configurations measured in" "$1" | tail -1)
+  say "$3: best ${b:-none} | ${line:-no summary line} | store $st"
+}
+
+mm() {
+  if want verify; then
+    say "verify: random samples of $VERIFY_N on the non-judged problems"
+    for p in 1 2 3; do
+      CUTUNE_CACHE=$W/cache-verify timeout 150 "$CUTUNE" run --no-progress -q --results "$W/verify" --strategy random \
+        --budget "$VERIFY_N" --time 100 --problem $p --seed 7 $SPACE >"$W/verify$p.log" 2>&1
+      say "verify problem $p exit $?"
+    done
+    python3 - "$W/verify" <<'EOF' | tee -a "$SUM"
+import json, os, sys, collections
+c = collections.Counter(); bad = []
+for d, _, fs in os.walk(sys.argv[1]):
+    for f in fs:
+        if f == "matmul.jsonl":
+            for ln in open(os.path.join(d, f)):
+                r = json.loads(ln); c[(r["problem"], r["status"])] += 1
+                if r["status"] != "ok": bad.append((r["problem"], r["config"], r["status"], r.get("message", "")[:200]))
+for k, v in sorted(c.items()): print(f"  {k[0]:24s} {k[1]:14s} {v}")
+print(f"  wrong_result: {sum(v for k, v in c.items() if k[1] == 'wrong_result')} (must be 0)")
+for b in bad[:8]: print("  ", *b)
+EOF
+  fi
+  if want default; then
+    for s in $SEEDS; do
+      say "default: cutune run $SPACE --problem 0 --seed $s (default strategy and budget, cold cache)"
+      t=$(date +%s)
+      CUTUNE_CACHE=$W/cache-seed$s timeout 200 "$CUTUNE" run --no-progress --results "$W/seed$s" --problem 0 --seed "$s" \
+        $SPACE >"$W/seed$s.log" 2>&1
+      say "seed $s exit $? after $(( $(date +%s) - t )) s"
+      summarize "$W/seed$s.log" "$W/seed$s" "default seed $s"
+      grep -A6 "configurations passed" "$W/seed$s.log" | head -6 | tee -a "$SUM"
+    done
+  fi
+  if want kt; then
+    if [ ! -f "$W/seed1.log" ]; then
+      say "kt: cutune --time $KT_SECONDS, cold cache and store"
+      CUTUNE_CACHE=$W/cache-seed1 timeout $((KT_SECONDS + 60)) "$CUTUNE" run --no-progress --results "$W/seed1" --problem 0 \
+        --time "$KT_SECONDS" $SPACE >"$W/seed1.log" 2>&1
+    fi
+    summarize "$W/seed1.log" "$W/seed1" "cutune seed 1 (cold; the same wall clock as Kernel Tuner's)"
+    if ls "$WHEELS"/kernel_tuner-*.whl >/dev/null 2>&1; then
+      python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$W/site" "$WHEELS"/*.whl \
+        >"$W/pip.log" 2>&1 || say "pip install of the wheels failed (see pip.log)"
+      say "kt: Kernel Tuner --seconds $KT_SECONDS, cold"
+      (cd "$W" && PYTHONPATH="$W/site" PYTHONUNBUFFERED=1 timeout $((KT_SECONDS + 120)) python3 "$OLDPWD/bench/kernel_tuner_matmul.py" \
+        --seconds "$KT_SECONDS" --dump "$W/kt_times.json") >"$W/kt.log" 2>&1
+      say "kt exit $?"
+      grep -vE "^\s*$" "$W/kt.log" | tail -4 | tee -a "$SUM"
+      if [ -s "$W/kt_times.json" ]; then
+        python3 bench/kt_agreement.py space "$W/kt_times.json" $SPACE "$W/matmul_kt.lua"
+        CUTUNE_CACHE=$W/cache-seed1 timeout 150 "$CUTUNE" run --no-progress -q --results "$W/ktset" --problem 0 \
+          --budget 100000 "$W/matmul_kt.lua" >"$W/ktset.log" 2>&1
+        say "kt: cutune measured Kernel Tuner's configurations, exit $?"
+        python3 bench/kt_agreement.py compare "$W/kt_times.json" "$(store_of "$W/ktset" matmul)" 2>&1 | tee -a "$SUM"
+      fi
+    else
+      say "kt: no Kernel Tuner wheels in $WHEELS: skipped"
+    fi
+  fi
+  if want bench; then
+    say "bench: best of every run above vs cuBLAS vs the seed"
+    mkdir -p "$W/all"
+    cat "$W"/seed*/*/matmul.jsonl "$W"/long/*/matmul.jsonl > "$W/all/matmul.jsonl" 2>/dev/null
+    RESULTS="$W/all" OUT="$W/bench" timeout 180 bash bench/matmul.sh >"$W/bench.log" 2>&1
+    say "bench exit $?"
+    tail -28 "$W/bench.log" | tee -a "$SUM"
+  fi
+}
+
+long() {
+  say "long: --budget $LONG_BUDGET --time $LONG_TIME --seed 11, cold"
+  CUTUNE_CACHE=$W/cache-long timeout $((LONG_TIME + 90)) "$CUTUNE" run --no-progress --results "$W/long" --problem 0 \
+    --seed 11 --budget "$LONG_BUDGET" --time "$LONG_TIME" $SPACE >"$W/long.log" 2>&1
+  say "long exit $?"
+  summarize "$W/long.log" "$W/long" "long"
+  grep -A12 "configurations passed" "$W/long.log" | head -12 | tee -a "$SUM"
+  grep -A16 "made the difference" "$W/long.log" | head -16 | tee -a "$SUM"
+}
+
+va() {
+  say "vecadd: cutune run lua/vecadd_space.lua (the whole space, every problem)"
+  CUTUNE_CACHE=$W/cache-va timeout 240 "$CUTUNE" run --no-progress --results "$W/va" lua/vecadd_space.lua >"$W/va.log" 2>&1
+  say "vecadd exit $?"
+  grep -E "configurations passed|configurations measured|^ +1 " "$W/va.log" | tee -a "$SUM"
+  RESULTS="$W/va" OUT="$W/vabench" timeout 120 bash bench/vecadd.sh >"$W/vabench.log" 2>&1
+  say "vecadd bench exit $?"
+  tail -16 "$W/vabench.log" | tee -a "$SUM"
+}
+
+case "${1:-}" in
+  matmul) mm ;;
+  long) long ;;
+  vecadd) va ;;
+  *) echo "usage: $0 matmul|long|vecadd" >&2; exit 2 ;;
+esac
+tar czf "$OUT/matmul_logs.tgz" -C "$W" --exclude='cache-*' --exclude=site --exclude='*/matmul_bench' --exclude='*/vecadd_bench' . 2>/dev/null
+say "done"

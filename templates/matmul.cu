@@ -1,0 +1,512 @@
+// matmul: strict-FP32 SIMT GEMM, C = alpha * A * B + beta * C, one template for every variant.
+//
+//   A is M x K, B is K x N, C is M x N, all row-major (leading dimensions K, N, N).
+//   No tensor cores, no TF32: every product is an FFMA on float32 operands.
+//
+// Parameters (each reaches the kernel as -DNAME=value; the defaults let `nvcc -c` build it):
+//   BM, BN, BK  block tile: a block computes a BM x BN tile of C, walking K in steps of BK.
+//   WM, WN      warp tile: each warp computes a WM x WN piece of the block tile; the block has
+//               (BM/WM) * (BN/WN) warps.
+//   TM, TN      thread tile (multiples of 4): each thread computes TM x TN elements of C. The
+//               32 lanes of a warp form an LM x LN grid, LM = WM/TM, LN = WN/TN (LM * LN = 32).
+//               A thread's rows are TM/4 runs of 4 consecutive rows, LM*4 apart; its columns TN/4
+//               runs of 4, LN*4 apart, so every shared-memory read of a fragment is one float4
+//               and the lanes of a warp read consecutive float4s (no bank conflicts).
+//   STAGES      1: plain loads: global -> registers -> shared memory, one shared buffer, the next
+//               tile's global loads in flight while the current one is computed.
+//               2..4: a cp.async pipeline of STAGES shared buffers (STAGES-1 tiles in flight).
+//   SDB         STAGES=1 only: 1 = two shared buffers (the registers of tile k+1 are stored into the
+//               other buffer while tile k is computed: one __syncthreads per tile instead of two).
+//   PAD         floats of padding per row of the transposed A tile (0 or 4: 4 keeps float4
+//               alignment and spreads the transposing stores over the banks).
+//   REGDB       1: double-buffered register fragments (the fragments of step k+1 are read from
+//               shared memory while step k's FFMAs run); 0: one fragment set.
+//   UNROLL      the inner loop over BK: 0 fully unrolled, else `#pragma unroll UNROLL` (REGDB=1
+//               needs full unroll, so that the fragment index is a compile-time constant).
+//   HOIST       1: the load geometry (base pointers, row and column masks) is computed once per
+//               thread and each tile's loads are a pointer plus a constant offset, with k checked
+//               only in a partial last tile; 0: every load recomputes its indices and bounds (the
+//               first version: ~200 integer instructions per tile of the cp.async path).
+//   GROUPM      block order: blocks walk the tiles of C in bands of GROUPM block rows (1: plain
+//               row-major order), so the blocks resident at one time share rows of A and
+//               columns of B in L2.
+//
+// Shared memory (dynamic, STAGES buffers, or one when STAGES=1), per buffer:
+//   As[BK][BM+PAD]  A transposed (k-major), so a thread's TM rows at one k are float4s;
+//   Bs[BK][BN]      B as in memory.
+//   Bytes: NBUF * BK * (BM + PAD + BN) * 4, NBUF = STAGES (2 when STAGES=1 and SDB=1, else 1);
+//   lua/matmul_space.lua computes the same.
+//
+// Global loads: B always moves in 16-byte pieces (float4 / 16-byte cp.async) when N % 4 == 0;
+// A moves as float4 along k (STAGES=1) when K % 4 == 0, and element by element into the
+// transposed tile with 4-byte cp.async (STAGES >= 2) -- a warp's A loads still cover whole 32-byte
+// sectors because consecutive lanes take consecutive k. Ragged sizes and unaligned leading
+// dimensions (N % 4 != 0, K % 4 != 0) take a guarded scalar path; elements outside A or B are
+// filled with zeros in shared memory (cp.async src-size 0), so the edge tiles need no guards in
+// the inner loop. Buffers are assumed 16-byte aligned (cudaMalloc/cuMemAlloc give 256).
+//
+// Launch (as lua/matmul_space.lua computes it):
+//   block (BM/WM * BN/WN * 32), grid (ceil(M/BM) * ceil(N/BN)), dynamic shared memory as above.
+//
+// With -DCUTUNE_REFERENCE=1 the file provides only matmul_ref: one element of C per thread,
+// accumulated in float64 in order k = 0..K-1, block {16, 16}, grid (ceil(N/16), ceil(M/16)).
+
+#ifndef CUTUNE_REFERENCE
+
+#ifndef BM
+#define BM 128
+#endif
+#ifndef BN
+#define BN 128
+#endif
+#ifndef BK
+#define BK 8
+#endif
+#ifndef WM
+#define WM 32
+#endif
+#ifndef WN
+#define WN 64
+#endif
+#ifndef TM
+#define TM 8
+#endif
+#ifndef TN
+#define TN 8
+#endif
+#ifndef STAGES
+#define STAGES 3
+#endif
+#ifndef PAD
+#define PAD 4
+#endif
+#ifndef SDB
+#define SDB 0
+#endif
+#ifndef REGDB
+#define REGDB 1
+#endif
+#ifndef UNROLL
+#define UNROLL 0
+#endif
+#ifndef GROUPM
+#define GROUPM 8
+#endif
+#ifndef HOIST
+#define HOIST 1
+#endif
+
+#define MM_LM (WM / TM)                       // lanes along m in a warp
+#define MM_LN (WN / TN)                       // lanes along n
+#define MM_WARPS_M (BM / WM)
+#define MM_WARPS_N (BN / WN)
+#define MM_THREADS (MM_WARPS_M * MM_WARPS_N * 32)
+#define MM_NBUF (STAGES > 1 ? STAGES : (SDB ? 2 : 1))
+#define MM_AS (BM + PAD)                      // floats per row of the A tile (k-major)
+#define MM_ABUF (BK * MM_AS)                  // floats per A buffer
+#define MM_BBUF (BK * BN)
+#define MM_BUF (MM_ABUF + MM_BBUF)
+
+#if MM_LM * MM_LN != 32 || WM % TM || WN % TN
+#error "WM/TM * WN/TN must be 32 lanes"
+#endif
+#if BM % WM || BN % WN || TM % 4 || TN % 4 || BN % 4 || BK % 4 || PAD % 4
+#error "BM, BN must be multiples of WM, WN; TM, TN, BN, BK, PAD multiples of 4"
+#endif
+#if STAGES < 1 || STAGES > 4
+#error "STAGES must be 1..4"
+#endif
+#if SDB && STAGES != 1
+#error "SDB is for STAGES=1 (the cp.async stages are buffers already)"
+#endif
+#if REGDB && UNROLL
+#error "REGDB=1 needs the full unroll (UNROLL=0)"
+#endif
+
+#define MM_PRAGMA_(x) _Pragma(#x)
+#define MM_PRAGMA(x) MM_PRAGMA_(x)
+#if UNROLL
+#define MM_UNROLL_K MM_PRAGMA(unroll UNROLL)
+#else
+#define MM_UNROLL_K MM_PRAGMA(unroll)
+#endif
+
+// Loads per thread and tile: A in units of VA floats (4 with plain loads, 1 with cp.async), B in
+// float4s. A guard handles a total that is not a multiple of the thread count.
+#define MM_VA (STAGES == 1 ? 4 : 1)
+#define MM_ATOTAL (BM * BK / MM_VA)
+#define MM_BTOTAL (BK * BN / 4)
+#define MM_ALOADS ((MM_ATOTAL + MM_THREADS - 1) / MM_THREADS)
+#define MM_BLOADS ((MM_BTOTAL + MM_THREADS - 1) / MM_THREADS)
+
+__device__ __forceinline__ unsigned mm_smem_addr(const void *p) {
+  return (unsigned)__cvta_generic_to_shared(p);
+}
+// cp.async of 4 or 16 bytes; src_bytes < size fills the rest with zeros (0: all zeros, no read).
+__device__ __forceinline__ void mm_cp4(float *dst, const float *src, int src_bytes) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(mm_smem_addr(dst)), "l"(src), "r"(src_bytes));
+}
+__device__ __forceinline__ void mm_cp16(float *dst, const float *src, int src_bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(mm_smem_addr(dst)), "l"(src), "r"(src_bytes));
+}
+__device__ __forceinline__ void mm_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N>
+__device__ __forceinline__ void mm_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+
+extern "C" __global__ void __launch_bounds__(MM_THREADS)
+matmul(float *C, const float *A, const float *B, int M, int N, int K, float alpha, float beta) {
+  extern __shared__ float4 mm_smem4[];
+  float *smem = reinterpret_cast<float *>(mm_smem4);
+
+  const int tid = threadIdx.x;
+  const int warp = tid / 32, lane = tid % 32;
+
+  // Block order: bands of GROUPM block rows, column by column inside a band.
+  const int gm = (M + BM - 1) / BM, gn = (N + BN - 1) / BN;
+  const int b = blockIdx.x;
+  const int band = b / (GROUPM * gn);
+  const int first = band * GROUPM;
+  const int rows = (gm - first < GROUPM) ? gm - first : GROUPM;
+  const int inband = b - band * GROUPM * gn;
+  const int m0 = (first + inband % rows) * BM;
+  const int n0 = (inband / rows) * BN;
+
+  // This thread's place in the block tile.
+  const int wm0 = (warp / MM_WARPS_N) * WM, wn0 = (warp % MM_WARPS_N) * WN;
+  const int ly = lane / MM_LN, lx = lane % MM_LN;
+  const int tm0 = wm0 + ly * 4, tn0 = wn0 + lx * 4;  // first row / column; runs LM*4, LN*4 apart
+
+  const bool avec = (K & 3) == 0, bvec = (N & 3) == 0;  // leading dimensions allow 16-byte pieces
+  (void)avec;  // the cp.async path moves A element by element whatever K is
+  const int KT = (K + BK - 1) / BK;
+
+  float acc[TM][TN];
+#pragma unroll
+  for (int i = 0; i < TM; i++)
+#pragma unroll
+    for (int j = 0; j < TN; j++) acc[i][j] = 0.f;
+
+  // One BK slice of the block tile from buffer `buf`: acc += As^T * Bs.
+  auto compute = [&](const float *As, const float *Bs) {
+#if REGDB
+    float af[2][TM], bf[2][TN];
+#pragma unroll
+    for (int i = 0; i < TM / 4; i++) *reinterpret_cast<float4 *>(&af[0][4 * i]) = *reinterpret_cast<const float4 *>(As + tm0 + i * MM_LM * 4);
+#pragma unroll
+    for (int j = 0; j < TN / 4; j++) *reinterpret_cast<float4 *>(&bf[0][4 * j]) = *reinterpret_cast<const float4 *>(Bs + tn0 + j * MM_LN * 4);
+#pragma unroll
+    for (int k = 0; k < BK; k++) {
+      if (k + 1 < BK) {
+#pragma unroll
+        for (int i = 0; i < TM / 4; i++)
+          *reinterpret_cast<float4 *>(&af[(k + 1) & 1][4 * i]) = *reinterpret_cast<const float4 *>(As + (k + 1) * MM_AS + tm0 + i * MM_LM * 4);
+#pragma unroll
+        for (int j = 0; j < TN / 4; j++)
+          *reinterpret_cast<float4 *>(&bf[(k + 1) & 1][4 * j]) = *reinterpret_cast<const float4 *>(Bs + (k + 1) * BN + tn0 + j * MM_LN * 4);
+      }
+#pragma unroll
+      for (int i = 0; i < TM; i++)
+#pragma unroll
+        for (int j = 0; j < TN; j++) acc[i][j] = fmaf(af[k & 1][i], bf[k & 1][j], acc[i][j]);
+    }
+#else
+    MM_UNROLL_K
+    for (int k = 0; k < BK; k++) {
+      float af[TM], bf[TN];
+#pragma unroll
+      for (int i = 0; i < TM / 4; i++) *reinterpret_cast<float4 *>(&af[4 * i]) = *reinterpret_cast<const float4 *>(As + k * MM_AS + tm0 + i * MM_LM * 4);
+#pragma unroll
+      for (int j = 0; j < TN / 4; j++) *reinterpret_cast<float4 *>(&bf[4 * j]) = *reinterpret_cast<const float4 *>(Bs + k * BN + tn0 + j * MM_LN * 4);
+#pragma unroll
+      for (int i = 0; i < TM; i++)
+#pragma unroll
+        for (int j = 0; j < TN; j++) acc[i][j] = fmaf(af[i], bf[j], acc[i][j]);
+    }
+#endif
+  };
+
+#if HOIST
+  // Per-thread load geometry, computed once. Load slot l of A covers tile row ha_m + l*HA_R at k
+  // offset ha_k (the same mapping as the HOIST=0 code: e = tid + l*threads, and the thread count is
+  // a multiple of HA_W and HB_W); slot l of B covers tile row hb_k + l*HB_R at column hb_n.
+  constexpr int HA_W = BK / MM_VA, HA_R = MM_THREADS / HA_W;  // A loads per tile row; rows between slots
+  constexpr int HB_W = BN / 4, HB_R = MM_THREADS / HB_W;
+  static_assert(MM_THREADS % HA_W == 0 && MM_THREADS % HB_W == 0, "load mapping");
+  static_assert(MM_ALOADS <= 32, "row mask");
+  const int ha_k = (tid % HA_W) * MM_VA, ha_m = tid / HA_W;
+  const int hb_n = (tid % HB_W) * 4, hb_k = tid / HB_W;
+  // slot 0 at tile 0; may point outside A or B for a row or column outside them: never read then
+  const float *ha_p = A + (long long)(m0 + ha_m) * K + ha_k;
+  const long long ha_step = (long long)HA_R * K;
+  const float *hb_p = B + (long long)hb_k * N + n0 + hb_n;
+  const long long hb_step = (long long)HB_R * N;
+  unsigned ha_mask = 0, hb_cmask = 0;  // bit l: slot l's row is inside A; bit c: column hb_n+c inside B
+#pragma unroll
+  for (int l = 0; l < MM_ALOADS; l++)
+    if (m0 + ha_m + l * HA_R < M) ha_mask |= 1u << l;
+#pragma unroll
+  for (int c = 0; c < 4; c++)
+    if (n0 + hb_n + c < N) hb_cmask |= 1u << c;
+#endif
+
+#if STAGES == 1
+  // ---- plain loads: the next tile waits in registers while the current one is computed ----
+  float4 ra[MM_ALOADS], rb[MM_BLOADS];
+#if HOIST
+  auto load_regs = [&](int kt) {
+    const int k0 = kt * BK;
+    const bool full = k0 + BK <= K;  // every k of the tile is inside A and B
+    const int ka = k0 + ha_k;
+#pragma unroll
+    for (int l = 0; l < MM_ALOADS; l++) {
+      float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
+      if ((MM_ATOTAL % MM_THREADS == 0 || tid + l * MM_THREADS < MM_ATOTAL) && ((ha_mask >> l) & 1u)) {
+        const float *p = ha_p + l * ha_step + k0;
+        if (avec) {
+          if (full || ka < K) v = __ldg(reinterpret_cast<const float4 *>(p));
+        } else {
+          if (full || ka < K) v.x = __ldg(p);
+          if (full || ka + 1 < K) v.y = __ldg(p + 1);
+          if (full || ka + 2 < K) v.z = __ldg(p + 2);
+          if (full || ka + 3 < K) v.w = __ldg(p + 3);
+        }
+      }
+      ra[l] = v;
+    }
+    const float *pb = hb_p + (long long)k0 * N;
+#pragma unroll
+    for (int l = 0; l < MM_BLOADS; l++) {
+      float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
+      if ((MM_BTOTAL % MM_THREADS == 0 || tid + l * MM_THREADS < MM_BTOTAL) && (full || k0 + hb_k + l * HB_R < K)) {
+        const float *p = pb + l * hb_step;
+        if (bvec) {
+          if (hb_cmask & 1u) v = __ldg(reinterpret_cast<const float4 *>(p));
+        } else {
+          if (hb_cmask & 1u) v.x = __ldg(p);
+          if (hb_cmask & 2u) v.y = __ldg(p + 1);
+          if (hb_cmask & 4u) v.z = __ldg(p + 2);
+          if (hb_cmask & 8u) v.w = __ldg(p + 3);
+        }
+      }
+      rb[l] = v;
+    }
+  };
+#else
+  auto load_regs = [&](int kt) {
+    const int k0 = kt * BK;
+#pragma unroll
+    for (int l = 0; l < MM_ALOADS; l++) {
+      const int e = tid + l * MM_THREADS;
+      const int kk = (e % (BK / 4)) * 4, mm = e / (BK / 4);
+      const int gm_ = m0 + mm, gk = k0 + kk;
+      float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
+      if ((MM_ATOTAL % MM_THREADS == 0 || e < MM_ATOTAL) && gm_ < M) {
+        const float *p = A + (long long)gm_ * K + gk;
+        if (avec) {
+          if (gk < K) v = __ldg(reinterpret_cast<const float4 *>(p));
+        } else {
+          if (gk < K) v.x = __ldg(p);
+          if (gk + 1 < K) v.y = __ldg(p + 1);
+          if (gk + 2 < K) v.z = __ldg(p + 2);
+          if (gk + 3 < K) v.w = __ldg(p + 3);
+        }
+      }
+      ra[l] = v;
+    }
+#pragma unroll
+    for (int l = 0; l < MM_BLOADS; l++) {
+      const int e = tid + l * MM_THREADS;
+      const int nn = (e % (BN / 4)) * 4, kk = e / (BN / 4);
+      const int gn_ = n0 + nn, gk = k0 + kk;
+      float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
+      if ((MM_BTOTAL % MM_THREADS == 0 || e < MM_BTOTAL) && gk < K) {
+        const float *p = B + (long long)gk * N + gn_;
+        if (bvec) {
+          if (gn_ < N) v = __ldg(reinterpret_cast<const float4 *>(p));
+        } else {
+          if (gn_ < N) v.x = __ldg(p);
+          if (gn_ + 1 < N) v.y = __ldg(p + 1);
+          if (gn_ + 2 < N) v.z = __ldg(p + 2);
+          if (gn_ + 3 < N) v.w = __ldg(p + 3);
+        }
+      }
+      rb[l] = v;
+    }
+  };
+#endif
+  auto store_regs = [&](float *As, float *Bs) {
+#pragma unroll
+    for (int l = 0; l < MM_ALOADS; l++) {
+      const int e = tid + l * MM_THREADS;
+      if (MM_ATOTAL % MM_THREADS == 0 || e < MM_ATOTAL) {
+        const int kk = (e % (BK / 4)) * 4, mm = e / (BK / 4);
+        As[(kk + 0) * MM_AS + mm] = ra[l].x;
+        As[(kk + 1) * MM_AS + mm] = ra[l].y;
+        As[(kk + 2) * MM_AS + mm] = ra[l].z;
+        As[(kk + 3) * MM_AS + mm] = ra[l].w;
+      }
+    }
+#pragma unroll
+    for (int l = 0; l < MM_BLOADS; l++) {
+      const int e = tid + l * MM_THREADS;
+      if (MM_BTOTAL % MM_THREADS == 0 || e < MM_BTOTAL) {
+        const int nn = (e % (BN / 4)) * 4, kk = e / (BN / 4);
+        *reinterpret_cast<float4 *>(Bs + kk * BN + nn) = rb[l];
+      }
+    }
+  };
+#if SDB
+  // two buffers: store tile kt+1 into the other one while tile kt is computed
+  if (KT > 0) {
+    load_regs(0);
+    store_regs(smem, smem + MM_ABUF);
+    __syncthreads();
+  }
+  for (int kt = 0; kt < KT; kt++) {
+    float *cur = smem + (kt & 1) * MM_BUF, *nxt = smem + ((kt + 1) & 1) * MM_BUF;
+    if (kt + 1 < KT) load_regs(kt + 1);
+    compute(cur, cur + MM_ABUF);
+    if (kt + 1 < KT) store_regs(nxt, nxt + MM_ABUF);  // nxt was last read in iteration kt-1
+    __syncthreads();
+  }
+#else
+  float *As = smem, *Bs = smem + MM_ABUF;
+  if (KT > 0) load_regs(0);
+  for (int kt = 0; kt < KT; kt++) {
+    __syncthreads();  // everyone is done reading the previous tile
+    store_regs(As, Bs);
+    __syncthreads();
+    if (kt + 1 < KT) load_regs(kt + 1);
+    compute(As, Bs);
+  }
+#endif
+#else
+  // ---- cp.async pipeline of STAGES buffers ----
+#if HOIST
+  auto load_async = [&](int kt, int stage) {
+    float *As = smem + stage * MM_BUF, *Bs = As + MM_ABUF;
+    const int k0 = kt * BK;
+    const bool full = k0 + BK <= K;
+    const bool ka_ok = full || k0 + ha_k < K;
+#pragma unroll
+    for (int l = 0; l < MM_ALOADS; l++) {
+      if (MM_ATOTAL % MM_THREADS == 0 || tid + l * MM_THREADS < MM_ATOTAL) {
+        const bool ok = ka_ok && ((ha_mask >> l) & 1u);
+        mm_cp4(As + ha_k * MM_AS + ha_m + l * HA_R, ok ? ha_p + l * ha_step + k0 : A, ok ? 4 : 0);
+      }
+    }
+    const float *pb = hb_p + (long long)k0 * N;
+#pragma unroll
+    for (int l = 0; l < MM_BLOADS; l++) {
+      if (MM_BTOTAL % MM_THREADS == 0 || tid + l * MM_THREADS < MM_BTOTAL) {
+        const bool kb_ok = full || k0 + hb_k + l * HB_R < K;
+        float *d = Bs + (hb_k + l * HB_R) * BN + hb_n;
+        const float *p = pb + l * hb_step;
+        if (bvec) {
+          const bool ok = kb_ok && (hb_cmask & 1u);
+          mm_cp16(d, ok ? p : B, ok ? 16 : 0);
+        } else {
+#pragma unroll
+          for (int c = 0; c < 4; c++) {
+            const bool ok = kb_ok && ((hb_cmask >> c) & 1u);
+            mm_cp4(d + c, ok ? p + c : B, ok ? 4 : 0);
+          }
+        }
+      }
+    }
+  };
+#else
+  auto load_async = [&](int kt, int stage) {
+    float *As = smem + stage * MM_BUF, *Bs = As + MM_ABUF;
+    const int k0 = kt * BK;
+#pragma unroll
+    for (int l = 0; l < MM_ALOADS; l++) {
+      const int e = tid + l * MM_THREADS;
+      if (MM_ATOTAL % MM_THREADS == 0 || e < MM_ATOTAL) {
+        const int kk = e % BK, mm = e / BK;  // consecutive lanes: consecutive k of one row
+        const int gm_ = m0 + mm, gk = k0 + kk;
+        const bool ok = gm_ < M && gk < K;
+        mm_cp4(As + kk * MM_AS + mm, ok ? A + (long long)gm_ * K + gk : A, ok ? 4 : 0);
+      }
+    }
+#pragma unroll
+    for (int l = 0; l < MM_BLOADS; l++) {
+      const int e = tid + l * MM_THREADS;
+      if (MM_BTOTAL % MM_THREADS == 0 || e < MM_BTOTAL) {
+        const int nn = (e % (BN / 4)) * 4, kk = e / (BN / 4);
+        const int gn_ = n0 + nn, gk = k0 + kk;
+        float *d = Bs + kk * BN + nn;
+        if (bvec) {
+          const bool ok = gk < K && gn_ < N;
+          mm_cp16(d, ok ? B + (long long)gk * N + gn_ : B, ok ? 16 : 0);
+        } else {
+#pragma unroll
+          for (int c = 0; c < 4; c++) {
+            const bool ok = gk < K && gn_ + c < N;
+            mm_cp4(d + c, ok ? B + (long long)gk * N + gn_ + c : B, ok ? 4 : 0);
+          }
+        }
+      }
+    }
+  };
+#endif
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; s++) {
+    if (s < KT) load_async(s, s);
+    mm_commit();  // empty groups keep the group count uniform
+  }
+  int rd = 0, wr = STAGES - 1;  // stage read now, stage written next
+  for (int kt = 0; kt < KT; kt++) {
+    mm_wait<STAGES - 2>();  // tile kt has landed (this thread's part)
+    __syncthreads();        // ... everyone's; and everyone is done with tile kt-1's stage
+    if (kt + STAGES - 1 < KT) load_async(kt + STAGES - 1, wr);
+    mm_commit();
+    const float *As = smem + rd * MM_BUF;
+    compute(As, As + MM_ABUF);
+    rd = rd + 1 == STAGES ? 0 : rd + 1;
+    wr = wr + 1 == STAGES ? 0 : wr + 1;
+  }
+  mm_wait<0>();
+#endif
+
+  // ---- epilogue: C = alpha * acc + beta * C, float4 where the row allows it ----
+#pragma unroll
+  for (int i = 0; i < TM; i++) {
+    const int gm_ = m0 + tm0 + (i / 4) * MM_LM * 4 + (i % 4);
+    if (gm_ >= M) continue;
+    float *crow = C + (long long)gm_ * N;
+#pragma unroll
+    for (int j = 0; j < TN / 4; j++) {
+      const int gn_ = n0 + tn0 + j * MM_LN * 4;
+      if (bvec && gn_ < N) {
+        float4 c = *reinterpret_cast<const float4 *>(crow + gn_);
+        c.x = alpha * acc[i][4 * j + 0] + beta * c.x;
+        c.y = alpha * acc[i][4 * j + 1] + beta * c.y;
+        c.z = alpha * acc[i][4 * j + 2] + beta * c.z;
+        c.w = alpha * acc[i][4 * j + 3] + beta * c.w;
+        *reinterpret_cast<float4 *>(crow + gn_) = c;
+      } else {
+#pragma unroll
+        for (int c = 0; c < 4; c++)
+          if (gn_ + c < N) crow[gn_ + c] = alpha * acc[i][4 * j + c] + beta * crow[gn_ + c];
+      }
+    }
+  }
+}
+
+#else  // CUTUNE_REFERENCE
+
+// The reference: one element of C per thread, the dot product in float64 in order k = 0..K-1,
+// so it is more accurate than any float32 variant. Block {16, 16}, grid (ceil(N/16), ceil(M/16)).
+extern "C" __global__ void matmul_ref(float *C, const float *A, const float *B, int M, int N, int K, float alpha,
+                                      float beta) {
+  const int n = blockIdx.x * blockDim.x + threadIdx.x;
+  const int m = blockIdx.y * blockDim.y + threadIdx.y;
+  if (m >= M || n >= N) return;
+  double s = 0.0;
+  for (int k = 0; k < K; k++) s += (double)A[(long long)m * K + k] * (double)B[(long long)k * N + n];
+  const long long i = (long long)m * N + n;
+  C[i] = (float)((double)alpha * s + (double)beta * (double)C[i]);
+}
+
+#endif  // CUTUNE_REFERENCE

@@ -1,0 +1,49 @@
+/* test_tune_limits: the budget, time limit and strategy `cutune run` chooses per problem from the
+ * space's size and the options (tuner/cli/tune.h: a space too large to exhaust gets a budgeted
+ * search by default; --time alone searches; explicit options win). */
+#include <string.h>
+
+#include "check.h"
+#include "cli/tune.h"
+
+int main(void) {
+  long b;
+  double t;
+  const char *s, *note;
+  run_opts o = {0};
+
+  /* small space, no options: all of it, in order */
+  tune_limits(2438, &o, &b, &t, &s, &note);
+  CHECK(b == 2438 && t == 0 && !strcmp(s, "exhaustive"));
+  CHECK_STR_CONTAINS(note, "whole space");
+
+  /* large space, no options: the default budget and time, the default search */
+  tune_limits(74748, &o, &b, &t, &s, &note);
+  CHECK(b == TUNE_DEFAULT_BUDGET && t == TUNE_DEFAULT_TIME && !strcmp(s, "bandit"));
+  CHECK_STR_CONTAINS(note, "--budget 1000 --time 90");
+
+  /* --time alone on a large space: no budget cap, but a search, not index order */
+  o.time_limit = 60;
+  tune_limits(74748, &o, &b, &t, &s, &note);
+  CHECK(b == 74748 && t == 60 && !strcmp(s, "bandit"));
+
+  /* --time alone on a small space: exhaustive until the time is up */
+  tune_limits(480, &o, &b, &t, &s, &note);
+  CHECK(b == 480 && t == 60 && !strcmp(s, "exhaustive"));
+
+  /* --budget larger than the space: all of it */
+  o.time_limit = 0, o.budget = 100000;
+  tune_limits(74748, &o, &b, &t, &s, &note);
+  CHECK(b == 100000 && t == 0 && !strcmp(s, "exhaustive"));
+
+  /* --strategy exhaustive without limits on a large space: no default budget */
+  o.budget = 0, o.strategy = "exhaustive";
+  tune_limits(74748, &o, &b, &t, &s, &note);
+  CHECK(b == 74748 && t == 0 && !strcmp(s, "exhaustive"));
+
+  /* --strategy ga, no limits, large space: the default budget applies, the strategy is kept */
+  o.strategy = "ga";
+  tune_limits(74748, &o, &b, &t, &s, &note);
+  CHECK(b == TUNE_DEFAULT_BUDGET && t == TUNE_DEFAULT_TIME && !strcmp(s, "ga"));
+  return check_report();
+}
