@@ -35,6 +35,10 @@ typedef struct strategy_opts {
   int bo_init;        /* bo: initial random design; default 10 */
   int bo_candidates;  /* bo: random candidate pool size; default 1500 */
   double bo_xi;       /* bo: exploration offset of expected improvement (standardised units); default 0.01 */
+  int bo_design;      /* bo: initial design point = the most distant of this many random ones; 1 = random; default 20 */
+  const char *hybrid_arm; /* hybrid: the exploitation arm beside bo; default "ga" */
+  int hybrid_patience;    /* hybrid: results without improvement before it joins; default 10 */
+  int hybrid_min;         /* hybrid: evaluations before it may join; default 20 */
 } strategy_opts;
 
 /* Fill o with the defaults (explicit values, so callers can print or adjust them). */
@@ -51,7 +55,7 @@ void strategy_free(strategy *s);
 const char *strategy_name(const strategy *s);
 /* NULL-terminated list of every strategy name. */
 const char *const *strategy_names(void);
-/* "exhaustive" when budget (evaluations) covers the space, else "bandit"; budget < 0 = unknown. */
+/* "exhaustive" when budget (evaluations) covers the space, else "hybrid"; budget < 0 = unknown. */
 const char *strategy_default_name(size_t space_count, long budget);
 /* One line of human-readable internals (the bandit: uses and credits per arm); "" if none. */
 void strategy_summary(const strategy *s, dbuf *out);
