@@ -33,8 +33,9 @@ static const char score_usage[] =
     "evaluations — then the mean score per file, and an SVG plot of score against budget.\n"
     "\n"
     "options:\n"
-    "  --strategies a,b,c   strategies to compare (default random,ils,ga,anneal,bo,bandit;\n"
-    "                       all: exhaustive,random,ils,ga,anneal,bo,bandit)\n"
+    "  --strategies a,b,c   strategies to compare (default random,ils,ga,anneal,bo,bandit,hybrid;\n"
+    "                       all: exhaustive,random,ils,ga,anneal,bo,bandit,hybrid; hybrid is\n"
+    "                       the default of cutune run)\n"
     "  --repeats N          seeded repeats per strategy and file (default 25)\n"
     "  --budget-max N       largest budget in evaluations (default 200, at most 2000)\n"
     "  --budget-min N       smallest budget in the mean score (default 10)\n"
@@ -144,7 +145,7 @@ static int write_svg(const char *path, const score_cfg *cfg, double (*curve)[SCO
   for (int s = 0; s < cfg->nstrat; s++) {
     const char *c = colors[s % 10];
     dbuf_printf(&o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" points=\"", c,
-                strcmp(cfg->strat[s], "bandit") ? "1.6" : "2.8");
+                strcmp(cfg->strat[s], "hybrid") ? "1.6" : "2.8");
     for (int b = b0; b <= b1; b++)
       if (isfinite(curve[s][b])) dbuf_printf(&o, "%.1f,%.1f ", X(b), Y(curve[s][b]));
     dbuf_puts(&o, "\"/>\n");
@@ -260,16 +261,16 @@ static int parse_opts(int argc, char **argv, score_cfg *cfg, const char **svg, i
 /* --profile: the strategies' own CPU time per proposal (ask + tell), in milliseconds, averaged
  * over files and repeats, over the evaluations just before each mark. */
 static void print_profile(const score_cfg *cfg, const score_result *all, const int *done, int nfiles) {
-  static const int marks[] = {10, 50, 200, 1000, 2000};
+  int marks[6] = {10, 50, 200, 1000, 2000}, nm = 0;
+  while (nm < 5 && marks[nm] < cfg->budget_max) nm++;
+  marks[nm++] = cfg->budget_max; /* the marks below budget_max, then budget_max itself */
   printf("\nstrategy CPU time per proposal, ms (mean over the 10%% of evaluations before each mark):\n%-10s", "strategy");
-  for (size_t k = 0; k < sizeof marks / sizeof *marks; k++)
-    if (marks[k] <= cfg->budget_max) printf(" %9d", marks[k]);
+  for (int k = 0; k < nm; k++) printf(" %9d", marks[k]);
   printf("\n");
   for (int s = 0; s < cfg->nstrat; s++) {
     printf("%-10s", cfg->strat[s]);
-    for (size_t k = 0; k < sizeof marks / sizeof *marks; k++) {
-      if (marks[k] > cfg->budget_max) continue;
-      int lo = marks[k] - marks[k] / 10 + 1;
+    for (int k = 0; k < nm; k++) {
+      int lo = marks[k] - (marks[k] >= 10 ? marks[k] / 10 : 1) + 1;
       double sum = 0;
       long cnt = 0;
       for (int f = 0; f < nfiles; f++) {
@@ -292,7 +293,7 @@ int search_score_main(int argc, char **argv) {
   const char *svg = "score.svg";
   int jobs = 2, nfiles = 0, status = 0;
   char **files = xcalloc((size_t)argc + 1, sizeof(char *));
-  char *strat_list = xstrdup("random,ils,ga,anneal,bo,bandit");
+  char *strat_list = xstrdup("random,ils,ga,anneal,bo,bandit,hybrid");
   cterr err = {{0}};
   if (parse_opts(argc, argv, &cfg, &svg, &jobs, &files, &nfiles, &strat_list, &err) < 0) {
     fprintf(stderr, "cutune score: %s\n", err.msg);
@@ -386,7 +387,9 @@ int search_score_main(int argc, char **argv) {
     mean /= cfg.budget_max - cfg.budget_min + 1;
     double lo = INFINITY; /* the lowest score from 20 evaluations on (the target: above 0) */
     for (int b = cfg.budget_min > 20 ? cfg.budget_min : 20; b <= cfg.budget_max; b++) lo = fmin(lo, curve[s][b]);
-    printf("%-10s %10.3f %8.3f", cfg.strat[s], mean, lo);
+    printf("%-10s %10.3f", cfg.strat[s], mean);
+    if (isfinite(lo)) printf(" %8.3f", lo);
+    else printf(" %8s", "-");
     const int at[4] = {20, 50, 100, 200};
     for (int k = 0; k < 4; k++)
       if (at[k] <= cfg.budget_max) printf(" %8.3f", curve[s][at[k]]);

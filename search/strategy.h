@@ -8,8 +8,13 @@
  *
  * Every strategy is seeded and deterministic under its seed, proposes only valid rows of the
  * configset and never the same row twice. Names: exhaustive, random, ils, ga, anneal, bo,
- * bandit (an AUC-credit bandit over several of the others; the default for spaces too large to
- * exhaust within the budget).
+ * bandit (an AUC-credit bandit over several of the others), hybrid (BO-led, with GA/ILS joining
+ * when BO stalls; the default for spaces too large to exhaust within the budget).
+ *
+ * Batches: strategy_ask(s, out, max) with max > 1 proposes max configurations before any of
+ * them is told (several devices). BO keeps its pending proposals in the model at the value it
+ * predicted (kriging believer), so a batch spreads out; GA and the walkers are batched as they
+ * are. Under one seed the sequence of asks and tells determines the proposals.
  *
  * Ownership: the strategy borrows the configset (it must outlive the strategy) and owns
  * everything else; strategy_free(NULL) does nothing. */

@@ -1,7 +1,19 @@
 #!/bin/bash
 # cli_score: `cutune score` on two shared cache files with few repeats prints the table and
-# writes the SVG; --help explains the method; bad options are refused.
+# writes the SVG; --help explains the method; bad options are refused. First, without shared
+# data: --cost time, --batch and --profile on the project's own fixture tests/data/score_costs.json.
 set -u
+mkdir -p "$CUTUNE_TMP"
+fx="$CUTUNE_SRC/tests/data/score_costs.json"
+fxo="$CUTUNE_TMP/cli_score_fixture.out"
+"$CUTUNE_BIN" score --strategies exhaustive,hybrid --repeats 2 --budget-min 1 --budget-max 6 --cost time --batch 4 \
+  --profile --svg "$CUTUNE_TMP/cli_score_fixture.svg" "$fx" > "$fxo" 2>&1 || { echo "fixture score failed"; cat "$fxo"; exit 1; }
+grep -q "batch 4, cost time" "$fxo" || { echo "no batch/cost summary"; cat "$fxo"; exit 1; }
+grep -qE "^exhaustive +-?[0-9]+\.[0-9]+ +- " "$fxo" || { echo "no exhaustive row"; cat "$fxo"; exit 1; }
+grep -qE "score_costs.json .* 12\.0 6,6" "$fxo" || { echo "no budget of 12.0 s / 6 evaluations"; cat "$fxo"; exit 1; }
+grep -A1 "CPU time per proposal" "$fxo" | grep -qE "^strategy +6$" || { echo "no profile"; cat "$fxo"; exit 1; }
+"$CUTUNE_BIN" score --cost money "$fx" > /dev/null 2>&1; [ $? -eq 2 ] || { echo "--cost money accepted"; exit 1; }
+"$CUTUNE_BIN" score --batch 0 "$fx" > /dev/null 2>&1; [ $? -eq 2 ] || { echo "--batch 0 accepted"; exit 1; }
 caches="$CUTUNE_SHARED/data/tuning-caches"
 a="$caches/pnpoly/RTX_3090.json.gz"
 b="$caches/convolution/A100.json.gz"
@@ -12,12 +24,12 @@ out="$CUTUNE_TMP/cli_score.out"
 rm -f "$svg"
 fail=0
 "$CUTUNE_BIN" score --repeats 3 --budget-max 60 --svg "$svg" "$a" "$b" > "$out" 2>&1 || { echo "score failed"; cat "$out"; fail=1; }
-for s in random ils ga anneal bo bandit; do
+for s in random ils ga anneal bo bandit hybrid; do
   grep -qE "^$s +-?[0-9]+\.[0-9]+" "$out" || { echo "no table row for $s"; fail=1; }
 done
 grep -q "mean score" "$out" || { echo "no header"; fail=1; }
 grep -q "2 files, 3 repeats, budgets 10..60" "$out" || { echo "no summary line"; fail=1; }
-[ -s "$svg" ] && grep -q "<svg" "$svg" && [ "$(grep -c "<polyline" "$svg")" -eq 6 ] || { echo "svg missing or incomplete"; fail=1; }
+[ -s "$svg" ] && grep -q "<svg" "$svg" && [ "$(grep -c "<polyline" "$svg")" -eq 7 ] || { echo "svg missing or incomplete"; fail=1; }
 "$CUTUNE_BIN" score --help | grep -q "Willemsen" || { echo "help does not explain the method"; fail=1; }
 "$CUTUNE_BIN" score --repeats 0 "$a" > /dev/null 2>&1; [ $? -eq 2 ] || { echo "--repeats 0 accepted"; fail=1; }
 "$CUTUNE_BIN" score --strategies ga,simplex "$a" 2>&1 | grep -q "unknown strategy 'simplex'" || { echo "bad strategy not named"; fail=1; }
