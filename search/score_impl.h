@@ -21,6 +21,7 @@ typedef struct score_cfg {
   int batch;     /* asked and evaluated before told (1 = sequential) */
   int cost_time; /* budgets in seconds of recorded cost, not in evaluations */
   int profile;   /* print the strategies' CPU time per proposal */
+  const char *csv; /* where the per-budget mean scores go (NULL: nowhere) */
   strategy_opts opts;
 } score_cfg;
 

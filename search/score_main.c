@@ -62,9 +62,11 @@ static const char score_usage[] =
     "  --bo-init N          BO initial random design (10)\n"
     "  --bo-candidates N    BO random candidate pool (1500)\n"
     "  --bo-xi X            BO expected-improvement exploration offset (0.01)\n"
-    "  --hybrid-arm NAME    hybrid: exploitation arm beside bo (ga)\n"
-    "  --hybrid-patience N  hybrid: results without improvement before that arm joins (10)\n"
-    "  --hybrid-min N       hybrid: evaluations before that arm may join (20)\n";
+    "  --bo-design N        BO initial design: each point the most distant of N random ones (20)\n"
+    "  --hybrid-arm a,b     hybrid: exploitation arms beside bo, taking turns (ga,ils)\n"
+    "  --hybrid-patience N  hybrid: results without improvement before they join (5)\n"
+    "  --hybrid-min N       hybrid: evaluations before they may join (20)\n"
+    "  --csv FILE           also write the mean score per budget: budget,strategy...,one row per b\n";
 
 typedef struct {
   int file;
@@ -218,6 +220,9 @@ static int parse_opts(int argc, char **argv, score_cfg *cfg, const char **svg, i
     } else if (!strcmp(a, "--svg")) {
       NEED();
       *svg = v;
+    } else if (!strcmp(a, "--csv")) {
+      NEED();
+      cfg->csv = v;
     } else if (!strcmp(a, "--arms")) {
       NEED();
       cfg->opts.arms = v;
@@ -227,7 +232,8 @@ static int parse_opts(int argc, char **argv, score_cfg *cfg, const char **svg, i
       if (!(d > 0)) return cterr_set(err, "%s must be positive (got %s)", a, v);
       *(!strcmp(a, "--bo-xi") ? &cfg->opts.bo_xi : &cfg->opts.bandit_c) = d;
     } else if (!strcmp(a, "--bandit-window") || !strcmp(a, "--ga-pop") || !strcmp(a, "--bo-init") ||
-               !strcmp(a, "--bo-candidates") || !strcmp(a, "--hybrid-patience") || !strcmp(a, "--hybrid-min")) {
+               !strcmp(a, "--bo-candidates") || !strcmp(a, "--hybrid-patience") || !strcmp(a, "--hybrid-min") ||
+               !strcmp(a, "--bo-design")) {
       NEED();
       if (parse_long(v, &l, a, err) < 0) return -1;
       if (l < 1 || l > 1000000) return cterr_set(err, "%s must be 1..1000000 (got %ld)", a, l);
@@ -236,6 +242,7 @@ static int parse_opts(int argc, char **argv, score_cfg *cfg, const char **svg, i
       else if (!strcmp(a, "--bo-init")) cfg->opts.bo_init = (int)l;
       else if (!strcmp(a, "--hybrid-patience")) cfg->opts.hybrid_patience = (int)l;
       else if (!strcmp(a, "--hybrid-min")) cfg->opts.hybrid_min = (int)l;
+      else if (!strcmp(a, "--bo-design")) cfg->opts.bo_design = (int)l;
       else cfg->opts.bo_candidates = (int)l;
     } else {
       return cterr_set(err, "unknown option '%s' (see 'cutune score --help')", a);
@@ -256,6 +263,23 @@ static int parse_opts(int argc, char **argv, score_cfg *cfg, const char **svg, i
   }
   if (!cfg->nstrat) return cterr_set(err, "--strategies: empty list");
   return 0;
+}
+
+/* --csv: budget, then the mean score of every strategy at that budget, one row per budget. */
+static int write_csv(const char *path, const score_cfg *cfg, double (*curve)[SCORE_BMAX + 1], cterr *err) {
+  dbuf o;
+  dbuf_init(&o);
+  dbuf_puts(&o, cfg->cost_time ? "budget_mean_costs" : "budget_evals");
+  for (int s = 0; s < cfg->nstrat; s++) dbuf_printf(&o, ",%s", cfg->strat[s]);
+  dbuf_puts(&o, "\n");
+  for (int b = 1; b <= cfg->budget_max; b++) {
+    dbuf_printf(&o, "%d", b);
+    for (int s = 0; s < cfg->nstrat; s++) dbuf_printf(&o, ",%.4f", curve[s][b]);
+    dbuf_puts(&o, "\n");
+  }
+  int rc = file_write_atomic(path, o.data, o.len, err);
+  dbuf_free(&o);
+  return rc;
 }
 
 /* --profile: the strategies' own CPU time per proposal (ask + tell), in milliseconds, averaged
@@ -420,6 +444,10 @@ int search_score_main(int argc, char **argv) {
       for (int s = 0; s < cfg.nstrat; s++) printf("%s%.0f", s ? "," : " ", all[(size_t)f * cfg.nstrat + s].evals);
     }
     printf("\n");
+  }
+  if (cfg.csv && write_csv(cfg.csv, &cfg, curve, &err) < 0) {
+    fprintf(stderr, "cutune score: %s\n", err.msg);
+    status = 1;
   }
   if (write_svg(svg, &cfg, curve, ndone, &err) < 0) {
     fprintf(stderr, "cutune score: %s\n", err.msg);

@@ -28,14 +28,9 @@ void strategy_opts_default(strategy_opts *o) {
   o->bo_candidates = 1500;
   o->bo_xi = 0.01;
   o->bo_design = 20;
-  o->hybrid_arm = "ga";
-  o->hybrid_patience = 10;
+  o->hybrid_arm = "ga,ils";
+  o->hybrid_patience = 5;
   o->hybrid_min = 20;
-  if (getenv("BO_DESIGN")) o->bo_design = atoi(getenv("BO_DESIGN"));
-  /* exploration only (removed before commit) */
-  if (getenv("HY_ARM")) o->hybrid_arm = getenv("HY_ARM");
-  if (getenv("HY_P")) o->hybrid_patience = atoi(getenv("HY_P"));
-  if (getenv("HY_MIN")) o->hybrid_min = atoi(getenv("HY_MIN"));
 }
 
 static void opts_merge(strategy_opts *dst, const strategy_opts *src) {

@@ -41,8 +41,8 @@ typedef struct strategy_opts {
   int bo_candidates;  /* bo: random candidate pool size; default 1500 */
   double bo_xi;       /* bo: exploration offset of expected improvement (standardised units); default 0.01 */
   int bo_design;      /* bo: initial design point = the most distant of this many random ones; 1 = random; default 20 */
-  const char *hybrid_arm; /* hybrid: the exploitation arm beside bo; default "ga" */
-  int hybrid_patience;    /* hybrid: results without improvement before it joins; default 10 */
+  const char *hybrid_arm; /* hybrid: exploitation arms beside bo, taking turns; default "ga,ils" */
+  int hybrid_patience;    /* hybrid: results without improvement before they join; default 5 */
   int hybrid_min;         /* hybrid: evaluations before it may join; default 20 */
 } strategy_opts;
 
