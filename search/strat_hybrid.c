@@ -1,11 +1,13 @@
-/* strat_hybrid: BO-led search with an exploitation arm that only joins when BO stalls.
+/* strat_hybrid: BO-led search with exploitation arms that only join while BO stalls (the
+ * default strategy for spaces larger than the budget).
  *
  * The lead arm is `bo`, seeded with the hybrid's own seed, so until the first exploitation
- * proposal the hybrid proposes exactly what `bo` alone would. Once `hybrid_patience`
- * evaluations in a row (from `hybrid_min` evaluations on) have not improved the best, every
- * other proposal comes from the exploitation arm (`hybrid_arm`, GA by default: crossover of
- * the best configurations BO found), until a result improves the best again. Both arms learn
- * from every result; they share one proposed-set, so nothing is proposed twice. */
+ * proposal the hybrid proposes exactly what `bo` alone would. Once `hybrid_patience` results
+ * in a row (from `hybrid_min` evaluations on) have not improved the best, every other proposal
+ * comes from an exploitation arm (`hybrid_arm`, default "ga,ils", taking turns: crossover of
+ * the best configurations found, and a neighbour walk from the best), until a result improves
+ * the best again. Every arm learns from every result; they share one proposed-set, so nothing
+ * is proposed twice. Settings chosen on a tuning split of the shared caches (docs/SEARCH.md). */
 #include "strategy_impl.h"
 
 #include <math.h>
