@@ -3,7 +3,7 @@
 #   bench/search_cost.sh [OUTDIR]        (default /tmp/cutune-search-cost)
 # 1. a synthetic Kernel Tuner cache of 100,000 configurations (5 parameters of 10 values, a
 #    smooth bowl with interactions; generated here with python3), 2,000 evaluations, 1 repeat;
-# 2. the shared convolution A100 cache (18,432 configurations) when ../shared is there.
+# 2. the shared convolution A100 cache (18,432 configurations) when ${CUTUNE_SHARED:-../shared} has it.
 # Output: `cutune score --profile` tables (ms per proposal around 10, 50, 200, 1000 and 2000
 # evaluations) in OUTDIR/cost_100k.txt and OUTDIR/cost_conv.txt.
 set -euo pipefail
@@ -35,7 +35,7 @@ fi
 strats=${STRATEGIES:-random,ga,bo,bandit,hybrid}
 "$BIN" score --strategies "$strats" --repeats 1 --budget-max 2000 --profile --jobs 1 --svg "$OUT/cost_100k.svg" "$big" \
   | tee "$OUT/cost_100k.txt"
-conv=../shared/data/tuning-caches/convolution/A100.json.gz
+conv=${CUTUNE_SHARED:-../shared}/data/tuning-caches/convolution/A100.json.gz
 if [ -f "$conv" ]; then
   "$BIN" score --strategies "$strats" --repeats 1 --budget-max 2000 --profile --jobs 1 --svg "$OUT/cost_conv.svg" "$conv" \
     | tee "$OUT/cost_conv.txt"
