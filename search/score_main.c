@@ -59,7 +59,7 @@ static const char score_usage[] =
     "  --bandit-c X         bandit exploration weight (0.05)\n"
     "  --bandit-window N    bandit credit window (50)\n"
     "  --ga-pop N           GA population (10)\n"
-    "  --bo-init N          BO initial random design (10)\n"
+    "  --bo-init N          BO initial design size (10)\n"
     "  --bo-candidates N    BO random candidate pool (1500)\n"
     "  --bo-xi X            BO expected-improvement exploration offset (0.01)\n"
     "  --bo-design N        BO initial design: each point the most distant of N random ones (20)\n"
