@@ -1,19 +1,33 @@
-/* driver: see driver.h. One configuration at a time: sequential strategies (local search, BO)
- * make their best choice when every earlier result is known. */
+/* driver: see driver.h. One configuration at a time by default: sequential strategies (local
+ * search, BO) make their best choice when every earlier result is known; with a batch, the
+ * strategy proposes N before it learns any of them (BO keeps the pending ones in its model). */
 #include "driver.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-static void curve_push(search_outcome *o) {
+#define BATCH_MAX 256
+
+static double cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void curve_push(search_outcome *o, double seconds, double cpu) {
   if (o->ncurve == o->cap) {
     o->cap = o->cap ? o->cap * 2 : 256;
     o->curve = xrealloc(o->curve, (size_t)o->cap * sizeof(double));
     o->curve_idx = xrealloc(o->curve_idx, (size_t)o->cap * sizeof(long));
+    o->curve_s = xrealloc(o->curve_s, (size_t)o->cap * sizeof(double));
+    o->step_cpu = xrealloc(o->step_cpu, (size_t)o->cap * sizeof(double));
   }
   o->curve[o->ncurve] = o->best;
-  o->curve_idx[o->ncurve++] = o->best_idx;
+  o->curve_idx[o->ncurve] = o->best_idx;
+  o->curve_s[o->ncurve] = seconds;
+  o->step_cpu[o->ncurve++] = cpu;
 }
 
 int search_run(strategy *s, const search_budget *budget, search_eval_fn eval, search_lookup_fn lookup, void *ctx,
@@ -23,34 +37,56 @@ int search_run(strategy *s, const search_budget *budget, search_eval_fn eval, se
   o->best = INFINITY;
   long max_evals = budget && budget->evals > 0 ? budget->evals : -1;
   double max_s = budget && budget->seconds > 0 ? budget->seconds : -1;
+  int batch = budget && budget->batch > 1 ? budget->batch : 1;
+  if (batch > BATCH_MAX) batch = BATCH_MAX;
+  size_t idx[BATCH_MAX];
+  double val[BATCH_MAX];
+  int charged[BATCH_MAX];
+  double cum[BATCH_MAX]; /* summed cost once evaluation j of the batch is done */
   for (;;) {
     if (max_evals >= 0 && o->evals >= max_evals) break;
     if (max_s >= 0 && o->seconds >= max_s) break;
-    size_t idx;
-    if (strategy_ask(s, &idx, 1) < 1) break; /* the space is exhausted */
-    double v;
-    int charged = 0;
-    if (lookup && lookup(ctx, idx, &v)) {
-      o->looked_up++;
-    } else {
+    int want = batch;
+    if (max_evals >= 0 && max_evals - o->evals < want) want = (int)(max_evals - o->evals);
+    double c0 = cpu_now();
+    int k = strategy_ask(s, idx, want);
+    double ask_cpu = cpu_now() - c0;
+    o->strategy_cpu += ask_cpu;
+    if (k < 1) break; /* the space is exhausted */
+    for (int j = 0; j < k; j++) {
+      charged[j] = 0;
+      if (lookup && lookup(ctx, idx[j], &val[j])) {
+        o->looked_up++;
+        continue;
+      }
       double cost = 0;
       rec_status st = ST_OK;
-      if (eval(ctx, idx, &v, &cost, &st, err) < 0) return cterr_wrap(err, "evaluation %ld", o->evals + 1);
-      if (st != ST_OK || isnan(v)) v = INFINITY;
-      o->evals++, charged = 1;
+      if (eval(ctx, idx[j], &val[j], &cost, &st, err) < 0) return cterr_wrap(err, "evaluation %ld", o->evals + 1);
+      if (st != ST_OK || isnan(val[j])) val[j] = INFINITY;
+      o->evals++, charged[j] = 1;
       o->seconds += cost > 0 ? cost : 0;
-      if (!isfinite(v)) o->failed++;
+      cum[j] = o->seconds;
+      if (!isfinite(val[j])) o->failed++;
     }
-    strategy_tell(s, idx, v);
-    if (v < o->best) o->best = v, o->best_idx = (long)idx;
-    if (charged) curve_push(o);
+    int ncharged = 0;
+    for (int j = 0; j < k; j++) ncharged += charged[j];
+    for (int j = 0; j < k; j++) {
+      c0 = cpu_now();
+      strategy_tell(s, idx[j], val[j]);
+      double tell_cpu = cpu_now() - c0;
+      o->strategy_cpu += tell_cpu;
+      if (val[j] < o->best) o->best = val[j], o->best_idx = (long)idx[j];
+      /* the curve, one point per charged evaluation, in the order asked; the ask's CPU time
+       * is shared out over the batch */
+      if (charged[j]) curve_push(o, cum[j], ask_cpu / ncharged + tell_cpu);
+    }
   }
   return 0;
 }
 
 void search_outcome_free(search_outcome *o) {
   if (!o) return;
-  free(o->curve), free(o->curve_idx);
-  o->curve = NULL, o->curve_idx = NULL;
+  free(o->curve), free(o->curve_idx), free(o->curve_s), free(o->step_cpu);
+  o->curve = NULL, o->curve_idx = NULL, o->curve_s = NULL, o->step_cpu = NULL;
   o->ncurve = o->cap = 0;
 }

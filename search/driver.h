@@ -1,5 +1,7 @@
 /* driver: the synchronous search loop — ask a strategy, evaluate, tell, until a budget is
  * spent. Used by the replay backend and the scoreboard; a real GPU run can use it too.
+ * With budget.batch = N it asks N configurations at once, evaluates them all, then tells all
+ * N (what N devices working in lockstep see); N <= 1 is one at a time.
  *
  * A configuration the lookup callback already knows (a store holding it) is told to the
  * strategy without charging the budget. Every charged evaluation counts, failed ones too; the
@@ -17,6 +19,7 @@
 typedef struct search_budget {
   long evals;     /* charged evaluations at most; <= 0: no limit */
   double seconds; /* summed evaluation cost at most; <= 0: no limit */
+  int batch;      /* configurations asked (and evaluated) before they are told; <= 1: one */
 } search_budget;
 
 /* Measure configuration idx: *value (lower is better; INFINITY if it failed), *cost_seconds
@@ -35,6 +38,9 @@ typedef struct search_outcome {
   double best;         /* INFINITY if nothing succeeded */
   double *curve;       /* curve[k]: best value after k+1 charged evaluations (INFINITY before any success) */
   long *curve_idx;     /* the configuration holding it (-1 before any success) */
+  double *curve_s;     /* curve_s[k]: summed cost (seconds) after k+1 charged evaluations */
+  double *step_cpu;    /* step_cpu[k]: CPU seconds the strategy spent (ask + tell) on evaluation k+1 */
+  double strategy_cpu; /* CPU seconds in strategy_ask and strategy_tell, all of them */
   long ncurve, cap;
 } search_outcome;
 

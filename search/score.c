@@ -59,6 +59,15 @@ int score_file(const char *path, const score_cfg *cfg, score_result *res, cterr 
   qsort(sorted, m, sizeof(double), cmp_double);
   double opt = sorted[0], worst = sorted[m - 1];
   int B = cfg->budget_max;
+  /* with cost_time, budget b is b times the mean recorded cost of a configuration (failed ones
+   * included): what random search spends on average in b draws, so the baseline stays E_b */
+  double mean_cost = 0;
+  for (size_t i = 0; i < n; i++) mean_cost += replay_cost_seconds(r, i);
+  mean_cost /= (double)n;
+  if (cfg->cost_time && !(mean_cost > 0)) {
+    free(sorted), replay_free(r);
+    return cterr_set(err, "%s: no recorded compile or measuring time: cannot score by time", path);
+  }
   double *sum = xmalloc((size_t)(B + 1) * sizeof(double));
   int rc = 0;
   for (int si = 0; si < cfg->nstrat && rc == 0; si++) {
@@ -77,20 +86,28 @@ int score_file(const char *path, const score_cfg *cfg, score_result *res, cterr 
       }
       replay_eval ev = {.r = r, .noisy = cfg->noisy};
       rng_seed(&ev.rng, seed ^ 0x5eed5eedULL);
-      search_budget bud = {.evals = B, .seconds = 0};
+      search_budget bud = {.evals = B, .seconds = 0, .batch = cfg->batch};
+      if (cfg->cost_time) bud.evals = (long)B * 50, bud.seconds = B * mean_cost;
       search_outcome out;
       if (search_run(s, &bud, replay_evaluate, NULL, &ev, &out, err) < 0) {
         strategy_free(s);
         rc = -1;
         break;
       }
-      /* the true (mean) value of the configuration the strategy holds best at each budget */
+      sr->evals += (double)out.ncurve;
+      /* the true (mean) value of the configuration the strategy holds best at each budget:
+       * after b evaluations, or once the summed cost reaches b mean costs */
+      long k = -1;
       for (int b = 1; b <= B; b++) {
-        long k = b <= out.ncurve ? b - 1 : out.ncurve - 1;
+        if (cfg->cost_time)
+          while (k + 1 < out.ncurve && out.curve_s[k + 1] <= b * mean_cost * (1 + 1e-12)) k++;
+        else
+          k = b <= out.ncurve ? b - 1 : out.ncurve - 1;
         long idx = k >= 0 ? out.curve_idx[k] : -1;
         double v = idx >= 0 ? replay_value(r, (size_t)idx) : worst;
         if (!isfinite(v)) v = worst;
         sum[b] += v;
+        if (b <= out.ncurve) sr->cpu[b] += out.step_cpu[b - 1] / cfg->repeats;
         for (int f = 0; f < SCORE_NFRAC; f++)
           if (b == score_frac_at[f]) sr->frac[f] += opt / v;
       }
@@ -98,6 +115,8 @@ int score_file(const char *path, const score_cfg *cfg, score_result *res, cterr 
       strategy_free(s);
     }
     sr->seconds = now_seconds() - t0;
+    sr->budget_s = cfg->cost_time ? B * mean_cost : 0;
+    sr->evals /= cfg->repeats;
     for (int f = 0; f < SCORE_NFRAC; f++) sr->frac[f] /= cfg->repeats;
     for (int b = 1; b <= B; b++) {
       double mean = sum[b] / cfg->repeats, e = score_random_expected(sorted, m, n, b);

@@ -33,14 +33,25 @@ static const char score_usage[] =
     "evaluations — then the mean score per file, and an SVG plot of score against budget.\n"
     "\n"
     "options:\n"
-    "  --strategies a,b,c   strategies to compare (default random,ils,ga,anneal,bo,bandit;\n"
-    "                       all: exhaustive,random,ils,ga,anneal,bo,bandit)\n"
+    "  --strategies a,b,c   strategies to compare (default random,ils,ga,anneal,bo,bandit,hybrid;\n"
+    "                       all: exhaustive,random,ils,ga,anneal,bo,bandit,hybrid; hybrid is\n"
+    "                       the default of cutune run)\n"
     "  --repeats N          seeded repeats per strategy and file (default 25)\n"
-    "  --budget-max N       largest budget in evaluations (default 200, at most 1000)\n"
+    "  --budget-max N       largest budget in evaluations (default 200, at most 2000)\n"
     "  --budget-min N       smallest budget in the mean score (default 10)\n"
     "  --seed S             base seed (default 1); repeat r of every strategy uses seed S*1000003+r\n"
     "  --noisy              each evaluation draws one recorded repetition instead of the mean;\n"
     "                       the configuration a strategy holds best is scored by its mean\n"
+    "  --batch N            ask N configurations, evaluate all N, then tell all N (what N GPUs\n"
+    "                       in lockstep see; default 1 = one at a time)\n"
+    "  --cost evals|time    what a budget counts (default evals). time: every evaluation costs\n"
+    "                       its recorded compile + measuring time (Kernel Tuner: compile_time +\n"
+    "                       benchmark_time; cutune: compile_ms + median x samples) and budget b\n"
+    "                       means b times the space's mean cost per configuration, in seconds:\n"
+    "                       what random search spends on average in b draws, so the baseline\n"
+    "                       stays E_b. The per-file table gives the budget in seconds.\n"
+    "  --profile            also print the strategies' own CPU time per proposal (ask + tell)\n"
+    "                       around 200 and 2000 evaluations (use --budget-max 2000)\n"
     "  --jobs N             worker processes over files (default 2)\n"
     "  --svg FILE           where the plot goes (default score.svg)\n"
     "  strategy settings (same for every file; defaults in parentheses):\n"
@@ -48,9 +59,14 @@ static const char score_usage[] =
     "  --bandit-c X         bandit exploration weight (0.05)\n"
     "  --bandit-window N    bandit credit window (50)\n"
     "  --ga-pop N           GA population (10)\n"
-    "  --bo-init N          BO initial random design (10)\n"
+    "  --bo-init N          BO initial design size (10)\n"
     "  --bo-candidates N    BO random candidate pool (1500)\n"
-    "  --bo-xi X            BO expected-improvement exploration offset (0.01)\n";
+    "  --bo-xi X            BO expected-improvement exploration offset (0.01)\n"
+    "  --bo-design N        BO initial design: each point the most distant of N random ones (20)\n"
+    "  --hybrid-arm a,b     hybrid: exploitation arms beside bo, taking turns (ga,ils)\n"
+    "  --hybrid-patience N  hybrid: results without improvement before they join (5)\n"
+    "  --hybrid-min N       hybrid: evaluations before they may join (20)\n"
+    "  --csv FILE           also write the mean score per budget: budget,strategy...,one row per b\n";
 
 typedef struct {
   int file;
@@ -131,7 +147,7 @@ static int write_svg(const char *path, const score_cfg *cfg, double (*curve)[SCO
   for (int s = 0; s < cfg->nstrat; s++) {
     const char *c = colors[s % 10];
     dbuf_printf(&o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" points=\"", c,
-                strcmp(cfg->strat[s], "bandit") ? "1.6" : "2.8");
+                strcmp(cfg->strat[s], "hybrid") ? "1.6" : "2.8");
     for (int b = b0; b <= b1; b++)
       if (isfinite(curve[s][b])) dbuf_printf(&o, "%.1f,%.1f ", X(b), Y(curve[s][b]));
     dbuf_puts(&o, "\"/>\n");
@@ -182,6 +198,20 @@ static int parse_opts(int argc, char **argv, score_cfg *cfg, const char **svg, i
       cfg->seed = (uint64_t)l;
     } else if (!strcmp(a, "--noisy")) {
       cfg->noisy = 1;
+    } else if (!strcmp(a, "--profile")) {
+      cfg->profile = 1;
+    } else if (!strcmp(a, "--batch")) {
+      NEED();
+      if (parse_long(v, &l, "--batch", err) < 0) return -1;
+      if (l < 1 || l > 256) return cterr_set(err, "--batch must be 1..256 (got %ld)", l);
+      cfg->batch = (int)l;
+    } else if (!strcmp(a, "--cost")) {
+      NEED();
+      if (strcmp(v, "evals") && strcmp(v, "time")) return cterr_set(err, "--cost must be evals or time (got '%s')", v);
+      cfg->cost_time = !strcmp(v, "time");
+    } else if (!strcmp(a, "--hybrid-arm")) {
+      NEED();
+      cfg->opts.hybrid_arm = v;
     } else if (!strcmp(a, "--jobs")) {
       NEED();
       if (parse_long(v, &l, "--jobs", err) < 0) return -1;
@@ -190,6 +220,9 @@ static int parse_opts(int argc, char **argv, score_cfg *cfg, const char **svg, i
     } else if (!strcmp(a, "--svg")) {
       NEED();
       *svg = v;
+    } else if (!strcmp(a, "--csv")) {
+      NEED();
+      cfg->csv = v;
     } else if (!strcmp(a, "--arms")) {
       NEED();
       cfg->opts.arms = v;
@@ -199,13 +232,17 @@ static int parse_opts(int argc, char **argv, score_cfg *cfg, const char **svg, i
       if (!(d > 0)) return cterr_set(err, "%s must be positive (got %s)", a, v);
       *(!strcmp(a, "--bo-xi") ? &cfg->opts.bo_xi : &cfg->opts.bandit_c) = d;
     } else if (!strcmp(a, "--bandit-window") || !strcmp(a, "--ga-pop") || !strcmp(a, "--bo-init") ||
-               !strcmp(a, "--bo-candidates")) {
+               !strcmp(a, "--bo-candidates") || !strcmp(a, "--hybrid-patience") || !strcmp(a, "--hybrid-min") ||
+               !strcmp(a, "--bo-design")) {
       NEED();
       if (parse_long(v, &l, a, err) < 0) return -1;
       if (l < 1 || l > 1000000) return cterr_set(err, "%s must be 1..1000000 (got %ld)", a, l);
       if (!strcmp(a, "--bandit-window")) cfg->opts.bandit_window = (int)l;
       else if (!strcmp(a, "--ga-pop")) cfg->opts.ga_pop = (int)l;
       else if (!strcmp(a, "--bo-init")) cfg->opts.bo_init = (int)l;
+      else if (!strcmp(a, "--hybrid-patience")) cfg->opts.hybrid_patience = (int)l;
+      else if (!strcmp(a, "--hybrid-min")) cfg->opts.hybrid_min = (int)l;
+      else if (!strcmp(a, "--bo-design")) cfg->opts.bo_design = (int)l;
       else cfg->opts.bo_candidates = (int)l;
     } else {
       return cterr_set(err, "unknown option '%s' (see 'cutune score --help')", a);
@@ -220,12 +257,54 @@ static int parse_opts(int argc, char **argv, score_cfg *cfg, const char **svg, i
     int ok = 0;
     for (int k = 0; known[k]; k++) ok |= !strcmp(known[k], tok);
     if (!ok) return cterr_set(err, "--strategies: unknown strategy '%s' (known: exhaustive, random, ils, ga, anneal, "
-                                   "bo, bandit)", tok);
+                                   "bo, bandit, hybrid)", tok);
     if (cfg->nstrat == SCORE_MAXSTRAT) return cterr_set(err, "--strategies: at most %d", SCORE_MAXSTRAT);
     cfg->strat[cfg->nstrat++] = tok;
   }
   if (!cfg->nstrat) return cterr_set(err, "--strategies: empty list");
   return 0;
+}
+
+/* --csv: budget, then the mean score of every strategy at that budget, one row per budget. */
+static int write_csv(const char *path, const score_cfg *cfg, double (*curve)[SCORE_BMAX + 1], cterr *err) {
+  dbuf o;
+  dbuf_init(&o);
+  dbuf_puts(&o, cfg->cost_time ? "budget_mean_costs" : "budget_evals");
+  for (int s = 0; s < cfg->nstrat; s++) dbuf_printf(&o, ",%s", cfg->strat[s]);
+  dbuf_puts(&o, "\n");
+  for (int b = 1; b <= cfg->budget_max; b++) {
+    dbuf_printf(&o, "%d", b);
+    for (int s = 0; s < cfg->nstrat; s++) dbuf_printf(&o, ",%.4f", curve[s][b]);
+    dbuf_puts(&o, "\n");
+  }
+  int rc = file_write_atomic(path, o.data, o.len, err);
+  dbuf_free(&o);
+  return rc;
+}
+
+/* --profile: the strategies' own CPU time per proposal (ask + tell), in milliseconds, averaged
+ * over files and repeats, over the evaluations just before each mark. */
+static void print_profile(const score_cfg *cfg, const score_result *all, const int *done, int nfiles) {
+  int marks[6] = {10, 50, 200, 1000, 2000}, nm = 0;
+  while (nm < 5 && marks[nm] < cfg->budget_max) nm++;
+  marks[nm++] = cfg->budget_max; /* the marks below budget_max, then budget_max itself */
+  printf("\nstrategy CPU time per proposal, ms (mean over the 10%% of evaluations before each mark):\n%-10s", "strategy");
+  for (int k = 0; k < nm; k++) printf(" %9d", marks[k]);
+  printf("\n");
+  for (int s = 0; s < cfg->nstrat; s++) {
+    printf("%-10s", cfg->strat[s]);
+    for (int k = 0; k < nm; k++) {
+      int lo = marks[k] - (marks[k] >= 10 ? marks[k] / 10 : 1) + 1;
+      double sum = 0;
+      long cnt = 0;
+      for (int f = 0; f < nfiles; f++) {
+        if (!done[f]) continue;
+        for (int b = lo; b <= marks[k]; b++) sum += all[(size_t)f * cfg->nstrat + s].cpu[b], cnt++;
+      }
+      printf(" %9.3f", cnt ? 1000 * sum / cnt : NAN);
+    }
+    printf("\n");
+  }
 }
 
 int search_score_main(int argc, char **argv) {
@@ -234,11 +313,11 @@ int search_score_main(int argc, char **argv) {
       fputs(score_usage, stdout);
       return 0;
     }
-  score_cfg cfg = {.repeats = 25, .budget_min = 10, .budget_max = 200, .seed = 1};
+  score_cfg cfg = {.repeats = 25, .budget_min = 10, .budget_max = 200, .seed = 1, .batch = 1};
   const char *svg = "score.svg";
   int jobs = 2, nfiles = 0, status = 0;
   char **files = xcalloc((size_t)argc + 1, sizeof(char *));
-  char *strat_list = xstrdup("random,ils,ga,anneal,bo,bandit");
+  char *strat_list = xstrdup("random,ils,ga,anneal,bo,bandit,hybrid");
   cterr err = {{0}};
   if (parse_opts(argc, argv, &cfg, &svg, &jobs, &files, &nfiles, &strat_list, &err) < 0) {
     fprintf(stderr, "cutune score: %s\n", err.msg);
@@ -319,8 +398,11 @@ int search_score_main(int argc, char **argv) {
       secs[s] += r->seconds;
     }
   }
-  printf("scoreboard: %d file%s, %d repeats, budgets %d..%d, seed %llu, %s\n", ndone, ndone == 1 ? "" : "s",
+  printf("scoreboard: %d file%s, %d repeats, budgets %d..%d, seed %llu, %s", ndone, ndone == 1 ? "" : "s",
          cfg.repeats, cfg.budget_min, cfg.budget_max, (unsigned long long)cfg.seed, cfg.noisy ? "noisy" : "noiseless");
+  if (cfg.batch > 1) printf(", batch %d", cfg.batch);
+  if (cfg.cost_time) printf(", cost time (budget b = b mean costs in seconds; per file below)");
+  printf("\n");
   printf("\n%-10s %10s %8s %8s %8s %8s %8s | %-29s %9s\n", "strategy", "mean score", "min>=20", "@20", "@50", "@100",
          "@200", "optimum/best @25  @50  @100  @200", "cpu s");
   for (int s = 0; s < cfg.nstrat; s++) {
@@ -329,7 +411,9 @@ int search_score_main(int argc, char **argv) {
     mean /= cfg.budget_max - cfg.budget_min + 1;
     double lo = INFINITY; /* the lowest score from 20 evaluations on (the target: above 0) */
     for (int b = cfg.budget_min > 20 ? cfg.budget_min : 20; b <= cfg.budget_max; b++) lo = fmin(lo, curve[s][b]);
-    printf("%-10s %10.3f %8.3f", cfg.strat[s], mean, lo);
+    printf("%-10s %10.3f", cfg.strat[s], mean);
+    if (isfinite(lo)) printf(" %8.3f", lo);
+    else printf(" %8s", "-");
     const int at[4] = {20, 50, 100, 200};
     for (int k = 0; k < 4; k++)
       if (at[k] <= cfg.budget_max) printf(" %8.3f", curve[s][at[k]]);
@@ -340,8 +424,10 @@ int search_score_main(int argc, char **argv) {
       else printf(" %5s", "-");
     printf(" %9.1f\n", secs[s]);
   }
+  if (cfg.profile) print_profile(&cfg, all, done, nfiles);
   printf("\nmean score per file (budgets %d..%d):\n%-34s", cfg.budget_min, cfg.budget_max, "file");
   for (int s = 0; s < cfg.nstrat; s++) printf(" %8.8s", cfg.strat[s]);
+  if (cfg.cost_time) printf(" %10s %s", "budget s", "evals/run");
   printf("\n");
   for (int f = 0; f < nfiles; f++) {
     if (!done[f]) continue;
@@ -353,7 +439,15 @@ int search_score_main(int argc, char **argv) {
       for (int b = cfg.budget_min; b <= cfg.budget_max; b++) mean += all[(size_t)f * cfg.nstrat + s].score[b];
       printf(" %8.3f", mean / (cfg.budget_max - cfg.budget_min + 1));
     }
+    if (cfg.cost_time) {
+      printf(" %10.1f", all[(size_t)f * cfg.nstrat].budget_s);
+      for (int s = 0; s < cfg.nstrat; s++) printf("%s%.0f", s ? "," : " ", all[(size_t)f * cfg.nstrat + s].evals);
+    }
     printf("\n");
+  }
+  if (cfg.csv && write_csv(cfg.csv, &cfg, curve, &err) < 0) {
+    fprintf(stderr, "cutune score: %s\n", err.msg);
+    status = 1;
   }
   if (write_svg(svg, &cfg, curve, ndone, &err) < 0) {
     fprintf(stderr, "cutune score: %s\n", err.msg);

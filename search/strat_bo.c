@@ -8,6 +8,12 @@
  * exploration offset xi, maximised over a fixed random pool of unvisited valid configurations
  * plus the free neighbours of the best one. Initial design: bo_init random configurations.
  *
+ * Batches (several asks before the results are told): every configuration BO proposed and
+ * that is not told yet stays in the model with a "kriging believer" value (the model's own
+ * mean prediction for it when it was picked), so the next pick of the batch sees its variance
+ * gone and moves elsewhere; the told value replaces the belief. One at a time nothing is
+ * pending and the model is exactly the one without batches.
+ *
  * Cost: the hyperparameters are refitted on a geometric schedule (every time the data grew by
  * half); between refits each new observation extends the Cholesky factor L and the solved
  * pool block V = L^-1 K(X, pool) by one row, O(N^2 + N*pool) instead of O(N^2 * pool). */
@@ -44,6 +50,10 @@ typedef struct {
   double *ss; /* per pool entry: squared norm of its V column */
   double *y, *w, *kv, *lv, *mu;
   size_t nb[NB_BEST];
+  double ymean, ysd; /* standardisation of the last model_targets (log units) */
+  size_t pend[GP_MAX]; /* proposed by BO, not told yet */
+  double pend_lie[GP_MAX]; /* their believed log value */
+  int npend;
 } bo_state;
 
 static double matern52(double r2, double ls) {
@@ -109,16 +119,19 @@ static void bo_free(strategy *s) {
 
 /* Standardised log values of the model's observations into b->y; failures get the worst. */
 static void model_targets(const strategy *s, bo_state *b) {
-  double worst = -INFINITY, sum = 0, sq = 0;
-  int nf = 0;
+  double worst = -INFINITY, sum = 0, sq = 0, lsum = 0;
+  int nf = 0, nl = 0;
   for (int i = 0; i < b->gn; i++) {
     double v = s->val[b->gx[i]];
-    if (isfinite(v)) worst = fmax(worst, log(fmax(v, 1e-300)));
+    if (isfinite(v)) worst = fmax(worst, log(fmax(v, 1e-300))), lsum += log(fmax(v, 1e-300)), nl++;
   }
   if (!isfinite(worst)) worst = 0;
   for (int i = 0; i < b->gn; i++) {
     double v = s->val[b->gx[i]];
     b->y[i] = isfinite(v) ? log(fmax(v, 1e-300)) : worst;
+    if (isnan(v)) /* pending: what the model believed when it was proposed, else the mean */
+      for (int k = 0; k < b->npend; k++)
+        if (b->pend[k] == b->gx[i]) b->y[i] = isnan(b->pend_lie[k]) ? (nl ? lsum / nl : worst) : b->pend_lie[k];
     sum += b->y[i], nf++;
   }
   double mean = nf ? sum / nf : 0;
@@ -126,6 +139,19 @@ static void model_targets(const strategy *s, bo_state *b) {
   double sd = nf > 1 ? sqrt(sq / (nf - 1)) : 1;
   if (!(sd > 1e-12)) sd = 1;
   for (int i = 0; i < b->gn; i++) b->y[i] = (b->y[i] - mean) / sd;
+  b->ymean = mean, b->ysd = sd;
+}
+
+static void model_add(strategy *s, bo_state *b, size_t idx);
+
+/* Drop pending entries that have been told; put the others into the model (batches). */
+static void pending_update(strategy *s, bo_state *b) {
+  int k = 0;
+  for (int j = 0; j < b->npend; j++)
+    if (isnan(s->val[b->pend[j]])) b->pend[k] = b->pend[j], b->pend_lie[k++] = b->pend_lie[j];
+  b->npend = k;
+  for (int j = 0; j < b->npend; j++)
+    if (!b->in_model[b->pend[j]] && b->gn < GP_MAX) model_add(s, b, b->pend[j]);
 }
 
 /* Solve L x = k (forward substitution) for the first n rows. */
@@ -278,10 +304,33 @@ static double ei(double mu, double var, double ybest, double xi) {
   return imp * norm_cdf(z) + sd * norm_pdf(z);
 }
 
+/* A point of the initial design: the most distant (maximin, in the model's features) of a few
+ * random free configurations from everything proposed or told so far. */
+static long design_point(strategy *s, bo_state *b) {
+  int mode = s->o.bo_design;
+  long first = st_random_free(s);
+  if (mode <= 1 || first < 0 || b->d == 0) return first;
+  long pick = first;
+  double best = -1;
+  for (int t = 0; t < mode; t++) {
+    long c = t ? st_random_free(s) : first;
+    if (c < 0) break;
+    double dmin = INFINITY;
+    for (size_t k = 0; k < s->ntold; k++) dmin = fmin(dmin, dist2(s, b, (size_t)c, s->told[k]));
+    for (int k = 0; k < b->npend; k++) dmin = fmin(dmin, dist2(s, b, (size_t)c, b->pend[k]));
+    if (dmin > best) best = dmin, pick = c;
+  }
+  return pick;
+}
+
 static long bo_ask(strategy *s) {
   bo_state *b = s->impl;
   int have_finite = s->best_idx >= 0;
-  if ((int)s->ntold < s->o.bo_init || !have_finite || b->d == 0) return st_random_free(s);
+  if ((int)s->ntold < s->o.bo_init || !have_finite || b->d == 0) {
+    long i = design_point(s, b);
+    if (i >= 0 && b->npend < GP_MAX) b->pend[b->npend] = (size_t)i, b->pend_lie[b->npend++] = NAN;
+    return i;
+  }
   int refit = b->gn == 0 || (int)s->ntold >= b->next_fit;
   if (!refit)
     for (; b->told_used < s->ntold && !refit; b->told_used++)
@@ -297,6 +346,7 @@ static long bo_ask(strategy *s) {
   } else if (nfree_pool < C / 4 && (size_t)nfree_pool < s->n - *s->nprop) {
     pool_refresh(s, b);
   }
+  pending_update(s, b);
   model_targets(s, b);
   forward(b->L, GP_MAX, b->gn, b->y, b->w);
   double ybest = INFINITY;
@@ -310,11 +360,11 @@ static long bo_ask(strategy *s) {
     for (int c = 0; c < C; c++) b->mu[c] += vi[c] * wi;
   }
   long pick = -1;
-  double best_acq = -INFINITY;
+  double best_acq = -INFINITY, pick_mu = 0;
   for (int c = 0; c < C; c++) {
     if (!isfinite(b->ss[c]) || s->prop[b->pool[c]]) continue;
     double a = ei(b->mu[c], 1.0 - b->ss[c], ybest, xi);
-    if (a > best_acq) best_acq = a, pick = (long)b->pool[c];
+    if (a > best_acq) best_acq = a, pick = (long)b->pool[c], pick_mu = b->mu[c];
   }
   /* the free neighbours of the best configuration, solved one by one */
   size_t nn = st_free_neighbours(s, (size_t)s->best_idx, CS_HAMMING, b->nb, NB_BEST);
@@ -324,9 +374,13 @@ static long bo_ask(strategy *s) {
     double mu = 0, ss = 0;
     for (int j = 0; j < b->gn; j++) mu += b->lv[j] * b->w[j], ss += b->lv[j] * b->lv[j];
     double a = ei(mu, 1.0 - ss, ybest, xi);
-    if (a > best_acq) best_acq = a, pick = (long)b->nb[k];
+    if (a > best_acq) best_acq = a, pick = (long)b->nb[k], pick_mu = mu;
   }
-  return pick >= 0 ? pick : st_random_free(s);
+  double lie = b->ymean + b->ysd * pick_mu;
+  if (pick < 0) pick = st_random_free(s), lie = NAN;
+  if (pick >= 0 && b->npend < GP_MAX) /* believed until told (batches) */
+    b->pend[b->npend] = (size_t)pick, b->pend_lie[b->npend++] = lie;
+  return pick;
 }
 
 const strategy_ops strat_bo_ops = {"bo", bo_init, bo_ask, NULL, bo_free, NULL};

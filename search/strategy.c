@@ -8,13 +8,13 @@
 
 static const strategy_ops *const all_ops[] = {&strat_exhaustive_ops, &strat_random_ops, &strat_ils_ops,
                                               &strat_ga_ops,         &strat_anneal_ops, &strat_bo_ops,
-                                              &strat_bandit_ops,     NULL};
-static const char *const all_names[] = {"exhaustive", "random", "ils", "ga", "anneal", "bo", "bandit", NULL};
+                                              &strat_bandit_ops,     &strat_hybrid_ops, NULL};
+static const char *const all_names[] = {"exhaustive", "random", "ils", "ga", "anneal", "bo", "bandit", "hybrid", NULL};
 
 const char *const *strategy_names(void) { return all_names; }
 
 const char *strategy_default_name(size_t space_count, long budget) {
-  return (budget >= 0 && (size_t)budget >= space_count) ? "exhaustive" : "bandit";
+  return (budget >= 0 && (size_t)budget >= space_count) ? "exhaustive" : "hybrid";
 }
 
 void strategy_opts_default(strategy_opts *o) {
@@ -27,6 +27,10 @@ void strategy_opts_default(strategy_opts *o) {
   o->bo_init = 10;
   o->bo_candidates = 1500;
   o->bo_xi = 0.01;
+  o->bo_design = 20;
+  o->hybrid_arm = "ga,ils";
+  o->hybrid_patience = 5;
+  o->hybrid_min = 20;
 }
 
 static void opts_merge(strategy_opts *dst, const strategy_opts *src) {
@@ -40,6 +44,10 @@ static void opts_merge(strategy_opts *dst, const strategy_opts *src) {
   if (src->bo_init > 0) dst->bo_init = src->bo_init;
   if (src->bo_candidates > 0) dst->bo_candidates = src->bo_candidates;
   if (src->bo_xi > 0) dst->bo_xi = src->bo_xi;
+  if (src->bo_design > 0) dst->bo_design = src->bo_design;
+  if (src->hybrid_arm && *src->hybrid_arm) dst->hybrid_arm = src->hybrid_arm;
+  if (src->hybrid_patience > 0) dst->hybrid_patience = src->hybrid_patience;
+  if (src->hybrid_min > 0) dst->hybrid_min = src->hybrid_min;
 }
 
 int strategy_new_shared(const char *name, const configset *cs, uint64_t seed, const strategy_opts *o,
@@ -63,6 +71,7 @@ int strategy_new_shared(const char *name, const configset *cs, uint64_t seed, co
   s->n = configset_count(cs);
   s->np = configset_nparams(cs);
   rng_seed(&s->r, seed);
+  s->seed = seed;
   opts_merge(&s->o, o);
   if (prop) {
     s->prop = prop, s->nprop = nprop;

@@ -8,8 +8,13 @@
  *
  * Every strategy is seeded and deterministic under its seed, proposes only valid rows of the
  * configset and never the same row twice. Names: exhaustive, random, ils, ga, anneal, bo,
- * bandit (an AUC-credit bandit over several of the others; the default for spaces too large to
- * exhaust within the budget).
+ * bandit (an AUC-credit bandit over several of the others), hybrid (BO-led, with GA/ILS joining
+ * when BO stalls; the default for spaces too large to exhaust within the budget).
+ *
+ * Batches: strategy_ask(s, out, max) with max > 1 proposes max configurations before any of
+ * them is told (several devices). BO keeps its pending proposals in the model at the value it
+ * predicted (kriging believer), so a batch spreads out; GA and the walkers are batched as they
+ * are. Under one seed the sequence of asks and tells determines the proposals.
  *
  * Ownership: the strategy borrows the configset (it must outlive the strategy) and owns
  * everything else; strategy_free(NULL) does nothing. */
@@ -35,6 +40,10 @@ typedef struct strategy_opts {
   int bo_init;        /* bo: initial random design; default 10 */
   int bo_candidates;  /* bo: random candidate pool size; default 1500 */
   double bo_xi;       /* bo: exploration offset of expected improvement (standardised units); default 0.01 */
+  int bo_design;      /* bo: initial design point = the most distant of this many random ones; 1 = random; default 20 */
+  const char *hybrid_arm; /* hybrid: exploitation arms beside bo, taking turns; default "ga,ils" */
+  int hybrid_patience;    /* hybrid: results without improvement before they join; default 5 */
+  int hybrid_min;         /* hybrid: evaluations before it may join; default 20 */
 } strategy_opts;
 
 /* Fill o with the defaults (explicit values, so callers can print or adjust them). */
@@ -51,7 +60,7 @@ void strategy_free(strategy *s);
 const char *strategy_name(const strategy *s);
 /* NULL-terminated list of every strategy name. */
 const char *const *strategy_names(void);
-/* "exhaustive" when budget (evaluations) covers the space, else "bandit"; budget < 0 = unknown. */
+/* "exhaustive" when budget (evaluations) covers the space, else "hybrid"; budget < 0 = unknown. */
 const char *strategy_default_name(size_t space_count, long budget);
 /* One line of human-readable internals (the bandit: uses and credits per arm); "" if none. */
 void strategy_summary(const strategy *s, dbuf *out);

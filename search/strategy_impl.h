@@ -24,6 +24,7 @@ struct strategy {
   size_t n;
   int np;
   rng r;
+  uint64_t seed; /* the seed it was created with (a composite seeds its lead arm with it) */
   strategy_opts o;
   uint8_t *prop;    /* proposed, by anyone sharing it */
   size_t *nprop;
@@ -54,6 +55,6 @@ void st_row(const strategy *s, size_t i, uint16_t *row);
 long st_repair(strategy *s, const uint16_t *row);
 
 extern const strategy_ops strat_exhaustive_ops, strat_random_ops, strat_ils_ops, strat_anneal_ops,
-    strat_ga_ops, strat_bo_ops, strat_bandit_ops;
+    strat_ga_ops, strat_bo_ops, strat_bandit_ops, strat_hybrid_ops;
 
 #endif

@@ -170,8 +170,8 @@ static void test_driver_and_batches(const configset *cs) {
   ectx_free(&e);
 
   CHECK(!strcmp(strategy_default_name(100, 100), "exhaustive"));
-  CHECK(!strcmp(strategy_default_name(100, 99), "bandit"));
-  CHECK(!strcmp(strategy_default_name(100, -1), "bandit"));
+  CHECK(!strcmp(strategy_default_name(100, 99), "hybrid"));
+  CHECK(!strcmp(strategy_default_name(100, -1), "hybrid"));
   CHECK(strategy_new("simplex", cs, 1, NULL, &s, &err) < 0);
   CHECK_STR_CONTAINS(err.msg, "unknown strategy 'simplex'");
   strategy_opts o = {.arms = "ils,bandit"};

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "search/strategy.h"
 #include "cli/tune.h"
 
 int main(void) {
@@ -19,13 +20,14 @@ int main(void) {
 
   /* large space, no options: the default budget and time, the default search */
   tune_limits(74748, &o, &b, &t, &s, &note);
-  CHECK(b == TUNE_DEFAULT_BUDGET && t == TUNE_DEFAULT_TIME && !strcmp(s, "bandit"));
+  CHECK(b == TUNE_DEFAULT_BUDGET && t == TUNE_DEFAULT_TIME && !strcmp(s, strategy_default_name(74748, b)));
+  CHECK(strcmp(s, "exhaustive") != 0);
   CHECK_STR_CONTAINS(note, "--budget 1000 --time 90");
 
   /* --time alone on a large space: no budget cap, but a search, not index order */
   o.time_limit = 60;
   tune_limits(74748, &o, &b, &t, &s, &note);
-  CHECK(b == 74748 && t == 60 && !strcmp(s, "bandit"));
+  CHECK(b == 74748 && t == 60 && !strcmp(s, strategy_default_name(74748, TUNE_DEFAULT_BUDGET)));
 
   /* --time alone on a small space: exhaustive until the time is up */
   tune_limits(480, &o, &b, &t, &s, &note);
