@@ -4,7 +4,11 @@
  * ct_cmp_f32, and the test kernels of tests/test_gpu_fakedriver.c. copy_fault makes the
  * context sticky-dead (CUDA_ERROR_ILLEGAL_ADDRESS), copy_spin makes every sync hang. Events
  * read a simulated clock that each launch advances (~2 ms per 1M-element copy, 2% noise).
- * Only the entry points cutune resolves exist. Not a model of a GPU: a test double. */
+ * Only the entry points cutune resolves exist. Not a model of a GPU: a test double.
+ *
+ * Devices: one "Fake H200" unless CUTUNE_FAKE_DEVICES names several, comma-separated, e.g.
+ * "NVIDIA H200,NVIDIA H200,NVIDIA A100-SXM4-80GB": one device per name, compute capability
+ * 8.0 for a name with A100 in it (9.0 otherwise), a UUID of its own per ordinal. */
 #include <cuda.h>
 #include <math.h>
 #include <stdio.h>
@@ -33,32 +37,55 @@ CUresult cuGetErrorString(CUresult r, const char **s) {
   *s = "fake";
   return 0;
 }
+#define FAKE_MAX_DEVICES 16
+static char dev_names[FAKE_MAX_DEVICES][128];
+static int ndev = -1;
+static void devices_read(void) {
+  if (ndev >= 0) return;
+  const char *e = getenv("CUTUNE_FAKE_DEVICES");
+  ndev = 0;
+  if (!e || !*e) {
+    snprintf(dev_names[ndev++], sizeof dev_names[0], "Fake H200");
+    return;
+  }
+  while (*e && ndev < FAKE_MAX_DEVICES) {
+    size_t n = strcspn(e, ",");
+    snprintf(dev_names[ndev++], sizeof dev_names[0], "%.*s", (int)n, e);
+    e += n + (e[n] == ',');
+  }
+}
+static int dev_is_a100(CUdevice d) { return d >= 0 && d < ndev && strstr(dev_names[d], "A100") != NULL; }
 CUresult cuDeviceGetCount(int *n) {
-  *n = 1;
+  devices_read();
+  *n = ndev;
   return 0;
 }
 CUresult cuDeviceGet(CUdevice *d, int o) {
+  devices_read();
+  if (o < 0 || o >= ndev) return CUDA_ERROR_INVALID_DEVICE;
   *d = o;
   return 0;
 }
 CUresult cuDeviceGetName(char *n, int l, CUdevice d) {
-  snprintf(n, l, "Fake H200");
+  devices_read();
+  snprintf(n, l, "%s", d >= 0 && d < ndev ? dev_names[d] : "?");
   return 0;
 }
 CUresult cuDeviceGetUuid(CUuuid *u, CUdevice d) {
   memset(u, 0xab, 16);
+  u->bytes[15] = (char)(0xab + d); /* ordinal 0 keeps the all-0xab UUID the tests expect */
   return 0;
 }
 CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
   switch (a) {
   case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
-    *v = 9;
+    *v = dev_is_a100(d) ? 8 : 9;
     break;
   case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
     *v = 0;
     break;
   case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
-    *v = 132;
+    *v = dev_is_a100(d) ? 108 : 132;
     break;
   case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE:
     *v = 50 << 20;
@@ -279,4 +306,10 @@ CUresult cuEventDestroy(CUevent e) {
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction f, int bs, size_t sm) {
   *n = 2048 / bs > 32 ? 32 : 2048 / bs;
   return 0;
+}
+/* NVRTC 13 opens libcuda.so.1 itself and asks it for export tables: the fake has none, and
+ * NVRTC then compiles without them as it does where no driver exists. */
+CUresult cuGetExportTable(const void **table, const CUuuid *id) {
+  *table = NULL;
+  return CUDA_ERROR_NOT_SUPPORTED;
 }

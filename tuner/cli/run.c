@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "compile_only.h"
+#include "dist/dist.h"
+#include "exec.h"
 #include "gpu/gpu.h"
 #include "report/progress.h"
 #include "store/record.h"
@@ -39,6 +41,13 @@ static const char run_usage[] =
     "                      (default: the device's, or sm_90 when there is none)\n"
     "  --compile-only      do not use the GPU even if one is present\n"
     "  --device N          GPU ordinal (default 0)\n"
+    "  --devices all|LIST  tune on several GPUs of this host at once: every device, or ordinals\n"
+    "                      such as 0,2,3. One GPU worker per device, one compile pool; devices of\n"
+    "                      one model share one store and one search, each other model gets its own\n"
+    "                      (results/<model>/...). Under mpirun/srun every rank but 0 uses all of its\n"
+    "                      host's devices unless --devices says otherwise (docs/DISTRIBUTED.md)\n"
+    "  --rank-timeout S    under MPI: a rank silent this long while it holds configurations is\n"
+    "                      taken as lost and its configurations go to other ranks (default 120)\n"
     "  --jobs N            compile worker processes (default: number of CPUs)\n"
     "  --cache DIR         compile cache (default: $CUTUNE_CACHE, $XDG_CACHE_HOME/cutune or ~/.cache/cutune)\n"
     "  --no-cache          compile everything again\n"
@@ -80,7 +89,7 @@ int run_main(int argc, char **argv) {
   run_opts o = {.results_dir = "results", .device = 0, .seed = 1, .top = 10, .min_samples = 10,
                 .max_samples = 200, .rse = 0.005, .progress_tty = -1};
   enum { O_RESULTS = 256, O_ARCH, O_COMPILE_ONLY, O_DEVICE, O_JOBS, O_CACHE, O_NO_CACHE, O_STRATEGY,
-         O_BUDGET, O_TIME, O_SEED, O_PROBLEM, O_TOP, O_MINS, O_MAXS, O_RSE, O_NOPROG };
+         O_BUDGET, O_TIME, O_SEED, O_PROBLEM, O_TOP, O_MINS, O_MAXS, O_RSE, O_NOPROG, O_DEVICES, O_RANK_TIMEOUT };
   static const struct option longopts[] = {
       {"results", required_argument, 0, O_RESULTS}, {"arch", required_argument, 0, O_ARCH},
       {"compile-only", no_argument, 0, O_COMPILE_ONLY}, {"device", required_argument, 0, O_DEVICE},
@@ -90,7 +99,8 @@ int run_main(int argc, char **argv) {
       {"seed", required_argument, 0, O_SEED}, {"problem", required_argument, 0, O_PROBLEM},
       {"top", required_argument, 0, O_TOP}, {"min-samples", required_argument, 0, O_MINS},
       {"max-samples", required_argument, 0, O_MAXS}, {"rse", required_argument, 0, O_RSE},
-      {"no-progress", no_argument, 0, O_NOPROG}, {"quiet", no_argument, 0, 'q'},
+      {"no-progress", no_argument, 0, O_NOPROG}, {"devices", required_argument, 0, O_DEVICES},
+      {"rank-timeout", required_argument, 0, O_RANK_TIMEOUT}, {"quiet", no_argument, 0, 'q'},
       {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
   cterr err = {{0}};
   long l;
@@ -110,6 +120,11 @@ int run_main(int argc, char **argv) {
     case O_DEVICE:
       if (parse_long(optarg, &l, "--device", &err) || l < 0) return bad_usage("--device needs a GPU ordinal (0, 1, ...), got '%s'", optarg);
       o.device = (int)l;
+      break;
+    case O_DEVICES: o.devices = optarg; break;
+    case O_RANK_TIMEOUT:
+      if (parse_double(optarg, &d, "--rank-timeout", &err) || d <= 0) return bad_usage("--rank-timeout needs a positive number of seconds, got '%s'", optarg);
+      o.rank_timeout = d;
       break;
     case O_JOBS:
       if (parse_long(optarg, &l, "--jobs", &err) || l < 1 || l > 1024) return bad_usage("--jobs needs a number of processes from 1 to 1024, got '%s'", optarg);
@@ -187,21 +202,35 @@ int run_main(int argc, char **argv) {
   }
   const char *why = NULL;
   char whybuf[CTERR_MAX + 64];
-  if (o.compile_only) why = "--compile-only was given";
+  int ordinals[EXEC_MAX_DEVICES], nord = 0;
+  int ranks = dist_launched();
+  if (ranks > 1 && dist_launched_rank() == 0) {
+    /* an MPI run's coordinator: the other ranks measure, it needs no GPU of its own */
+  } else if (o.compile_only) why = "--compile-only was given";
   else {
     cterr gerr = {{0}};
     int n = gpu_count(self, &gerr);
     if (n <= 0) {
       snprintf(whybuf, sizeof whybuf, "no CUDA device found (%s)", n < 0 || gerr.msg[0] ? gerr.msg : "the driver reports none");
       why = whybuf;
+    } else if (o.devices || ranks > 1) {
+      if (exec_parse_devices(o.devices ? o.devices : "all", n, ordinals, EXEC_MAX_DEVICES, &nord, &err) != 0) {
+        fprintf(stderr, "cutune run: %s\n", err.msg);
+        free(self), space_free(s);
+        return 2;
+      }
     } else if (o.device >= n) {
       fprintf(stderr, "cutune: --device %d: this machine has %d CUDA device%s\n", o.device, n, n == 1 ? "" : "s");
       free(self), space_free(s);
       return 2;
+    } else {
+      ordinals[nord++] = o.device;
     }
   }
-  if (why) rc = run_compile_only(s, &o, self, why, &err);
-  else rc = run_tune(s, &o, self, &err);
+  if (why && ranks > 1) { /* a serving rank without a GPU still answers rank 0, which works on without it */
+    rc = run_tune(s, &o, self, ordinals, 0, &err);
+  } else if (why) rc = run_compile_only(s, &o, self, why, &err);
+  else rc = run_tune(s, &o, self, ordinals, nord, &err);
   if (rc != 0) fprintf(stderr, "cutune: %s\n", err.msg);
   free(self);
   space_free(s);

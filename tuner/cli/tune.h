@@ -5,5 +5,7 @@
 
 #include "job.h"
 
-int run_tune(space *s, const run_opts *o, const char *self_exe, cterr *err);
+/* Tune on the devices ordinals[0..n-1] of this host (n 0 on an MPI run's rank 0, which has
+ * the other ranks measure). */
+int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int ndevices, cterr *err);
 #endif

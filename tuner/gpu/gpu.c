@@ -36,7 +36,7 @@ struct gpu {
   double problem_copy_gbps; /* the worker's copy of the problem's bytes; NAN: use info.copy_gbps */
   /* the job sent by gpu_submit and not yet collected */
   int pending, send_failed;
-  double pending_timeout;
+  double pending_timeout, pending_deadline;
   launch_geom pending_geom;
   char pending_why[1024];
 };
@@ -347,6 +347,8 @@ int gpu_submit(gpu *g, const gpu_job *job, cterr *err) {
   wj.cubin_len = job->cubin_len;
   g->pending = 1;
   g->pending_timeout = wj.timeout_s;
+  /* The worker keeps its own timing within 60% of the limit; the margin covers module load. */
+  g->pending_deadline = now_seconds() + wj.timeout_s + 1.0;
   g->pending_geom = job->geom;
   g->send_failed = 0;
   g->pending_why[0] = 0;
@@ -379,9 +381,7 @@ int gpu_collect(gpu *g, record *rec, cterr *err) {
     uint32_t type;
     dbuf p;
     dbuf_init(&p);
-    /* The worker keeps its own timing within 60% of the limit; the margin covers module load. */
-    double deadline = now_seconds() + g->pending_timeout + 1.0;
-    int r = recv_frame(g, &type, &p, deadline, err);
+    int r = recv_frame(g, &type, &p, g->pending_deadline, err);
     if (r == 0 && type == MSG_RESULT && p.len == sizeof(wire_result)) {
       wire_result w;
       memcpy(&w, p.data, sizeof w);
@@ -411,6 +411,41 @@ int gpu_collect(gpu *g, record *rec, cterr *err) {
   }
   if (restart && worker_restart(g, err)) return -1;
   return 0;
+}
+
+int gpu_pending(const gpu *g) { return g->pending; }
+
+int gpu_wait_any(gpu *const *gs, int n, int timeout_ms) {
+  double until = timeout_ms < 0 ? INFINITY : now_seconds() + timeout_ms / 1000.0;
+  struct pollfd pf[2 * GPU_WAIT_MAX];
+  int who[2 * GPU_WAIT_MAX];
+  for (;;) {
+    double now = now_seconds(), wake = until;
+    int np = 0;
+    for (int i = 0; i < n && i < GPU_WAIT_MAX; i++) {
+      gpu *g = gs[i];
+      if (!g || !g->pending) continue;
+      if (g->send_failed || g->pr.from < 0 || now >= g->pending_deadline) return i;
+      if (g->pending_deadline < wake) wake = g->pending_deadline;
+      pf[np] = (struct pollfd){g->pr.from, POLLIN, 0}, who[np++] = i;
+      if (g->pr.err >= 0) pf[np] = (struct pollfd){g->pr.err, POLLIN, 0}, who[np++] = -1 - i;
+    }
+    if (np == 0) return -1;
+    double left = wake - now;
+    if (left < 0) left = 0;
+    int r = poll(pf, (nfds_t)np, isinf(left) ? -1 : (int)(left * 1000) + 1);
+    if (r < 0 && errno != EINTR) return -1;
+    for (int k = 0; r > 0 && k < np; k++) {
+      if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      if (who[k] >= 0) return who[k];
+      gpu *g = gs[-1 - who[k]]; /* keep the worker's stderr drained, as recv_bytes does */
+      char buf[1024];
+      ssize_t got = read(g->pr.err, buf, sizeof buf);
+      if (got > 0) errtail_add(g, buf, (size_t)got);
+      else if (got == 0) { close(g->pr.err); g->pr.err = -1; }
+    }
+    if (now_seconds() >= until) return -1;
+  }
 }
 
 int gpu_measure(gpu *g, const gpu_job *job, record *rec, cterr *err) {

@@ -83,6 +83,14 @@ int gpu_measure(gpu *g, const gpu_job *job, record *rec, cterr *err);
  * time: submit, collect, submit, ... */
 int gpu_submit(gpu *g, const gpu_job *job, cterr *err);
 int gpu_collect(gpu *g, record *rec, cterr *err);
+/* Whether a job was submitted and not yet collected. */
+int gpu_pending(const gpu *g);
+/* Several GPUs at once: waits up to timeout_ms (-1: until one is ready) for one of the n
+ * (at most GPU_WAIT_MAX; NULL entries and those without a pending job are skipped) whose
+ * gpu_collect will not block: its result has arrived, its worker died, or its job's deadline
+ * (set at submit) has passed. Returns its index, or -1 on timeout or when none is pending. */
+#define GPU_WAIT_MAX 64
+int gpu_wait_any(gpu *const *gs, int n, int timeout_ms);
 
 /* Body of the hidden `cutune __gpu-worker ORDINAL` subcommand. */
 int gpu_worker_main(int argc, char **argv);
