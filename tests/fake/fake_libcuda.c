@@ -8,7 +8,9 @@
  *
  * Devices: one "Fake H200" unless CUTUNE_FAKE_DEVICES names several, comma-separated, e.g.
  * "NVIDIA H200,NVIDIA H200,NVIDIA A100-SXM4-80GB": one device per name, compute capability
- * 8.0 for a name with A100 in it (9.0 otherwise), a UUID of its own per ordinal. */
+ * 8.0 for a name with A100 in it (9.0 otherwise), a UUID of its own per ordinal.
+ * CUTUNE_FAKE_LOAD_MS makes every module load take that long (real time), so that a test can
+ * stop a process while it holds work. */
 #include <cuda.h>
 #include <math.h>
 #include <stdio.h>
@@ -179,6 +181,8 @@ CUresult cuMemsetD32Async(CUdeviceptr d, unsigned v, size_t n, CUstream s) {
   return sticky ? 700 : 0;
 }
 CUresult cuModuleLoadData(CUmodule *m, const void *img) {
+  const char *ms = getenv("CUTUNE_FAKE_LOAD_MS");
+  if (ms && atoi(ms) > 0) usleep((useconds_t)atoi(ms) * 1000);
   *m = (CUmodule)malloc(1);
   return sticky ? 700 : 0;
 }

@@ -287,8 +287,11 @@ static double r_copy_gbps(exec *x, int g) {
 static void r_free(exec *x) {
   exec_ranks *e = (exec_ranks *)x;
   cterr err;
-  for (int r = 1; r < e->n; r++) dist_send(e->d, r, TAG_QUIT, NULL, 0, &err); /* the lost ones too */
-  dist_close(e->d);
+  int32_t lost = 0;
+  for (int r = 1; r < e->n; r++) lost += !e->r[r].alive;
+  /* the lost ones too; with a rank lost nobody calls MPI_Finalize, which would wait for it */
+  for (int r = 1; r < e->n; r++) dist_send(e->d, r, TAG_QUIT, &lost, sizeof lost, &err);
+  dist_close(e->d, lost > 0);
   free(e->r), free(e->t);
   dbuf_free(&e->buf);
   free(e);
@@ -371,7 +374,7 @@ static void send_fail(dist *d, const char *msg) {
 }
 
 static int serve(dist *d, space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n,
-                 const char *src, const char *template_hash, cterr *err) {
+                 const char *src, const char *template_hash, int *abandon, cterr *err) {
   exec *x = NULL;
   dbuf buf, json;
   dbuf_init(&buf), dbuf_init(&json);
@@ -397,7 +400,12 @@ static int serve(dist *d, space *s, const run_opts *o, const char *self_exe, con
     int from, tag;
     int got = dist_recv(d, &from, &tag, &buf, busy ? 0 : 20, err);
     if (got < 0) goto done;
-    if (got == 1 && tag == TAG_QUIT) break;
+    if (got == 1 && tag == TAG_QUIT) {
+      int32_t lost = 0;
+      if (buf.len == sizeof lost) memcpy(&lost, buf.data, sizeof lost);
+      *abandon = lost > 0;
+      break;
+    }
     if (got == 1 && !failed && tag == TAG_PROBLEM && buf.len == sizeof(msg_task)) {
       msg_task m;
       memcpy(&m, buf.data, sizeof m);
@@ -458,12 +466,13 @@ int exec_open(space *s, const run_opts *o, const char *self_exe, const int *ordi
   dist *d;
   if (dist_open(&d, err) != 0) return -1;
   if (dist_size(d) <= 1) { /* launched alone */
-    dist_close(d);
+    dist_close(d, 0);
     return exec_local_new(s, o, self_exe, ordinals, n, src, template_hash, out, err);
   }
   if (dist_rank(d) == 0) return ranks_new(d, o, out, err);
   *served = 1;
-  int rc = serve(d, s, o, self_exe, ordinals, n, src, template_hash, err);
-  dist_close(d);
+  int abandon = 0;
+  int rc = serve(d, s, o, self_exe, ordinals, n, src, template_hash, &abandon, err);
+  dist_close(d, abandon || rc != 0);
   return rc;
 }

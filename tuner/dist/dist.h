@@ -34,6 +34,8 @@ int dist_send(dist *d, int to, int tag, const void *p, size_t n, cterr *err);
 /* A message from any rank: 1 with *from, *tag and payload (replaced) filled; 0 when none came
  * within timeout_ms (0: do not wait); -1 with err on a communication error. */
 int dist_recv(dist *d, int *from, int *tag, dbuf *payload, int timeout_ms, cterr *err);
-/* MPI_Finalize (waits for ranks still alive to finalize too). */
-void dist_close(dist *d);
+/* MPI_Finalize, which waits for every rank to finalize too — and, in Open MPI 4 without
+ * ULFM, hangs when one has died. abandon != 0 (some rank was lost) skips it: the process ends
+ * without MPI_Finalize, which mpirun then reports. */
+void dist_close(dist *d, int abandon);
 #endif

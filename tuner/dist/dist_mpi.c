@@ -87,9 +87,9 @@ int dist_recv(dist *d, int *from, int *tag, dbuf *payload, int timeout_ms, cterr
   }
 }
 
-void dist_close(dist *d) {
+void dist_close(dist *d, int abandon) {
   if (!d) return;
-  if (d->inited) MPI_Finalize();
+  if (d->inited && !abandon) MPI_Finalize();
   free(d);
 }
 #else

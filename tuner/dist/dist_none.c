@@ -20,7 +20,7 @@ int dist_send(dist *d, int to, int tag, const void *p, size_t n, cterr *err) {
 int dist_recv(dist *d, int *from, int *tag, dbuf *payload, int timeout_ms, cterr *err) {
   return cterr_set(err, "dist_recv: this cutune was built without MPI (-DCUTUNE_MPI=ON)");
 }
-void dist_close(dist *d) { free(d); }
+void dist_close(dist *d, int abandon) { free(d); }
 #else
 typedef int dist_none_unused; /* ISO C: a translation unit is not empty */
 #endif
