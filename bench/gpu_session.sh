@@ -3,7 +3,11 @@
 # benchmark, the GPU tests, and a second independent run to compare winners. Runs from the
 # repository root over a build/ made elsewhere (tools/setup) and carried along; logs go to
 # $OUT (default gpu-out/): session.log, run1.txt, run2.txt, bench.txt, logs.tgz, results.tgz.
-#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat]...
+#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat|devices]...
+# `devices` (not part of all): the transpose space at 8192x8192 from a warm compile cache, once
+# on one device (a plain run) and once with --devices all; prints the rate per device count and
+# both winners (devices-plain.txt, devices-all.txt). On a one-GPU machine both runs use the one
+# device: the rates should match and so should the winners (within run-to-run noise).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-gpu-out}
@@ -14,7 +18,7 @@ rm -rf "$LOGS" && mkdir -p "$LOGS"
 LOG="$OUT/session.log"
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=(all)
-want() { for s in "${steps[@]}"; do if [ "$s" = all ] || [ "$s" = "$1" ]; then return 0; fi; done; return 1; }
+want() { for s in "${steps[@]}"; do if { [ "$s" = all ] && [ "$1" != devices ]; } || [ "$s" = "$1" ]; then return 0; fi; done; return 1; }
 say() { echo "== $(date -u +%H:%M:%S) $*" | tee -a "$LOG"; }
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}'; }
 export CUTUNE_BIN="$PWD/$B/cutune" CUTUNE_SRC="$PWD" CUTUNE_TMP="$LOGS/tests"
@@ -61,6 +65,26 @@ if want repeat; then
   timeout 240 "$B/cutune" run --no-progress --results "$LOGS/repeat-results" --problem "M=8192,N=8192" lua/transpose_space.lua >"$OUT/run2.txt" 2>&1
   say "repeat exit $? after $(elapsed "$t") s"
   grep -E "measured|^ *1 " "$OUT/run2.txt" | head -5 | tee -a "$LOG"
+fi
+
+if want devices; then
+  n=$("$B/cutune" devices --count 2>/dev/null || echo 0)
+  P="M=8192,N=8192"
+  say "devices: $n CUDA device(s); transpose at $P, compile cache warmed first"
+  "$B/cutune" run --compile-only --no-progress -q --problem "$P" lua/transpose_space.lua >"$LOGS/devices-warm.txt" 2>&1
+  for mode in plain all; do
+    args=()
+    k=1
+    [ $mode = all ] && args=(--devices all) && k=$n
+    f="$OUT/devices-$mode.txt"
+    t=$(date +%s.%N)
+    timeout 300 "$B/cutune" run --no-progress --results "$LOGS/devices-results-$mode" --problem "$P" \
+      "${args[@]}" lua/transpose_space.lua >"$f" 2>&1
+    rc=$?
+    rate=$(sed -n 's/.*measured in .* (\([0-9.]*\) per second end to end).*/\1/p' "$f")
+    say "devices: ${args[*]:-plain run} on $k device(s): exit $rc after $(elapsed "$t") s, ${rate:-?} configurations/s"
+    grep -m1 -E "^ +1 " "$f" | sed 's/^/  winner: /' | tee -a "$LOG"
+  done
 fi
 
 tar czf "$OUT/logs.tgz" -C "$LOGS" . 2>/dev/null
