@@ -75,6 +75,7 @@ typedef struct exec_ranks {
   task *t;
   int nt, cap, prob;
   double best[EXEC_MAX_GROUPS];
+  int starved[EXEC_MAX_GROUPS]; /* asked for room while no rank of the group was left */
   double rank_timeout;
   dbuf buf;
 } exec_ranks;
@@ -99,12 +100,14 @@ static void lose(exec_ranks *e, int r, const char *why) {
 
 static int r_room(exec *x, int g) {
   exec_ranks *e = (exec_ranks *)x;
-  int room = 0;
+  int room = 0, any = 0;
   for (int r = 1; r < e->n; r++) {
     rrank *rr = &e->r[r];
     int lg = rank_lg(rr, g);
+    any |= rr->alive && lg >= 0;
     if (rr->alive && rr->ready_prob == e->prob && lg >= 0) room += rr->room[lg] - rr->used[lg];
   }
+  if (!any) e->starved[g] = 1; /* the loop wants work done that nobody can do: wait says so */
   for (int i = 0; i < e->nt; i++) room -= e->t[i].g == g && e->t[i].rank < 0;
   return room > 0 ? room : 0;
 }
@@ -217,11 +220,11 @@ static int r_wait(exec *x, exec_done *d, int timeout_ms, cterr *err) {
   double until = timeout_ms < 0 ? INFINITY : now_seconds() + timeout_ms / 1000.0;
   for (;;) {
     assign(e);
-    if (e->nt == 0) return 0;
-    for (int i = 0; i < e->nt; i++) { /* queued work nobody can do */
-      int g = e->t[i].g, any = 0;
+    for (int g = 0; g < x->ngroups; g++) {
+      int any = 0, queued = e->starved[g];
+      for (int i = 0; i < e->nt && !queued; i++) queued = e->t[i].g == g;
       for (int r = 1; r < e->n; r++) any |= e->r[r].alive && rank_lg(&e->r[r], g) >= 0;
-      if (!any) return cterr_set(err, "every rank with a %s was lost", x->group[g].info.name);
+      if (queued && !any) return cterr_set(err, "every rank with a %s was lost", x->group[g].info.name);
     }
     double left = until - now_seconds();
     int slice = left <= 0 ? 0 : left < 0.05 ? (int)(left * 1000) + 1 : 50;
@@ -235,7 +238,7 @@ static int r_wait(exec *x, exec_done *d, int timeout_ms, cterr *err) {
 static int r_problem(exec *x, int prob, cterr *err) {
   exec_ranks *e = (exec_ranks *)x;
   e->prob = prob;
-  for (int g = 0; g < EXEC_MAX_GROUPS; g++) e->best[g] = NAN;
+  for (int g = 0; g < EXEC_MAX_GROUPS; g++) e->best[g] = NAN, e->starved[g] = 0;
   msg_task m = {.prob = prob};
   for (int r = 1; r < e->n; r++) {
     if (!e->r[r].alive) continue;

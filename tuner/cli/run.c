@@ -204,6 +204,11 @@ int run_main(int argc, char **argv) {
   char whybuf[CTERR_MAX + 64];
   int ordinals[EXEC_MAX_DEVICES], nord = 0;
   int ranks = dist_launched();
+  if (ranks > 1 && o.compile_only && dist_launched_rank() > 0) { /* rank 0 compiles; the others have nothing to do */
+    free(self), space_free(s);
+    return 0;
+  }
+  if (ranks > 1 && o.compile_only) ranks = 1;
   if (ranks > 1 && dist_launched_rank() == 0) {
     /* an MPI run's coordinator: the other ranks measure, it needs no GPU of its own */
   } else if (o.compile_only) why = "--compile-only was given";
