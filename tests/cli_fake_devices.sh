@@ -43,6 +43,19 @@ PY
 expect_status 0 -- "$BIN" run --no-progress --jobs 2 --devices 0,2 --results "$TMPROOT/all" $SPACE
 expect_output "0 measured (0 failed), 12 answered from the store"
 [ "$(cat "$TMPROOT"/all/*/fake_copy.jsonl | wc -l)" -eq 24 ] && ok || fail "the second run added records"
+# a device whose kernel faults takes only its own configuration with it: the BLOCK=512 variants
+# kill their GPU worker (illegal address), are recorded as runtime_fault, the rest are measured
+CUTUNE_FAKE_FAULT_BLOCK=512 expect_status 0 -- "$BIN" run --no-progress --jobs 2 --devices all --results "$TMPROOT/fault" $SPACE
+python3 - "$TMPROOT/fault" <<'PY' && ok || fail "fault run check failed"
+import json, sys, glob
+for path in sorted(glob.glob(sys.argv[1] + "/*/fake_copy.jsonl")):
+    recs = [json.loads(l) for l in open(path)]
+    st = {(r["config"], r["status"]) for r in recs}
+    assert len(recs) == 12 and len({r["config"] for r in recs}) == 12, f"{path}: {len(recs)} records"
+    bad = sorted(c for c, s in st if s != "ok")
+    assert all(s == ("runtime_fault" if c.startswith("BLOCK=512,") else "ok") for c, s in st), f"{path}: {sorted(st)}"
+    print(f"{path}: 12 records, {len(bad)} runtime_fault: {bad}")
+PY
 expect_status 2 -- "$BIN" run --devices 0,7 $SPACE
 expect_output "device 7 does not exist (this machine has 3)"
 expect_status 2 -- "$BIN" run --devices 1,x $SPACE

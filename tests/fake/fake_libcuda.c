@@ -10,7 +10,8 @@
  * "NVIDIA H200,NVIDIA H200,NVIDIA A100-SXM4-80GB": one device per name, compute capability
  * 8.0 for a name with A100 in it (9.0 otherwise), a UUID of its own per ordinal.
  * CUTUNE_FAKE_LOAD_MS makes every module load take that long (real time), so that a test can
- * stop a process while it holds work. */
+ * stop a process while it holds work; CUTUNE_FAKE_FAULT_BLOCK=N makes a launch of any
+ * emulated copy with N threads per block fault as copy_fault does. */
 #include <cuda.h>
 #include <math.h>
 #include <stdio.h>
@@ -260,7 +261,8 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
   float *out = *(float **)pp[0], *in = *(float **)pp[1];
   unsigned N = *(unsigned *)pp[2];
   unsigned long long T = (unsigned long long)gx * bx;
-  if (!strcmp(n, "copy_fault")) {
+  const char *fb = getenv("CUTUNE_FAKE_FAULT_BLOCK");
+  if (!strcmp(n, "copy_fault") || (fb && atoi(fb) > 0 && bx * by * bz == (unsigned)atoi(fb))) {
     sticky = 1;
     return 0;
   }
