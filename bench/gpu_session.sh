@@ -69,9 +69,10 @@ fi
 
 if want devices; then
   n=$("$B/cutune" devices --count 2>/dev/null || echo 0)
-  P="M=8192,N=8192"
-  say "devices: $n CUDA device(s); transpose at $P, compile cache warmed first"
-  "$B/cutune" run --compile-only --no-progress -q --problem "$P" lua/transpose_space.lua >"$LOGS/devices-warm.txt" 2>&1
+  P=${DEVICES_PROBLEM:-M=8192,N=8192}
+  SP=${DEVICES_SPACE:-lua/transpose_space.lua}
+  say "devices: $n CUDA device(s); $SP at $P, compile cache warmed first"
+  "$B/cutune" run --compile-only --no-progress -q --problem "$P" "$SP" >"$LOGS/devices-warm.txt" 2>&1
   for mode in plain all; do
     args=()
     k=1
@@ -79,7 +80,7 @@ if want devices; then
     f="$OUT/devices-$mode.txt"
     t=$(date +%s.%N)
     timeout 300 "$B/cutune" run --no-progress --results "$LOGS/devices-results-$mode" --problem "$P" \
-      "${args[@]}" lua/transpose_space.lua >"$f" 2>&1
+      "${args[@]}" "$SP" >"$f" 2>&1
     rc=$?
     rate=$(sed -n 's/.*measured in .* (\([0-9.]*\) per second end to end).*/\1/p' "$f")
     say "devices: ${args[*]:-plain run} on $k device(s): exit $rc after $(elapsed "$t") s, ${rate:-?} configurations/s"

@@ -335,13 +335,11 @@ static int l_problem(exec *x, int prob, cterr *err) {
     if (space_ref_geometry(s, prob, &gp.ref_geom, err) != 0) return -1;
     gp.bytes = space_bytes(s, prob, err);
     gp.flops = space_flops(s, prob, err);
-    for (int i = 0; i < e->nslots; i++) {
-      if (!e->slots[i].alive || e->slots[i].group != g) continue;
-      if (gpu_setup(e->slots[i].gw, &gp, err) != 0) {
-        if (x->group[g].ndevices > 1) cterr_wrap(err, "device %d", e->slots[i].ordinal);
-        return cterr_wrap(err, "problem %s", space_problem_key(s, prob));
-      }
-    }
+    gpu *gs[EXEC_MAX_DEVICES];
+    int k = 0;
+    for (int i = 0; i < e->nslots; i++)
+      if (e->slots[i].alive && e->slots[i].group == g) gs[k++] = e->slots[i].gw;
+    if (gpu_setup_all(gs, k, &gp, err) != 0) return cterr_wrap(err, "problem %s", space_problem_key(s, prob));
   }
   return 0;
 }
@@ -396,12 +394,17 @@ int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int 
   for (int i = 0; i < space_nobjectives(s); i++)
     if (!strcmp(space_objective(s, i), "energy")) e->want_energy = 1;
   for (int g = 0; g < EXEC_MAX_GROUPS; g++) compile_result_init(&e->lg[g].ref);
+  gpu *started[EXEC_MAX_DEVICES];
+  if (gpu_start_all(started, self_exe, ordinals, n, err) != 0) goto fail;
   for (int i = 0; i < n; i++) {
     slot *sl = &e->slots[e->nslots];
     record_init(&sl->pend);
-    if (gpu_start(&sl->gw, self_exe, ordinals[i], err) != 0) goto fail;
+    sl->gw = started[i];
     e->gws[e->nslots++] = sl->gw;
     sl->ordinal = ordinals[i], sl->alive = 1;
+  }
+  for (int i = 0; i < n; i++) {
+    slot *sl = &e->slots[i];
     const gpu_device_info *in = gpu_info(sl->gw);
     int g = 0;
     while (g < e->base.ngroups && strcmp(e->base.group[g].info.name, in->name)) g++;

@@ -138,10 +138,16 @@ static void describe_death(gpu *g, int kill_first, char *out, size_t n) {
 }
 
 /* Start a worker and wait for its HELLO. */
+static int worker_hello(gpu *g, gpu_device_info *info, cterr *err);
 static int worker_start(gpu *g, int no_copy_bw, gpu_device_info *info, cterr *err) {
   char mode[16];
   snprintf(mode, sizeof mode, "%d", g->ordinal);
   if (worker_spawn(g, mode, no_copy_bw, err)) return -1;
+  return worker_hello(g, info, err);
+}
+
+/* The HELLO of a spawned worker (its device), or err saying why it did not start. */
+static int worker_hello(gpu *g, gpu_device_info *info, cterr *err) {
   uint32_t type;
   dbuf p;
   dbuf_init(&p);
@@ -165,13 +171,16 @@ static int worker_start(gpu *g, int no_copy_bw, gpu_device_info *info, cterr *er
   return rc;
 }
 
-/* Send the remembered setup and wait for its answer. */
-static int send_setup(gpu *g, cterr *err) {
+/* Send the remembered setup (setup_write) and wait for its answer (setup_answer). */
+static int setup_write(gpu *g, cterr *err) {
   if (wire_write(g->pr.to, MSG_SETUP, g->setup.data, g->setup.len, NULL, 0, NULL, 0, err)) {
     char why[1024];
     describe_death(g, 0, why, sizeof why);
     return cterr_set(err, "problem setup: %s", why);
   }
+  return 0;
+}
+static int setup_answer(gpu *g, cterr *err) {
   uint32_t type;
   dbuf p;
   dbuf_init(&p);
@@ -193,6 +202,8 @@ static int send_setup(gpu *g, cterr *err) {
   dbuf_free(&p);
   return rc;
 }
+
+static int send_setup(gpu *g, cterr *err) { return setup_write(g, err) || setup_answer(g, err) ? -1 : 0; }
 
 /* A fresh worker with the current problem, after a fault or a timeout. */
 static int worker_restart(gpu *g, cterr *err) {
@@ -251,6 +262,26 @@ int gpu_start(gpu **out, const char *self_exe, int ordinal, cterr *err) {
   return 0;
 }
 
+int gpu_start_all(gpu **out, const char *self_exe, const int *ordinals, int n, cterr *err) {
+  for (int i = 0; i < n; i++) out[i] = NULL;
+  if (!self_exe) return cterr_set(err, "cannot locate the cutune executable to start a GPU worker");
+  int rc = 0;
+  for (int i = 0; i < n && rc == 0; i++) { /* all spawned first: they initialise CUDA at once */
+    gpu *g = out[i] = xcalloc(1, sizeof *g);
+    g->self_exe = xstrdup(self_exe);
+    g->ordinal = ordinals[i];
+    proc_init(&g->pr);
+    dbuf_init(&g->setup);
+    char mode[16];
+    snprintf(mode, sizeof mode, "%d", g->ordinal);
+    rc = worker_spawn(g, mode, 0, err);
+  }
+  for (int i = 0; i < n && rc == 0; i++) rc = worker_hello(out[i], &out[i]->info, err);
+  if (rc != 0)
+    for (int i = 0; i < n; i++) gpu_stop(out[i]), out[i] = NULL;
+  return rc;
+}
+
 const gpu_device_info *gpu_info(const gpu *g) { return &g->info; }
 
 void gpu_stop(gpu *g) {
@@ -266,9 +297,14 @@ void gpu_stop(gpu *g) {
   free(g);
 }
 
-int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
+static int setup_check(const gpu_problem *p, cterr *err) {
   if (p->nargs < 0 || p->nargs > MAX_ARGS) return cterr_set(err, "gpu_setup: %d arguments (at most %d)", p->nargs, MAX_ARGS);
   if (!p->ref_cubin || !p->ref_kernel) return cterr_set(err, "gpu_setup: the reference cubin and kernel name are required");
+  return 0;
+}
+
+/* The setup frame of problem p, remembered for restarts; the worker is started if it is not running. */
+static int setup_prepare(gpu *g, const gpu_problem *p, cterr *err) {
   g->problem_copy_gbps = NAN; /* measured by the worker for this problem */
   wire_setup s;
   memset(&s, 0, sizeof s);
@@ -286,7 +322,11 @@ int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
   dbuf_append(&g->setup, p->ref_kernel, s.kernel_len);
   dbuf_append(&g->setup, p->ref_cubin, p->ref_cubin_len);
   g->have_setup = 0;
-  if (g->pr.pid <= 0 && worker_restart(g, err)) return -1;
+  return g->pr.pid <= 0 && worker_restart(g, err) ? -1 : 0;
+}
+
+int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
+  if (setup_check(p, err) || setup_prepare(g, p, err)) return -1;
   if (send_setup(g, err) == 0) {
     g->have_setup = 1;
     return 0;
@@ -296,6 +336,30 @@ int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
   cterr ignored;
   worker_restart(g, &ignored);
   return -1;
+}
+
+int gpu_setup_all(gpu *const *gs, int n, const gpu_problem *p, cterr *err) {
+  if (setup_check(p, err)) return -1;
+  for (int i = 0; i < n; i++)
+    if (setup_prepare(gs[i], p, err)) return n > 1 ? cterr_wrap(err, "device %d", gs[i]->ordinal) : -1;
+  int rc = 0;
+  char *wrote = xcalloc((size_t)(n ? n : 1), 1);
+  cterr e2;
+  for (int i = 0; i < n; i++) {
+    if (setup_write(gs[i], rc ? &e2 : err) == 0) wrote[i] = 1;
+    else rc = -1;
+  }
+  for (int i = 0; i < n; i++) { /* every worker fills and runs its reference at once */
+    if (wrote[i] && setup_answer(gs[i], rc ? &e2 : err) == 0) {
+      gs[i]->have_setup = 1;
+      continue;
+    }
+    if (rc == 0 && n > 1) cterr_wrap(err, "device %d", gs[i]->ordinal);
+    rc = -1;
+    worker_restart(gs[i], &e2);
+  }
+  free(wrote);
+  return rc;
 }
 
 double gpu_copy_gbps(const gpu *g) {

@@ -36,6 +36,9 @@ typedef struct gpu gpu;
 int gpu_count(const char *self_exe, cterr *err);
 
 int gpu_start(gpu **out, const char *self_exe, int ordinal, cterr *err);
+/* n workers at once (devices ordinals[0..n-1]): all are spawned before any is waited for, so
+ * their CUDA start-up runs in parallel. On failure none is left running. */
+int gpu_start_all(gpu **out, const char *self_exe, const int *ordinals, int n, cterr *err);
 const gpu_device_info *gpu_info(const gpu *g);
 void gpu_stop(gpu *g);
 
@@ -53,6 +56,8 @@ typedef struct gpu_problem {
   double bytes, flops; /* per launch, NAN if unknown: for GB/s and GFLOP/s */
 } gpu_problem;
 int gpu_setup(gpu *g, const gpu_problem *p, cterr *err);
+/* gpu_setup on n workers at once: every worker gets the frame before any answer is awaited. */
+int gpu_setup_all(gpu *const *gs, int n, const gpu_problem *p, cterr *err);
 /* The copy ceiling records are compared with (copy_share): a device-to-device copy of the set-up
  * problem's bytes, measured by the worker at setup (as cudaMemcpy would move them), or the
  * device's large-copy figure where the problem's data would fit in L2 or no bytes were given. */
