@@ -4,11 +4,12 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
+#include "base/input.h"
 #include "replay_impl.h"
 
 replay *replay_alloc(size_t cap) {
@@ -42,7 +43,23 @@ void replay_set(replay *r, size_t i, rec_status st, double value, double compile
   }
 }
 
+void replay_warn(replay *r, const char *fmt, ...) {
+  if (r->nwarnings++ >= REPLAY_MAX_WARNINGS) return;
+  char line[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  dbuf_printf(&r->warnings, "%s\n", line);
+}
+
+const char *replay_warnings(const replay *r) { return r->warnings.data ? r->warnings.data : ""; }
+
 void replay_finish(replay *r) {
+  if (r->nwarnings > REPLAY_MAX_WARNINGS) {
+    dbuf_printf(&r->warnings, "(%zu more warnings like these)\n", r->nwarnings - REPLAY_MAX_WARNINGS);
+    r->nwarnings = REPLAY_MAX_WARNINGS;
+  }
   r->nfailed = 0;
   r->opt = -1;
   for (size_t i = 0; i < r->n; i++) {
@@ -56,6 +73,8 @@ void replay_free(replay *r) {
   for (size_t i = 0; i < r->cap; i++) free(r->reps[i]);
   free(r->value), free(r->status), free(r->compile_ms), free(r->cost_s), free(r->nreps), free(r->reps);
   configset_free(r->own_cs);
+  free(r->device), free(r->kernel), free(r->sizes), free(r->date);
+  dbuf_free(&r->warnings);
   free(r->title), free(r->problem), free(r);
 }
 
@@ -63,6 +82,10 @@ const configset *replay_configs(const replay *r) { return r->cs; }
 size_t replay_count(const replay *r) { return r->n; }
 const char *replay_title(const replay *r) { return r->title ? r->title : ""; }
 const char *replay_problem(const replay *r) { return r->problem ? r->problem : ""; }
+const char *replay_device(const replay *r) { return r->device; }
+const char *replay_kernel(const replay *r) { return r->kernel; }
+const char *replay_sizes(const replay *r) { return r->sizes; }
+const char *replay_date(const replay *r) { return r->date; }
 size_t replay_nfailed(const replay *r) { return r->nfailed; }
 double replay_value(const replay *r, size_t i) { return i < r->n ? r->value[i] : INFINITY; }
 rec_status replay_status(const replay *r, size_t i) { return i < r->n ? r->status[i] : ST_INVALID; }
@@ -85,23 +108,7 @@ int replay_evaluate(void *ctx, size_t idx, double *value, double *cost_seconds, 
 }
 
 int replay_read_file(const char *path, dbuf *out, cterr *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return cterr_set(err, "%s: cannot open (%s)", path, strerror(errno));
-  unsigned char magic[2] = {0, 0};
-  size_t got = fread(magic, 1, 2, f);
-  fclose(f);
-  dbuf_reset(out);
-  if (got < 2 || magic[0] != 0x1f || magic[1] != 0x8b) return file_read(path, out, err);
-  gzFile gz = gzopen(path, "rb");
-  if (!gz) return cterr_set(err, "%s: cannot open as gzip", path);
-  char buf[1 << 16];
-  int n;
-  while ((n = gzread(gz, buf, sizeof buf)) > 0) dbuf_append(out, buf, (size_t)n);
-  int zerr = 0;
-  const char *zmsg = n < 0 ? gzerror(gz, &zerr) : NULL;
-  if (n < 0) cterr_set(err, "%s: gzip data is corrupt (%s)", path, zmsg ? zmsg : "?");
-  gzclose(gz);
-  return n < 0 ? -1 : 0;
+  return input_read(path, "recorded file", input_data_max(), 1, out, err);
 }
 
 /* ---- Kernel Tuner cache files ---- */
@@ -187,6 +194,19 @@ static int kt_load(const char *path, json_t *root, replay **out, cterr *err) {
   const char *ker = json_string_value(json_object_get(root, "kernel_name"));
   r->title = (dev && ker) ? xasprintf("%s / %s", dev, ker) : xstrdup(path_basename(path));
   r->problem = xstrdup("");
+  r->device = dev ? xstrdup(dev) : NULL;
+  r->kernel = ker ? xstrdup(ker) : NULL;
+  json_t *ps = json_object_get(root, "problem_size");
+  if (json_is_array(ps) || json_is_integer(ps)) {
+    dbuf sz;
+    dbuf_init(&sz);
+    size_t nps = json_is_array(ps) ? json_array_size(ps) : 1;
+    for (size_t k = 0; k < nps; k++) {
+      json_t *x = json_is_array(ps) ? json_array_get(ps, k) : ps;
+      dbuf_printf(&sz, "%s%lld", k ? "," : "", json_is_integer(x) ? (long long)json_integer_value(x) : -1LL);
+    }
+    r->sizes = dbuf_steal(&sz);
+  }
   const char *key;
   json_t *ent;
   double *reps = NULL;
@@ -196,19 +216,30 @@ static int kt_load(const char *path, json_t *root, replay **out, cterr *err) {
     for (size_t p = 0; p < np; p++) {
       json_t *v = json_object_get(ent, configset_param(cs, (int)p)->name);
       int k = v ? match_value(configset_param(cs, (int)p), v) : -1;
-      if (k < 0) {
+      if (k < 0) { /* the message names the parameter before replay_free frees cs with r */
+        cterr_set(err, "%s: cache entry \"%s\": parameter '%s' %s", path, key, configset_param(cs, (int)p)->name,
+                  v ? "has a value that is not one of tune_params" : "is missing");
         replay_free(r), free(reps);
-        return cterr_set(err, "%s: cache entry \"%s\": parameter '%s' missing or not one of tune_params", path, key,
-                         configset_param(cs, (int)p)->name);
+        return -1;
       }
       row[p] = (uint16_t)k;
     }
     size_t i = configset_add(cs, row);
+    const char *stamp = json_string_value(json_object_get(ent, "timestamp"));
+    if (stamp && strlen(stamp) >= 10 && (!r->date || strncmp(stamp, r->date, 10) < 0)) {
+      free(r->date);
+      r->date = xasprintf("%.10s", stamp); /* the first day of the run */
+    }
     json_t *t = json_object_get(ent, "time"), *ts = json_object_get(ent, "times");
     rec_status st = ST_OK;
     double value = INFINITY;
     if (json_is_number(t)) value = json_number_value(t);
     else st = json_is_string(t) ? kt_failure(json_string_value(t)) : ST_RUNTIME_FAULT;
+    if (st == ST_OK && !(value > 0 && isfinite(value))) {
+      replay_warn(r, "%s: cache entry \"%s\": time %g is not a positive time; counted as failed (runtime_fault)",
+                  path, key, value);
+      st = ST_RUNTIME_FAULT, value = INFINITY;
+    }
     size_t nr = json_is_array(ts) ? json_array_size(ts) : 0;
     if (nr > repcap) repcap = nr, reps = xrealloc(reps, repcap * sizeof(double));
     int nreps = 0;
@@ -295,6 +326,8 @@ int replay_load_for(const char *path, const char *problem, const configset *spac
   replay *r = replay_alloc(n);
   r->cs = space_cs;
   r->title = xstrdup(f->title), r->problem = xstrdup(f->problem);
+  if (f->warnings.len) dbuf_append(&r->warnings, f->warnings.data, f->warnings.len);
+  r->nwarnings = f->nwarnings;
   for (size_t i = 0; i < n; i++) {
     const uint16_t *srow = configset_row(space_cs, i);
     uint16_t frow[CS_MAX_PARAMS];

@@ -8,7 +8,12 @@
  * failed ones included (Kernel Tuner "CompilationFailedConfig" -> compile_error,
  * "RuntimeFailedConfig" -> runtime_fault, "InvalidConfig" -> invalid). With a space's
  * configset, values are looked up by parameter names and values; configurations the file
- * lacks count as failed (invalid, "not in the recorded file").
+ * lacks count as failed (invalid, "not in the recorded file"). A time that is not a positive
+ * number counts as failed (runtime_fault), with a warning (replay_warnings).
+ *
+ * Duplicate keys: cutune records with a duplicate key are malformed lines (both record readers
+ * reject them, see store/record.h); in a Kernel Tuner file the last value wins, as in Python's
+ * json module that writes them.
  *
  * Ownership: the replay owns everything it loaded; with replay_load_for it borrows the given
  * configset, which must outlive it. */
@@ -33,6 +38,12 @@ const configset *replay_configs(const replay *r);
 size_t replay_count(const replay *r);
 const char *replay_title(const replay *r);   /* "device / kernel" or the file name */
 const char *replay_problem(const replay *r); /* the problem replayed ("" if none given) */
+/* Kernel Tuner files only (NULL otherwise or where the file lacks them): device_name,
+ * kernel_name, problem_size as "4096,4096", the date (YYYY-MM-DD) of the earliest entry. */
+const char *replay_device(const replay *r);
+const char *replay_kernel(const replay *r);
+const char *replay_sizes(const replay *r);
+const char *replay_date(const replay *r);
 size_t replay_nfailed(const replay *r);
 double replay_value(const replay *r, size_t i);      /* mean time (ms); INFINITY if failed */
 rec_status replay_status(const replay *r, size_t i);
@@ -41,6 +52,10 @@ const double *replay_reps(const replay *r, size_t i);
 double replay_compile_ms(const replay *r, size_t i); /* NAN if unknown */
 double replay_cost_seconds(const replay *r, size_t i); /* simulated cost: compile + benchmark */
 long replay_optimum(const replay *r);                /* index of the best value; -1 if none ok */
+/* What loading skipped or counted as failed, one "file:line: ..." (or "file: ...") line each:
+ * lines of a results file that are not records, times that are not positive (counted as
+ * failed: runtime_fault). "" when there is nothing to say; the caller prints it. */
+const char *replay_warnings(const replay *r);
 
 /* The search_eval_fn of driver.h: ctx is a replay_eval. Noisy: each evaluation draws one of
  * the recorded repetitions (the mean where none were recorded). */

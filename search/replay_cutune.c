@@ -26,7 +26,12 @@ int replay_load_cutune(const char *path, const char *problem, replay **out, cter
   record *recs = NULL;
   size_t n = 0;
   store *st = NULL;
-  if (store_load(path, &st, NULL, err) < 0) return -1;
+  dbuf warnings;
+  dbuf_init(&warnings);
+  if (store_load(path, &st, &warnings, err) < 0) {
+    dbuf_free(&warnings);
+    return -1;
+  }
   n = store_count(st);
   recs = xcalloc(n ? n : 1, sizeof(record));
   for (size_t i = 0; i < n; i++) record_copy(&recs[i], store_get(st, i));
@@ -35,7 +40,9 @@ int replay_load_cutune(const char *path, const char *problem, replay **out, cter
   configset *cs = configset_new();
   const char *prob = problem;
   if (!n) {
-    cterr_set(err, "%s: no records", path);
+    if (warnings.len) /* nothing but malformed lines: say what the first one was */
+      cterr_set(err, "%s: no records; %.*s", path, (int)strcspn(warnings.data, "\n"), warnings.data);
+    else cterr_set(err, "%s: no records", path);
     goto done;
   }
   if (!prob) prob = recs[0].problem ? recs[0].problem : "";
@@ -81,6 +88,12 @@ int replay_load_cutune(const char *path, const char *problem, replay **out, cter
   rp->title = xstrdup(path_basename(path));
   rp->problem = xstrdup(prob);
   cs = NULL;
+  for (const char *w = warnings.data; w && *w;) { /* the store's "file:line: not a cutune record" */
+    const char *nl = strchr(w, '\n');
+    int len = nl ? (int)(nl - w) : (int)strlen(w);
+    replay_warn(rp, "%.*s", len, w);
+    w += len + (nl ? 1 : 0);
+  }
   for (size_t i = 0; i < n; i++) { /* file order: a later record of a configuration replaces it */
     const record *r = &recs[i];
     if (strcmp(r->problem ? r->problem : "", prob)) continue;
@@ -95,6 +108,12 @@ int replay_load_cutune(const char *path, const char *problem, replay **out, cter
     }
     size_t idx = configset_add(rp->own_cs, row);
     double cms = r->compile_ms;
+    if (r->status == ST_OK && !(r->t_median > 0 && isfinite(r->t_median))) {
+      replay_warn(rp, "%s: record %zu (%s): time %g is not a positive time; counted as failed (runtime_fault)", path,
+                  i + 1, r->config ? r->config : "?", r->t_median);
+      replay_set(rp, idx, ST_RUNTIME_FAULT, INFINITY, cms, 0, NULL, 0);
+      continue;
+    }
     double bench = isfinite(r->t_median) ? r->t_median * (r->samples > 0 ? r->samples : 1) : 0;
     replay_set(rp, idx, r->status, r->t_median, cms, ((isfinite(cms) ? cms : 0) + bench) / 1000.0, NULL, 0);
   }
@@ -105,5 +124,6 @@ done:
   configset_free(cs);
   for (size_t i = 0; i < n; i++) record_free(&recs[i]);
   free(recs);
+  dbuf_free(&warnings);
   return rc;
 }

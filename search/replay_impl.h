@@ -10,6 +10,7 @@ struct replay {
   configset *own_cs;    /* built from the file (NULL when a space's configset is borrowed) */
   const configset *cs;
   char *title, *problem;
+  char *device, *kernel, *sizes, *date; /* Kernel Tuner header fields (NULL for cutune files) */
   size_t n, cap;
   double *value;        /* INFINITY when failed */
   rec_status *status;
@@ -18,7 +19,13 @@ struct replay {
   double **reps;
   size_t nfailed;
   long opt;
+  dbuf warnings; /* "file:line: ..." lines about what was skipped or counted as failed */
+  size_t nwarnings;
 };
+
+/* One warning line (at most REPLAY_MAX_WARNINGS are kept; the rest are counted). */
+#define REPLAY_MAX_WARNINGS 20
+void replay_warn(replay *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 replay *replay_alloc(size_t cap);
 void replay_set(replay *r, size_t i, rec_status st, double value, double compile_ms, double cost_s,

@@ -110,6 +110,12 @@ int search_replay_main(int argc, char **argv) {
     fprintf(stderr, "cutune run: %s\n", err.msg);
     return 1;
   }
+  fflush(stdout);
+  for (const char *w = replay_warnings(r); *w;) { /* one write per line: see progress.h on shared logs */
+    size_t len = strcspn(w, "\n");
+    fprintf(stderr, "cutune run: warning: %.*s\n", (int)len, w);
+    w += len + (w[len] ? 1 : 0);
+  }
   const configset *cs = replay_configs(r);
   size_t n = replay_count(r);
   if (!strat) strat = strategy_default_name(n, seconds > 0 ? -1 : budget);

@@ -42,6 +42,11 @@ const int score_frac_at[SCORE_NFRAC] = {25, 50, 100, 200};
 int score_file(const char *path, const score_cfg *cfg, score_result *res, cterr *err) {
   replay *r;
   if (replay_load(path, NULL, &r, err) < 0) return -1;
+  for (const char *w = replay_warnings(r); *w;) { /* skipped lines and bad times: said, not silent */
+    size_t len = strcspn(w, "\n");
+    fprintf(stderr, "cutune score: warning: %.*s\n", (int)len, w);
+    w += len + (w[len] ? 1 : 0);
+  }
   const configset *cs = replay_configs(r);
   size_t n = replay_count(r), m = 0;
   double *sorted = xmalloc(n * sizeof(double));

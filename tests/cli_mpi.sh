@@ -33,7 +33,7 @@ expect_output "NVIDIA A100-SXM4-80GB (sm_80"
 expect_output "problem n=65536 on NVIDIA A100-SXM4-80GB: 12 measured"
 
 # rank 2 killed while it measures: every module load takes 300 ms, so each rank holds work
-CUTUNE_FAKE_LOAD_MS=300 timeout 120 "${MPIRUN[@]}" "$BIN" run --no-progress --jobs 1 --rank-timeout 2 \
+FAKE_CUDA_LOAD_DELAY_MS=300 timeout 120 "${MPIRUN[@]}" "$BIN" run --no-progress --jobs 1 --rank-timeout 2 \
   --results "$TMPROOT/kill" $SPACE >"$TMPROOT/kill.log" 2>&1 &
 mpipid=$!
 store="$TMPROOT/kill/NVIDIA_H200/fake_copy.jsonl"

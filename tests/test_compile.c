@@ -246,9 +246,23 @@ static void test_cache(const char *dir) {
   CHECK(compile_cache_put(dir, r.key, &r, &err) == 0);
   CHECK(compile_cache_get(dir, r.key, &g) == 1);
   compile_result_free(&g);
+  /* resources only: a hit without the image */
+  CHECK(compile_cache_get_resources(dir, r.key, &g) == 1);
+  CHECK(g.ok && g.cubin.len == 0 && g.res.regs == r.res.regs);
+  compile_result_free(&g);
   REQUIRE(file_write_atomic(cubin, r.cubin.data, r.cubin.len / 2, &err) == 0);
   CHECK(compile_cache_get(dir, r.key, &g) == 0);
   compile_result_free(&g);
+  CHECK(compile_cache_get_resources(dir, r.key, &g) == 0); /* the size tells it too */
+  compile_result_free(&g);
+  /* the same size, one word changed: the checksum tells */
+  char *flipped = xmalloc(r.cubin.len);
+  memcpy(flipped, r.cubin.data, r.cubin.len);
+  flipped[r.cubin.len / 2] ^= 0x40;
+  REQUIRE(file_write_atomic(cubin, flipped, r.cubin.len, &err) == 0);
+  CHECK(compile_cache_get(dir, r.key, &g) == 0);
+  compile_result_free(&g);
+  free(flipped);
   /* missing meta (a crash between the two writes): a miss */
   CHECK(compile_cache_put(dir, r.key, &r, &err) == 0);
   unlink(meta);

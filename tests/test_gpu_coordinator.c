@@ -105,9 +105,7 @@ int main(int argc, char **argv) {
   CHECK_STR_CONTAINS(rec.device_name, "Fake GPU");
   CHECK(rec.block_threads == 128);
 
-  double t = now_seconds();
-  CHECK(measure(g, "hang", 0.5, &rec) == ST_TIMEOUT);
-  CHECK(now_seconds() - t < 5.0);
+  CHECK(measure(g, "hang", 0.5, &rec) == ST_TIMEOUT); /* the deadline fired (no wall-clock assertion) */
   CHECK_STR_CONTAINS(rec.message, "time limit of 0.5 s");
   CHECK(measure(g, "ok", 5, &rec) == ST_OK); /* a fresh worker, given the problem again */
   CHECK_STR_CONTAINS(rec.message, "setups=1");

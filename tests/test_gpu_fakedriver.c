@@ -75,6 +75,21 @@ int main(int argc, char **argv) {
   CHECK(fabs(r.copy_share - r.gbps / in->copy_gbps) < 1e-9);
   CHECK(r.regs == 10 && r.occupancy == 1.0 && r.block_threads == 256);
   CHECK(!strcmp(r.device_name, "Fake H200") && !strcmp(r.arch, "sm_90"));
+  CHECK(isnan(r.t_isolated)); /* not asked for */
+  {
+    /* the isolated per-launch time of a contender: single launches after a read flush */
+    gpu_job j = {.cubin = "fake", .cubin_len = 5, .kernel = "copy_ok", .timeout_s = 10, .best_ms = NAN,
+                 .min_samples = 10, .max_samples = 20, .target_rse = 0.005, .isolated_samples = 7};
+    j.geom = (launch_geom){{(unsigned)((N + 255) / 256), 1, 1}, {256, 1, 1}, 0};
+    record_free(&r);
+    REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
+    CHECK_MSG(r.status == ST_OK && r.t_isolated >= expect * 0.999 && r.t_isolated <= expect * 1.021,
+              "isolated %.6f ms, expected %.6f", r.t_isolated, expect);
+    j.best_ms = r.t_median / 2; /* clearly slower than the best: no isolated time */
+    record_free(&r);
+    REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
+    CHECK(r.status == ST_OK && isnan(r.t_isolated));
+  }
 
   CHECK(RUN("copy_wrong", 256) == ST_WRONG_RESULT);
   CHECK_STR_CONTAINS(r.message, "1 of 1048576 elements differ");
@@ -119,6 +134,21 @@ int main(int argc, char **argv) {
   expect = (1 << 24) * 8 / 4e12 * 1e3 + 0.003;
   CHECK_MSG(r.t_median >= expect * 0.999 && r.t_median <= expect * 1.021, "median %.6f ms, expected %.6f", r.t_median, expect);
   CHECK(r.samples >= 10);
+
+  /* the energy pass (fake NVML: 300 W, a counter that steps every 20 ms): P x the time per
+   * launch, about 300 W x the kernel's time (batches: no flushes to subtract, whose difference
+   * would amplify the host's scheduling noise on this loaded machine) */
+  {
+    gpu_job j = {.cubin = "fake", .cubin_len = 5, .kernel = "copy_ok", .timeout_s = 10, .best_ms = NAN,
+                 .min_samples = 10, .max_samples = 200, .target_rse = 0.005, .want_energy = 300};
+    j.geom = (launch_geom){{(unsigned)((N + 255) / 256), 1, 1}, {256, 1, 1}, 0};
+    record_free(&r);
+    CHECK(gpu_measure(g, &j, &r, &err) == 0 && r.status == ST_OK);
+    double want_mj = 300.0 * expect; /* 300000 mW x ms x 1e-3 */
+    CHECK_MSG(isfinite(r.energy_mj) && fabs(r.energy_mj - want_mj) < 0.08 * want_mj, "energy %.4f mJ per launch, expected %.4f",
+              r.energy_mj, want_mj);
+    CHECK(RUN("copy_ok", 256) == ST_OK && isnan(r.energy_mj)); /* no energy unless asked */
+  }
 
   gpu_stop(g);
   record_free(&r);

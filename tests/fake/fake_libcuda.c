@@ -4,16 +4,25 @@
  * ct_cmp_f32, and the test kernels of tests/test_gpu_fakedriver.c. copy_fault makes the
  * context sticky-dead (CUDA_ERROR_ILLEGAL_ADDRESS), copy_spin makes every sync hang. Events
  * read a simulated clock that each launch advances (~2 ms per 1M-element copy, 2% noise).
- * Only the entry points cutune resolves exist. Not a model of a GPU: a test double.
+ * Only the entry points cutune resolves exist, plus what NVRTC 13 asks of the driver (see
+ * "NVRTC's side" below). Not a model of a GPU: a test double.
+ *
+ * Test hooks (environment of the process that loads this library):
+ *   FAKE_CUDA_KILL_ONCE_FILE=PATH  if PATH exists, the first kernel launch of the process that
+ *       is not a helper (ct_*) kernel -- the reference run of a problem's setup -- removes it
+ *       and kills the process with SIGKILL: a GPU worker killed from outside during setup,
+ *       once across all processes.
+ *   FAKE_CUDA_LOAD_DELAY_MS=N  each cuModuleLoadData sleeps N ms (paces a run so that a test
+ *       can interrupt it part-way).
+ *   FAKE_CUDA_FAULT_BLOCK=N  a launch of any emulated copy with N threads per block faults as
+ *       copy_fault does.
  *
  * Devices: one "Fake H200" unless CUTUNE_FAKE_DEVICES names several, comma-separated, e.g.
  * "NVIDIA H200,NVIDIA H200,NVIDIA A100-SXM4-80GB": one device per name, compute capability
- * 8.0 for a name with A100 in it (9.0 otherwise), a UUID of its own per ordinal.
- * CUTUNE_FAKE_LOAD_MS makes every module load take that long (real time), so that a test can
- * stop a process while it holds work; CUTUNE_FAKE_FAULT_BLOCK=N makes a launch of any
- * emulated copy with N threads per block fault as copy_fault does. */
+ * 8.0 for a name with A100 in it (9.0 otherwise), a UUID of its own per ordinal. */
 #include <cuda.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +37,18 @@ static double rnd(void) {
   return (seed >> 11) * (1.0 / 9007199254740992.0);
 }
 CUresult cuInit(unsigned f) { return 0; }
+
+/* ---- NVRTC's side ----
+ * NVRTC 13 dlopens libcuda.so.1 on its first nvrtcCompileProgram in a process, resolves
+ * cuInit and cuGetExportTable (found with gdb on dlsym: those two only), calls cuInit(0) and
+ * asks for the driver's private export tables. A library without cuGetExportTable crashes it
+ * (SIGSEGV in nvrtcCompileProgram); NOT_SUPPORTED, as where no driver is installed, makes it
+ * compile without the driver. So every compile worker, and the coordinator when it compiles
+ * the reference kernel, loads this library too. */
+CUresult cuGetExportTable(const void **table, const CUuuid *id) {
+  if (table) *table = NULL;
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
 CUresult cuDriverGetVersion(int *v) {
   *v = 13000;
   return 0;
@@ -182,8 +203,8 @@ CUresult cuMemsetD32Async(CUdeviceptr d, unsigned v, size_t n, CUstream s) {
   return sticky ? 700 : 0;
 }
 CUresult cuModuleLoadData(CUmodule *m, const void *img) {
-  const char *ms = getenv("CUTUNE_FAKE_LOAD_MS");
-  if (ms && atoi(ms) > 0) usleep((useconds_t)atoi(ms) * 1000);
+  const char *delay = getenv("FAKE_CUDA_LOAD_DELAY_MS");
+  if (delay && atoi(delay) > 0) usleep((useconds_t)atoi(delay) * 1000);
   *m = (CUmodule)malloc(1);
   return sticky ? 700 : 0;
 }
@@ -207,6 +228,7 @@ static const char *known[] = {"ct_cmp_b8",
                               "scale_tiny",
                               "scale_big",
                               "accumulate",
+                              "copy_ref", /* a reference kernel for cutune runs (tests/cli_fake_run.sh) */
                               0};
 CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
   for (int i = 0; known[i]; i++)
@@ -258,10 +280,16 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
     }
     return 0;
   }
+  static int launched; /* kernels (not helpers) launched by this process */
+  const char *kill_once = getenv("FAKE_CUDA_KILL_ONCE_FILE");
+  if (!launched++ && kill_once && kill_once[0] && unlink(kill_once) == 0) {
+    fprintf(stderr, "fake: killed during setup (FAKE_CUDA_KILL_ONCE_FILE)\n");
+    raise(SIGKILL);
+  }
   float *out = *(float **)pp[0], *in = *(float **)pp[1];
   unsigned N = *(unsigned *)pp[2];
   unsigned long long T = (unsigned long long)gx * bx;
-  const char *fb = getenv("CUTUNE_FAKE_FAULT_BLOCK");
+  const char *fb = getenv("FAKE_CUDA_FAULT_BLOCK");
   if (!strcmp(n, "copy_fault") || (fb && atoi(fb) > 0 && bx * by * bz == (unsigned)atoi(fb))) {
     sticky = 1;
     return 0;
@@ -312,10 +340,4 @@ CUresult cuEventDestroy(CUevent e) {
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction f, int bs, size_t sm) {
   *n = 2048 / bs > 32 ? 32 : 2048 / bs;
   return 0;
-}
-/* NVRTC 13 opens libcuda.so.1 itself and asks it for export tables: the fake has none, and
- * NVRTC then compiles without them as it does where no driver exists. */
-CUresult cuGetExportTable(const void **table, const CUuuid *id) {
-  *table = NULL;
-  return CUDA_ERROR_NOT_SUPPORTED;
 }

@@ -33,7 +33,7 @@ return ct.space {
   check = { tolerance = 1e-5 },
   bytes = function(n) return 2 * 4 * n.N * n.M end,
   flops = "N*M",
-  objectives = { "time", "energy" },
+  objectives = { "time", "energy", {"regs", "min"}, {"gbps", "max"} },
   options = { "-std=c++17", "--use_fast_math" },
   timeout = 5,
 }

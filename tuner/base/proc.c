@@ -16,6 +16,7 @@ extern char **environ;
 void proc_init(proc *p) {
   p->pid = 0;
   p->to = p->from = p->err = -1;
+  p->last_signal = 0;
 }
 
 /* A pipe whose ends are close-on-exec and above 2, so the dup2 onto 0/1/2 in the child always
@@ -119,6 +120,7 @@ void proc_reap(proc *p, int kill_first, double grace_s, char *how, size_t howlen
   if (r == 0)
     while ((r = waitpid(p->pid, &st, 0)) < 0 && errno == EINTR) {
     }
+  p->last_signal = r > 0 && WIFSIGNALED(st) ? WTERMSIG(st) : 0;
   if (how && howlen) {
     if (r < 0) snprintf(how, howlen, "could not be reaped (%s)", strerror(errno));
     else if (WIFSIGNALED(st)) {

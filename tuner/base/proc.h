@@ -19,6 +19,7 @@ typedef struct proc {
   int to;    /* the child's stdin, -1 when closed */
   int from;  /* the child's stdout */
   int err;   /* the child's stderr, -1 unless captured */
+  int last_signal; /* the signal that ended it, as found by the last proc_reap; 0 if none */
 } proc;
 
 void proc_init(proc *p); /* not running, every descriptor -1 */

@@ -1,5 +1,6 @@
-/* compile_only: `cutune run` without a GPU — compile every configuration for one
- * architecture through the pool and report resources and theoretical occupancy. */
+/* compile_only: `cutune run` without a GPU — compile every configuration (or, with --sample N,
+ * N of them: first a cover that uses every value of every parameter, then random others) for
+ * one architecture through the pool and report resources and theoretical occupancy. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,33 +9,94 @@
 
 #include "report/progress.h"
 #include "report/report.h"
+#include "base/input.h"
 #include "compile_only.h"
 
-int run_compile_only(space *s, const run_opts *o, const char *self_exe, const char *why_no_gpu, cterr *err) {
+/* The configurations to compile: all of them, or --sample N of them (a cover first). Sets
+ * *ncover to the size of the cover (0 without --sample). */
+static size_t choose(const configset *cs, const run_opts *o, size_t **idx, size_t *ncover) {
+  size_t all = configset_count(cs), n = all;
+  *ncover = 0;
+  if (o->sample > 0 && (size_t)o->sample < all) n = (size_t)o->sample;
+  *idx = xcalloc(all ? all : 1, sizeof **idx);
+  if (n == all) {
+    for (size_t i = 0; i < all; i++) (*idx)[i] = i;
+    return all;
+  }
+  rng r;
+  rng_seed(&r, o->seed);
+  /* the cover comes whole even when N is smaller: it is what reaches every branch */
+  size_t k = configset_cover(cs, &r, *idx, all);
+  *ncover = k;
+  unsigned char *taken = xcalloc(all, 1);
+  for (size_t i = 0; i < k; i++) taken[(*idx)[i]] = 1;
+  /* then distinct random ones: a partial Fisher-Yates over the rest */
+  size_t nrest = 0, *rest = xcalloc(all, sizeof *rest);
+  for (size_t i = 0; i < all; i++)
+    if (!taken[i]) rest[nrest++] = i;
+  while (k < n && nrest > 0) {
+    size_t j = (size_t)rng_below(&r, nrest);
+    (*idx)[k++] = rest[j];
+    rest[j] = rest[--nrest];
+  }
+  free(rest), free(taken);
+  return k;
+}
+/* The whole message of each failure of one kind (the table shows a shortened first line):
+ * 20 of them, or every one with -v. */
+static void list_failures(const run_opts *o, const record *const *view, size_t n, rec_status st, const char *what) {
+  size_t total = 0, shown = 0;
+  for (size_t i = 0; i < n; i++) total += view[i] && view[i]->status == st;
+  if (!total) return;
+  printf("\n%s (%zu):\n", what, total);
+  for (size_t i = 0; i < n; i++) {
+    if (!view[i] || view[i]->status != st) continue;
+    if (!o->verbose && shown == 20) {
+      printf("(%zu more; -v lists every one)\n", total - 20);
+      break;
+    }
+    printf("%s: %s\n", view[i]->config, view[i]->message ? view[i]->message : "");
+    shown++;
+  }
+}
+
+int run_compile_only(space *s, const run_opts *o, const char *self_exe, const char *why_no_gpu, run_outcome *out,
+                     cterr *err) {
   const char *arch = o->arch ? o->arch : "sm_90";
   const configset *cs = space_configs(s);
-  size_t n = configset_count(cs);
-  dbuf src;
-  dbuf_init(&src);
+  size_t ncover = 0, *idx = NULL;
+  size_t n = choose(cs, o, &idx, &ncover);
+  compile_source src;
+  compile_source_init(&src);
   cpool *pool = NULL;
   record *recs = NULL;
   const record **view = NULL;
   int rc = -1;
   progress *pg = NULL;
+  compile_result refc;
+  compile_result_init(&refc);
 
-  if (file_read(space_template_path(s), &src, err) != 0) goto done;
+  if (job_load_source(s, &src, err) != 0) goto done;
   int jobs;
   if (job_open_pool(o, self_exe, &pool, &jobs, err) != 0) goto done;
+  cpool_set_resources_only(pool, 1); /* the table needs resources, not the images */
+  /* the reference first: without it no configuration could be checked, so a reference that
+   * does not compile (or is misspelled) fails the run before anything else is compiled */
+  if (job_compile_reference(s, arch, pool, &refc, err) != 0) goto done;
 
   int prob = 0;
   if (!o->quiet)
     printf("%s: %zu valid configurations of %.0f (enumerated in %.3f s); compiling for %s with %d worker%s\n",
-           space_path(s), n, configset_raw_size(cs), space_enumerate_seconds(s), arch, jobs, jobs == 1 ? "" : "s");
+           space_path(s), configset_count(cs), configset_raw_size(cs), space_enumerate_seconds(s), arch, jobs,
+           jobs == 1 ? "" : "s");
+  if (!o->quiet && n < configset_count(cs))
+    printf("--sample %ld: %zu configurations, %zu of them covering every value of every parameter\n", o->sample, n,
+           ncover);
   double t0 = now_seconds();
   for (size_t i = 0; i < n; i++) {
     compile_job job;
     job_hold hold;
-    if (job_make(s, src.data, i, arch, &job, &hold, err) != 0) goto done;
+    if (job_make(s, &src, idx[i], arch, &job, &hold, err) != 0) goto done;
     int sr = cpool_submit(pool, (uint64_t)i, &job, err);
     job_hold_free(&hold);
     if (sr != 0) goto done;
@@ -42,6 +104,7 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   recs = xcalloc(n, sizeof(record));
   view = xcalloc(n, sizeof(record *));
   pg = progress_new(stderr, "compile", n, o->quiet ? 0 : o->progress_tty);
+  progress_set_quiet(pg, o->quiet);
   size_t got = 0, failed = 0, cached = 0;
   while (got < n) {
     uint64_t tag;
@@ -49,12 +112,18 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
     int w = cpool_wait(pool, &tag, &cr, -1, err);
     if (w < 0) goto done;
     if (w == 0) continue;
-    job_record_base(s, (size_t)tag, prob, arch, &cr, &recs[tag]);
+    job_record_base(s, idx[tag], prob, arch, &cr, &recs[tag]);
     view[tag] = &recs[tag];
     if (cr.cached) cached++;
     if (recs[tag].status != ST_OK) failed++;
-    if (o->verbose && recs[tag].status != ST_OK)
-      progress_log(pg, "%s: %s", recs[tag].config, recs[tag].message);
+    if (o->verbose) { /* -v: a line per configuration, as it finishes */
+      const record *r = &recs[tag];
+      if (r->status == ST_OK)
+        progress_log(pg, "%-40s %-13s %3d regs %6d B smem %4d B spills %3.0f%% occupancy", r->config,
+                     cr.cached ? "ok (cached)" : "ok", r->regs, r->smem_static, r->spill_stores, 100.0 * r->occupancy);
+      else
+        progress_log(pg, "%-40s %-13s %s", r->config, rec_status_name(r->status), r->message ? r->message : "");
+    }
     progress_step(pg, recs[tag].status != ST_OK, NAN, NAN, NULL);
     compile_result_free(&cr);
     got++;
@@ -62,27 +131,25 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   double dt = now_seconds() - t0;
   progress_finish(pg);
   report_resources(stdout, view, n);
-  /* the whole compiler message of each failure (the table shows its first line) */
-  size_t shown = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (!view[i] || view[i]->status != ST_COMPILE_ERROR) continue;
-    if (shown++ == 20) {
-      printf("(%zu more compile errors; -v lists every one as it happens)\n", failed - 20);
-      break;
-    }
-    printf("\n%s: %s\n", view[i]->config, view[i]->message);
-  }
+  list_failures(o, view, n, ST_COMPILE_ERROR, "compile errors, whole");
+  list_failures(o, view, n, ST_INVALID, "invalid configurations (geometry or launch limits), whole");
+  list_failures(o, view, n, ST_COMPILE_TIMEOUT, "compile timeouts");
+  list_failures(o, view, n, ST_WORKER_LOST, "compile workers lost (measured again on the next run)");
   printf("\n%zu configurations for %s in %.2f s: %zu compiled, %zu from the cache, %zu failed%s\n", n, arch, dt,
-         n - cached, cached, failed, failed ? " (see the table; failed configurations are reported, not fatal)" : "");
+         n - cached, cached, failed,
+         !failed ? "" : failed == n ? " (none succeeded: exit status 4)"
+                                    : " (see the table; failed configurations are data: exit status 3)");
   printf("%s: timing needs a GPU. Run this command on a machine with a CUDA device to measure;\n"
          "nothing was written to %s/.\n", why_no_gpu, o->results_dir);
+  out->configs = n, out->failed = failed;
   rc = 0;
 done:
+  compile_result_free(&refc);
   if (recs)
     for (size_t i = 0; i < n; i++) record_free(&recs[i]);
-  free(recs), free(view);
+  free(recs), free(view), free(idx);
   progress_free(pg);
   cpool_free(pool);
-  dbuf_free(&src);
+  compile_source_free(&src);
   return rc;
 }

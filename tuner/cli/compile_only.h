@@ -5,5 +5,7 @@
 
 #include "job.h"
 
-int run_compile_only(space *s, const run_opts *o, const char *self_exe, const char *why_no_gpu, cterr *err);
+/* The reference kernel is compiled first (an error fails the run); out: what it came to. */
+int run_compile_only(space *s, const run_opts *o, const char *self_exe, const char *why_no_gpu, run_outcome *out,
+                     cterr *err);
 #endif

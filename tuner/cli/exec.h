@@ -51,6 +51,11 @@ typedef struct exec_ops {
   void (*stop)(exec *x);
   /* End of a problem: forget everything in flight (after an error). */
   void (*drain)(exec *x);
+  /* Measure configuration cfg of group g again, now, on one device of the group, with an
+   * energy window of energy_ms (the energy pass): 1 with d filled, 0 when there is nothing to
+   * measure (it does not compile, or this exec cannot), -1 on an error. Nothing else may be
+   * in flight. */
+  int (*remeasure)(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, cterr *err);
   /* The copy ceiling records of group g are compared with (gpu_copy_gbps of its first device). */
   double (*copy_gbps)(exec *x, int g);
   void (*free)(exec *x);
@@ -63,15 +68,15 @@ struct exec {
 };
 
 /* The devices of this host: ordinals[0..n-1] (GPU worker per device), one compile pool.
- * src is the template's text and template_hash its hash, as records carry it. */
+ * src is the template and its includes (job_load_source), template_hash its hash as records carry it. */
 int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n,
-                   const char *src, const char *template_hash, exec **out, cterr *err);
+                   const compile_source *src, const char *template_hash, exec **out, cterr *err);
 
 /* The exec of this process: exec_local over ordinals, or, when started as several MPI ranks
  * (tuner/dist), on rank 0 the exec of the other ranks; every other rank serves rank 0 with an
  * exec_local over ordinals until told to quit, and returns with *served = 1 and no exec. */
-int exec_open(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n, const char *src,
-              const char *template_hash, exec **out, int *served, cterr *err);
+int exec_open(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n,
+              const compile_source *src, const char *template_hash, exec **out, int *served, cterr *err);
 
 /* Which devices --devices names: "all" (every device the driver reports, count of them in
  * ndevices_here), or a comma list of ordinals "0,2,3". Fills ordinals (at most max). */

@@ -48,10 +48,10 @@ typedef struct exec_local {
   exec base;
   space *s;
   const run_opts *o;
-  const char *src;
+  const compile_source *src;
   char template_hash[33];
   cpool *pool;
-  int jobs, prob, stopped, want_energy;
+  int jobs, prob, stopped;
   slot slots[EXEC_MAX_DEVICES];
   gpu *gws[EXEC_MAX_DEVICES];
   int nslots;
@@ -178,7 +178,8 @@ static int feed(exec_local *e, cterr *err) {
       job.min_samples = e->o->min_samples;
       job.max_samples = e->o->max_samples;
       job.target_rse = e->o->rse;
-      job.want_energy = e->want_energy;
+      job.want_energy = 0;       /* time first; energy in a pass of its own (tune.c energy_pass) */
+      job.isolated_samples = 21; /* contenders only: see gpu_job */
       if (gpu_submit(sl->gw, &job, err) != 0) {
         item_free(it);
         return -1;
@@ -340,8 +341,57 @@ static int l_problem(exec *x, int prob, cterr *err) {
     for (int i = 0; i < e->nslots; i++)
       if (e->slots[i].alive && e->slots[i].group == g) gs[k++] = e->slots[i].gw;
     if (gpu_setup_all(gs, k, &gp, err) != 0) return cterr_wrap(err, "problem %s", space_problem_key(s, prob));
+    int deaths = 0;
+    for (int i = 0; i < k; i++) deaths += gpu_setup_deaths(gs[i]);
+    if (!e->o->quiet && deaths > 0)
+      fprintf(stderr, "problem %s: %d GPU worker%s died in the setup and %s replaced\n", space_problem_key(s, prob), deaths,
+              deaths == 1 ? "" : "s", deaths == 1 ? "was" : "were");
   }
   return 0;
+}
+
+static int l_remeasure(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, cterr *err) {
+  exec_local *e = (exec_local *)x;
+  lgroup *l = &e->lg[g];
+  slot *sl = NULL;
+  for (int i = 0; i < e->nslots && !sl; i++)
+    if (e->slots[i].alive && e->slots[i].group == g && !e->slots[i].it) sl = &e->slots[i];
+  if (!sl) return cterr_set(err, "no idle device of %s for the energy pass", x->group[g].info.name);
+  compile_job job;
+  job_hold hold;
+  if (job_make(e->s, e->src, cfg, l->arch, &job, &hold, err) != 0) return -1;
+  char ohash[33];
+  job_options_hash(&job, ohash);
+  int sr = cpool_submit(e->pool, cfg, &job, err);
+  job_hold_free(&hold);
+  uint64_t tag;
+  compile_result cr;
+  if (sr != 0 || cpool_wait(e->pool, &tag, &cr, -1, err) != 1) return -1;
+  record rec;
+  job_record_base(e->s, cfg, e->prob, l->arch, &cr, &rec);
+  record_set_str(&rec.template_hash, e->template_hash);
+  record_set_str(&rec.options_hash, ohash);
+  gpu_job gj = {0};
+  int compiled = rec.status == ST_OK;
+  if (!compiled || space_geometry(e->s, cfg, e->prob, &gj.geom, err) != 0) {
+    compile_result_free(&cr);
+    record_free(&rec);
+    return compiled ? -1 : 0; /* a geometry that fails now did not fail in the time pass */
+  }
+  gj.cubin = cr.cubin.data, gj.cubin_len = cr.cubin.len;
+  gj.kernel = space_kernel(e->s);
+  gj.timeout_s = space_timeout(e->s) + 3.0 * energy_ms / 1000.0;
+  gj.best_ms = NAN; /* no early stop: these are all contenders */
+  gj.min_samples = e->o->min_samples, gj.max_samples = e->o->max_samples, gj.target_rse = e->o->rse;
+  gj.want_energy = energy_ms;
+  int gr = gpu_submit(sl->gw, &gj, err) != 0 ? -1 : gpu_collect(sl->gw, &rec, err);
+  compile_result_free(&cr);
+  if (gr != 0) {
+    record_free(&rec);
+    return -1;
+  }
+  d->group = g, d->cfg = cfg, d->rec = rec;
+  return 1;
 }
 
 static double l_copy_gbps(exec *x, int g) {
@@ -361,38 +411,16 @@ static void l_free(exec *x) {
 }
 
 static const exec_ops local_ops = {l_problem, l_room, l_submit, l_best, l_wait, l_inflight,
-                                   l_stop, l_drain, l_copy_gbps, l_free};
-
-static int compile_reference(exec_local *e, const char *arch, compile_result *cr, cterr *err) {
-  space *s = e->s;
-  dbuf rsrc;
-  dbuf_init(&rsrc);
-  const char *rpath = space_ref_template_path(s);
-  if (file_read(rpath, &rsrc, err) != 0) return -1;
-  compile_job job = {0};
-  job.src_path = rpath;
-  job.src = rsrc.data;
-  job.kernel = space_ref_kernel(s);
-  job.arch = arch;
-  job.opts[job.nopts++] = "-DCUTUNE_REFERENCE=1";
-  for (int i = 0; i < space_noptions(s) && job.nopts < COMPILE_MAX_OPTS; i++) job.opts[job.nopts++] = space_option(s, i);
-  int rc = compile_now(&job, cr, err);
-  dbuf_free(&rsrc);
-  if (rc != 0) return -1;
-  if (!cr->ok) return cterr_set(err, "the reference kernel '%s' does not compile: %s", job.kernel, cr->message);
-  return 0;
-}
+                                   l_stop, l_drain, l_remeasure, l_copy_gbps, l_free};
 
 int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n,
-                   const char *src, const char *template_hash, exec **out, cterr *err) {
+                   const compile_source *src, const char *template_hash, exec **out, cterr *err) {
   *out = NULL;
   if (n < 1 || n > EXEC_MAX_DEVICES) return cterr_set(err, "%d devices (1 to %d)", n, EXEC_MAX_DEVICES);
   exec_local *e = xcalloc(1, sizeof *e);
   e->base.ops = &local_ops;
   e->s = s, e->o = o, e->src = src;
   snprintf(e->template_hash, sizeof e->template_hash, "%s", template_hash);
-  for (int i = 0; i < space_nobjectives(s); i++)
-    if (!strcmp(space_objective(s, i), "energy")) e->want_energy = 1;
   for (int g = 0; g < EXEC_MAX_GROUPS; g++) compile_result_init(&e->lg[g].ref);
   gpu *started[EXEC_MAX_DEVICES];
   if (gpu_start_all(started, self_exe, ordinals, n, err) != 0) goto fail;
@@ -427,7 +455,7 @@ int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int 
   }
   if (job_open_pool(o, self_exe, &e->pool, &e->jobs, err) != 0) goto fail;
   for (int g = 0; g < e->base.ngroups; g++)
-    if (compile_reference(e, e->lg[g].arch, &e->lg[g].ref, err) != 0) goto fail;
+    if (job_compile_reference(s, e->lg[g].arch, e->pool, &e->lg[g].ref, err) != 0) goto fail;
   *out = &e->base;
   return 0;
 fail:

@@ -3,6 +3,9 @@
  * pool the options ask for. See job.h. */
 #include "job.h"
 
+#include "base/input.h"
+
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,17 +18,45 @@ int job_problem_selected(const space *s, const run_opts *o, int prob) {
   return !strcmp(o->problem, idx) || !strcmp(o->problem, space_problem_key(s, prob));
 }
 
+/* Whether dir can hold the cache: created if missing, and writable. */
+static int cache_usable(const char *dir, cterr *err) {
+  if (mkdir_p(dir, err) != 0) return -1;
+  if (access(dir, W_OK | X_OK) != 0) return cterr_set(err, "%s: not writable: %s", dir, strerror(errno));
+  return 0;
+}
+
 int job_open_pool(const run_opts *o, const char *self_exe, cpool **pool, int *jobs, cterr *err) {
   char *cache = o->no_cache ? NULL : o->cache_dir ? xstrdup(o->cache_dir) : compile_cache_default_dir();
+  cterr ce;
+  if (cache && cache_usable(cache, &ce) != 0) {
+    if (o->cache_dir) {
+      free(cache);
+      return cterr_set(err, "--cache %s cannot be used as the compile cache (%s); give a writable folder, or "
+                       "--no-cache", o->cache_dir, ce.msg);
+    }
+    fflush(stdout);
+    fprintf(stderr, "cutune: warning: the default compile cache cannot be used (%s); compiling without a cache "
+            "(set --cache DIR or CUTUNE_CACHE)\n", ce.msg);
+    free(cache), cache = NULL;
+  }
   int n = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
   if (n < 1) n = 1;
   int rc = cpool_new(pool, self_exe, n, cache, err);
   free(cache);
+  if (rc == 0 && o->compile_timeout > 0) cpool_set_timeout(*pool, o->compile_timeout);
   if (jobs) *jobs = n;
   return rc;
 }
 
-int job_make(const space *s, const char *src, size_t cfg, const char *arch, compile_job *job,
+int job_load_source(const space *s, compile_source *src, cterr *err) {
+  const char *opts[COMPILE_MAX_OPTS];
+  int n = space_noptions(s);
+  if (n > COMPILE_MAX_OPTS) n = COMPILE_MAX_OPTS; /* job_make refuses more */
+  for (int i = 0; i < n; i++) opts[i] = space_option(s, i);
+  return compile_source_load(src, space_template_path(s), n, opts, err);
+}
+
+int job_make(const space *s, const compile_source *src, size_t cfg, const char *arch, compile_job *job,
              job_hold *hold, cterr *err) {
   const configset *cs = space_configs(s);
   const uint16_t *row = configset_row(cs, cfg);
@@ -41,11 +72,46 @@ int job_make(const space *s, const char *src, size_t cfg, const char *arch, comp
   }
   for (int i = 0; i < space_noptions(s); i++) hold->opts[hold->n++] = xstrdup(space_option(s, i));
   job->src_path = space_template_path(s);
-  job->src = src;
+  job->src = src->text.data ? src->text.data : "";
+  job->src_digest = src->digest;
   job->kernel = space_kernel(s);
   job->arch = arch;
   job->nopts = hold->n;
   for (int i = 0; i < hold->n; i++) job->opts[i] = hold->opts[i];
+  return 0;
+}
+
+int job_compile_reference(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err) {
+  compile_result_init(cr);
+  if (!space_ref_kernel(s)) return 0;
+  /* the reference's includes are hashed into its cache key as the template's are */
+  compile_source rsrc;
+  const char *ropts[COMPILE_MAX_OPTS];
+  int nro = space_noptions(s) < COMPILE_MAX_OPTS ? space_noptions(s) : COMPILE_MAX_OPTS;
+  for (int i = 0; i < nro; i++) ropts[i] = space_option(s, i);
+  const char *rpath = space_ref_template_path(s);
+  if (compile_source_load(&rsrc, rpath, nro, ropts, err) != 0) return -1;
+  compile_job job = {0};
+  job.src_path = rpath;
+  job.src = rsrc.text.data ? rsrc.text.data : "";
+  job.src_digest = rsrc.digest;
+  job.kernel = space_ref_kernel(s);
+  job.arch = arch;
+  job.opts[job.nopts++] = "-DCUTUNE_REFERENCE=1";
+  for (int i = 0; i < space_noptions(s) && job.nopts < COMPILE_MAX_OPTS; i++) job.opts[job.nopts++] = space_option(s, i);
+  int rc;
+  if (!pool) rc = compile_now(&job, cr, err);
+  else if ((rc = cpool_submit(pool, JOB_REFERENCE_TAG, &job, err)) == 0) {
+    uint64_t tag = 0;
+    int w;
+    while ((w = cpool_wait(pool, &tag, cr, -1, err)) == 0 || (w == 1 && tag != JOB_REFERENCE_TAG))
+      if (w == 1) compile_result_free(cr); /* not ours: nothing else is in flight yet, but be sure */
+    rc = w < 0 ? -1 : 0;
+  }
+  compile_source_free(&rsrc);
+  if (rc != 0) return -1;
+  if (!cr->ok)
+    return cterr_set(err, "%s: the reference kernel '%s' does not compile: %s", space_path(s), job.kernel, cr->message);
   return 0;
 }
 
@@ -84,7 +150,7 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
   rec->timestamp = iso8601_now();
   rec->message = xstrdup("");
   if (!cr) return;
-  rec->status = cr->ok ? ST_OK : ST_COMPILE_ERROR;
+  rec->status = cr->ok ? ST_OK : cr->lost ? ST_WORKER_LOST : cr->timed_out ? ST_COMPILE_TIMEOUT : ST_COMPILE_ERROR;
   if (!cr->ok) record_set_str(&rec->message, cr->message ? cr->message : "compile error");
   rec->regs = cr->res.regs;
   rec->smem_static = cr->res.smem_static;

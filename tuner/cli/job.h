@@ -22,6 +22,8 @@ typedef struct run_opts {
   const char *devices;     /* --devices: "all" or "0,2,3"; NULL: device alone */
   double rank_timeout;     /* MPI: seconds of silence before a rank holding work is taken as lost */
   int compile_only;
+  long sample;             /* compile-only: this many configurations (a cover first); 0 = all */
+  double compile_timeout;  /* seconds one compile may take before its worker is killed */
   const char *strategy;    /* NULL: default for the space and budget */
   long budget;             /* evaluations per problem; 0 = unlimited */
   double time_limit;       /* seconds per problem; 0 = unlimited */
@@ -32,7 +34,24 @@ typedef struct run_opts {
   double rse;
   int quiet, verbose;
   int progress_tty;        /* -1 auto */
+  int energy_top;          /* energy pass: at most this many configurations per problem */
+  double energy_within;    /* ... within this fraction of the best time */
 } run_opts;
+
+/* What a run came to, for the exit status (run.c maps it; the codes are in run's --help):
+ * configurations with a final record for the selected problems, how many of those failed, and
+ * whether the run was interrupted. */
+typedef struct run_outcome {
+  size_t configs, failed;
+  int interrupted;
+} run_outcome;
+
+/* Compile the space's reference kernel (its template with -DCUTUNE_REFERENCE=1 and the
+ * space's options) for arch: through pool (and so its cache) when given, before any other
+ * job is submitted, else in this process. -1 with err when it does not compile or the kernel
+ * is not in it: both paths check it first, before any configuration. No reference: 0, cr empty. */
+#define JOB_REFERENCE_TAG UINT64_MAX
+int job_compile_reference(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err);
 
 /* Shared by the compile-only and GPU paths: the compile job of configuration cfg
  * (-D options from the configuration, then the space's options). Strings in job point into
@@ -41,15 +60,20 @@ typedef struct job_hold {
   char *opts[COMPILE_MAX_OPTS];
   int n;
 } job_hold;
-int job_make(const space *s, const char *src, size_t cfg, const char *arch, compile_job *job,
+int job_make(const space *s, const compile_source *src, size_t cfg, const char *arch, compile_job *job,
              job_hold *hold, cterr *err);
+/* The space's template and everything it includes, read and hashed once for the run (the
+ * space's options give the include folders). */
+int job_load_source(const space *s, compile_source *src, cterr *err);
 void job_hold_free(job_hold *h);
 /* sha256 (16 bytes hex) of a job's option list, for provenance and resume. */
 void job_options_hash(const compile_job *job, char out[33]);
 
 /* Whether --problem (if given) selects problem prob: by index or by key. */
 int job_problem_selected(const space *s, const run_opts *o, int prob);
-/* The compile pool the options ask for (--jobs, --cache/--no-cache). *jobs gets the worker count. */
+/* The compile pool the options ask for (--jobs, --cache/--no-cache). *jobs gets the worker count.
+ * A cache folder that cannot be created or written is an error when --cache named it, and a
+ * warning (the run goes on without a cache) when it is the default. */
 int job_open_pool(const run_opts *o, const char *self_exe, cpool **pool, int *jobs, cterr *err);
 
 /* A record for configuration cfg on problem prob with the space's parameters, the compile

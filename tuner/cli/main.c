@@ -4,8 +4,11 @@
  *   cutune run SPACE.lua [options]      tune a space (or compile-only without a GPU)
  *   cutune run --replay FILE [options]  run a search strategy on recorded measurements
  *   cutune score FILE...                scoreboard of search strategies on recorded spaces
+ *   cutune explain SPACE.lua            ncu counters and sanitizer verdicts of the top configurations
+ *   cutune report SPACE.lua             the store as one self-contained HTML page
  *   cutune help [COMMAND]
- * Hidden: __compile-worker, __gpu-worker ORDINAL (started by cutune itself). */
+ * Hidden: __compile-worker, __gpu-worker ORDINAL (started by cutune itself), __profile-one
+ * SPACE CONFIG PROBLEM (run by explain under ncu and compute-sanitizer). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +16,12 @@
 #include "compile/compile.h"
 #include "gpu/gpu.h"
 
+#include "explain.h"
+#include "profile_one.h"
+#include "report_cmd.h"
 #include "run.h"
 #include "search/score.h"
+#include "ship_cmds.h"
 
 #ifndef CUTUNE_VERSION
 #define CUTUNE_VERSION "0.1.0"
@@ -31,6 +38,10 @@ static const char usage[] =
     "  run SPACE.lua        tune a space (without a GPU: enumerate, compile and report resources)\n"
     "  run --replay FILE    run a search strategy on recorded measurements (no GPU needed)\n"
     "  score FILE...        compare search strategies on recorded spaces (scoreboard + SVG)\n"
+    "  explain SPACE.lua    why the winner wins: Nsight Compute counters and sanitizer verdicts\n"
+    "  report SPACE.lua     one self-contained HTML page of a store (tables, figures, provenance)\n"
+    "  best [RESULTS...]    the Pareto front (time, energy, ...) per GPU, space and problem\n"
+    "  header SPACE.lua     the C header of the tuned configurations per device and architecture\n"
     "  devices [--count]    list the CUDA devices (name, architecture, measured copy bandwidth)\n"
     "  help [COMMAND]       this text, or a command's options\n"
     "  version              print the version\n"
@@ -88,12 +99,31 @@ int main(int argc, char **argv) {
   const char *cmd = argv[1];
   if (!strcmp(cmd, "__compile-worker")) return compile_worker_main();
   if (!strcmp(cmd, "__gpu-worker")) return gpu_worker_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "__profile-one")) return profile_one_main(argc - 1, argv + 1);
+  /* Whole lines, each in one write, on both streams even into a pipe or file: a table row on
+   * stdout and a progress line on stderr sharing one log (2>&1 | tee) never cut each other.
+   * (After the workers above: their stdout is a binary protocol.) */
+  setvbuf(stdout, NULL, _IOLBF, 1 << 16);
+  setvbuf(stderr, NULL, _IOLBF, 1 << 16);
   if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
     if (argc >= 3 && strcmp(cmd, "help") == 0) {
       char *sub[] = {argv[2], "--help", NULL};
       if (!strcmp(argv[2], "run")) return run_main(2, sub);
       if (!strcmp(argv[2], "score")) return search_score_main(2, sub);
-      fprintf(stderr, "cutune: no command '%s' (commands: run, score, devices, help, version)\n", argv[2]);
+      if (!strcmp(argv[2], "explain")) return explain_main(2, sub);
+      if (!strcmp(argv[2], "report")) return report_cmd_main(2, sub);
+      if (!strcmp(argv[2], "best")) return best_main(2, sub);
+      if (!strcmp(argv[2], "header")) return header_main(2, sub);
+      if (!strcmp(argv[2], "devices")) return devices_main(2, sub);
+      if (!strcmp(argv[2], "help")) {
+        fputs(usage, stdout);
+        return 0;
+      }
+      if (!strcmp(argv[2], "version")) {
+        puts("usage: cutune version\n\nPrints cutune's version and the NVRTC version it compiles with.");
+        return 0;
+      }
+      fprintf(stderr, "cutune: no command '%s' (commands: run, score, best, header, explain, report, devices, help, version)\n", argv[2]);
       return 2;
     }
     fputs(usage, stdout);
@@ -106,6 +136,10 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "devices")) return devices_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "run")) return run_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "score")) return search_score_main(argc - 1, argv + 1);
-  fprintf(stderr, "cutune: unknown command '%s' (commands: run, score, devices, help, version; see 'cutune --help')\n", cmd);
+  if (!strcmp(cmd, "explain")) return explain_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "report")) return report_cmd_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "best")) return best_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "header")) return header_main(argc - 1, argv + 1);
+  fprintf(stderr, "cutune: unknown command '%s' (commands: run, score, best, header, explain, report, devices, help, version; see 'cutune --help')\n", cmd);
   return 2;
 }

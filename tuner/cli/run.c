@@ -18,6 +18,7 @@
 #include "store/record.h"
 #include "report/report.h"
 #include "search/score.h"
+#include "search/strategy.h"
 #include "tune.h"
 
 
@@ -37,9 +38,15 @@ static const char run_usage[] =
     "\n"
     "options:\n"
     "  --results DIR       where measurement records go (default: results)\n"
-    "  --arch sm_XY        target architecture without a GPU: sm_70 sm_75 sm_80 sm_86 sm_89 sm_90\n"
+    "  --arch sm_XY        target architecture without a GPU: one NVRTC supports (listed below)\n"
     "                      (default: the device's, or sm_90 when there is none)\n"
     "  --compile-only      do not use the GPU even if one is present\n"
+    "  --sample N          compile-only: compile N configurations, not the whole space: first a few\n"
+    "                      that together use every value of every parameter (so every branch a\n"
+    "                      parameter selects in the template is compiled; this part comes whole\n"
+    "                      even when N is smaller), then random others (--seed) up to N\n"
+    "  --compile-timeout S seconds one configuration may take to compile before its worker is\n"
+    "                      killed and it is recorded as compile_timeout (default 60)\n"
     "  --device N          GPU ordinal (default 0)\n"
     "  --devices all|LIST  tune on several GPUs of this host at once: every device, or ordinals\n"
     "                      such as 0,2,3. One GPU worker per device, one compile pool; devices of\n"
@@ -49,7 +56,8 @@ static const char run_usage[] =
     "  --rank-timeout S    under MPI: a rank silent this long while it holds configurations is\n"
     "                      taken as lost and its configurations go to other ranks (default 120)\n"
     "  --jobs N            compile worker processes (default: number of CPUs)\n"
-    "  --cache DIR         compile cache (default: $CUTUNE_CACHE, $XDG_CACHE_HOME/cutune or ~/.cache/cutune)\n"
+    "  --cache DIR         compile cache (default: $CUTUNE_CACHE, $XDG_CACHE_HOME/cutune or ~/.cache/cutune);\n"
+    "                      a --cache that cannot be created or written is an error\n"
     "  --no-cache          compile everything again\n"
     "  --strategy NAME     search strategy: exhaustive random ils ga anneal bo bandit\n"
     "                      (default: exhaustive when the budget covers the space, else bandit)\n"
@@ -61,13 +69,36 @@ static const char run_usage[] =
     "  --min-samples N     timed launches at least (default 10)\n"
     "  --max-samples N     timed launches at most (default 200)\n"
     "  --rse X             stop timing once the relative standard error is below X (default 0.005)\n"
+    "  --energy-top N      energy objective: the second pass measures energy for at most the N\n"
+    "                      fastest configurations per problem (default 8) ...\n"
+    "  --energy-within X   ... that are within X of the best time (default 0.10: 10 %)\n"
     "  --no-progress       plain progress lines even on a terminal\n"
-    "  -q, --quiet         only the final tables\n"
-    "  -v, --verbose       a line per configuration\n"
+    "  -q, --quiet         only the final tables: no progress, no per-problem notes\n"
+    "  -v, --verbose       a line per configuration as it finishes (status, resources or the\n"
+    "                      message), and every failure listed in full under the table\n"
     "  -h, --help          this text\n"
     "\n"
-    "exit status: 0 when the run completed (failed configurations are data, not errors),\n"
-    "1 when it could not run (bad space, store in use, ...), 2 for a bad command line.\n";
+    "limits on a space's Lua code (environment): CUTUNE_LUA_MEMORY (MiB, default 512),\n"
+    "CUTUNE_LUA_INSTRUCTIONS (per call from cutune, default 1e9), CUTUNE_LUA_SECONDS (per call,\n"
+    "default 60), CUTUNE_MAX_CONFIGS (valid configurations, default 4194304); input files:\n"
+    "CUTUNE_MAX_INPUT_MB (results and cache files, after gunzip, default 256). See docs/SPACE.md.\n"
+    "\n"
+    "exit status (failed configurations are data, kept in the store and the tables; the status\n"
+    "tells a script what happened):\n"
+    "  0    every configuration compiled (and, on a GPU, ran and matched the reference)\n"
+    "  1    the run could not run: bad space, reference does not compile, store in use, ...\n"
+    "  2    bad command line\n"
+    "  3    some configurations failed (compile error, invalid, wrong result, fault, timeout)\n"
+    "  4    no configuration succeeded\n"
+    "  130  interrupted (Ctrl-C or SIGTERM); what finished is in the store: run again to resume\n";
+
+/* The exit status of a run that ran (see run_usage). */
+static int outcome_status(const run_outcome *out) {
+  if (out->interrupted) return 130;
+  if (out->configs && out->failed == out->configs) return 4;
+  if (out->failed) return 3;
+  return 0;
+}
 
 static int bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int bad_usage(const char *fmt, ...) {
@@ -87,9 +118,11 @@ int run_main(int argc, char **argv) {
     }
 
   run_opts o = {.results_dir = "results", .device = 0, .seed = 1, .top = 10, .min_samples = 10,
-                .max_samples = 200, .rse = 0.005, .progress_tty = -1};
+                .max_samples = 200, .rse = 0.005, .progress_tty = -1,
+                .energy_top = 8, .energy_within = 0.10, .compile_timeout = 60};
   enum { O_RESULTS = 256, O_ARCH, O_COMPILE_ONLY, O_DEVICE, O_JOBS, O_CACHE, O_NO_CACHE, O_STRATEGY,
-         O_BUDGET, O_TIME, O_SEED, O_PROBLEM, O_TOP, O_MINS, O_MAXS, O_RSE, O_NOPROG, O_DEVICES, O_RANK_TIMEOUT };
+         O_BUDGET, O_TIME, O_SEED, O_PROBLEM, O_TOP, O_MINS, O_MAXS, O_RSE, O_NOPROG, O_ETOP, O_EWITHIN,
+         O_SAMPLE, O_COMPILE_TIMEOUT, O_DEVICES, O_RANK_TIMEOUT };
   static const struct option longopts[] = {
       {"results", required_argument, 0, O_RESULTS}, {"arch", required_argument, 0, O_ARCH},
       {"compile-only", no_argument, 0, O_COMPILE_ONLY}, {"device", required_argument, 0, O_DEVICE},
@@ -99,8 +132,10 @@ int run_main(int argc, char **argv) {
       {"seed", required_argument, 0, O_SEED}, {"problem", required_argument, 0, O_PROBLEM},
       {"top", required_argument, 0, O_TOP}, {"min-samples", required_argument, 0, O_MINS},
       {"max-samples", required_argument, 0, O_MAXS}, {"rse", required_argument, 0, O_RSE},
-      {"no-progress", no_argument, 0, O_NOPROG}, {"devices", required_argument, 0, O_DEVICES},
-      {"rank-timeout", required_argument, 0, O_RANK_TIMEOUT}, {"quiet", no_argument, 0, 'q'},
+      {"energy-top", required_argument, 0, O_ETOP}, {"energy-within", required_argument, 0, O_EWITHIN},
+      {"no-progress", no_argument, 0, O_NOPROG}, {"sample", required_argument, 0, O_SAMPLE},
+      {"compile-timeout", required_argument, 0, O_COMPILE_TIMEOUT}, {"quiet", no_argument, 0, 'q'},
+      {"devices", required_argument, 0, O_DEVICES}, {"rank-timeout", required_argument, 0, O_RANK_TIMEOUT},
       {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
   cterr err = {{0}};
   long l;
@@ -113,7 +148,9 @@ int run_main(int argc, char **argv) {
     case O_RESULTS: o.results_dir = optarg; break;
     case O_ARCH:
       if (!compile_arch_supported(optarg))
-        return bad_usage("--arch '%s' is not an architecture NVRTC supports here (try sm_80, sm_86, sm_89 or sm_90)", optarg);
+        return bad_usage("--arch '%s' is not an architecture NVRTC %s supports (it supports: %s; an 'a' or 'f' "
+                         "suffix, as in sm_90a, is accepted too)", optarg, compile_nvrtc_version(),
+                         compile_supported_archs());
       o.arch = optarg;
       break;
     case O_COMPILE_ONLY: o.compile_only = 1; break;
@@ -132,7 +169,19 @@ int run_main(int argc, char **argv) {
       break;
     case O_CACHE: o.cache_dir = optarg; break;
     case O_NO_CACHE: o.no_cache = 1; break;
-    case O_STRATEGY: o.strategy = optarg; break;
+    case O_STRATEGY: {
+      const char *const *names = strategy_names();
+      int known = 0;
+      for (int i = 0; names[i] && !known; i++) known = !strcmp(names[i], optarg);
+      if (!known) {
+        char list[256] = "";
+        for (int i = 0; names[i]; i++)
+          snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? " " : "", names[i]);
+        return bad_usage("--strategy '%s' is not a strategy (strategies: %s)", optarg, list);
+      }
+      o.strategy = optarg;
+      break;
+    }
     case O_BUDGET:
       if (parse_long(optarg, &l, "--budget", &err) || l < 1) return bad_usage("--budget needs a positive number of evaluations, got '%s'", optarg);
       o.budget = l;
@@ -162,10 +211,29 @@ int run_main(int argc, char **argv) {
       if (parse_double(optarg, &d, "--rse", &err) || d <= 0 || d >= 1) return bad_usage("--rse needs a fraction between 0 and 1 (e.g. 0.005), got '%s'", optarg);
       o.rse = d;
       break;
+    case O_ETOP:
+      if (parse_long(optarg, &l, "--energy-top", &err) || l < 1 || l > 100000) return bad_usage("--energy-top needs a positive number of configurations, got '%s'", optarg);
+      o.energy_top = (int)l;
+      break;
+    case O_EWITHIN:
+      if (parse_double(optarg, &d, "--energy-within", &err) || d < 0) return bad_usage("--energy-within needs a fraction >= 0 (0.1 is 10 %%), got '%s'", optarg);
+      o.energy_within = d;
+      break;
     case O_NOPROG: o.progress_tty = 0; break;
+    case O_SAMPLE:
+      if (parse_long(optarg, &l, "--sample", &err) || l < 1) return bad_usage("--sample needs a positive number of configurations, got '%s'", optarg);
+      o.sample = l;
+      break;
+    case O_COMPILE_TIMEOUT:
+      if (parse_double(optarg, &d, "--compile-timeout", &err) || !(d > 0) || d > 86400) return bad_usage("--compile-timeout needs a number of seconds from 0 to 86400, got '%s'", optarg);
+      o.compile_timeout = d;
+      break;
     case 'q': o.quiet = 1; break;
     case 'v': o.verbose = 1; break;
-    case 'h': fputs(run_usage, stdout); return 0;
+    case 'h':
+      fputs(run_usage, stdout);
+      printf("\narchitectures NVRTC %s supports here (--arch): %s\n", compile_nvrtc_version(), compile_supported_archs());
+      return 0;
     case ':': return bad_usage("option '%s' needs a value", argv[optind - 1]);
     default: return bad_usage("unknown option '%s'", argv[optind - 1]);
     }
@@ -174,9 +242,6 @@ int run_main(int argc, char **argv) {
   if (optind >= argc) return bad_usage("no space file given");
   if (optind + 1 < argc) return bad_usage("one space file at a time (extra argument '%s')", argv[optind + 1]);
   o.space_path = argv[optind];
-  if (o.strategy) {
-    /* validated against the search module's list when the strategy is created */
-  }
 
   space *s = NULL;
   if (space_load(o.space_path, &s, &err) != 0) {
@@ -232,12 +297,19 @@ int run_main(int argc, char **argv) {
       ordinals[nord++] = o.device;
     }
   }
-  if (why && ranks > 1) { /* a serving rank without a GPU still answers rank 0, which works on without it */
-    rc = run_tune(s, &o, self, ordinals, 0, &err);
-  } else if (why) rc = run_compile_only(s, &o, self, why, &err);
-  else rc = run_tune(s, &o, self, ordinals, nord, &err);
+  if (!why && o.sample) {
+    fprintf(stderr, "cutune run: --sample is for compile-only runs (add --compile-only; --budget N measures part of the space)\n");
+    free(self), space_free(s);
+    return 2;
+  }
+  run_outcome out = {0};
+  if (why && ranks > 1) /* a serving rank without a GPU still answers rank 0, which goes on without it */
+    rc = run_tune(s, &o, self, ordinals, 0, &out, &err);
+  else if (why) rc = run_compile_only(s, &o, self, why, &out, &err);
+  else rc = run_tune(s, &o, self, ordinals, nord, &out, &err);
+  fflush(stdout);
   if (rc != 0) fprintf(stderr, "cutune: %s\n", err.msg);
   free(self);
   space_free(s);
-  return rc ? 1 : 0;
+  return rc ? 1 : outcome_status(&out);
 }

@@ -34,7 +34,7 @@ typedef struct tune_ctx {
   space *s;
   const run_opts *o;
   exec *x;
-  const char *src;
+  const compile_source *src; /* the template and its includes, hashed once */
   char template_hash[33];
   tune_group grp[EXEC_MAX_GROUPS];
 } tune_ctx;
@@ -164,6 +164,7 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
     snprintf(label, sizeof label, "%s%s", pkey, t->grp[g].label);
     ty[g].pg = progress_new(stderr, label, (size_t)(budget < (long)count ? budget : (long)count),
                             t->o->quiet ? 0 : t->o->progress_tty);
+    progress_set_quiet(ty[g].pg, t->o->quiet);
     if (strategy_new(sname, cs, t->o->seed, NULL, &ty[g].strat, err) != 0) goto done;
     if (!t->o->quiet)
       fprintf(stderr, "problem %s%s: %zu configurations, strategy %s%s\n", pkey, t->grp[g].label, count, sname,
@@ -203,9 +204,87 @@ done:
   return rc;
 }
 
+#define ENERGY_WINDOW_MS 500 /* per configuration (twice that where L2 is flushed) */
+
+static int cmp_time(const void *a, const void *b) {
+  const record *x = *(const record *const *)a, *y = *(const record *const *)b;
+  return (x->t_median > y->t_median) - (x->t_median < y->t_median);
+}
+
+static int space_wants_energy(const space *s) {
+  for (int i = 0; i < space_nobjectives(s); i++)
+    if (!strcmp(space_objective(s, i), "energy")) return 1;
+  return 0;
+}
+
+/* The energy objective's second pass, per model group: the configurations near the time front
+ * (the --energy-top fastest, within --energy-within of the best time) are measured again with
+ * an energy window of ENERGY_WINDOW_MS (exec remeasure, one device of the group), and the new
+ * record (time and energy) is appended: the newest record of a configuration is the one the
+ * store answers with. Configurations whose newest record has an energy figure are not
+ * measured again. */
+static int energy_pass(tune_ctx *t, int g, int prob, size_t *n_measured, cterr *err) {
+  const char *pkey = space_problem_key(t->s, prob);
+  const configset *cs = space_configs(t->s);
+  tune_group *tg = &t->grp[g];
+  size_t n = configset_count(cs), k = 0, done = 0, measured = 0;
+  const record **view = xcalloc(n ? n : 1, sizeof(record *));
+  size_t *cfg_of = xcalloc(n ? n : 1, sizeof(size_t));
+  int rc = -1;
+  for (size_t i = 0; i < n; i++) {
+    char *key = configset_row_key(cs, configset_row(cs, i));
+    const record *r = store_find(tg->st, key, pkey, t->template_hash, tg->ohash[i]);
+    free(key);
+    if (r && r->status == ST_OK && isfinite(r->t_median)) view[k++] = r;
+  }
+  qsort(view, k, sizeof *view, cmp_time);
+  size_t want = 0;
+  while (want < k && want < (size_t)t->o->energy_top && view[want]->t_median <= view[0]->t_median * (1 + t->o->energy_within))
+    want++;
+  /* configuration indices before anything is appended (appending may move the store's records) */
+  for (size_t j = 0; j < want; j++) {
+    uint16_t row[CS_MAX_PARAMS];
+    int found = view[j]->nparams == configset_nparams(cs);
+    for (int p = 0; p < configset_nparams(cs) && found; p++) {
+      const cs_param *pp = configset_param(cs, p);
+      found = 0;
+      for (int v = 0; v < pp->nvalues && !found; v++)
+        if (!strcmp(pp->str[v], view[j]->pvalue[p])) row[p] = (uint16_t)v, found = 1;
+    }
+    long ci = found ? configset_find(cs, row) : -1;
+    cfg_of[j] = ci < 0 ? (size_t)-1 : (size_t)ci;
+    if (isfinite(view[j]->energy_mj)) cfg_of[j] = (size_t)-1, done++;
+  }
+  if (!t->o->quiet)
+    fprintf(stderr, "problem %s%s: energy pass over %zu configurations within %.0f %% of the best time (%zu have a figure)\n",
+            pkey, tg->label, want, 100 * t->o->energy_within, done);
+  for (size_t j = 0; j < want && !interrupted; j++) {
+    if (cfg_of[j] == (size_t)-1) continue;
+    exec_done d;
+    int gr = t->x->ops->remeasure(t->x, g, cfg_of[j], ENERGY_WINDOW_MS, &d, err);
+    if (gr < 0) goto done;
+    if (gr == 0) continue; /* nothing to measure: it does not compile */
+    stamp(t, g, &d.rec, cfg_of[j]);
+    char ebuf[64];
+    gr = store_append(tg->st, &d.rec, err);
+    if (gr == 0 && !t->o->quiet)
+      fprintf(stderr, "  %-60s %.4f ms  %s\n", d.rec.config, d.rec.t_median,
+              isfinite(d.rec.energy_mj) ? (snprintf(ebuf, sizeof ebuf, "%.4g mJ per launch", d.rec.energy_mj), ebuf)
+                                        : d.rec.message && *d.rec.message ? d.rec.message : "no energy figure");
+    record_free(&d.rec);
+    if (gr != 0) goto done;
+    measured++;
+  }
+  *n_measured += measured;
+  rc = 0;
+done:
+  free(view), free(cfg_of);
+  return rc;
+}
+
 /* The final tables of one problem and group from its store: newest record per configuration
  * measured with this template. */
-static void report_problem(tune_ctx *t, int g, int prob) {
+static void report_problem(tune_ctx *t, int g, int prob, run_outcome *out) {
   const char *pkey = space_problem_key(t->s, prob);
   const configset *cs = space_configs(t->s);
   tune_group *tg = &t->grp[g];
@@ -216,6 +295,7 @@ static void report_problem(tune_ctx *t, int g, int prob) {
     const record *r = store_find(tg->st, key, pkey, t->template_hash, tg->ohash[i]);
     free(key);
     if (r) view[k++] = r;
+    if (r) out->configs++, out->failed += r->status != ST_OK;
   }
   printf("\n== %s, problem %s: %zu of %zu configurations measured on %s ==\n", space_name(t->s), pkey, k, n,
          t->x->group[g].info.name);
@@ -225,10 +305,13 @@ static void report_problem(tune_ctx *t, int g, int prob) {
   free(view);
 }
 
-int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int ndevices, cterr *err) {
+int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int ndevices, run_outcome *out,
+             cterr *err) {
   tune_ctx t = {.s = s, .o = o};
-  dbuf src, warn;
-  dbuf_init(&src), dbuf_init(&warn);
+  dbuf warn;
+  dbuf_init(&warn);
+  compile_source src;
+  compile_source_init(&src);
   int rc = -1;
   size_t measured = 0;
   double t0 = now_seconds();
@@ -238,9 +321,11 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
 
-  if (file_read(space_template_path(s), &src, err) != 0) goto done;
-  t.src = src.data;
-  sha256_hex(src.data, src.len, t.template_hash, 16);
+  if (job_load_source(s, &src, err) != 0) goto done;
+  t.src = &src;
+  /* the template and every file it includes: a header edit re-measures */
+  memcpy(t.template_hash, src.digest, 32);
+  t.template_hash[32] = 0;
   int served = 0;
   if (exec_open(s, o, self_exe, ordinals, ndevices, t.src, t.template_hash, &t.x, &served, err) != 0) goto done;
   if (served) { /* this process was a rank serving the coordinator: it has nothing to report */
@@ -276,7 +361,9 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
         fprintf(stderr, "problem %s%s: device-to-device copy of the same bytes %.0f GB/s (the %% copy reference)\n",
                 space_problem_key(s, prob), t.grp[g].label, t.x->ops->copy_gbps(t.x, g));
     if (tune_problem(&t, prob, &measured, err) != 0) goto done;
-    for (int g = 0; g < t.x->ngroups; g++) report_problem(&t, g, prob);
+    for (int g = 0; g < t.x->ngroups; g++)
+      if (space_wants_energy(s) && !interrupted && energy_pass(&t, g, prob, &measured, err) != 0) goto done;
+    for (int g = 0; g < t.x->ngroups; g++) report_problem(&t, g, prob, out);
   }
   double dt = now_seconds() - t0;
   printf("\n%zu configurations measured in %.1f s (%.1f per second end to end); records in ", measured, dt,
@@ -284,6 +371,7 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
   for (int g = 0; g < t.x->ngroups; g++) printf("%s%s", g ? ", " : "", t.grp[g].spath);
   printf("\n");
   if (interrupted) printf("interrupted: every finished measurement is in the store; run the same command to resume\n");
+  out->interrupted = interrupted != 0;
   rc = 0;
 done:
   sigaction(SIGINT, &old_int, NULL);
@@ -293,6 +381,7 @@ done:
     store_close(t.grp[g].st);
     free(t.grp[g].spath), free(t.grp[g].ohash);
   }
-  dbuf_free(&src), dbuf_free(&warn);
+  compile_source_free(&src);
+  dbuf_free(&warn);
   return rc;
 }

@@ -6,6 +6,7 @@
 #include "job.h"
 
 /* Tune on the devices ordinals[0..n-1] of this host (n 0 on an MPI run's rank 0, which has
- * the other ranks measure). */
-int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int ndevices, cterr *err);
+ * the other ranks measure). out: what the run came to (job.h), for the exit status. */
+int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int ndevices, run_outcome *out,
+             cterr *err);
 #endif

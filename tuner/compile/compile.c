@@ -68,7 +68,7 @@ int compile_arch_supported(const char *arch) {
 /* The toolkit's include folder, found at run time (the binary may run on a machine whose
  * toolkit lives elsewhere than the build machine's). NULL when none is found: templates
  * that include nothing still compile. */
-static const char *toolkit_include_dir(void) {
+const char *compile_toolkit_include_dir(void) {
   static int done;
   static char dir[PATH_MAX];
   if (done) return dir[0] ? dir : NULL;
@@ -237,7 +237,7 @@ int compile_now(const compile_job *job, compile_result *res, cterr *err) {
   opts[n++] = arch_opt;
   opts[n++] = "-Xptxas=-v";
   opts[n++] = "-lineinfo";
-  const char *inc = toolkit_include_dir();
+  const char *inc = compile_toolkit_include_dir();
   if (inc) {
     snprintf(inc_opt, sizeof inc_opt, "-I%s", inc);
     opts[n++] = inc_opt;

@@ -21,6 +21,8 @@
 typedef struct compile_job {
   const char *src_path; /* for messages and #line: the template's path */
   const char *src;      /* the source text */
+  const char *src_digest; /* compile_source digest of src and everything it includes (64 hex),
+                             or NULL: the cache key then hashes src alone */
   const char *kernel;   /* extern "C" kernel name, to check it exists and read its resources */
   const char *arch;     /* "sm_90" */
   int nopts;
@@ -39,6 +41,9 @@ typedef struct compile_result {
   kresources res;
   double compile_ms; /* time NVRTC took (0 when served from the cache) */
   int cached;        /* 1 if served from the on-disk cache */
+  int timed_out;     /* 1: ran past the pool's deadline; the worker was killed (not cached) */
+  int lost;          /* 1: the worker was killed from outside mid-job (SIGKILL, SIGTERM, ...):
+                        no fault of the configuration (not cached; a resumed run retries it) */
   char key[65];      /* cache key (sha256 hex) */
 } compile_result;
 
@@ -52,7 +57,32 @@ const char *compile_supported_archs(void);
 /* 1 if NVRTC can produce a cubin for arch ("sm_90", "sm_90a"), else 0. */
 int compile_arch_supported(const char *arch);
 
-/* The cache key of a job: sha256 over source, options, arch, kernel and NVRTC version. */
+/* The toolkit's include folder that compile_now passes as the first -I (NULL when none). */
+const char *compile_toolkit_include_dir(void);
+
+/* A template and every file it #includes, transitively, found as NVRTC finds them (the
+ * including file's folder for "x.h", then the toolkit's folder and the -I options in order),
+ * read and hashed once per run (compile_source.c). digest keys the compile cache (as
+ * compile_job.src_digest) and, cut to 32 hex digits, the store's template hash: a header
+ * edit re-compiles and re-measures. A template that includes nothing hashes as the sha256
+ * of its own bytes. Every #include line counts, whatever #if it is under; a name found
+ * nowhere counts as absent. */
+typedef struct compile_source {
+  char *path;     /* the template, as given */
+  dbuf text;      /* its bytes */
+  char digest[65];
+  int nfiles;     /* the template and the files it includes */
+  char **files;   /* their paths, the template first */
+  int absent;     /* #include names found nowhere (hashed as absent) */
+  int unresolved; /* #include lines naming a macro (not followed) */
+} compile_source;
+void compile_source_init(compile_source *cs);
+/* opts: the space's NVRTC options (their -I / --include-path / --pre-include count). */
+int compile_source_load(compile_source *cs, const char *path, int nopts, const char *const *opts, cterr *err);
+void compile_source_free(compile_source *cs);
+
+/* The cache key of a job: sha256 over the source (its src_digest when given), options, arch,
+ * kernel and NVRTC version. */
 void compile_job_key(const compile_job *job, char out[65]);
 
 /* Compile in this process. Returns 0 when NVRTC ran (res->ok says whether it succeeded:
@@ -64,6 +94,9 @@ int compile_now(const compile_job *job, compile_result *res, cterr *err);
  * that died is not: that may not happen again). Entries are written tmp+rename, meta
  * last; a missing, partial or corrupt entry is a miss. */
 int compile_cache_get(const char *dir, const char *key, compile_result *res);   /* 1 hit, 0 miss */
+/* The same without reading the cubin (res->cubin stays empty; the file must exist, whole by
+ * its size): for callers that want resources only (compile-only runs). */
+int compile_cache_get_resources(const char *dir, const char *key, compile_result *res);
 int compile_cache_put(const char *dir, const char *key, const compile_result *res, cterr *err);
 /* Default cache folder: $CUTUNE_CACHE, else $XDG_CACHE_HOME/cutune, else $HOME/.cache/cutune. */
 char *compile_cache_default_dir(void);
@@ -72,10 +105,19 @@ char *compile_cache_default_dir(void);
  * (lazily, as jobs need them; nworkers <= 0 means one per online CPU), cache_dir NULL
  * for no cache,
  * fed jobs over pipes. Results come back in completion order, tagged. A worker that dies
- * is replaced and its job reported as a compile error naming the signal. The pool checks
- * the cache before dispatching and fills it after. */
+ * is replaced and its job reported as failed, naming the signal: `lost` when it was killed
+ * from outside (SIGKILL, SIGTERM, SIGINT, SIGHUP), a compile error when it crashed (NVRTC
+ * faulted on that input). A compile that runs past the deadline (cpool_set_timeout, default
+ * COMPILE_TIMEOUT_S; a stopped worker included) has its worker killed and comes back
+ * `timed_out`. The pool checks the cache before dispatching and fills it after (never with
+ * a lost or timed-out job). */
 typedef struct cpool cpool;
+#define COMPILE_TIMEOUT_S 60.0
 int cpool_new(cpool **out, const char *self_exe, int nworkers, const char *cache_dir, cterr *err);
+/* Seconds one compile may take from when a worker is handed it (> 0). */
+void cpool_set_timeout(cpool *p, double seconds);
+/* 1: results served from the cache come without their cubin (resources only; compile-only). */
+void cpool_set_resources_only(cpool *p, int on);
 /* Queue a job (copied). Never blocks on a full pool: jobs wait in a queue. */
 int cpool_submit(cpool *p, uint64_t tag, const compile_job *job, cterr *err);
 /* Wait up to timeout_ms (-1 forever) for one finished job. Returns 1 with *tag and *res

@@ -1,7 +1,9 @@
 /* compile_cache: compile results, their cache keys and the on-disk compile cache.
  *
  * Layout: <dir>/<key[0:2]>/<key>.cubin and <key>.meta (JSON: status, resources, compile
- * time, message, log, and the cubin's size and sha256). Both files are written with
+ * time, message, log, and the cubin's size and a 64-bit checksum). The checksum is a cheap
+ * word-at-a-time mix, not a cryptographic hash: it catches a cubin cut short or overwritten,
+ * and costs next to nothing on a fully cached run (sha256 of every cubin was most of it). Both files are written with
  * tmp+rename, cubin first, so the meta file is the commit mark: a crash leaves either a
  * whole entry or an orphan cubin, which reads as a miss. Anything that does not parse or
  * does not match (key, size, hash) is a miss, never an error: the entry is recompiled
@@ -9,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -16,7 +19,7 @@
 
 /* Bump when what compile_now adds to the options (or the meta format) changes, so old
  * entries stop matching. */
-#define CACHE_FORMAT "cutune-compile-v1"
+#define CACHE_FORMAT "cutune-compile-v2"
 
 void compile_result_init(compile_result *r) {
   memset(r, 0, sizeof *r);
@@ -48,7 +51,9 @@ void compile_job_key(const compile_job *job, char out[65]) {
   sha256_ctx c;
   sha256_init(&c);
   hash_field(&c, CACHE_FORMAT);
-  hash_field(&c, job->src);
+  /* the digest of the template and its includes, computed once per run (compile_source) */
+  hash_field(&c, job->src_digest ? "digest" : "text");
+  hash_field(&c, job->src_digest ? job->src_digest : job->src);
   char n[32];
   snprintf(n, sizeof n, "%d", job->nopts);
   hash_field(&c, n);
@@ -70,6 +75,22 @@ char *compile_cache_default_dir(void) {
   e = getenv("HOME");
   if (e && e[0]) return xasprintf("%s/.cache/cutune", e);
   return xstrdup(".cutune-cache");
+}
+
+/* 64-bit checksum, 8 bytes per step; any change to one word changes the result. */
+static void cubin_check(const void *data, size_t n, char out[17]) {
+  const unsigned char *p = data;
+  uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, p + i, 8);
+    h = (h ^ w) * 0xff51afd7ed558ccdULL;
+    h ^= h >> 32;
+  }
+  for (; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ULL;
+  h ^= h >> 29;
+  snprintf(out, 17, "%016llx", (unsigned long long)h);
 }
 
 static int key_is_hex(const char *key) {
@@ -103,7 +124,14 @@ static int json_int(json_t *o, const char *k, int *out) {
   return 1;
 }
 
-int compile_cache_get(const char *dir, const char *key, compile_result *res) {
+static int cache_get(const char *dir, const char *key, compile_result *res, int with_cubin);
+
+int compile_cache_get(const char *dir, const char *key, compile_result *res) { return cache_get(dir, key, res, 1); }
+int compile_cache_get_resources(const char *dir, const char *key, compile_result *res) {
+  return cache_get(dir, key, res, 0);
+}
+
+static int cache_get(const char *dir, const char *key, compile_result *res, int with_cubin) {
   compile_result_init(res);
   if (!dir || !key_is_hex(key)) return 0;
   char *meta_path = entry_path(dir, key, "meta"), *cubin_path = entry_path(dir, key, "cubin");
@@ -129,11 +157,17 @@ int compile_cache_get(const char *dir, const char *key, compile_result *res) {
   if (!json_is_number(ms) || !log || !(json_is_string(msg) || json_is_null(msg))) goto done;
   if (ok) {
     int size;
-    const char *sha = json_string_value(json_object_get(root, "cubin_sha256"));
-    if (!json_int(root, "cubin_size", &size) || !sha || file_read(cubin_path, &res->cubin, NULL) != 0) goto done;
-    char got[65];
-    sha256_hex(res->cubin.data ? res->cubin.data : "", res->cubin.len, got, 32);
-    if (res->cubin.len != (size_t)size || size == 0 || strcmp(got, sha)) goto done;
+    const char *sum = json_string_value(json_object_get(root, "cubin_check"));
+    if (!json_int(root, "cubin_size", &size) || !sum || size <= 0) goto done;
+    if (with_cubin) {
+      if (file_read(cubin_path, &res->cubin, NULL) != 0) goto done;
+      char got[17];
+      cubin_check(res->cubin.data ? res->cubin.data : "", res->cubin.len, got);
+      if (res->cubin.len != (size_t)size || strcmp(got, sum)) goto done;
+    } else {
+      struct stat st; /* the image is not wanted: that it is there, whole, is enough */
+      if (stat(cubin_path, &st) != 0 || st.st_size != (off_t)size) goto done;
+    }
   }
   res->ok = ok ? 1 : 0;
   res->res = r;
@@ -174,10 +208,10 @@ int compile_cache_put(const char *dir, const char *key, const compile_result *re
   json_object_set_new(root, "message", res->message ? json_text(res->message) : json_null());
   json_object_set_new(root, "log", json_text(res->log.data));
   if (res->ok) {
-    char sha[65];
-    sha256_hex(res->cubin.data, res->cubin.len, sha, 32);
+    char sum[17];
+    cubin_check(res->cubin.data, res->cubin.len, sum);
     json_object_set_new(root, "cubin_size", json_integer((json_int_t)res->cubin.len));
-    json_object_set_new(root, "cubin_sha256", json_string(sha));
+    json_object_set_new(root, "cubin_check", json_string(sum));
   }
   text = json_dumps(root, JSON_COMPACT);
   json_decref(root);

@@ -37,12 +37,15 @@ typedef struct jobitem {
 typedef struct worker {
   proc pr;       /* the process and its stdin/stdout */
   jobitem *job;  /* being compiled; NULL when idle */
+  double deadline; /* when its job must be done (now_seconds) */
   dbuf rx;       /* bytes of the result frame received so far */
 } worker;
 
 struct cpool {
   char *self_exe, *cache_dir;
   int nworkers;
+  double timeout_s; /* per compile */
+  int resources_only; /* cache hits without their cubin */
   worker *w;
   jobitem *todo_head, *todo_tail, *ready_head, *ready_tail;
   size_t pending;
@@ -90,8 +93,14 @@ static void worker_reap(worker *w, int kill_first, char *why, size_t whylen) {
   dbuf_reset(&w->rx);
 }
 
-/* The worker died (or spoke nonsense) mid-job: its job becomes a compile error. */
-static void worker_failed(cpool *p, worker *w, int kill_first, const char *what) {
+/* Signals that end a worker from outside (a user, a supervisor, the OOM killer), as opposed to
+ * a crash of NVRTC on the job's input (SIGSEGV, SIGABRT, ...). */
+static int killed_from_outside(int sig) {
+  return sig == SIGKILL || sig == SIGTERM || sig == SIGINT || sig == SIGHUP;
+}
+
+/* The worker died (or spoke nonsense, or overran: timed_out) mid-job: its job fails. */
+static void worker_failed(cpool *p, worker *w, int kill_first, const char *what, int timed_out) {
   char why[160];
   why[0] = 0;
   pid_t pid = w->pr.pid;
@@ -100,11 +109,18 @@ static void worker_failed(cpool *p, worker *w, int kill_first, const char *what)
   w->job = NULL;
   if (!it) return;
   compile_result_init(&it->res);
+  it->res.timed_out = timed_out;
+  it->res.lost = !kill_first && killed_from_outside(w->pr.last_signal);
   dbuf m;
   dbuf_init(&m);
   const compile_job *j = &it->wj.job;
-  dbuf_printf(&m, "%s: compile worker (pid %ld) %s%s%s while compiling kernel '%s' [compiled with",
-              j->src_path ? j->src_path : "kernel.cu", (long)pid, what ? what : "", what ? "; it " : "", why, j->kernel);
+  if (timed_out)
+    dbuf_printf(&m, "%s: compiling kernel '%s' took longer than %g s (--compile-timeout); the compile worker (pid %ld) "
+                "was killed [compiled with", j->src_path ? j->src_path : "kernel.cu", j->kernel, p->timeout_s, (long)pid);
+  else
+    dbuf_printf(&m, "%s: compile worker (pid %ld) %s%s%s while compiling kernel '%s'%s [compiled with",
+                j->src_path ? j->src_path : "kernel.cu", (long)pid, what ? what : "", what ? "; it " : "", why, j->kernel,
+                it->res.lost ? " (killed from outside: not the configuration's fault; a resumed run retries it)" : "");
   for (int i = 0; i < j->nopts; i++) dbuf_printf(&m, " %s", j->opts[i]);
   dbuf_printf(&m, "%s for %s]", j->nopts ? "" : " no options", j->arch);
   it->res.message = dbuf_steal(&m);
@@ -124,6 +140,7 @@ int cpool_new(cpool **out, const char *self_exe, int nworkers, const char *cache
   p->self_exe = xstrdup(self_exe);
   p->cache_dir = cache_dir ? xstrdup(cache_dir) : NULL;
   p->nworkers = nworkers;
+  p->timeout_s = COMPILE_TIMEOUT_S;
   p->w = xcalloc((size_t)nworkers, sizeof *p->w);
   for (int i = 0; i < nworkers; i++) {
     proc_init(&p->w[i].pr);
@@ -131,6 +148,14 @@ int cpool_new(cpool **out, const char *self_exe, int nworkers, const char *cache
   }
   *out = p;
   return 0;
+}
+
+void cpool_set_timeout(cpool *p, double seconds) {
+  if (p && seconds > 0) p->timeout_s = seconds;
+}
+
+void cpool_set_resources_only(cpool *p, int on) {
+  if (p) p->resources_only = on;
 }
 
 int cpool_submit(cpool *p, uint64_t tag, const compile_job *job, cterr *err) {
@@ -145,7 +170,7 @@ int cpool_submit(cpool *p, uint64_t tag, const compile_job *job, cterr *err) {
   compile_result_init(&it->res);
   compile_job_key(job, it->key);
   p->pending++;
-  if (p->cache_dir && compile_cache_get(p->cache_dir, it->key, &it->res)) {
+  if (p->cache_dir && (p->resources_only ? compile_cache_get_resources : compile_cache_get)(p->cache_dir, it->key, &it->res)) {
     push(&p->ready_head, &p->ready_tail, it);
     return 0;
   }
@@ -174,6 +199,7 @@ static int dispatch(cpool *p, cterr *err) {
     dbuf_reset(&frame);
     wire_encode_job(&frame, &it->wj.job);
     w->job = it;
+    w->deadline = now_seconds() + p->timeout_s;
     if (wire_write_all(w->pr.to, frame.data, frame.len) == 0) continue;
     /* The worker died while idle (killed from outside, say): the job never reached it,
      * so it goes back to the queue for a fresh worker, a few times at most, so a worker
@@ -184,7 +210,7 @@ static int dispatch(cpool *p, cterr *err) {
       push_front(&p->todo_head, &p->todo_tail, it);
       i--; /* start a fresh worker in this slot */
     } else {
-      worker_failed(p, w, 1, "could not be sent the job");
+      worker_failed(p, w, 1, "could not be sent the job", 0);
     }
   }
   dbuf_free(&frame);
@@ -196,7 +222,7 @@ static void take_result(cpool *p, worker *w, size_t body_len) {
   jobitem *it = w->job;
   compile_result_init(&it->res);
   if (wire_decode_result(w->rx.data + 4, body_len, &it->res) != 0) {
-    worker_failed(p, w, 1, "sent a malformed result");
+    worker_failed(p, w, 1, "sent a malformed result", 0);
     return;
   }
   w->job = NULL;
@@ -216,14 +242,14 @@ static void read_worker(cpool *p, worker *w) {
   while ((r = read(w->pr.from, buf, sizeof buf)) < 0 && errno == EINTR) {
   }
   if (r <= 0) {
-    worker_failed(p, w, 0, NULL);
+    worker_failed(p, w, 0, NULL, 0);
     return;
   }
   dbuf_append(&w->rx, buf, (size_t)r);
   if (w->rx.len < 4) return;
   uint32_t len;
   memcpy(&len, w->rx.data, 4);
-  if (len > WIRE_MAX_FRAME) worker_failed(p, w, 1, "sent an oversized frame");
+  if (len > WIRE_MAX_FRAME) worker_failed(p, w, 1, "sent an oversized frame", 0);
   else if (w->rx.len >= 4 + (size_t)len) take_result(p, w, len);
 }
 
@@ -253,15 +279,32 @@ int cpool_wait(cpool *p, uint64_t *tag, compile_result *res, int timeout_ms, cte
       break;
     }
     if (p->ready_head) continue;
+    /* a compile past its deadline (hung, or its worker stopped): kill the worker */
+    double now = now_seconds(), next = -1;
+    for (int i = 0; i < p->nworkers; i++) {
+      worker *w = &p->w[i];
+      if (!w->job) continue;
+      if (now >= w->deadline) {
+        /* a result may be sitting in the pipe (we were away): take it before judging */
+        struct pollfd pf = {.fd = w->pr.from, .events = POLLIN};
+        while (w->job && poll(&pf, 1, 0) > 0 && pf.revents) read_worker(p, w);
+        if (w->job) worker_failed(p, w, 1, NULL, 1);
+      } else if (next < 0 || w->deadline < next) next = w->deadline;
+    }
+    if (p->ready_head) continue;
     int n = 0;
     for (int i = 0; i < p->nworkers; i++)
       if (p->w[i].job) fds[n] = (struct pollfd){.fd = p->w[i].pr.from, .events = POLLIN}, who[n++] = i;
     if (n == 0) break; /* nothing pending */
     int wait_ms = -1;
     if (deadline >= 0) {
-      double left = deadline - now_seconds();
+      double left = deadline - now;
       if (left <= 0) break;
       wait_ms = (int)(left * 1e3) + 1;
+    }
+    if (next >= 0) {
+      int until_next = (int)((next - now) * 1e3) + 1;
+      if (wait_ms < 0 || until_next < wait_ms) wait_ms = until_next;
     }
     int got = poll(fds, (nfds_t)n, wait_ms);
     if (got < 0) {

@@ -232,6 +232,15 @@ static int read_exact(int fd, void *dst, size_t n) {
 
 /* ---- the worker process ---- */
 
+/* Whether the job's source or one of its options contains marker (a test hook). */
+static int job_has_marker(const compile_job *j, const char *marker) {
+  if (!marker || !marker[0]) return 0;
+  if (strstr(j->src, marker)) return 1;
+  for (int i = 0; i < j->nopts; i++)
+    if (!strcmp(j->opts[i], marker)) return 1;
+  return 0;
+}
+
 int compile_worker_main(void) {
   /* Results go out on a private copy of stdout; fd 1 itself is pointed at stderr so that
    * nothing else printed in this process (a library's chatter) can corrupt a frame. */
@@ -240,9 +249,13 @@ int compile_worker_main(void) {
     fprintf(stderr, "cutune compile worker: cannot set up its output: %s\n", strerror(errno));
     return 2;
   }
-  /* Test hook: a job whose source contains this marker kills the worker, to exercise the
-   * pool's recovery from a worker that dies mid-job. */
+  /* Test hooks: a job whose source (or one of whose options) contains the marker in CUTUNE_COMPILE_WORKER_CRASH kills
+   * the worker with SIGKILL (killed from outside), ..._ABORT makes it abort (a crash inside
+   * the compiler), ..._STOP stops it with SIGSTOP (a hung compile), to exercise the pool's
+   * recovery, classification and deadline. */
   const char *crash_marker = getenv("CUTUNE_COMPILE_WORKER_CRASH");
+  const char *abort_marker = getenv("CUTUNE_COMPILE_WORKER_ABORT");
+  const char *stop_marker = getenv("CUTUNE_COMPILE_WORKER_STOP");
   dbuf frame;
   dbuf_init(&frame);
   int status = 0;
@@ -270,7 +283,9 @@ int compile_worker_main(void) {
       status = 2;
       break;
     }
-    if (crash_marker && crash_marker[0] && strstr(job.job.src, crash_marker)) raise(SIGKILL);
+    if (job_has_marker(&job.job, crash_marker)) raise(SIGKILL);
+    if (job_has_marker(&job.job, abort_marker)) abort();
+    if (job_has_marker(&job.job, stop_marker)) raise(SIGSTOP);
     compile_result res;
     cterr err;
     err.msg[0] = 0;

@@ -23,6 +23,7 @@
 #define ERRTAIL 2048
 #define START_TIMEOUT_S 120.0 /* CUDA init + the copy-bandwidth measurement */
 #define SETUP_TIMEOUT_S 600.0 /* host-side random fill of GB-sized inputs + the reference */
+#define SETUP_ATTEMPTS 3      /* workers that may die in a problem's setup before the run gives up */
 
 struct gpu {
   char *self_exe;
@@ -33,6 +34,7 @@ struct gpu {
   gpu_device_info info;
   dbuf setup; /* the last successful setup frame, replayed after a restart */
   int have_setup;
+  int setup_deaths; /* workers that died in the last gpu_setup before one succeeded */
   double problem_copy_gbps; /* the worker's copy of the problem's bytes; NAN: use info.copy_gbps */
   /* the job sent by gpu_submit and not yet collected */
   int pending, send_failed;
@@ -171,16 +173,19 @@ static int worker_hello(gpu *g, gpu_device_info *info, cterr *err) {
   return rc;
 }
 
-/* Send the remembered setup (setup_write) and wait for its answer (setup_answer). */
-static int setup_write(gpu *g, cterr *err) {
+/* Send the remembered setup and wait for its answer. *died (may be NULL) says whether the
+ * worker died on it (killed from outside, say), as opposed to answering with an error or
+ * overrunning: only a death is worth another worker. */
+static int send_setup(gpu *g, cterr *err, int *died) {
+  int dummy;
+  if (!died) died = &dummy;
+  *died = 0;
   if (wire_write(g->pr.to, MSG_SETUP, g->setup.data, g->setup.len, NULL, 0, NULL, 0, err)) {
     char why[1024];
     describe_death(g, 0, why, sizeof why);
+    *died = 1;
     return cterr_set(err, "problem setup: %s", why);
   }
-  return 0;
-}
-static int setup_answer(gpu *g, cterr *err) {
   uint32_t type;
   dbuf p;
   dbuf_init(&p);
@@ -197,24 +202,26 @@ static int setup_answer(gpu *g, cterr *err) {
     char why[1024];
     if (r == -3) snprintf(why, sizeof why, "%.900s", err->msg);
     else describe_death(g, r == -2, why, sizeof why);
+    *died = r == -1;
     cterr_set(err, "problem setup: %s%s", r == -2 ? "no answer within the time limit; " : "", why);
   }
   dbuf_free(&p);
   return rc;
 }
 
-static int send_setup(gpu *g, cterr *err) { return setup_write(g, err) || setup_answer(g, err) ? -1 : 0; }
-
-/* A fresh worker with the current problem, after a fault or a timeout. */
+/* A fresh worker with the current problem, after a fault or a timeout. A worker that dies
+ * in the setup is replaced, SETUP_ATTEMPTS times at most. */
 static int worker_restart(gpu *g, cterr *err) {
-  if (g->pr.pid > 0) worker_reap(g, 1, NULL, 0);
-  gpu_device_info info;
-  if (worker_start(g, 1, &info, err)) return cterr_wrap(err, "restarting the GPU worker");
-  if (g->have_setup && send_setup(g, err)) {
+  for (int attempt = 1;; attempt++) {
+    if (g->pr.pid > 0) worker_reap(g, 1, NULL, 0);
+    gpu_device_info info;
+    if (worker_start(g, 1, &info, err)) return cterr_wrap(err, "restarting the GPU worker");
+    int died = 0;
+    if (!g->have_setup || send_setup(g, err, &died) == 0) return 0;
     worker_reap(g, 1, NULL, 0);
-    return cterr_wrap(err, "restarting the GPU worker");
+    if (!died || attempt >= SETUP_ATTEMPTS)
+      return cterr_wrap(err, "restarting the GPU worker%s", died ? " (every attempt died in the setup)" : "");
   }
-  return 0;
 }
 
 int gpu_count(const char *self_exe, cterr *err) {
@@ -297,14 +304,9 @@ void gpu_stop(gpu *g) {
   free(g);
 }
 
-static int setup_check(const gpu_problem *p, cterr *err) {
+int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
   if (p->nargs < 0 || p->nargs > MAX_ARGS) return cterr_set(err, "gpu_setup: %d arguments (at most %d)", p->nargs, MAX_ARGS);
   if (!p->ref_cubin || !p->ref_kernel) return cterr_set(err, "gpu_setup: the reference cubin and kernel name are required");
-  return 0;
-}
-
-/* The setup frame of problem p, remembered for restarts; the worker is started if it is not running. */
-static int setup_prepare(gpu *g, const gpu_problem *p, cterr *err) {
   g->problem_copy_gbps = NAN; /* measured by the worker for this problem */
   wire_setup s;
   memset(&s, 0, sizeof s);
@@ -322,44 +324,34 @@ static int setup_prepare(gpu *g, const gpu_problem *p, cterr *err) {
   dbuf_append(&g->setup, p->ref_kernel, s.kernel_len);
   dbuf_append(&g->setup, p->ref_cubin, p->ref_cubin_len);
   g->have_setup = 0;
-  return g->pr.pid <= 0 && worker_restart(g, err) ? -1 : 0;
+  g->setup_deaths = 0;
+  /* A worker that dies in the setup (killed from outside, say) is replaced and the setup sent
+   * again, SETUP_ATTEMPTS times at most; an error it reports, or a setup past its time
+   * limit, is not retried (it would fail the same way). */
+  for (int attempt = 1;; attempt++) {
+    if (g->pr.pid <= 0 && worker_restart(g, err)) return -1;
+    int died = 0;
+    if (send_setup(g, err, &died) == 0) {
+      g->have_setup = 1;
+      return 0;
+    }
+    /* The worker may be dying (the reference faulted): start clean, with no problem; a failed
+     * restart is tried again by the next call. */
+    cterr ignored;
+    worker_restart(g, &ignored);
+    if (!died) return -1;
+    if (attempt >= SETUP_ATTEMPTS)
+      return cterr_wrap(err, "%d GPU workers died in this problem's setup", SETUP_ATTEMPTS);
+    g->setup_deaths++;
+  }
 }
 
-int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
-  if (setup_check(p, err) || setup_prepare(g, p, err)) return -1;
-  if (send_setup(g, err) == 0) {
-    g->have_setup = 1;
-    return 0;
-  }
-  /* The worker may be dying (the reference faulted): start clean, with no problem; a failed
-   * restart is tried again by the next call. */
-  cterr ignored;
-  worker_restart(g, &ignored);
-  return -1;
-}
+int gpu_setup_deaths(const gpu *g) { return g ? g->setup_deaths : 0; }
 
 int gpu_setup_all(gpu *const *gs, int n, const gpu_problem *p, cterr *err) {
-  if (setup_check(p, err)) return -1;
   for (int i = 0; i < n; i++)
-    if (setup_prepare(gs[i], p, err)) return n > 1 ? cterr_wrap(err, "device %d", gs[i]->ordinal) : -1;
-  int rc = 0;
-  char *wrote = xcalloc((size_t)(n ? n : 1), 1);
-  cterr e2;
-  for (int i = 0; i < n; i++) {
-    if (setup_write(gs[i], rc ? &e2 : err) == 0) wrote[i] = 1;
-    else rc = -1;
-  }
-  for (int i = 0; i < n; i++) { /* every worker fills and runs its reference at once */
-    if (wrote[i] && setup_answer(gs[i], rc ? &e2 : err) == 0) {
-      gs[i]->have_setup = 1;
-      continue;
-    }
-    if (rc == 0 && n > 1) cterr_wrap(err, "device %d", gs[i]->ordinal);
-    rc = -1;
-    worker_restart(gs[i], &e2);
-  }
-  free(wrote);
-  return rc;
+    if (gpu_setup(gs[i], p, err) != 0) return n > 1 ? cterr_wrap(err, "device %d", gs[i]->ordinal) : -1;
+  return 0;
 }
 
 double gpu_copy_gbps(const gpu *g) {
@@ -373,6 +365,7 @@ static void fill_record(const gpu *g, const wire_result *w, record *rec) {
   rec->t_min = w->t_min;
   rec->t_mean = w->t_mean;
   rec->t_std = w->t_std;
+  rec->t_isolated = w->t_isolated;
   rec->samples = w->samples;
   rec->gbps = w->gbps;
   /* against the problem's own copy figure, else the first worker's large copy (restarted
@@ -407,6 +400,7 @@ int gpu_submit(gpu *g, const gpu_job *job, cterr *err) {
   wj.min_samples = job->min_samples;
   wj.max_samples = job->max_samples;
   wj.want_energy = job->want_energy;
+  wj.isolated_samples = job->isolated_samples;
   wj.kernel_len = job->kernel ? (uint32_t)strlen(job->kernel) : 0;
   wj.cubin_len = job->cubin_len;
   g->pending = 1;
@@ -445,7 +439,8 @@ int gpu_collect(gpu *g, record *rec, cterr *err) {
     uint32_t type;
     dbuf p;
     dbuf_init(&p);
-    int r = recv_frame(g, &type, &p, g->pending_deadline, err);
+    double deadline = g->pending_deadline;
+    int r = recv_frame(g, &type, &p, deadline, err);
     if (r == 0 && type == MSG_RESULT && p.len == sizeof(wire_result)) {
       wire_result w;
       memcpy(&w, p.data, sizeof w);

@@ -56,8 +56,11 @@ typedef struct gpu_problem {
   double bytes, flops; /* per launch, NAN if unknown: for GB/s and GFLOP/s */
 } gpu_problem;
 int gpu_setup(gpu *g, const gpu_problem *p, cterr *err);
-/* gpu_setup on n workers at once: every worker gets the frame before any answer is awaited. */
+/* gpu_setup on each of n workers (errors name the device when n > 1). */
 int gpu_setup_all(gpu *const *gs, int n, const gpu_problem *p, cterr *err);
+/* Workers that died in the last gpu_setup (killed from outside, say) and were replaced before
+ * one took the problem: gpu_setup (and a restart after a fault) tries 3 workers at most. */
+int gpu_setup_deaths(const gpu *g);
 /* The copy ceiling records are compared with (copy_share): a device-to-device copy of the set-up
  * problem's bytes, measured by the worker at setup (as cudaMemcpy would move them), or the
  * device's large-copy figure where the problem's data would fit in L2 or no bytes were given. */
@@ -72,7 +75,10 @@ typedef struct gpu_job {
   double best_ms;       /* best median so far on this problem (NAN if none): stop early when clearly slower */
   int min_samples, max_samples;
   double target_rse;    /* stop once the relative standard error of the mean is below this (0.005) */
-  int want_energy;
+  int want_energy;      /* > 0: then energy per launch over a window of this many ms (NVML) */
+  int isolated_samples; /* > 0: a contender (within 5 % of best_ms, or no best yet) also gets its
+                           isolated per-launch time (record t_isolated): that many single launches,
+                           each after a read-only L2 flush, timed one by one */
 } gpu_job;
 
 /* Measure one configuration: load, check against the reference (outputs poisoned first),

@@ -53,6 +53,7 @@ typedef struct wire_job {
   launch_geom geom;
   double timeout_s, best_ms, target_rse;
   int32_t min_samples, max_samples, want_energy;
+  int32_t isolated_samples; /* > 0: also time that many single launches after a clean L2 (contenders) */
   uint32_t kernel_len;
   uint64_t cubin_len;
 } wire_job;
@@ -69,6 +70,7 @@ typedef struct wire_result {
   double sm_clock_mhz, mem_clock_mhz, temperature_c;
   int64_t throttle_reasons;
   int32_t flush_l2, batch; /* how it was timed: L2 flushed before each launch; launches per event pair */
+  double t_isolated;        /* median of single launches after a read-only L2 flush, ms; NAN: not measured */
 } wire_result;
 
 /* Blocking, whole-frame I/O for the worker. 0, or -1 (EOF or error) with err filled. */

@@ -53,4 +53,7 @@ CUresult wk_launch(worker *w, CUfunction f, const launch_geom *g);
 /* Load, check and time one configuration. Fills res; res->fatal set when the worker must exit. */
 void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *cubin, wire_result *res);
 
+/* Energy per launch over a window of job->want_energy ms (gpu_worker_energy.c); after wk_time. */
+void wk_energy(worker *w, CUfunction f, const wire_job *job, wire_result *res);
+
 #endif

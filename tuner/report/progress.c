@@ -22,7 +22,20 @@ struct progress {
   int drawn;          /* TTY: a bar is on screen */
   double best_t, best_gbps;
   char *best_config;
+  int quiet; /* -q: no progress at all (progress_log still writes) */
 };
+
+/* One write of whole lines: the other standard stream is flushed first, so that in a shared
+ * log (2>&1 | tee) a table row on stdout and a progress line on stderr never cut each other. */
+static void emit(progress *p, const char *data, size_t n) {
+  FILE *out = p ? p->out : stderr;
+  if (out == stderr) fflush(stdout);
+  else if (out == stdout) fflush(stderr);
+  fwrite(data, 1, n, out);
+  fflush(out);
+}
+
+void progress_set_quiet(progress *p, int quiet) { p->quiet = quiet; }
 
 progress *progress_new(FILE *out, const char *label, size_t total, int tty) {
   progress *p = xcalloc(1, sizeof *p);
@@ -140,8 +153,11 @@ static void draw_tty(progress *p, double now) {
   dbuf_append(&line, tail.data, tail.len);
   /* one column short of the width: a full line would wrap on some terminals */
   size_t n = fit(line.data, line.len, (size_t)(width - 1));
-  fprintf(p->out, "\r%.*s\033[K", (int)n, line.data);
-  fflush(p->out);
+  dbuf full;
+  dbuf_init(&full);
+  dbuf_printf(&full, "\r%.*s\033[K", (int)n, line.data);
+  emit(p, full.data, full.len);
+  dbuf_free(&full);
   p->drawn = 1;
   p->last_draw = now;
   dbuf_free(&tail), dbuf_free(&line);
@@ -171,14 +187,15 @@ static void print_plain(progress *p, double now, int final) {
     dbuf_puts(&line, ", ETA ");
     fmt_duration(&line, (double)(p->total - p->done) / r);
   }
-  fprintf(p->out, "%s\n", line.data);
-  fflush(p->out);
+  dbuf_puts(&line, "\n");
+  emit(p, line.data, line.len);
   p->last_draw = now;
   dbuf_free(&line);
 }
 
 /* Draw if due: a terminal ~10 times a second, a log every 2 s or every 10 %. */
 static void update(progress *p) {
+  if (p->quiet) return;
   double now = p->now();
   if (p->tty) {
     if (now - p->last_draw >= 0.1 || (p->total && p->done >= p->total)) draw_tty(p, now);
@@ -220,21 +237,22 @@ void progress_log(progress *p, const char *fmt, ...) {
   dbuf_vprintf(&msg, fmt, ap);
   va_end(ap);
   while (msg.len && msg.data[msg.len - 1] == '\n') msg.data[--msg.len] = 0;
-  if (p && p->tty && p->drawn) fputs("\r\033[K", p->out);
-  fprintf(p ? p->out : stderr, "%s\n", msg.data);
+  dbuf line;
+  dbuf_init(&line);
+  if (p && p->tty && p->drawn) dbuf_puts(&line, "\r\033[K");
+  dbuf_printf(&line, "%s\n", msg.data);
+  emit(p, line.data, line.len);
   if (p && p->tty && p->drawn) draw_tty(p, p->now());
-  if (p) fflush(p->out);
-  dbuf_free(&msg);
+  dbuf_free(&msg), dbuf_free(&line);
 }
 
 void progress_finish(progress *p) {
-  if (!p) return;
+  if (!p || p->quiet) return;
   double now = p->now();
   if (p->tty) {
     draw_tty(p, now);
-    fputc('\n', p->out);
+    emit(p, "\n", 1);
     p->drawn = 0;
-    fflush(p->out);
   } else {
     print_plain(p, now, 1);
   }

@@ -7,7 +7,9 @@
  * or every 10 % of the total, and a summary at the end.
  *
  * progress_log prints a message above the bar without garbling it (the bar is cleared,
- * the message written, the bar drawn again).
+ * the message written, the bar drawn again). Every line goes out in one write, after the
+ * other standard stream is flushed, so that progress on stderr and tables on stdout sharing
+ * one log (2>&1 | tee) never break each other's lines (main.c line-buffers both).
  *
  * Ownership: the progress owns its copy of the label and of the best configuration; it
  * writes to `out` but never closes it. progress_free(NULL) does nothing. Not thread-safe:
@@ -23,6 +25,8 @@ typedef struct progress progress;
 /* tty: 1 or 0 to force a mode, -1 to ask isatty(fileno(out)). total 0: unknown (no bar/ETA). */
 progress *progress_new(FILE *out, const char *label, size_t total, int tty);
 void progress_set_total(progress *p, size_t total);
+/* quiet: no bar, no progress lines, no summary (-q); progress_log still writes. */
+void progress_set_quiet(progress *p, int quiet);
 /* One configuration finished. failed != 0: it counts as a failure and its figures are
  * ignored. t_ms: median time in ms (NAN if none); gbps NAN if unknown. */
 void progress_step(progress *p, int failed, double t_ms, double gbps, const char *config);

@@ -13,6 +13,7 @@ struct configset {
   size_t count, cap;
   long *table; /* index into rows, -1 empty */
   size_t tcap; /* power of two */
+  size_t max;  /* cap on count during enumeration; 0: none */
 };
 
 configset *configset_new(void) { return xcalloc(1, sizeof(configset)); }
@@ -154,6 +155,8 @@ int configset_enumerate(configset *cs, configset_check_fn check, void *ctx, cter
 
 static void add_row(configset *cs, const uint16_t *row) { configset_add(cs, row); }
 
+void configset_set_max(configset *cs, size_t max) { cs->max = max; }
+
 static int enumerate_rows(configset *cs, configset_check_fn check, void *ctx, cterr *err,
                           void (*emit)(configset *, const uint16_t *)) {
   int np = cs->np;
@@ -166,7 +169,12 @@ static int enumerate_rows(configset *cs, configset_check_fn check, void *ctx, ct
       ok = check(ctx, depth, row, err);
       if (ok < 0) return -1;
     }
-    if (ok && depth == np - 1) emit(cs, row);
+    if (ok && depth == np - 1) {
+      if (cs->max && cs->count >= cs->max)
+        return cterr_set(err, "more than %zu valid configurations (the cap; %.0f raw combinations): add "
+                         "constraints, or raise the cap with CUTUNE_MAX_CONFIGS=N", cs->max, configset_raw_size(cs));
+      emit(cs, row);
+    }
     if (ok && depth < np - 1) {
       row[++depth] = 0;
       continue;
@@ -179,6 +187,40 @@ static int enumerate_rows(configset *cs, configset_check_fn check, void *ctx, ct
 }
 
 size_t configset_sample(const configset *cs, rng *r) { return (size_t)rng_below(r, cs->count); }
+
+/* Greedy: each step takes the row that uses the most (parameter, value) pairs not used yet,
+ * scanning from a random start so that ties fall to the seed. */
+size_t configset_cover(const configset *cs, rng *r, size_t *out, size_t max) {
+  if (!cs->count || !max) return 0;
+  size_t total = 0;
+  for (int p = 0; p < cs->np; p++) total += (size_t)cs->params[p].nvalues;
+  unsigned char *used = xcalloc(total, 1);
+  size_t base[CS_MAX_PARAMS], left = 0, n = 0;
+  for (int p = 0, at = 0; p < cs->np; at += cs->params[p].nvalues, p++) base[p] = (size_t)at;
+  /* pairs no valid row has cannot be covered: they do not count */
+  unsigned char *reachable = xcalloc(total, 1);
+  for (size_t i = 0; i < cs->count; i++)
+    for (int p = 0; p < cs->np; p++) reachable[base[p] + cs->rows[i * (size_t)cs->np + (size_t)p]] = 1;
+  for (size_t k = 0; k < total; k++) left += reachable[k];
+  size_t start = (size_t)rng_below(r, cs->count);
+  while (left > 0 && n < max) {
+    size_t best = 0, best_gain = 0;
+    for (size_t j = 0; j < cs->count; j++) {
+      size_t i = (start + j) % cs->count, gain = 0;
+      const uint16_t *row = cs->rows + i * (size_t)cs->np;
+      for (int p = 0; p < cs->np; p++) gain += !used[base[p] + row[p]];
+      if (gain > best_gain) best_gain = gain, best = i;
+    }
+    const uint16_t *row = cs->rows + best * (size_t)cs->np;
+    for (int p = 0; p < cs->np; p++) {
+      unsigned char *u = &used[base[p] + row[p]];
+      if (!*u) *u = 1, left--;
+    }
+    out[n++] = best;
+  }
+  free(used), free(reachable);
+  return n;
+}
 
 size_t configset_neighbours(const configset *cs, size_t i, cs_neighbour_kind kind, size_t *out, size_t max) {
   uint16_t row[CS_MAX_PARAMS];

@@ -52,8 +52,16 @@ typedef int (*configset_check_fn)(void *ctx, int depth, const uint16_t *row, cte
 /* Enumerate every row of the declared parameters that passes check at each depth (check
  * may be NULL). Rows are added in lexicographic order of value indices. */
 int configset_enumerate(configset *cs, configset_check_fn check, void *ctx, cterr *err);
+/* At most max valid rows (0: no cap, the default): enumeration past it fails with a message
+ * naming the cap, before the rows exhaust memory. */
+void configset_set_max(configset *cs, size_t max);
 
 size_t configset_sample(const configset *cs, rng *r); /* uniform over valid rows; count > 0 */
+/* A small set of valid rows that together use every value of every parameter (each value some
+ * valid row has), chosen greedily (ties by r): up to max indices into out, distinct; returns
+ * how many. Compile-only's --sample starts from it, so a sample reaches every branch of a
+ * template that a parameter value selects. */
+size_t configset_cover(const configset *cs, rng *r, size_t *out, size_t max);
 
 typedef enum {
   CS_HAMMING,  /* any other value of one parameter */

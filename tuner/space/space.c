@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/input.h"
 #include "space_int.h"
 
 extern const unsigned char cutune_prelude[];
@@ -22,7 +23,6 @@ extern const size_t cutune_prelude_len;
 
 #define REG_SANDBOX "cutune.sandbox"
 #define REG_LOADED "cutune.loaded"
-#define REG_SPACE "cutune.space"
 
 /* Error handler of every protected call: the message as is (it already starts with
  * file:line:), no traceback — a space author wants the line, not the C stack. */
@@ -35,8 +35,10 @@ static int msghandler(lua_State *L) {
 
 int space_pcall(space *s, int nargs, int nres, cterr *err) {
   /* the message handler sits at stack index 1 for the life of the state */
-  if (lua_pcall(s->L, nargs, nres, 1) != LUA_OK) {
+  int rc = lua_pcall(s->L, nargs, nres, 1);
+  if (rc != LUA_OK) {
     const char *m = lua_tostring(s->L, -1);
+    if (rc == LUA_ERRMEM && space_limits_oom(s)) m = space_limits_oom(s); /* no handler runs for these */
     cterr_set(err, "%s", m ? m : "(unknown Lua error)");
     lua_pop(s->L, 1);
     return -1;
@@ -160,7 +162,7 @@ static int sb_require(lua_State *L) {
     }
     free(rel), free(rel2), dbuf_free(&looked);
     cterr e;
-    if (file_read(path, &src, &e) < 0) {
+    if (input_read(path, "Lua module", INPUT_SOURCE_MAX, 0, &src, &e) < 0) {
       lua_pushfstring(L, "require '%s': %s", name, e.msg);
       free(path);
       luaL_where(L, 1);
@@ -193,6 +195,24 @@ static int sb_denied_field(lua_State *L) {
   const char *why = lua_tostring(L, lua_upvalueindex(2));
   const char *k = lua_tostring(L, 2);
   return luaL_error(L, "%s.%s is not available in a space file (%s)", lib, k ? k : "?", why);
+}
+
+/* setmetatable without finalizers: Lua runs __gc with hooks off (lgc.c GCTM), so a finalizer
+ * that never ends would escape the instruction and time limits (space_limits.c). An object
+ * is marked for finalization only if its metatable has __gc when it is set, so refusing such
+ * metatables here is enough. */
+static int sb_setmetatable(lua_State *L) {
+  if (lua_type(L, 2) == LUA_TTABLE) {
+    lua_pushliteral(L, "__gc");
+    if (lua_rawget(L, 2) != LUA_TNIL)
+      return luaL_error(L, "setmetatable: __gc (finalizers) is not available in a space file (finalizers run "
+                        "outside the limits on a space's Lua code)");
+    lua_pop(L, 1);
+  }
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, 1);
+  return 1;
 }
 
 static const char *const denied_globals[] = {"dofile", "loadfile", "collectgarbage", "debug", "package", NULL};
@@ -243,7 +263,7 @@ static void copy_lib(lua_State *L, const char *lib, const char *skip) {
 static void build_sandbox(space *s) {
   lua_State *L = s->L;
   static const char *const base[] = {"assert", "error", "ipairs", "next", "pairs", "pcall", "rawequal",
-                                     "rawget", "rawlen", "rawset", "select", "setmetatable", "getmetatable",
+                                     "rawget", "rawlen", "rawset", "select", "getmetatable",
                                      "tonumber", "tostring", "type", "xpcall", "_VERSION", NULL};
   static const char *const os_keep[] = {"clock", "time", "date", "getenv", NULL};
   lua_pushglobaltable(L);
@@ -251,9 +271,19 @@ static void build_sandbox(space *s) {
   lua_newtable(L);
   copy_fields(L, g, base);
   lua_pushcfunction(L, sb_print), lua_setfield(L, -2, "print");
+  lua_getfield(L, g, "setmetatable"), lua_pushcclosure(L, sb_setmetatable, 1), lua_setfield(L, -2, "setmetatable");
   lua_pushcfunction(L, sb_load), lua_setfield(L, -2, "load");
   lua_pushlightuserdata(L, s), lua_pushcclosure(L, sb_require, 1), lua_setfield(L, -2, "require");
-  copy_lib(L, "string", "dump"), lua_setfield(L, -2, "string");
+  copy_lib(L, "string", "dump");
+  space_limits_wrap_patterns(L, -1);
+  /* ("").dump and ("x"):find reach the string table through the strings' metatable: point it
+   * at the sandbox's copy (no dump, bounded patterns), for the prelude as well */
+  lua_pushliteral(L, "");
+  lua_getmetatable(L, -1);
+  lua_pushvalue(L, -3);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 2);
+  lua_setfield(L, -2, "string");
   copy_lib(L, "table", NULL), lua_setfield(L, -2, "table");
   copy_lib(L, "math", NULL), lua_setfield(L, -2, "math");
   copy_lib(L, "utf8", NULL), lua_setfield(L, -2, "utf8");
@@ -281,13 +311,27 @@ static void build_sandbox(space *s) {
 /* Line hook while the main chunk runs: `return ct.space { ... }` is a tail call, which
  * leaves ct.space no caller frame to read its line from; the last line the main chunk
  * executed is that call's line (the call instruction carries the line of `ct.space`). */
-static void line_hook(lua_State *L, lua_Debug *ar) {
+void space_line_hook(space *s, lua_State *L, lua_Debug *ar) {
   int line = ar->currentline;
   if (!lua_getinfo(L, "S", ar) || strcmp(ar->what, "main")) return;
-  lua_getfield(L, LUA_REGISTRYINDEX, REG_SPACE);
-  space *s = lua_touserdata(L, -1);
-  lua_pop(L, 1);
-  if (s && !strcmp(ar->source, s->chunkname)) s->main_line = line;
+  if (s && s->chunkname && !strcmp(ar->source, s->chunkname)) s->main_line = line;
+}
+
+/* A panic is an error outside every protected call: none should remain, but say what it was
+ * before abort() rather than die silently. */
+static int at_panic(lua_State *L) {
+  const char *m = lua_tostring(L, -1);
+  fprintf(stderr, "cutune: unprotected Lua error: %s\n", m ? m : "?");
+  return 0;
+}
+
+/* space_parse in a protected call: reading the returned table runs the user's metamethods
+ * (__index, __pairs...), which may raise errors. Stack: the space, err, the table. */
+static int parse_protected(lua_State *L) {
+  space *s = lua_touserdata(L, 1);
+  cterr *err = lua_touserdata(L, 2);
+  lua_pushinteger(L, space_parse(s, err));
+  return 1;
 }
 
 int space_load(const char *path, space **out, cterr *err) {
@@ -299,19 +343,27 @@ int space_load(const char *path, space **out, cterr *err) {
   s->dir = path_dirname(path);
   s->tolerance = 0, s->timeout = 10;
   s->cs = configset_new();
-  s->L = luaL_newstate();
+  space_limits_init(s);
+  {
+    double cap = 4194304; /* CUTUNE_MAX_CONFIGS: valid configurations at most */
+    const char *e = getenv("CUTUNE_MAX_CONFIGS");
+    char *end;
+    if (e && *e && strtod(e, &end) >= 1 && !*end) cap = strtod(e, NULL);
+    configset_set_max(s->cs, (size_t)cap);
+  }
+  s->L = lua_newstate(space_limits_alloc, s);
   if (!s->L) {
     cterr_set(err, "%s: cannot create a Lua state (out of memory)", path);
     goto fail;
   }
   lua_State *L = s->L;
+  *(space **)lua_getextraspace(L) = s;
+  lua_atpanic(L, at_panic);
+  space_limits_enter(s); /* the whole load is one entry: main chunk, parse, enumeration */
   luaL_openlibs(L);
   lua_pushcfunction(L, msghandler); /* stays at index 1: see space_pcall */
   build_sandbox(s);
-  if (file_read(path, &src, err) < 0) {
-    cterr_wrap(err, "cannot read space file");
-    goto fail;
-  }
+  if (input_read(path, "space file", INPUT_SOURCE_MAX, 0, &src, err) < 0) goto fail;
   s->chunkname = xasprintf("@%s", path);
   if (luaL_loadbufferx(L, src.data, src.len, s->chunkname, "t") != LUA_OK) { /* Lua's own "file:line: ..." */
     cterr_set(err, "%s", lua_tostring(L, -1));
@@ -319,17 +371,28 @@ int space_load(const char *path, space **out, cterr *err) {
   }
   push_sandbox(L);
   lua_setupvalue(L, -2, 1);
-  lua_pushlightuserdata(L, s);
-  lua_setfield(L, LUA_REGISTRYINDEX, REG_SPACE);
-  lua_sethook(L, line_hook, LUA_MASKLINE, 0);
+  space_limits_hook(s, 1);
   int rc = space_pcall(s, 0, 1, err);
-  lua_sethook(L, NULL, 0, 0);
+  space_limits_hook(s, 0);
   if (rc < 0) goto fail;
   if (lua_isnil(L, -1)) {
     cterr_set(err, "%s: the space file returned nothing (expected: return ct.space { ... })", path);
     goto fail;
   }
-  if (space_parse(s, err) < 0) goto fail;
+  lua_pushcfunction(L, parse_protected);
+  lua_pushlightuserdata(L, s);
+  lua_pushlightuserdata(L, err);
+  lua_pushvalue(L, -4);
+  if (space_pcall(s, 3, 1, err) < 0) {
+    char m[CTERR_MAX - 200];
+    memcpy(m, err->msg, sizeof m - 1);
+    m[sizeof m - 1] = 0;
+    int placed = !strncmp(m, path, strlen(path)) && m[strlen(path)] == ':';
+    cterr_set(err, "%s%s%s (raised while cutune read the table the space file returned)", placed ? "" : path,
+              placed ? "" : ": ", m);
+    goto fail;
+  }
+  if (lua_tointeger(L, -1) < 0) goto fail;
   lua_settop(L, 1);
   if (space_eval_problems(s, err) < 0) goto fail;
   double t0 = now_seconds();
@@ -353,6 +416,7 @@ void space_value_free(lua_State *L, sp_value *v) {
 
 void space_free(space *s) {
   if (!s) return;
+  if (s->L) space_limits_enter(s); /* finalizers (__gc) run in lua_close: a last, bounded entry */
   if (s->L) lua_close(s->L); /* releases every registry reference at once */
   for (int i = 0; i < s->nrules; i++) free(s->rules[i].desc);
   free(s->rules);
@@ -370,7 +434,7 @@ void space_free(space *s) {
   for (int i = 0; i < s->nobjectives; i++) free(s->objectives[i]);
   for (int i = 0; i < s->noptions; i++) free(s->options[i]);
   for (int i = 0; i < s->nfiles; i++) free(s->files[i]);
-  free(s->objectives), free(s->options), free(s->files);
+  free(s->objectives), free(s->objmax), free(s->options), free(s->files);
   free(s->path), free(s->dir), free(s->chunkname), free(s->name), free(s->template_path), free(s->kernel);
   free(s->ref_kernel), free(s->ref_template_path);
   configset_free(s->cs);
@@ -398,6 +462,7 @@ const char *space_ref_kernel(const space *s) { return s->ref_kernel; }
 const char *space_ref_template_path(const space *s) { return s->ref_template_path; }
 double space_tolerance(const space *s) { return s->tolerance; }
 int space_nobjectives(const space *s) { return s->nobjectives; }
+int space_objective_max(const space *s, int i) { return i >= 0 && i < s->nobjectives ? s->objmax[i] : 0; }
 const char *space_objective(const space *s, int i) { return i >= 0 && i < s->nobjectives ? s->objectives[i] : NULL; }
 double space_timeout(const space *s) { return s->timeout; }
 

@@ -56,9 +56,11 @@ double space_tolerance(const space *s);
 /* Bytes and flops per launch for derived figures; NAN where the space gives none. */
 double space_bytes(space *s, int prob, cterr *err);
 double space_flops(space *s, int prob, cterr *err);
-/* Objectives: "time" always first; others ("energy") as listed. */
+/* Objectives: "time" (the median) always first; others ("energy", or any numeric record field
+ * of record_field) as listed, each minimised unless space_objective_max says maximised. */
 int space_nobjectives(const space *s);
 const char *space_objective(const space *s, int i);
+int space_objective_max(const space *s, int i);
 /* Per-configuration time limit for the GPU worker, seconds (`timeout`, default 10). */
 double space_timeout(const space *s);
 

@@ -48,10 +48,11 @@ static int check_rules(void *ctx, int depth, const uint16_t *row, cterr *err) {
       lua_pushinteger(L, s->pval[p][row[p]]);
       lua_rawset(L, -3);
     }
-    if (lua_pcall(L, 1, 1, 1) != LUA_OK) {
+    int prc = lua_pcall(L, 1, 1, 1);
+    if (prc != LUA_OK) {
       char *with = rule_binding(s, r, row);
-      cterr_set(err, "%s:%d: constraint '%s' failed with %s: %s", r->file, r->line, r->desc, with,
-                lua_tostring(L, -1) ? lua_tostring(L, -1) : "?");
+      const char *m = prc == LUA_ERRMEM && space_limits_oom(s) ? space_limits_oom(s) : lua_tostring(L, -1);
+      cterr_set(err, "%s:%d: constraint '%s' failed with %s: %s", r->file, r->line, r->desc, with, m ? m : "?");
       free(with);
       lua_pop(L, 1);
       return -1;
@@ -94,6 +95,8 @@ int space_eval_enumerate(space *s, cterr *err) {
   int rc = configset_enumerate(s->cs, s->nrules ? check_rules : NULL, &c, err);
   lua_settop(L, top);
   free(c.order);
+  if (rc < 0 && strncmp(err->msg, s->file, strlen(s->file))) /* the configset's own (the cap): place it */
+    return cterr_wrap(err, "%s:%d", s->file, s->line > 0 ? s->line : 1);
   if (rc == 0 && configset_count(s->cs) == 0)
     return cterr_set(err, "%s:%d: the constraints reject every configuration (%.0f raw combinations)", s->file,
                      s->line > 0 ? s->line : 1, configset_raw_size(s->cs));
@@ -251,6 +254,7 @@ static int eval_geom(space *s, const sp_geom *g, int nargs, const char *ctx, lau
 int space_geometry(space *s, size_t cfg, int prob, launch_geom *out, cterr *err) {
   if (cfg >= configset_count(s->cs) || prob < 0 || prob >= s->nproblems)
     return cterr_set(err, "%s: no configuration %zu on problem %d", s->path, cfg, prob);
+  space_limits_enter(s);
   char *key = configset_row_key(s->cs, configset_row(s->cs, cfg));
   char *ctx = xasprintf(" for %s on problem %s", key, s->probs[prob].key);
   free(key);

@@ -4,6 +4,8 @@
  *                 protected calls, the accessors of space.h
  *   space_parse.c reading the table a space file returns into struct space (strict keys)
  *   space_eval.c  enumeration with constraints, geometry, argument sizes, bytes and flops
+ *   space_limits.c memory, instruction, time and string-pattern bounds on the space's Lua code
+ *   space_options.c the allow-list of NVRTC options a space may pass
  *
  * Lua values a space keeps (functions, compiled size expressions) live in the registry,
  * referenced by integer; everything else is copied into C memory at load. */
@@ -80,8 +82,13 @@ struct space {
   sp_geom ref_geom;
   sp_value bytes, flops;
   double tolerance, timeout;
-  int nobjectives; char **objectives;
+  int nobjectives; char **objectives; int *objmax; /* objmax[i]: maximised */
   int noptions; char **options;
+  /* space_limits.c */
+  size_t mem_used, mem_max;
+  double instr_used, instr_max, seconds_max, entry_t0;
+  unsigned long hooks;
+  char oom_msg[512];
 };
 
 /* space.c */
@@ -90,6 +97,23 @@ const char *space_intern_file(space *s, const char *file);
  * On error fills err with the Lua message (file:line: ...) and pops everything it pushed. */
 int space_pcall(space *s, int nargs, int nres, cterr *err);
 int space_resolve(space *s, const char *rel, char **out, dbuf *looked);
+
+void space_line_hook(space *s, lua_State *L, lua_Debug *ar);
+
+/* space_limits.c (see there): read the limits, the allocator (ud: the space), start an
+ * entry into the space's code (resets its instruction count and clock), install the hook
+ * (with_lines: also the line hook of space_load), wrap string patterns of table strtab, and
+ * the message of the last refused allocation (NULL if none this entry). */
+void space_limits_init(space *s);
+void *space_limits_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+void space_limits_enter(space *s);
+void space_limits_hook(space *s, int with_lines);
+void space_limits_wrap_patterns(lua_State *L, int strtab);
+const char *space_limits_oom(space *s);
+
+/* space_options.c: 0 if opt is an NVRTC option a space may pass; else -1 with err saying
+ * which options are allowed (the caller puts file:line in front). */
+int space_option_check(const char *opt, cterr *err);
 
 /* space_parse.c: stack top is the wrapper table returned by ct.space */
 int space_parse(space *s, cterr *err);

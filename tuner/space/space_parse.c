@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/input.h"
 #include "space_int.h"
+#include "store/record.h"
 
 typedef struct where {
   const char *file;
@@ -584,12 +586,60 @@ static int parse_strings(space *s, lua_State *L, int t, const char *key, char **
   return 0;
 }
 
+/* objectives = { "time", "energy", {"regs", "min"}, {"gbps", "max"} }: a record field's name,
+ * minimised, or a pair {name, "min"|"max"}. "time" (the median, minimised) is always first. */
+static int parse_objectives(space *s, lua_State *L, int t, cterr *err) {
+  char gbuf[96];
+  where w = {s->file, s->line};
+  s->objectives = xcalloc(2, sizeof(char *));
+  s->objmax = xcalloc(2, sizeof(int));
+  s->objectives[s->nobjectives++] = xstrdup("time");
+  if (lua_getfield(L, t, "objectives") == LUA_TNIL) return lua_pop(L, 1), 0;
+  int len = seq_len(L, -1);
+  if (len < 0) return perr(err, w, "objectives must be a list of field names or {name, \"min\"|\"max\"} pairs (got %s)", GOT(-1));
+  for (int i = 1; i <= len; i++) {
+    const char *name = NULL, *dir = "min";
+    int ty = lua_rawgeti(L, -1, i);
+    if (ty == LUA_TTABLE) {
+      lua_rawgeti(L, -1, 1), lua_rawgeti(L, -2, 2);
+      if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING || lua_rawlen(L, -3) != 2)
+        return perr(err, w, "objectives[%d] must be a pair {name, \"min\"|\"max\"} (got a table of another shape)", i);
+      name = lua_tostring(L, -2), dir = lua_tostring(L, -1);
+    } else if (ty == LUA_TSTRING) {
+      name = lua_tostring(L, -1);
+    } else {
+      return perr(err, w, "objectives[%d] must be a field name or {name, \"min\"|\"max\"} (got %s)", i, GOT(-1));
+    }
+    if (!record_field_known(name))
+      return perr(err, w, "objectives[%d] must be \"time\", \"energy\" or a numeric record field (%s) (got \"%s\")", i,
+                  record_field_names(), name);
+    if (strcmp(dir, "min") && strcmp(dir, "max"))
+      return perr(err, w, "objectives[%d]: direction of '%s' must be \"min\" or \"max\" (got \"%s\")", i, name, dir);
+    int dup = 0;
+    for (int j = 0; j < s->nobjectives; j++) dup |= !strcmp(s->objectives[j], name);
+    if (!dup) {
+      s->objectives = xrealloc(s->objectives, (size_t)(s->nobjectives + 1) * sizeof(char *));
+      s->objmax = xrealloc(s->objmax, (size_t)(s->nobjectives + 1) * sizeof(int));
+      s->objmax[s->nobjectives] = !strcmp(dir, "max");
+      s->objectives[s->nobjectives++] = xstrdup(name);
+    }
+    lua_settop(L, lua_gettop(L) - (ty == LUA_TTABLE ? 3 : 1));
+  }
+  lua_pop(L, 1);
+  return 0;
+}
+
 static int resolve_template(space *s, const char *rel, char **out, const char *what, cterr *err) {
   dbuf looked;
   dbuf_init(&looked);
   int rc = space_resolve(s, rel, out, &looked);
   if (rc < 0) perr(err, (where){s->file, s->line}, "%stemplate '%s' not found (looked in %s)", what, rel, looked.data);
   dbuf_free(&looked);
+  cterr e;
+  if (rc == 0 && input_check(*out, "template", INPUT_SOURCE_MAX, &e) < 0) {
+    rc = perr(err, (where){s->file, s->line}, "%s", e.msg);
+    free(*out), *out = NULL;
+  }
   return rc;
 }
 
@@ -673,21 +723,12 @@ int space_parse(space *s, cterr *err) {
   if (get_value(s, L, t, "bytes", &s->bytes, 0, 1, 1, "space", w, err) < 0 ||
       get_value(s, L, t, "flops", &s->flops, 0, 1, 1, "space", w, err) < 0)
     return -1;
-  char **obj = NULL;
-  int nobj = 0;
-  rc = parse_strings(s, L, t, "objectives", &obj, &nobj, err);
-  s->objectives = xcalloc((size_t)nobj + 1, sizeof(char *));
-  s->objectives[s->nobjectives++] = xstrdup("time");
-  for (int i = 0; i < nobj; i++) {
-    if (rc == 0 && strcmp(obj[i], "time") && strcmp(obj[i], "energy"))
-      rc = perr(err, w, "objectives[%d] must be \"time\" or \"energy\" (got \"%s\")", i + 1, obj[i]);
-    int dup = 0;
-    for (int j = 0; j < s->nobjectives; j++) dup |= !strcmp(s->objectives[j], obj[i]);
-    if (!dup) s->objectives[s->nobjectives++] = obj[i];
-    else free(obj[i]);
-  }
-  free(obj);
+  rc = parse_objectives(s, L, t, err);
   if (rc < 0 || parse_strings(s, L, t, "options", &s->options, &s->noptions, err) < 0) return -1;
+  for (int i = 0; i < s->noptions; i++) {
+    cterr e;
+    if (space_option_check(s->options[i], &e) < 0) return perr(err, w, "options[%d]: %s", i + 1, e.msg);
+  }
   int ty = lua_getfield(L, t, "timeout");
   if (ty != LUA_TNIL && (ty != LUA_TNUMBER || !(lua_tonumber(L, -1) > 0)))
     return perr(err, w, "timeout must be a number of seconds > 0 (got %s)", GOT(-1));

@@ -3,12 +3,13 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "base/util.h"
 
 static const char *const status_names[ST_COUNT] = {
-    "ok", "compile_error", "launch_error", "runtime_fault", "timeout", "wrong_result", "invalid"};
+    "ok", "compile_error", "launch_error", "runtime_fault", "timeout", "wrong_result", "invalid", "compile_timeout", "worker_lost"};
 
 const char *rec_status_name(rec_status s) { return (s >= 0 && s < ST_COUNT) ? status_names[s] : "unknown"; }
 
@@ -24,7 +25,7 @@ int rec_status_parse(const char *s, rec_status *out) {
 void record_init(record *r) {
   memset(r, 0, sizeof *r);
   r->status = ST_OK;
-  r->t_median = r->t_min = r->t_mean = r->t_std = NAN;
+  r->t_median = r->t_min = r->t_mean = r->t_std = r->t_isolated = NAN;
   r->gbps = r->copy_share = r->gflops = r->energy_mj = NAN;
   r->occupancy = r->compile_ms = NAN;
   r->sm_clock_mhz = r->mem_clock_mhz = r->temperature_c = NAN;
@@ -60,4 +61,52 @@ void record_copy(record *dst, const record *src) {
 void record_set_str(char **field, const char *value) {
   free(*field);
   *field = value ? xstrdup(value) : NULL;
+}
+
+/* ---- numeric fields by name (objectives, `cutune best`) ---- */
+
+typedef struct rec_field {
+  const char *name;
+  size_t off;
+  int is_int; /* int field (-1: unknown) rather than double (NAN: unknown) */
+} rec_field;
+
+#define RF_D(n, f) {n, offsetof(record, f), 0}
+#define RF_I(n, f) {n, offsetof(record, f), 1}
+static const rec_field rec_fields[] = {
+    RF_D("time", t_median),         RF_D("energy", energy_mj),     RF_D("t_min", t_min),
+    RF_D("t_mean", t_mean),         RF_D("t_std", t_std),          RF_D("gbps", gbps),
+    RF_D("copy_share", copy_share), RF_D("gflops", gflops),        RF_I("regs", regs),
+    RF_I("smem_static", smem_static), RF_I("smem_dynamic", smem_dynamic), RF_I("local_bytes", local_bytes),
+    RF_I("spill_stores", spill_stores), RF_I("spill_loads", spill_loads), RF_I("block_threads", block_threads),
+    RF_D("occupancy", occupancy),   RF_D("compile_ms", compile_ms), RF_D("temperature_c", temperature_c),
+    RF_D("sm_clock_mhz", sm_clock_mhz),
+};
+#define N_REC_FIELDS (sizeof rec_fields / sizeof rec_fields[0])
+
+static const rec_field *find_field(const char *name) {
+  for (size_t i = 0; name && i < N_REC_FIELDS; i++)
+    if (!strcmp(rec_fields[i].name, name)) return &rec_fields[i];
+  return NULL;
+}
+
+int record_field_known(const char *name) { return find_field(name) != NULL; }
+
+const char *record_field_names(void) {
+  return "time, energy, t_min, t_mean, t_std, gbps, copy_share, gflops, regs, smem_static, smem_dynamic, "
+         "local_bytes, spill_stores, spill_loads, block_threads, occupancy, compile_ms, temperature_c, sm_clock_mhz";
+}
+
+double record_field(const record *r, const char *name) {
+  const rec_field *f = find_field(name);
+  if (!f) return NAN;
+  const char *base = (const char *)r + f->off;
+  if (f->is_int) {
+    int v;
+    memcpy(&v, base, sizeof v);
+    return v < 0 ? NAN : (double)v;
+  }
+  double d;
+  memcpy(&d, base, sizeof d);
+  return d;
 }

@@ -16,6 +16,10 @@ typedef enum {
   ST_TIMEOUT,       /* the worker overran its time limit and was killed */
   ST_WRONG_RESULT,  /* output differs from the reference */
   ST_INVALID,       /* rejected before running (geometry out of range, ...) */
+  ST_COMPILE_TIMEOUT, /* the compile ran past --compile-timeout; its worker was killed */
+  ST_WORKER_LOST,   /* a compile worker was killed from outside mid-job (SIGKILL, SIGTERM,
+                       the OOM killer): no fault of the configuration, so the store does not
+                       answer for it and a resumed run compiles and measures it again */
   ST_COUNT
 } rec_status;
 
@@ -37,6 +41,10 @@ typedef struct record {
   /* time statistics over `samples` timed launches, ms */
   double t_median, t_min, t_mean, t_std;
   int samples;
+  /* single launches, each after a read-only L2 flush and timed alone (no back-to-back
+   * overlap, no dirty L2 left by the previous launch): what Nsight Compute's
+   * gpu__time_duration measures. Contenders only; NAN otherwise and in older stores. */
+  double t_isolated;
   /* derived */
   double gbps, copy_share, gflops; /* copy_share: gbps / device's measured D2D copy GB/s */
   double energy_mj;                 /* millijoules per launch (NVML), NAN if unavailable */
@@ -49,7 +57,7 @@ typedef struct record {
   double compile_ms;
 
   /* provenance */
-  char *template_hash; /* sha256 of the template source (hex, 16 bytes) */
+  char *template_hash; /* sha256 of the template and every file it includes (hex, 16 bytes; compile_source) */
   char *options_hash;  /* sha256 of the option list (hex, 16 bytes) */
   char *nvrtc_version, *driver_version;
   char *device_name, *device_cc, *device_uuid, *arch;
@@ -63,5 +71,13 @@ void record_init(record *r);  /* zeroes strings, NAN doubles, -1 ints, status ST
 void record_free(record *r);
 void record_copy(record *dst, const record *src); /* deep copy; dst need not be initialised */
 void record_set_str(char **field, const char *value); /* replaces, copying value (NULL ok) */
+
+/* Numeric fields by name, for objectives and the Pareto front: "time" (t_median), "energy"
+ * (energy_mj), and t_min t_mean t_std gbps copy_share gflops regs smem_static smem_dynamic
+ * local_bytes spill_stores spill_loads block_threads occupancy compile_ms temperature_c
+ * sm_clock_mhz. record_field gives NAN for an unknown name or an unmeasured value. */
+int record_field_known(const char *name);
+const char *record_field_names(void); /* the list above, for messages */
+double record_field(const record *r, const char *name);
 
 #endif

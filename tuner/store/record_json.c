@@ -4,11 +4,13 @@
  * (grep, jq, a benchmark script reading `t_median`) can rely on the layout. Reading goes
  * through jansson and is strict about types but lenient about absent keys: a record written
  * by an older cutune with fewer fields still loads, with the missing figures unmeasured
- * (NAN / -1). NAN and -1 are written as null so the file stays valid JSON. */
+ * (NAN / -1). NAN and -1 are written as null so the file stays valid JSON. A line with a
+ * duplicate key (at any depth) is malformed for both the fast reader and jansson. */
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +69,7 @@ void record_to_json(const record *r, dbuf *b) {
   put_num(b, "mean", r->t_mean, &g);
   put_num(b, "std", r->t_std, &g);
   put_int(b, "samples", r->samples, &g);
+  if (isfinite(r->t_isolated)) put_num(b, "isolated", r->t_isolated, &g); /* optional: older stores lack it */
   dbuf_puts(b, "}");
   put_num(b, "t_median", r->t_median, &f); /* duplicated at top level for simple tools */
   put_num(b, "gbps", r->gbps, &f);
@@ -133,7 +136,8 @@ static const field top_fields[] = {FS("space", space),     FS("config", config),
                                    FN("gflops", gflops),   FN("energy_mj", energy_mj),   FN("compile_ms", compile_ms),
                                    {NULL, F_STR, 0}};
 static const field time_fields[] = {FN("median", t_median), FN("min", t_min),        FN("mean", t_mean),
-                                    FN("std", t_std),       FI("samples", samples), {NULL, F_STR, 0}};
+                                    FN("std", t_std),       FI("samples", samples),
+                                    FN("isolated", t_isolated), {NULL, F_STR, 0}};
 static const field res_fields[] = {FI("regs", regs),
                                    FI("smem_static", smem_static),
                                    FI("smem_dynamic", smem_dynamic),
@@ -282,7 +286,7 @@ static int jx_record(json_t *o, record *r, cterr *err) {
 
 static int from_json_jansson(const char *line, size_t n, record *r, cterr *err) {
   json_error_t jerr;
-  json_t *o = json_loadb(line, n, 0, &jerr);
+  json_t *o = json_loadb(line, n, JSON_REJECT_DUPLICATES, &jerr);
   if (!o) return cterr_set(err, "%s at column %d", jerr.text, jerr.column);
   int rc = jx_record(o, r, err);
   json_decref(o);
@@ -295,6 +299,27 @@ typedef struct {
   const char *p, *end;
   dbuf tmp;
 } fj;
+
+/* The keys of one object seen so far: a key seen before makes the fast reader decline, so
+ * that jansson (JSON_REJECT_DUPLICATES) rejects the line; both readers agree that a record
+ * with a duplicate key is malformed. Objects with more or longer keys than this holds are
+ * left to jansson as well. */
+typedef struct fj_keys {
+  uint32_t h[24]; /* FNV-1a of each key: most comparisons stop here */
+  char text[24][32];
+  int n;
+} fj_keys;
+
+static int fj_key_new(fj_keys *ks, const dbuf *key) {
+  if (key->len >= sizeof ks->text[0] || ks->n >= (int)(sizeof ks->h / sizeof ks->h[0])) return -1;
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < key->len; i++) h = (h ^ (unsigned char)key->data[i]) * 16777619u;
+  for (int i = 0; i < ks->n; i++)
+    if (ks->h[i] == h && !strcmp(ks->text[i], key->data)) return -1;
+  ks->h[ks->n] = h;
+  memcpy(ks->text[ks->n++], key->data, key->len + 1);
+  return 0;
+}
 
 static void fj_ws(fj *j) {
   while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\r' || *j->p == '\n')) j->p++;
@@ -395,8 +420,10 @@ static int fj_skip(fj *j, int depth) {
     char close = c == '{' ? '}' : ']';
     j->p++;
     if (fj_eat(j, close)) return 0;
+    fj_keys ks;
+    ks.n = 0;
     do {
-      if (c == '{' && (fj_str(j) || !fj_eat(j, ':'))) return -1;
+      if (c == '{' && (fj_str(j) || fj_key_new(&ks, &j->tmp) || !fj_eat(j, ':'))) return -1;
       if (fj_skip(j, depth + 1)) return -1;
     } while (fj_eat(j, ','));
     return fj_eat(j, close) ? 0 : -1;
@@ -459,8 +486,10 @@ enum { SEEN_CONFIG = 1, SEEN_PROBLEM = 2, SEEN_STATUS = 4, SEEN_TIME = 8 };
 static int fj_object(fj *j, record *r, const field *tab, int top, int *seen, double *t_median) {
   if (!fj_eat(j, '{')) return -1;
   if (fj_eat(j, '}')) return 0;
+  fj_keys ks;
+  ks.n = 0;
   do {
-    if (fj_str(j) || !fj_eat(j, ':')) return -1;
+    if (fj_str(j) || fj_key_new(&ks, &j->tmp) || !fj_eat(j, ':')) return -1;
     char k[32];
     if (j->tmp.len >= sizeof k) {
       if (fj_skip(j, 1)) return -1;

@@ -7,6 +7,8 @@
  * the holder dies, even by SIGKILL) keeps two runs from interleaving lines. */
 #include "store.h"
 
+#include "base/input.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -99,6 +101,7 @@ const record *store_find(const store *s, const char *config, const char *problem
   if (!s || !s->n || !config || !problem) return NULL;
   for (size_t v = *index_lookup(s, config, problem); v; v = s->prev[v - 1]) {
     const record *r = s->recs[v - 1];
+    if (r->status == ST_WORKER_LOST) continue; /* not the configuration's fault: measure again */
     if (same_hash(template_hash, r->template_hash) && same_hash(options_hash, r->options_hash)) return r;
   }
   return NULL;
@@ -218,7 +221,8 @@ int store_load(const char *path, store **out, dbuf *warnings, cterr *err) {
   dbuf data;
   dbuf_init(&data);
   *out = NULL;
-  if (file_read(path, &data, err)) return -1;
+  /* read-only: a gzip-compressed store (results.jsonl.gz) reads as well, within the data cap */
+  if (input_read(path, "results file", input_data_max(), 1, &data, err)) return -1;
   store *s = store_new(path);
   int rc = load_all(s, &data, 0, warnings, err);
   dbuf_free(&data);

@@ -25,7 +25,8 @@ char *store_path_for(const char *dir, const char *device_name, const char *space
 /* Open (creating folders and file as needed) for appending; loads every complete record.
  * warnings (may be NULL) receives one line per malformed line skipped. */
 int store_open(const char *path, store **out, dbuf *warnings, cterr *err);
-/* Read-only load, no lock (reports, header generation, replay). */
+/* Read-only load, no lock (reports, header generation, replay); a gzip-compressed file is read
+ * too, and the whole (decompressed) file is capped at input_data_max() (base/input.h). */
 int store_load(const char *path, store **out, dbuf *warnings, cterr *err);
 void store_close(store *s);
 
@@ -33,7 +34,9 @@ const char *store_file(const store *s);
 size_t store_count(const store *s);
 const record *store_get(const store *s, size_t i);
 /* The newest record for (config, problem) whose template_hash and options_hash match
- * (NULL hashes match anything). NULL if none: that measurement is still to be made. */
+ * (NULL hashes match anything). NULL if none: that measurement is still to be made.
+ * Records of status worker_lost (an infrastructure failure, not the configuration's) never
+ * answer: a resumed run makes that measurement again. */
 const record *store_find(const store *s, const char *config, const char *problem,
                          const char *template_hash, const char *options_hash);
 

@@ -1,4 +1,4 @@
--- expect: objectives[1] must be "time" or "energy" (got "speed")
+-- expect: objectives[1] must be "time", "energy" or a numeric record field
 local ct = require "cutune"
 return ct.space { --@
   template = "tiny.cu",

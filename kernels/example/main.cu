@@ -1,0 +1,140 @@
+// transpose_example: uses the tuned transpose (kernels/cutune_transpose.h) like an application
+// would, checks its output against a CPU transpose and, with --time, times it the way cutune
+// does and compares with a reference time (the header's record, or one given per size).
+//
+//   transpose_example [--time] [--within X] [ROWSxCOLS[=REF_MS]]...
+//
+// Default sizes: the transpose space's problems (8192x8192, 4096x4096, 1000x3002). Exit 0 when
+// every output is right (and, with --within, every time is within X of its reference), 1 when
+// not, 77 when there is no CUDA device.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "cutune_transpose.h"
+
+#define CK(x)                                                                             \
+  do {                                                                                    \
+    cudaError_t e_ = (x);                                                                 \
+    if (e_ != cudaSuccess) {                                                              \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      exit(1);                                                                            \
+    }                                                                                     \
+  } while (0)
+
+struct size_ref {
+  int rows, cols;
+  double ref_ms;
+};
+
+// Median of timed launches: batches of back-to-back launches of >= 0.5 ms when the data does
+// not fit in twice the L2, else one launch per sample after a flush of the L2 (as cutune).
+static double time_it(float *out, const float *in, int rows, int cols) {
+  int dev, l2 = 0;
+  CK(cudaGetDevice(&dev));
+  CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+  size_t ws = 2 * (size_t)rows * cols * sizeof(float);
+  bool flush = ws < 2 * (size_t)l2;
+  void *scratch = NULL;
+  if (flush) CK(cudaMalloc(&scratch, 2 * (size_t)l2));
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  float ms = 0;
+  CK(cudaEventRecord(a));
+  CK(cutune_transpose(out, in, rows, cols, 0));
+  CK(cudaEventRecord(b));
+  CK(cudaEventSynchronize(b));
+  CK(cudaEventElapsedTime(&ms, a, b));
+  double t1 = ms > 1e-4 ? ms : 1e-4;
+  for (int k = 0; k < (int)(2.0 / t1) + 2; k++) CK(cutune_transpose(out, in, rows, cols, 0)); // ~2 ms warm-up
+  int K = flush ? 1 : (int)(0.5 / t1 + 1);
+  std::vector<double> s;
+  for (int i = 0; i < 200; i++) {
+    if (flush) CK(cudaMemsetAsync(scratch, i & 0xff, 2 * (size_t)l2));
+    else CK(cutune_transpose(out, in, rows, cols, 0)); // keeps the GPU busy while the batch is queued
+    CK(cudaEventRecord(a));
+    for (int k = 0; k < K; k++) CK(cutune_transpose(out, in, rows, cols, 0));
+    CK(cudaEventRecord(b));
+    CK(cudaEventSynchronize(b));
+    CK(cudaEventElapsedTime(&ms, a, b));
+    s.push_back(ms / K);
+  }
+  std::sort(s.begin(), s.end());
+  CK(cudaEventDestroy(a));
+  CK(cudaEventDestroy(b));
+  if (scratch) CK(cudaFree(scratch));
+  return 0.5 * (s[s.size() / 2 - 1] + s[s.size() / 2]);
+}
+
+int main(int argc, char **argv) {
+  bool timing = false;
+  double within = -1;
+  std::vector<size_ref> sizes;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--time")) timing = true;
+    else if (!strcmp(argv[i], "--within") && i + 1 < argc) within = atof(argv[++i]), timing = true;
+    else {
+      size_ref z = {0, 0, -1};
+      if (sscanf(argv[i], "%dx%d=%lf", &z.rows, &z.cols, &z.ref_ms) < 2 || z.rows <= 0 || z.cols <= 0) {
+        fprintf(stderr, "usage: transpose_example [--time] [--within X] [ROWSxCOLS[=REF_MS]]...\n");
+        return 2;
+      }
+      sizes.push_back(z);
+    }
+  }
+  if (sizes.empty()) sizes = {{8192, 8192, -1}, {4096, 4096, -1}, {1000, 3002, -1}};
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+    printf("no CUDA device: nothing to run\n");
+    return 77;
+  }
+  cudaDeviceProp p;
+  CK(cudaGetDeviceProperties(&p, 0));
+  printf("device: %s (sm_%d%d)\n", p.name, p.major, p.minor);
+  int bad = 0;
+  for (const size_ref &z : sizes) {
+    size_t count = (size_t)z.rows * z.cols;
+    std::vector<float> h(count), t(count);
+    for (size_t i = 0; i < count; i++) h[i] = (float)((i * 2654435761u) % 100003) / 7.0f;
+    float *in, *out;
+    CK(cudaMalloc(&in, count * sizeof(float)));
+    CK(cudaMalloc(&out, count * sizeof(float)));
+    CK(cudaMemcpy(in, h.data(), count * sizeof(float), cudaMemcpyHostToDevice));
+    CK(cudaMemset(out, 0xff, count * sizeof(float)));
+    CK(cutune_transpose(out, in, z.rows, z.cols, 0));
+    CK(cudaGetLastError());
+    CK(cudaMemcpy(t.data(), out, count * sizeof(float), cudaMemcpyDeviceToHost));
+    size_t wrong = 0;
+    for (int r = 0; r < z.rows; r++)
+      for (int c = 0; c < z.cols; c++) wrong += memcmp(&t[(size_t)c * z.rows + r], &h[(size_t)r * z.cols + c], 4) != 0;
+    int config;
+    char params[256];
+    double rec_ms;
+    long long mr, mc;
+    const char *src;
+    CK(cutune_transpose_describe(z.rows, z.cols, &config, params, sizeof params, &rec_ms, &mr, &mc, &src));
+    for (char *c = params; *c; c++) if (*c == ' ') *c = ',';
+    printf("size %dx%d: config %d %s (entry measured at %lldx%lld: %s)\n", z.rows, z.cols, config, params, mr, mc, src);
+    printf("size %dx%d: output %s\n", z.rows, z.cols, wrong ? "WRONG" : "equals the reference");
+    if (wrong) printf("size %dx%d: %zu of %zu elements differ\n", z.rows, z.cols, wrong, count), bad = 1;
+    if (timing) {
+      double ms = time_it(out, in, z.rows, z.cols);
+      double ref = z.ref_ms > 0 ? z.ref_ms : (mr == z.rows && mc == z.cols ? rec_ms : -1);
+      double gbps = 2.0 * count * sizeof(float) / (ms * 1e-3) / 1e9;
+      printf("size %dx%d: %.4f ms (%.0f GB/s)", z.rows, z.cols, ms, gbps);
+      if (ref > 0) {
+        printf(", reference %.4f ms: ratio %.4f", ref, ms / ref);
+        if (within >= 0 && ms > ref * (1 + within)) printf("  SLOWER than %.1f %% allows", 100 * within), bad = 1;
+      }
+      printf("\n");
+    }
+    CK(cudaFree(in));
+    CK(cudaFree(out));
+  }
+  printf("%s\n", bad ? "FAILED" : "all sizes passed");
+  return bad;
+}

@@ -1,0 +1,83 @@
+// transpose_launch: the dispatcher of the tuned transpose (see cutune_transpose.h). It asks the
+// generated header which shipped configuration fits the current device and size, computes the
+// grid the way lua/transpose_space.lua does (the header's launch contract), and launches the
+// kernel cutune_add_tuned_kernels compiled for that configuration.
+#include <stdio.h>
+#include <string.h>
+
+#include "cutune_transpose.h"
+#include "transpose.h"
+
+extern "C" const void *cutune_transpose_kernel(int config);
+
+namespace {
+
+struct device_id {
+  int known;
+  char name[256];
+  int major, minor;
+};
+
+device_id devices[64]; // cudaGetDeviceProperties is slow: once per device
+
+cudaError_t current(const device_id **out) {
+  int dev = 0;
+  cudaError_t r = cudaGetDevice(&dev);
+  if (r != cudaSuccess) return r;
+  if (dev < 0 || dev >= 64) return cudaErrorInvalidDevice;
+  device_id *d = &devices[dev];
+  if (!d->known) {
+    cudaDeviceProp p;
+    if ((r = cudaGetDeviceProperties(&p, dev)) != cudaSuccess) return r;
+    snprintf(d->name, sizeof d->name, "%s", p.name);
+    d->major = p.major, d->minor = p.minor, d->known = 1;
+  }
+  *out = d;
+  return cudaSuccess;
+}
+
+unsigned cdiv(long long a, long long b) { return (unsigned)((a + b - 1) / b); }
+
+} // namespace
+
+// The space's problem is N (rows of in) x M (columns of in); the selector takes them sorted by
+// name: M, N.
+static cudaError_t pick(int rows, int cols, const cutune_transpose_entry **e) {
+  const device_id *d;
+  cudaError_t r = current(&d);
+  if (r != cudaSuccess) return r;
+  *e = cutune_transpose_select(d->name, d->major, d->minor, cols, rows);
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cutune_transpose(float *out, const float *in, int rows, int cols, cudaStream_t stream) {
+  if (rows <= 0 || cols <= 0) return rows == 0 || cols == 0 ? cudaSuccess : cudaErrorInvalidValue;
+  const cutune_transpose_entry *e;
+  cudaError_t r = pick(rows, cols, &e);
+  if (r != cudaSuccess) return r;
+  const void *k = cutune_transpose_kernel(e->config);
+  if (!k) return cudaErrorInvalidDeviceFunction;
+  int N = rows, M = cols;
+  dim3 block(e->block[0], e->block[1], e->block[2]), grid;
+  if (e->TILE == 0) grid = dim3(cdiv(M, 32), cdiv(N, e->BLOCK_ROWS));
+  else grid = dim3(cdiv(M, e->TILE), cdiv(cdiv(N, e->TILE), e->TPB));
+  void *args[] = {&out, &in, &N, &M};
+  return cudaLaunchKernel(k, grid, block, args, e->shared_bytes, stream);
+}
+
+extern "C" cudaError_t cutune_transpose_describe(int rows, int cols, int *config, char *params, int params_len,
+                                                 double *time_ms, long long *meas_rows, long long *meas_cols,
+                                                 const char **source) {
+  const cutune_transpose_entry *e;
+  cudaError_t r = pick(rows, cols, &e);
+  if (r != cudaSuccess) return r;
+  if (config) *config = e->config;
+  if (params && params_len > 0)
+    snprintf(params, (size_t)params_len, "TILE=%d PAD=%d SWIZZLE=%d BLOCK_ROWS=%d VEC=%d UNROLL=%d LDG=%d ORDER=%d TPB=%d",
+             e->TILE, e->PAD, e->SWIZZLE, e->BLOCK_ROWS, e->VEC, e->UNROLL, e->LDG, e->ORDER, e->TPB);
+  if (time_ms) *time_ms = e->time_ms;
+  if (meas_cols) *meas_cols = e->problem[0];
+  if (meas_rows) *meas_rows = e->problem[1];
+  if (source) *source = e->source;
+  return cudaSuccess;
+}

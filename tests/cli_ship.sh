@@ -1,0 +1,68 @@
+#!/bin/bash
+# cli_ship: `cutune header` and `cutune best` on the fixture stores of tests/ship/ (three cutune
+# stores of three GPUs, one Kernel Tuner cache; known winners, see tests/ship/make_fixtures.py):
+# the header equals the golden file, is the same bytes twice, compiles with gcc -std=c99 -Wall
+# -Werror, g++ and nvcc, and its selector falls back device -> architecture -> default and picks
+# the nearest size (tests/ship/select_test.c); bad inputs get clear messages; the Pareto front
+# of time and energy is the known one.
+source "$(dirname "$0")/lib_cli.sh"
+set -e
+cd "$SRC"
+F=tests/ship
+args=("$F/shipfix.lua" "$F/results" "$F/kt_a4000.json")
+
+expect_status 0 -- "$BIN" header "${args[@]}" -o "$TMPROOT/a.h"
+expect_output "1 records of another version of the template skipped"
+mv "$TMPROOT/a.h" "$TMPROOT/first.h"
+expect_status 0 -- "$BIN" header "${args[@]}" -o "$TMPROOT/a.h"
+if cmp -s "$TMPROOT/a.h" "$TMPROOT/first.h"; then ok; else fail "two runs gave different bytes"; fi
+# the golden file is generated with stdout: the regenerate line differs by the -o only
+"$BIN" header "${args[@]}" > "$TMPROOT/golden.h" 2>/dev/null
+if diff -u "$F/shipfix.golden.h" "$TMPROOT/golden.h" > "$TMPROOT/diff"; then ok; else fail "header differs from $F/shipfix.golden.h"; head -40 "$TMPROOT/diff" >&2; fi
+
+# the selector, from C99, C++ and CUDA
+cp "$F/select_test.c" "$F/shipfix.golden.h" "$TMPROOT/"
+expect_status 0 -- gcc -std=c99 -Wall -Wextra -Werror -pedantic -DCUTUNE_SHIPFIX_ARCH=80 -o "$TMPROOT/st_c" "$TMPROOT/select_test.c"
+expect_status 0 -- "$TMPROOT/st_c"
+expect_output "all checks passed"
+expect_status 0 -- g++ -Wall -Wextra -Werror -x c++ -o "$TMPROOT/st_cxx" "$TMPROOT/select_test.c"
+expect_status 0 -- "$TMPROOT/st_cxx"
+NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+if [ -x "$NVCC" ]; then
+  cp "$TMPROOT/select_test.c" "$TMPROOT/select_test.cu"
+  expect_status 0 -- "$NVCC" -Werror all-warnings -o "$TMPROOT/st_cu" "$TMPROOT/select_test.cu"
+  expect_status 0 -- "$TMPROOT/st_cu"
+else
+  echo "note: no nvcc, the CUDA compile of the header is not checked here"
+fi
+
+# --rule mean: i4 (A=2,B=1,C=0) has the best mean share for the small problem
+expect_status 0 -- "$BIN" header --rule mean "${args[@]}"
+expect_output "mean 86.0 % of each GPU's own best"
+if printf '%s' "$OUTPUT" | grep -A1 "/\* default, K=10,N=1000" | grep -q "A=2,B=1,C=0"; then ok; else fail "--rule mean default is not A=2,B=1,C=0"; fi
+
+# bad inputs
+expect_status 1 -- "$BIN" header "$F/shipfix.lua" "$F/bad/other_space.jsonl"
+expect_output "records of space 'other', not 'shipfix'"
+expect_status 1 -- "$BIN" header "$F/shipfix.lua" "$F/bad/params.jsonl"
+expect_output "parameters (A,B,D) disagree with those of the space (A,B,C)"
+expect_status 1 -- "$BIN" header "$F/shipfix.lua" "$F/bad/failed.jsonl"
+expect_output "no configuration ran successfully"
+expect_status 2 -- "$BIN" header --rule best "$F/shipfix.lua"
+expect_status 0 -- "$BIN" header --help
+expect_output "nearest measured problem"
+
+# the Pareto front of time and energy on the H200 fixture: i11, i4, i5, i0 (i1 is dominated)
+expect_status 0 -- "$BIN" best --space "$F/shipfix.lua" "$F/results/NVIDIA_H200/shipfix.jsonl"
+expect_output "NVIDIA H200 / shipfix / K=10,N=1000: 12 records, 4 on the front of time (min), energy (min)"
+front=$(printf '%s\n' "$OUTPUT" | sed -n '/K=10,N=1000:/,/^$/p' | grep -E "^ +[0-9.]+ +[0-9.]+ +A=" | awk '{print $3}' | tr '\n' ' ')
+if [ "$front" = "A=4,B=2,C=1 A=2,B=1,C=0 A=2,B=1,C=1 A=1,B=1,C=0 " ]; then ok; else fail "front is '$front'"; fi
+expect_status 0 -- "$BIN" best --json --objectives time,regs:max "$F/results/NVIDIA_H200/shipfix.jsonl"
+expect_output '"fastest": "A=4,B=2,C=1"'
+# without --space: every space of the inputs, each with its own parameters
+expect_status 0 -- "$BIN" best "$F/results" "$F/kt_a4000.json" results/NVIDIA_H200/transpose.jsonl
+expect_output "== NVIDIA H200 / transpose / M=8192,N=8192: 2438 records"
+expect_output "== NVIDIA RTX A4000 / scale / size=10,1000: 12 records"
+expect_status 2 -- "$BIN" best --objectives time,speed "$F/results"
+expect_output "unknown objective 'speed'"
+finish

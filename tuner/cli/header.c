@@ -1,0 +1,186 @@
+/* header: `cutune header` — the C header of one space's tuned configurations, from the stores
+ * (and Kernel Tuner caches) of any number of GPUs. The choice and the text are tuner/ship's;
+ * this file reads the options, the space (names, parameters, block geometry) and the inputs. */
+#include "ship_cmds.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ship/header.h"
+#include "ship/ship_data.h"
+#include "space/space.h"
+
+static const char header_usage[] =
+    "usage: cutune header SPACE.lua [INPUTS...] [options]\n"
+    "\n"
+    "Write one C header (C99 and C++) with the tuned configurations of the space, per device\n"
+    "name and per architecture, with a portable default, for production launchers built\n"
+    "offline (kernels/, cmake/CutuneKernels.cmake). The same inputs give the same bytes.\n"
+    "\n"
+    "INPUTS are cutune stores (results/<device>/<space>.jsonl), folders of them (default:\n"
+    "results; only <space>.jsonl files are read), and Kernel Tuner cache files (.json,\n"
+    ".json.gz) of GPUs you do not own. Only records of the space's current template count.\n"
+    "\n"
+    "What the header chooses (docs/HEADER.md):\n"
+    "  device entry    per GPU and problem: that GPU's fastest configuration\n"
+    "  arch entry      per architecture: the portable choice over its GPUs\n"
+    "  default         the portable choice over all GPUs: highest worst-case share of each GPU's\n"
+    "                  own best time (--rule mean: highest mean share)\n"
+    "  selection       device name -> architecture -> default, then the nearest measured problem\n"
+    "                  (least sum of |ln(asked/measured)| over the dimensions)\n"
+    "Its comment has the performance-portability table: per GPU, the share of its own best the\n"
+    "default and its architecture's entry reach.\n"
+    "\n"
+    "options:\n"
+    "  -o, --output FILE    write there (default: standard output)\n"
+    "  --rule worst|mean    how the portable choice is made (default worst)\n"
+    "  --kt-problem NAMES   the space's names for a Kernel Tuner problem_size, in its order, e.g.\n"
+    "                       W,H (default: the dimensions of the space's first problem, in order)\n"
+    "  --cc 'NAME=X.Y'      compute capability of a device the built-in table does not know\n"
+    "                       (repeatable; Kernel Tuner caches name the device, not its architecture)\n"
+    "  -h, --help           this text\n"
+    "\n"
+    "errors: a store of another space, inputs whose parameter names disagree with the space's,\n"
+    "an input in which nothing ran successfully, non-integer parameter values.\n"
+    "exit status: 0 written, 1 bad input, 2 bad command line.\n";
+
+typedef struct block_ctx {
+  space *s;
+} block_ctx;
+
+/* The block dimensions and dynamic shared memory of a record's configuration, from the space. */
+static int block_of(void *ctx, const record *r, unsigned block[3], unsigned *shared, cterr *err) {
+  space *s = ((block_ctx *)ctx)->s;
+  const configset *cs = space_configs(s);
+  uint16_t row[CS_MAX_PARAMS];
+  for (int p = 0; p < configset_nparams(cs); p++) {
+    const cs_param *pp = configset_param(cs, p);
+    int found = -1;
+    for (int k = 0; k < r->nparams && found < 0; k++)
+      if (!strcmp(r->pname[k], pp->name))
+        for (int v = 0; v < pp->nvalues && found < 0; v++)
+          if (!strcmp(pp->str[v], r->pvalue[k])) found = v;
+    if (found < 0) return cterr_set(err, "configuration %s: a value of %s is not one of the space's", r->config, pp->name);
+    row[p] = (uint16_t)found;
+  }
+  long cfg = configset_find(cs, row);
+  if (cfg < 0) return cterr_set(err, "configuration %s is not a valid configuration of the space (its constraints reject it)", r->config);
+  int prob = 0;
+  for (int p = 0; p < space_nproblems(s); p++)
+    if (!strcmp(space_problem_key(s, p), r->problem)) prob = p;
+  launch_geom g;
+  if (space_geometry(s, (size_t)cfg, prob, &g, err) < 0) return -1;
+  memcpy(block, g.block, sizeof g.block);
+  *shared = g.dyn_smem;
+  return 0;
+}
+
+int header_main(int argc, char **argv) {
+  enum { O_RULE = 256, O_KT, O_CC };
+  static const struct option longs[] = {{"output", required_argument, 0, 'o'},
+                                        {"rule", required_argument, 0, O_RULE},
+                                        {"kt-problem", required_argument, 0, O_KT},
+                                        {"cc", required_argument, 0, O_CC},
+                                        {"help", no_argument, 0, 'h'},
+                                        {0, 0, 0, 0}};
+  const char *outpath = NULL, *kt = NULL, *ccname[32];
+  int mean = 0, c, ccval[32], ncc = 0;
+  char *ccbuf[32];
+  dbuf cmd; /* the command as typed (getopt permutes argv), for the header's comment */
+  dbuf_init(&cmd);
+  dbuf_puts(&cmd, "cutune header");
+  for (int i = 1; i < argc; i++) dbuf_printf(&cmd, " %s", argv[i]);
+  optind = 1;
+  while ((c = getopt_long(argc, argv, "ho:", longs, NULL)) != -1) {
+    switch (c) {
+      case 'o': outpath = optarg; break;
+      case O_RULE:
+        if (!strcmp(optarg, "mean")) mean = 1;
+        else if (strcmp(optarg, "worst")) {
+          fprintf(stderr, "cutune header: --rule must be worst or mean (got '%s')\n", optarg);
+          dbuf_free(&cmd);
+          return 2;
+        }
+        break;
+      case O_KT: kt = optarg; break;
+      case O_CC: {
+        char *eq = strrchr(optarg, '=');
+        int a, b;
+        if (!eq || ncc >= 32 || sscanf(eq + 1, "%d.%d", &a, &b) != 2) {
+          fprintf(stderr, "cutune header: --cc needs NAME=X.Y, e.g. --cc 'NVIDIA RTX A4000=8.6' (got '%s')\n", optarg);
+          dbuf_free(&cmd);
+          return 2;
+        }
+        ccbuf[ncc] = xstrdup(optarg);
+        ccbuf[ncc][eq - optarg] = 0;
+        ccname[ncc] = ccbuf[ncc], ccval[ncc++] = 10 * a + b;
+        break;
+      }
+      case 'h': fputs(header_usage, stdout); dbuf_free(&cmd); return 0;
+      default: fprintf(stderr, "cutune header: see 'cutune header --help'\n"); dbuf_free(&cmd); return 2;
+    }
+  }
+  if (optind >= argc) {
+    fprintf(stderr, "cutune header: which space? (usage: cutune header SPACE.lua [INPUTS...]; see --help)\n");
+    dbuf_free(&cmd);
+    return 2;
+  }
+  cterr err = {{0}};
+  int rc = 1;
+  space *s = NULL;
+  ship_data *d = NULL;
+  dbuf warn, out, src;
+  dbuf_init(&warn), dbuf_init(&out), dbuf_init(&src);
+  char *ktcopy = NULL;
+  const char *ktv[16], *pnames[CS_MAX_PARAMS];
+  char thash[33];
+  if (space_load(argv[optind], &s, &err) < 0) goto done;
+  if (file_read(space_template_path(s), &src, &err) < 0) goto done;
+  sha256_hex(src.data, src.len, thash, 16);
+  ship_opts so = {.space_name = space_name(s), .template_hash = thash, .ncc = ncc, .cc_names = ccname, .cc_values = ccval};
+  const configset *cs = space_configs(s);
+  so.nparams = configset_nparams(cs);
+  for (int p = 0; p < so.nparams; p++) pnames[p] = configset_param(cs, p)->name;
+  so.params = pnames;
+  if (kt) {
+    ktcopy = xstrdup(kt);
+    char *save = NULL;
+    for (char *t = strtok_r(ktcopy, ",", &save); t && so.nkt_vars < 16; t = strtok_r(NULL, ",", &save)) ktv[so.nkt_vars++] = t;
+  } else {
+    for (int j = 0; j < space_problem_nvars(s, 0) && j < 16; j++) ktv[so.nkt_vars++] = space_problem_var(s, 0, j, NULL);
+  }
+  so.kt_vars = ktv;
+  d = ship_data_new(&so);
+  if (optind + 1 >= argc && ship_data_add(d, "results", &warn, &err) < 0) goto done;
+  for (int i = optind + 1; i < argc; i++)
+    if (ship_data_add(d, argv[i], &warn, &err) < 0) goto done;
+  if (ship_count(d) == 0) {
+    cterr_set(&err, "no records of space '%s' in %s (a store is <results>/<device>/%s.jsonl; run cutune run %s on a GPU first)",
+              space_name(s), optind + 1 < argc ? "the inputs" : "results/", space_name(s), argv[optind]);
+    goto done;
+  }
+  block_ctx bc = {s};
+  header_opts ho = {.mean = mean, .regenerate = cmd.data, .block = block_of, .block_ctx = &bc};
+  if (header_write(d, &ho, &out, &warn, &err) < 0) goto done;
+  if (warn.len) fputs(warn.data, stderr);
+  if (outpath) {
+    if (file_write_atomic(outpath, out.data, out.len, &err) < 0) goto done;
+    fprintf(stderr, "cutune header: %s written (%zu records of space '%s')\n", outpath, ship_count(d), space_name(s));
+  } else {
+    fwrite(out.data, 1, out.len, stdout);
+  }
+  rc = 0;
+done:
+  if (rc) {
+    if (warn.len) fputs(warn.data, stderr);
+    fprintf(stderr, "cutune header: %s\n", err.msg);
+  }
+  for (int i = 0; i < ncc; i++) free(ccbuf[i]);
+  ship_data_free(d);
+  space_free(s);
+  dbuf_free(&warn), dbuf_free(&out), dbuf_free(&src), dbuf_free(&cmd);
+  free(ktcopy);
+  return rc;
+}

@@ -1,0 +1,112 @@
+/* report_cmd: `cutune report` (see report_cmd.h and the --help text). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain.h"
+#include "explain/explain_store.h"
+#include "report/report_html.h"
+#include "report_cmd.h"
+#include "space/space.h"
+#include "store/store.h"
+
+static const char help[] =
+    "usage: cutune report SPACE.lua [options]\n"
+    "       cutune report --store FILE [options]\n"
+    "\n"
+    "Writes one self-contained HTML file (inline SVG and CSS, no network, opens anywhere) from a\n"
+    "results store: per problem the best configurations with their sanitizer verdicts, the time\n"
+    "against each parameter's values as box plots over every measured configuration, the\n"
+    "time/energy front when energy was measured, the search's best-so-far curve against\n"
+    "evaluations and against seconds, the resources of the top configurations, the counters and\n"
+    "readings of `cutune explain` when it has run; then provenance (GPU, driver, NVRTC, dates).\n"
+    "\n"
+    "options:\n"
+    "  -o, --output FILE  where to write (default: beside the store, <store>.html)\n"
+    "  --results DIR      where the stores are (default results): DIR/*/<space>.jsonl\n"
+    "  --store FILE       the store itself (no space needed)\n"
+    "  --problem KEY      only this problem (default: every problem in the store)\n"
+    "  --top N            rows of the best table (default 15)\n"
+    "\n"
+    "exit status: 0 written; 1 error (no store, unreadable, cannot write); 2 usage.\n";
+
+int report_cmd_main(int argc, char **argv) {
+  const char *space_path = NULL, *store_path = NULL, *results = "results", *outp = NULL, *problem = NULL;
+  long top = 15;
+  cterr err = {{0}};
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      fputs(help, stdout);
+      return 0;
+    }
+    int takes = !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--results") || !strcmp(a, "--store") ||
+                !strcmp(a, "--problem") || !strcmp(a, "--top");
+    if (takes && !v) {
+      fprintf(stderr, "cutune report: %s needs a value\n", a);
+      return 2;
+    }
+    if (!strcmp(a, "-o") || !strcmp(a, "--output")) outp = v, i++;
+    else if (!strcmp(a, "--results")) results = v, i++;
+    else if (!strcmp(a, "--store")) store_path = v, i++;
+    else if (!strcmp(a, "--problem")) problem = v, i++;
+    else if (!strcmp(a, "--top")) {
+      if (parse_long(v, &top, "--top", &err) != 0) {
+        fprintf(stderr, "cutune report: %s\n", err.msg);
+        return 2;
+      }
+      i++;
+    } else if (a[0] == '-') {
+      fprintf(stderr, "cutune report: unknown option '%s' (see 'cutune report --help')\n", a);
+      return 2;
+    } else if (!space_path) space_path = a;
+    else {
+      fprintf(stderr, "cutune report: one space only ('%s' and '%s')\n", space_path, a);
+      return 2;
+    }
+  }
+  if (!space_path && !store_path) {
+    fprintf(stderr, "cutune report: give a space or --store FILE (see 'cutune report --help')\n");
+    return 2;
+  }
+  space *s = NULL;
+  store *st = NULL;
+  explain_set *ex = NULL;
+  char *spath = NULL, *out = NULL, *title = NULL;
+  const record **recs = NULL;
+  dbuf page, warn;
+  dbuf_init(&page), dbuf_init(&warn);
+  int rc = 1;
+  if (space_path && space_load(space_path, &s, &err) != 0) goto done;
+  if (!(spath = explain_find_store(results, store_path, s, &err))) goto done;
+  if (store_load(spath, &st, &warn, &err) != 0) goto done;
+  if (warn.len) fprintf(stderr, "%s", warn.data);
+  size_t skipped = 0;
+  if (explain_load(spath, &ex, &skipped, &err) != 0) goto done;
+  if (skipped) fprintf(stderr, "cutune report: %zu lines of %s did not parse (skipped)\n", skipped, "the explain sidecar");
+  size_t n = store_count(st);
+  recs = xcalloc(n ? n : 1, sizeof *recs);
+  for (size_t i = 0; i < n; i++) recs[i] = store_get(st, i);
+  const char *sname = s ? space_name(s) : (n && recs[0]->space ? recs[0]->space : path_basename(spath));
+  const char *dev = n && recs[0]->device_name ? recs[0]->device_name : "an unknown device";
+  title = xasprintf("cutune: %s on %s", sname, dev);
+  report_html_opts o = {.title = title, .source = spath, .problem = problem, .top = (int)top};
+  report_html(&page, recs, n, ex, &o);
+  if (outp) {
+    out = xstrdup(outp);
+  } else {
+    size_t l = strlen(spath);
+    out = l > 6 && !strcmp(spath + l - 6, ".jsonl") ? xasprintf("%.*s.html", (int)(l - 6), spath) : xasprintf("%s.html", spath);
+  }
+  if (file_write_atomic(out, page.data, page.len, &err) != 0) goto done;
+  printf("wrote %s (%zu records, %.0f KB)\n", out, n, page.len / 1024.0);
+  rc = 0;
+done:
+  if (rc) fprintf(stderr, "cutune report: %s\n", err.msg);
+  free(recs), free(spath), free(out), free(title);
+  explain_free(ex);
+  store_close(st);
+  space_free(s);
+  dbuf_free(&page), dbuf_free(&warn);
+  return rc;
+}

@@ -1,0 +1,274 @@
+/* header: see header.h. This file chooses the entries; header_emit.c writes the text. */
+#include "header.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "header_int.h"
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static long find_str(char **v, size_t n, const char *s) {
+  char **hit = bsearch(&s, v, n, sizeof *v, cmp_str);
+  return hit ? (long)(hit - v) : -1;
+}
+
+/* Sorted unique copies of strings. */
+static size_t uniq(char **v, size_t n) {
+  qsort(v, n, sizeof *v, cmp_str);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (k && !strcmp(v[k - 1], v[i])) {
+      free(v[i]);
+      continue;
+    }
+    v[k++] = v[i];
+  }
+  return k;
+}
+
+/* "M=8192,N=8192" -> dims in the order of names; -1 when the key has other names. */
+static int parse_problem(const char *key, int nv, char **names, long long *dims) {
+  char *copy = xstrdup(key), *save = NULL;
+  int k = 0, ok = 1;
+  for (char *t = strtok_r(copy, ",", &save); t && ok; t = strtok_r(NULL, ",", &save), k++) {
+    char *eq = strchr(t, '=');
+    ok = eq && k < nv && !strncmp(t, names[k], (size_t)(eq - t)) && names[k][eq - t] == 0;
+    if (ok) {
+      char *end;
+      dims[k] = strtoll(eq + 1, &end, 10);
+      ok = *end == 0 && dims[k] > 0;
+    }
+  }
+  free(copy);
+  return ok && k == nv ? 0 : -1;
+}
+
+static const hdr *sort_ctx;
+static int cmp_prob(const void *a, const void *b) {
+  const long long *x = sort_ctx->dims + (size_t)*(const int *)a * sort_ctx->nv,
+                  *y = sort_ctx->dims + (size_t)*(const int *)b * sort_ctx->nv;
+  for (int k = 0; k < sort_ctx->nv; k++)
+    if (x[k] != y[k]) return x[k] < y[k] ? -1 : 1;
+  return 0;
+}
+
+/* The portable choice over the devices in mask for problem p. */
+static int choose(const hdr *h, const unsigned char *mask, int p, int mean, double *score, int *covered, int *among) {
+  int best = -1, bestcov = 0, n = 0;
+  double bests = -1;
+  for (int d = 0; d < h->nd; d++) n += mask[d] && isfinite(h->best[(size_t)d * h->np + p]);
+  for (size_t c = 0; c < h->nc; c++) {
+    int cov = 0;
+    double worst = INFINITY, sum = 0;
+    for (int d = 0; d < h->nd; d++) {
+      double b = h->best[(size_t)d * h->np + p];
+      if (!mask[d] || !isfinite(b)) continue;
+      double t = TIME(h, d, p, c);
+      if (!isfinite(t)) continue;
+      cov++;
+      double s = b / t;
+      sum += s;
+      worst = s < worst ? s : worst;
+    }
+    if (!cov) continue;
+    double sc = mean ? sum / cov : worst;
+    if (cov > bestcov || (cov == bestcov && sc > bests)) best = (int)c, bestcov = cov, bests = sc;
+  }
+  *score = bests, *covered = bestcov, *among = n;
+  return best;
+}
+
+static void add_entry(hdr *h, int level, int dev, int arch, int p, int cfg, char *source, double t) {
+  h->e = xrealloc(h->e, (size_t)(h->ne + 1) * sizeof *h->e);
+  hdr_entry *x = &h->e[h->ne++];
+  x->level = level, x->dev = dev, x->arch = arch, x->p = p, x->cfg = cfg, x->source = source, x->time = t;
+}
+
+static char *date_of(const record *r) {
+  return xasprintf("%.10s", r->timestamp && *r->timestamp ? r->timestamp : "undated");
+}
+
+static char *measured_source(const hdr *h, int d, int p) {
+  const record *r = REC(h, d, p, h->bestc[(size_t)d * h->np + p]);
+  char *date = date_of(r), *s;
+  if (isfinite(r->copy_share))
+    s = xasprintf("%s, %s, %.4g ms, %.1f %% of the copy bandwidth", h->devs[d], date, r->t_median, 100 * r->copy_share);
+  else if (isfinite(r->gflops))
+    s = xasprintf("%s, %s, %.4g ms, %.4g GFLOP/s", h->devs[d], date, r->t_median, r->gflops);
+  else
+    s = xasprintf("%s, %s, %.4g ms (%s)", h->devs[d], date, r->t_median, path_basename(h->src_of[d]));
+  free(date);
+  return s;
+}
+
+static char *portable_source(const hdr *h, const unsigned char *mask, int p, int c, int mean, double score, int cov,
+                             int among) {
+  dbuf b;
+  dbuf_init(&b);
+  dbuf_printf(&b, "portable over");
+  int k = 0, worstd = -1;
+  double worst = INFINITY;
+  for (int d = 0; d < h->nd; d++) {
+    if (!mask[d] || !isfinite(h->best[(size_t)d * h->np + p])) continue;
+    dbuf_printf(&b, "%s %s", k++ ? "," : "", h->devs[d]);
+    double t = TIME(h, d, p, c);
+    if (isfinite(t) && h->best[(size_t)d * h->np + p] / t < worst) worst = h->best[(size_t)d * h->np + p] / t, worstd = d;
+  }
+  dbuf_printf(&b, ": %s %.1f %% of each GPU's own best", mean ? "mean" : "worst", 100 * score);
+  if (!mean && worstd >= 0) dbuf_printf(&b, " (%s)", h->devs[worstd]);
+  if (cov < among) dbuf_printf(&b, "; measured on %d of the %d GPUs only", cov, among);
+  return dbuf_steal(&b);
+}
+
+static int check_ident(const char *s) {
+  if (!*s || !(isalpha((unsigned char)*s) || *s == '_')) return 0;
+  for (; *s; s++)
+    if (!isalnum((unsigned char)*s) && *s != '_') return 0;
+  return 1;
+}
+
+void hdr_free(hdr *h) {
+  for (int d = 0; d < h->nd; d++) free(h->devs[d]);
+  for (size_t c = 0; c < h->nc; c++) free(h->cfgs[c]);
+  for (int p = 0; p < h->np; p++) free(h->probs[p]);
+  for (int k = 0; k < h->nv; k++) free(h->vars[k]);
+  for (int i = 0; i < h->ne; i++) free(h->e[i].source);
+  free(h->devs), free(h->cc), free(h->src_of), free(h->cfgs), free(h->probs), free(h->vars), free(h->dims);
+  free(h->t), free(h->r), free(h->best), free(h->bestc), free(h->e), free(h->ship), free(h->block);
+}
+
+int header_write(const ship_data *d, const header_opts *o, dbuf *out, dbuf *warn, cterr *err) {
+  hdr h;
+  memset(&h, 0, sizeof h);
+  h.space = ship_space(d);
+  h.mean = o->mean;
+  int rc = -1;
+  size_t n = ship_count(d), nok = 0;
+  for (int q = 0; q < ship_nparams(d); q++)
+    if (!check_ident(ship_param(d, q))) return cterr_set(err, "parameter '%s' is not a C identifier", ship_param(d, q));
+  /* devices, configurations, problems */
+  char **devs = xcalloc(n + 1, sizeof(char *)), **cfgs = xcalloc(n + 1, sizeof(char *)), **probs = xcalloc(n + 1, sizeof(char *));
+  for (size_t i = 0; i < n; i++) {
+    const record *r = ship_get(d, i);
+    if (r->status != ST_OK || !isfinite(r->t_median)) continue;
+    devs[nok] = xstrdup(r->device_name ? r->device_name : "unknown device");
+    cfgs[nok] = xstrdup(r->config), probs[nok] = xstrdup(r->problem);
+    nok++;
+  }
+  if (!nok) {
+    free(devs), free(cfgs), free(probs);
+    return cterr_set(err, "no configuration ran successfully in any input: nothing to ship");
+  }
+  h.devs = devs, h.nd = (int)uniq(devs, nok);
+  h.cfgs = cfgs, h.nc = uniq(cfgs, nok);
+  h.probs = probs, h.np = (int)uniq(probs, nok);
+  /* problem dimensions: the names of the first problem */
+  {
+    char *copy = xstrdup(h.probs[0]), *save = NULL;
+    h.vars = xcalloc(16, sizeof(char *));
+    for (char *t = strtok_r(copy, ",", &save); t && h.nv < 16; t = strtok_r(NULL, ",", &save)) {
+      char *eq = strchr(t, '=');
+      if (eq) *eq = 0;
+      h.vars[h.nv++] = xstrdup(t);
+    }
+    free(copy);
+    h.dims = xcalloc((size_t)h.np * h.nv, sizeof(long long));
+    for (int p = 0; p < h.np; p++)
+      if (parse_problem(h.probs[p], h.nv, h.vars, h.dims + (size_t)p * h.nv) < 0) {
+        cterr_set(err, "problem '%s' does not have the dimensions of '%s' (one header needs one set of problem sizes)",
+                   h.probs[p], h.probs[0]);
+        goto done;
+      }
+    for (int k = 0; k < h.nv; k++)
+      if (!check_ident(h.vars[k])) {
+        cterr_set(err, "problem dimension '%s' is not a C identifier", h.vars[k]);
+        goto done;
+      }
+  }
+  /* problems in numeric order of their dimensions */
+  {
+    int *ord = xcalloc((size_t)h.np, sizeof(int));
+    for (int p = 0; p < h.np; p++) ord[p] = p;
+    sort_ctx = &h;
+    qsort(ord, (size_t)h.np, sizeof(int), cmp_prob);
+    char **np2 = xcalloc((size_t)h.np, sizeof(char *));
+    long long *nd2 = xcalloc((size_t)h.np * h.nv, sizeof(long long));
+    for (int p = 0; p < h.np; p++) {
+      np2[p] = h.probs[ord[p]];
+      memcpy(nd2 + (size_t)p * h.nv, h.dims + (size_t)ord[p] * h.nv, (size_t)h.nv * sizeof(long long));
+    }
+    free(h.probs), free(h.dims), free(ord);
+    h.probs = np2, h.dims = nd2;
+  }
+  size_t cells = (size_t)h.nd * h.np * h.nc;
+  h.t = xmalloc(cells * sizeof(double));
+  h.r = xcalloc(cells, sizeof(const record *));
+  for (size_t i = 0; i < cells; i++) h.t[i] = INFINITY;
+  h.cc = xcalloc((size_t)h.nd, sizeof(int));
+  h.src_of = xcalloc((size_t)h.nd, sizeof(const char *));
+  for (size_t i = 0; i < n; i++) {
+    const record *r = ship_get(d, i);
+    if (r->status != ST_OK || !isfinite(r->t_median)) continue;
+    int dv = (int)find_str(h.devs, (size_t)h.nd, r->device_name ? r->device_name : "unknown device");
+    int p = -1;
+    for (int q = 0; q < h.np && p < 0; q++)
+      if (!strcmp(h.probs[q], r->problem)) p = q;
+    long c = find_str(h.cfgs, h.nc, r->config);
+    size_t at = ((size_t)dv * h.np + p) * h.nc + (size_t)c;
+    h.t[at] = r->t_median, h.r[at] = r;
+    int cc = ship_cc_of(NULL, r->device_name, r->device_cc);
+    if (cc) h.cc[dv] = cc;
+    if (!h.src_of[dv]) h.src_of[dv] = ship_source(d, i);
+  }
+  for (int dv = 0; dv < h.nd; dv++)
+    if (!h.cc[dv])
+      dbuf_printf(warn, "%s: compute capability unknown (not an NVIDIA name cutune knows; give --cc '%s=X.Y'): it gets "
+                        "a device entry but no architecture entry\n", h.devs[dv], h.devs[dv]);
+  h.best = xmalloc((size_t)h.nd * h.np * sizeof(double));
+  h.bestc = xmalloc((size_t)h.nd * h.np * sizeof(int));
+  for (int dv = 0; dv < h.nd; dv++)
+    for (int p = 0; p < h.np; p++) {
+      double b = INFINITY;
+      int bc = -1;
+      for (size_t c = 0; c < h.nc; c++)
+        if (TIME(&h, dv, p, c) < b) b = TIME(&h, dv, p, c), bc = (int)c;
+      h.best[(size_t)dv * h.np + p] = b, h.bestc[(size_t)dv * h.np + p] = bc;
+    }
+  /* entries: devices, architectures (ascending), the default */
+  unsigned char *mask = xcalloc((size_t)h.nd, 1);
+  for (int dv = 0; dv < h.nd; dv++)
+    for (int p = 0; p < h.np; p++)
+      if (h.bestc[(size_t)dv * h.np + p] >= 0)
+        add_entry(&h, 0, dv, h.cc[dv], p, h.bestc[(size_t)dv * h.np + p], measured_source(&h, dv, p),
+                  h.best[(size_t)dv * h.np + p]);
+  for (int arch = 1; arch < 1000; arch++) {
+    int any = 0, single = -1, count = 0;
+    for (int dv = 0; dv < h.nd; dv++) {
+      mask[dv] = h.cc[dv] == arch;
+      if (mask[dv]) any = 1, single = dv, count++;
+    }
+    if (!any) continue;
+    for (int p = 0; p < h.np; p++) {
+      double sc;
+      int cov, among, c = choose(&h, mask, p, h.mean, &sc, &cov, &among);
+      if (c < 0) continue;
+      char *src = count == 1 ? measured_source(&h, single, p) : portable_source(&h, mask, p, c, h.mean, sc, cov, among);
+      add_entry(&h, 1, -1, arch, p, c, src, count == 1 ? h.best[(size_t)single * h.np + p] : -1);
+    }
+  }
+  memset(mask, 1, (size_t)h.nd);
+  for (int p = 0; p < h.np; p++) {
+    double sc;
+    int cov, among, c = choose(&h, mask, p, h.mean, &sc, &cov, &among);
+    if (c >= 0) add_entry(&h, 2, -1, 0, p, c, portable_source(&h, mask, p, c, h.mean, sc, cov, among), -1);
+  }
+  free(mask);
+  rc = hdr_emit(&h, d, o, out, err);
+done:
+  hdr_free(&h);
+  return rc;
+}

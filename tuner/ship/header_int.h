@@ -1,0 +1,50 @@
+/* header_int: the chosen entries, shared by header.c (choice) and header_emit.c (text).
+ * Internal to tuner/ship. */
+#ifndef CUTUNE_HEADER_INT_H
+#define CUTUNE_HEADER_INT_H
+
+#include <stddef.h>
+
+#include "header.h"
+
+typedef struct hdr_entry {
+  int level;    /* 0 device, 1 architecture, 2 default */
+  int dev;      /* level 0: device index */
+  int arch;     /* 86 for sm_86 (level 0: the device's, 0 if unknown) */
+  int p;        /* problem index */
+  int cfg;      /* configuration index (into cfgs) */
+  char *source; /* provenance text */
+  double time;  /* ms where one GPU's measurement, else -1 */
+} hdr_entry;
+
+typedef struct hdr {
+  const char *space;
+  int mean;
+  char **devs;         /* sorted device names */
+  int nd, *cc;         /* cc: 90 for 9.0, 0 unknown */
+  const char **src_of; /* a file each device's records came from */
+  char **cfgs;         /* sorted configuration keys of successful records */
+  size_t nc;
+  char **probs;        /* problem keys, in numeric order of their dimensions */
+  int np;
+  char **vars;         /* problem dimension names */
+  int nv;
+  long long *dims;     /* np x nv */
+  double *t;           /* nd x np x nc times, INFINITY where none */
+  const record **r;    /* the records behind t */
+  double *best;        /* nd x np: each GPU's best time */
+  int *bestc;          /* ... and its configuration (-1 none) */
+  hdr_entry *e;
+  int ne;
+  int *ship, nship;    /* shipped configuration id -> cfgs index */
+  unsigned *block;     /* per shipped id: block x, y, z, shared bytes */
+} hdr;
+
+#define CELL(h, d, p, c) ((((size_t)(d) * (size_t)(h)->np + (size_t)(p)) * (h)->nc) + (size_t)(c))
+#define TIME(h, d, p, c) ((h)->t[CELL(h, d, p, c)])
+#define REC(h, d, p, c) ((h)->r[CELL(h, d, p, c)])
+
+int hdr_emit(hdr *h, const ship_data *d, const header_opts *o, dbuf *out, cterr *err);
+void hdr_free(hdr *h);
+
+#endif

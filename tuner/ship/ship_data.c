@@ -1,0 +1,331 @@
+/* ship_data: see ship_data.h. */
+#include "ship_data.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "search/replay.h"
+#include "space/configset.h"
+#include "store/store.h"
+
+struct ship_data {
+  ship_opts o;
+  char *space;
+  int nparams;
+  char **params;
+  char *params_from; /* the file (or "the space") that fixed the parameter names */
+  record *rec;
+  char **src;
+  size_t n, cap;
+  size_t *slot; /* open-addressing index over (device, problem, config): rec index + 1 */
+  size_t nslot;
+};
+
+ship_data *ship_data_new(const ship_opts *o) {
+  ship_data *d = xcalloc(1, sizeof *d);
+  if (o) d->o = *o;
+  if (o && o->nparams > 0) {
+    d->nparams = o->nparams;
+    d->params = xcalloc((size_t)o->nparams, sizeof(char *));
+    for (int p = 0; p < o->nparams; p++) d->params[p] = xstrdup(o->params[p]);
+    d->params_from = xstrdup("the space");
+  }
+  if (o && o->space_name) d->space = xstrdup(o->space_name);
+  return d;
+}
+
+void ship_data_free(ship_data *d) {
+  if (!d) return;
+  for (size_t i = 0; i < d->n; i++) record_free(&d->rec[i]), free(d->src[i]);
+  for (int p = 0; p < d->nparams; p++) free(d->params[p]);
+  free(d->params), free(d->params_from), free(d->space), free(d->rec), free(d->src), free(d->slot), free(d);
+}
+
+size_t ship_count(const ship_data *d) { return d->n; }
+const record *ship_get(const ship_data *d, size_t i) { return &d->rec[i]; }
+const char *ship_source(const ship_data *d, size_t i) { return d->src[i]; }
+const char *ship_space(const ship_data *d) { return d->space; }
+int ship_nparams(const ship_data *d) { return d->nparams; }
+const char *ship_param(const ship_data *d, int p) { return d->params[p]; }
+
+static uint64_t hash_key(const record *r) {
+  uint64_t h = 1469598103934665603ull;
+  const char *parts[3] = {r->device_name ? r->device_name : "", r->problem ? r->problem : "", r->config ? r->config : ""};
+  for (int k = 0; k < 3; k++) {
+    for (const char *c = parts[k]; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211ull;
+    h = (h ^ 0x1f) * 1099511628211ull;
+  }
+  return h;
+}
+
+static int same_key(const record *a, const record *b) {
+  return !strcmp(a->device_name ? a->device_name : "", b->device_name ? b->device_name : "") &&
+         !strcmp(a->problem, b->problem) && !strcmp(a->config, b->config);
+}
+
+static void reindex(ship_data *d) {
+  free(d->slot);
+  d->nslot = 64;
+  while (d->nslot < 2 * d->cap) d->nslot *= 2;
+  d->slot = xcalloc(d->nslot, sizeof(size_t));
+  for (size_t i = 0; i < d->n; i++) {
+    size_t h = (size_t)(hash_key(&d->rec[i]) & (d->nslot - 1));
+    while (d->slot[h]) h = (h + 1) & (d->nslot - 1);
+    d->slot[h] = i + 1;
+  }
+}
+
+/* Take r (moved in): replaces an older record of the same key. */
+static void put(ship_data *d, record *r, const char *src) {
+  if (d->n + 1 > d->cap) {
+    d->cap = d->cap ? 2 * d->cap : 256;
+    d->rec = xrealloc(d->rec, d->cap * sizeof(record));
+    d->src = xrealloc(d->src, d->cap * sizeof(char *));
+    reindex(d);
+  }
+  size_t h = (size_t)(hash_key(r) & (d->nslot - 1));
+  while (d->slot[h]) {
+    size_t i = d->slot[h] - 1;
+    if (same_key(&d->rec[i], r)) {
+      record_free(&d->rec[i]), free(d->src[i]);
+      d->rec[i] = *r, d->src[i] = xstrdup(src);
+      return;
+    }
+    h = (h + 1) & (d->nslot - 1);
+  }
+  d->rec[d->n] = *r, d->src[d->n] = xstrdup(src);
+  d->slot[h] = ++d->n;
+}
+
+static char *join_names(char *const *names, int n) {
+  dbuf b;
+  dbuf_init(&b);
+  for (int i = 0; i < n; i++) dbuf_printf(&b, "%s%s", i ? "," : "", names[i]);
+  return dbuf_steal(&b);
+}
+
+/* The file's space and parameter names against the set's. */
+static int check_shape(ship_data *d, const char *path, const char *space, int np, char *const *names, cterr *err) {
+  if (d->o.any_space) return 0;
+  if (!d->space) d->space = xstrdup(space);
+  else if (strcmp(d->space, space))
+    return cterr_set(err, "%s: records of space '%s', not '%s' (one header per space: give the files of one space)",
+                     path, space, d->space);
+  if (!d->params) {
+    d->nparams = np;
+    d->params = xcalloc((size_t)(np ? np : 1), sizeof(char *));
+    for (int p = 0; p < np; p++) d->params[p] = xstrdup(names[p]);
+    d->params_from = xstrdup(path);
+    return 0;
+  }
+  int same = np == d->nparams;
+  for (int p = 0; p < np && same; p++) {
+    same = 0;
+    for (int q = 0; q < d->nparams; q++) same |= !strcmp(names[p], d->params[q]);
+  }
+  if (!same) {
+    char *a = join_names(names, np), *b = join_names(d->params, d->nparams);
+    cterr_set(err, "%s: parameters (%s) disagree with those of %s (%s)", path, a, d->params_from, b);
+    free(a), free(b);
+    return -1;
+  }
+  return 0;
+}
+
+static int add_store(ship_data *d, const char *path, dbuf *warn, cterr *err) {
+  store *st;
+  if (store_load(path, &st, warn, err) < 0) return -1;
+  size_t n = store_count(st), ok = 0, other = 0;
+  int rc = -1;
+  for (size_t i = 0; i < n; i++) {
+    const record *r = store_get(st, i);
+    if (!r->space || !r->config || !r->problem) continue;
+    if (check_shape(d, path, r->space, r->nparams, r->pname, err) < 0) goto done;
+    if (d->o.template_hash && r->template_hash && strcmp(r->template_hash, d->o.template_hash)) {
+      other++;
+      continue;
+    }
+    record c;
+    record_copy(&c, r);
+    if (c.status == ST_OK) ok++;
+    put(d, &c, path);
+  }
+  if (other)
+    dbuf_printf(warn, "%s: %zu records of another version of the template skipped (measure them again with cutune run)\n",
+                path, other);
+  if (!ok) {
+    cterr_set(err, "%s: no configuration ran successfully (%zu records, all failed or of another template) — nothing to "
+                   "ship from it", path, n);
+    goto done;
+  }
+  rc = 0;
+done:
+  store_close(st);
+  return rc;
+}
+
+static int add_kt(ship_data *d, const char *path, cterr *err) {
+  replay *rp;
+  if (replay_load(path, NULL, &rp, err) < 0) return -1;
+  const configset *cs = replay_configs(rp);
+  int np = configset_nparams(cs), rc = -1;
+  char *names[CS_MAX_PARAMS];
+  for (int p = 0; p < np; p++) names[p] = configset_param(cs, p)->name;
+  const char *space = d->space ? d->space : replay_kernel(rp) ? replay_kernel(rp) : "kernel";
+  if (d->o.any_space) { /* the file's own parameters, in its order */
+    for (int q = 0; q < d->nparams; q++) free(d->params[q]);
+    free(d->params);
+    d->nparams = np;
+    d->params = xcalloc((size_t)(np ? np : 1), sizeof(char *));
+    for (int p = 0; p < np; p++) d->params[p] = xstrdup(names[p]);
+  }
+  const char *dev = replay_device(rp);
+  if (!dev) {
+    cterr_set(err, "%s: the Kernel Tuner cache names no device_name", path);
+    goto done;
+  }
+  if (check_shape(d, path, space, np, names, err) < 0) goto done;
+  /* the problem: problem_size under the given names */
+  dbuf pk;
+  dbuf_init(&pk);
+  const char *sz = replay_sizes(rp) ? replay_sizes(rp) : "";
+  char *copy = xstrdup(sz), *save = NULL;
+  int k = 0;
+  typedef struct { const char *name; char *val; } nv;
+  nv vars[16];
+  for (char *tok = strtok_r(copy, ",", &save); tok && k < 16; tok = strtok_r(NULL, ",", &save), k++) {
+    vars[k].name = k < d->o.nkt_vars ? d->o.kt_vars[k] : NULL;
+    vars[k].val = tok;
+  }
+  if (d->o.nkt_vars && d->o.nkt_vars != k) {
+    cterr_set(err, "%s: problem_size has %d dimensions (%s) but %d names were given for them", path, k, sz, d->o.nkt_vars);
+    free(copy), dbuf_free(&pk);
+    goto done;
+  }
+  if (!d->o.nkt_vars) dbuf_printf(&pk, "size=%s", sz);
+  /* the store's canonical order: names sorted */
+  for (int pass = 0; d->o.nkt_vars && pass < k; pass++) {
+    int best = -1;
+    for (int j = 0; j < k; j++)
+      if (vars[j].name && (best < 0 || strcmp(vars[j].name, vars[best].name) < 0)) best = j;
+    dbuf_printf(&pk, "%s%s=%s", pass ? "," : "", vars[best].name, vars[best].val);
+    vars[best].name = NULL;
+  }
+  int cc = ship_cc_of(&d->o, dev, NULL);
+  size_t ok = 0;
+  for (size_t i = 0; i < replay_count(rp); i++) {
+    record r;
+    record_init(&r);
+    record_set_str(&r.space, space);
+    record_set_str(&r.problem, pk.data);
+    record_set_str(&r.device_name, dev);
+    if (cc) {
+      char ccs[16];
+      snprintf(ccs, sizeof ccs, "%d.%d", cc / 10, cc % 10);
+      record_set_str(&r.device_cc, ccs);
+    }
+    record_set_str(&r.timestamp, replay_date(rp));
+    record_set_str(&r.message, "");
+    /* parameters in the set's order */
+    const uint16_t *row = configset_row(cs, i);
+    dbuf key;
+    dbuf_init(&key);
+    r.nparams = d->nparams;
+    for (int q = 0; q < d->nparams; q++) {
+      int p = configset_param_index(cs, d->params[q]);
+      record_set_str(&r.pname[q], d->params[q]);
+      record_set_str(&r.pvalue[q], configset_param(cs, p)->str[row[p]]);
+      dbuf_printf(&key, "%s%s=%s", q ? "," : "", d->params[q], r.pvalue[q]);
+    }
+    r.config = dbuf_steal(&key);
+    r.status = replay_status(rp, i);
+    if (r.status == ST_OK) {
+      r.t_median = r.t_mean = replay_value(rp, i); /* Kernel Tuner's "time" is the mean */
+      r.samples = replay_nreps(rp, i);
+      ok++;
+    }
+    put(d, &r, path);
+  }
+  free(copy), dbuf_free(&pk);
+  if (!ok) {
+    cterr_set(err, "%s: no configuration ran successfully — nothing to ship from it", path);
+    goto done;
+  }
+  rc = 0;
+done:
+  replay_free(rp);
+  return rc;
+}
+
+static int ends_with(const char *s, const char *suf) {
+  size_t a = strlen(s), b = strlen(suf);
+  return a >= b && !strcmp(s + a - b, suf);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static int add_dir(ship_data *d, const char *dir, dbuf *warn, cterr *err) {
+  DIR *dh = opendir(dir);
+  if (!dh) return cterr_set(err, "%s: cannot open the folder", dir);
+  char **names = NULL;
+  size_t n = 0;
+  struct dirent *de;
+  while ((de = readdir(dh)))
+    if (de->d_name[0] != '.') names = xrealloc(names, (n + 1) * sizeof(char *)), names[n++] = xstrdup(de->d_name);
+  closedir(dh);
+  qsort(names, n, sizeof(char *), cmp_str);
+  char *want = d->space ? xasprintf("%s.jsonl", d->space) : NULL;
+  int rc = 0;
+  for (size_t i = 0; i < n; i++) {
+    char *p = path_join(dir, names[i]);
+    struct stat sb;
+    if (rc == 0 && stat(p, &sb) == 0) {
+      if (S_ISDIR(sb.st_mode)) rc = add_dir(d, p, warn, err);
+      else if (want ? !strcmp(names[i], want) : ends_with(names[i], ".jsonl")) rc = ship_data_add(d, p, warn, err);
+    }
+    free(p), free(names[i]);
+  }
+  free(names), free(want);
+  return rc;
+}
+
+int ship_data_add(ship_data *d, const char *path, dbuf *warn, cterr *err) {
+  struct stat sb;
+  if (stat(path, &sb) != 0) return cterr_set(err, "%s: no such file or folder", path);
+  if (S_ISDIR(sb.st_mode)) return add_dir(d, path, warn, err);
+  if (ends_with(path, ".jsonl") || ends_with(path, ".jsonl.gz")) return add_store(d, path, warn, err);
+  if (ends_with(path, ".json") || ends_with(path, ".json.gz")) return add_kt(d, path, err);
+  return cterr_set(err, "%s: neither a cutune store (.jsonl) nor a Kernel Tuner cache (.json, .json.gz)", path);
+}
+
+/* ---- compute capability from a device name ---- */
+
+static const struct { const char *pat; int cc; } cc_table[] = {
+    {"GH200", 90}, {"H200", 90}, {"H100", 90}, {"H800", 90}, {"H20", 90},
+    {"B200", 100}, {"B100", 100}, {"GB200", 100},
+    {"L40", 89}, {"L4", 89}, {"RTX 40", 89}, {"RTX 6000 Ada", 89}, {"RTX 5000 Ada", 89}, {"RTX 4000 Ada", 89},
+    {"A100", 80}, {"A800", 80}, {"A30", 80},
+    {"A40", 86}, {"A10", 86}, {"A16", 86}, {"A2", 86}, {"RTX A", 86}, {"RTX 30", 86},
+    {"T4", 75}, {"RTX 20", 75}, {"TITAN RTX", 75}, {"Quadro RTX", 75},
+    {"V100", 70}, {"TITAN V", 70},
+};
+
+int ship_cc_of(const ship_opts *o, const char *device_name, const char *cc_text) {
+  if (!device_name) return 0;
+  for (int i = 0; o && i < o->ncc; i++)
+    if (!strcmp(o->cc_names[i], device_name)) return o->cc_values[i];
+  if (cc_text && *cc_text) {
+    int a = 0, b = 0;
+    if (sscanf(cc_text, "%d.%d", &a, &b) == 2 && a > 0) return 10 * a + b;
+  }
+  if (!strstr(device_name, "NVIDIA") && !strstr(device_name, "Tesla") && !strstr(device_name, "GeForce") &&
+      !strstr(device_name, "Quadro"))
+    return 0;
+  for (size_t i = 0; i < sizeof cc_table / sizeof cc_table[0]; i++)
+    if (strstr(device_name, cc_table[i].pat)) return cc_table[i].cc;
+  return 0;
+}
