@@ -3,8 +3,8 @@
 # benchmark, the GPU tests, and a second independent run to compare winners. Runs from the
 # repository root over a build/ made elsewhere (tools/setup) and carried along; logs go to
 # $OUT (default gpu-out/): session.log, run1.txt, run2.txt, bench.txt, logs.tgz, results.tgz.
-#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat|explain|energy|launcher|convolution|compile|inputs|matmul|matmul-long|vecadd]...
-# The last nine run only when named (not with all).
+#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat|explain|energy|launcher|convolution|compile|inputs|matmul|matmul-long|vecadd|devices]...
+# The last ten run only when named (not with all).
 # `explain` (not part of `all`): cutune explain under ncu on the transpose store at 8192^2 (top 3,
 # the best of each TILE, the seed's naive / unpadded / padded kernels) -> explain.txt; the
 # sanitizers on the same configurations (ragged problem) -> sanitize.txt; the planted race and
@@ -23,10 +23,13 @@
 # transpose space compiled cold for sm_90, then 5 fully cached re-runs timed -> $OUT/compile.txt.
 # inputs: bench/inputs_gpu.sh -- exit statuses, the reference first, whole lines in a shared log
 #   -> inputs.log.
-# matmul, matmul-long, vecadd (about 7.5, 5.5 and 1.5 minutes: one call each) run
-# each): they run bench/matmul_session.sh matmul|long|vecadd
+# matmul, matmul-long, vecadd (about 7.5, 5.5 and 1.5 minutes: one call each): they run bench/matmul_session.sh matmul|long|vecadd
 # (see its header: verify, default budget over seeds, long run, Kernel Tuner, cuBLAS benchmark);
 # Kernel Tuner's wheels are read from $WHEELS (default .whl).
+# devices: the transpose space at 8192x8192 from a warm compile cache, once
+# on one device (a plain run) and once with --devices all; prints the rate per device count and
+# both winners (devices-plain.txt, devices-all.txt). On a one-GPU machine both runs use the one
+# device: the rates should match and so should the winners (within run-to-run noise).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-gpu-out}
@@ -168,6 +171,27 @@ for k in matmul matmul-long vecadd; do
     say "$k exit $?"
   fi
 done
+
+if named devices; then
+  n=$("$B/cutune" devices --count 2>/dev/null || echo 0)
+  P=${DEVICES_PROBLEM:-M=8192,N=8192}
+  SP=${DEVICES_SPACE:-lua/transpose_space.lua}
+  say "devices: $n CUDA device(s); $SP at $P, compile cache warmed first"
+  "$B/cutune" run --compile-only --no-progress -q --problem "$P" "$SP" >"$LOGS/devices-warm.txt" 2>&1
+  for mode in plain all; do
+    args=()
+    k=1
+    [ $mode = all ] && args=(--devices all) && k=$n
+    f="$OUT/devices-$mode.txt"
+    t=$(date +%s.%N)
+    timeout 300 "$B/cutune" run --no-progress --results "$LOGS/devices-results-$mode" --problem "$P" \
+      "${args[@]}" "$SP" >"$f" 2>&1
+    rc=$?
+    rate=$(sed -n 's/.*measured in .* (\([0-9.]*\) per second end to end).*/\1/p' "$f")
+    say "devices: ${args[*]:-plain run} on $k device(s): exit $rc after $(elapsed "$t") s, ${rate:-?} configurations/s"
+    grep -m1 -E "^ +1 " "$f" | sed 's/^/  winner: /' | tee -a "$LOG"
+  done
+fi
 
 tar czf "$OUT/logs.tgz" -C "$LOGS" . 2>/dev/null
 tar czf "$OUT/results.tgz" results 2>/dev/null

@@ -13,7 +13,13 @@
  *       and kills the process with SIGKILL: a GPU worker killed from outside during setup,
  *       once across all processes.
  *   FAKE_CUDA_LOAD_DELAY_MS=N  each cuModuleLoadData sleeps N ms (paces a run so that a test
- *       can interrupt it part-way). */
+ *       can interrupt it part-way).
+ *   FAKE_CUDA_FAULT_BLOCK=N  a launch of any emulated copy with N threads per block faults as
+ *       copy_fault does.
+ *
+ * Devices: one "Fake H200" unless CUTUNE_FAKE_DEVICES names several, comma-separated, e.g.
+ * "NVIDIA H200,NVIDIA H200,NVIDIA A100-SXM4-80GB": one device per name, compute capability
+ * 8.0 for a name with A100 in it (9.0 otherwise), a UUID of its own per ordinal. */
 #include <cuda.h>
 #include <math.h>
 #include <signal.h>
@@ -55,32 +61,55 @@ CUresult cuGetErrorString(CUresult r, const char **s) {
   *s = "fake";
   return 0;
 }
+#define FAKE_MAX_DEVICES 16
+static char dev_names[FAKE_MAX_DEVICES][128];
+static int ndev = -1;
+static void devices_read(void) {
+  if (ndev >= 0) return;
+  const char *e = getenv("CUTUNE_FAKE_DEVICES");
+  ndev = 0;
+  if (!e || !*e) {
+    snprintf(dev_names[ndev++], sizeof dev_names[0], "Fake H200");
+    return;
+  }
+  while (*e && ndev < FAKE_MAX_DEVICES) {
+    size_t n = strcspn(e, ",");
+    snprintf(dev_names[ndev++], sizeof dev_names[0], "%.*s", (int)n, e);
+    e += n + (e[n] == ',');
+  }
+}
+static int dev_is_a100(CUdevice d) { return d >= 0 && d < ndev && strstr(dev_names[d], "A100") != NULL; }
 CUresult cuDeviceGetCount(int *n) {
-  *n = 1;
+  devices_read();
+  *n = ndev;
   return 0;
 }
 CUresult cuDeviceGet(CUdevice *d, int o) {
+  devices_read();
+  if (o < 0 || o >= ndev) return CUDA_ERROR_INVALID_DEVICE;
   *d = o;
   return 0;
 }
 CUresult cuDeviceGetName(char *n, int l, CUdevice d) {
-  snprintf(n, l, "Fake H200");
+  devices_read();
+  snprintf(n, l, "%s", d >= 0 && d < ndev ? dev_names[d] : "?");
   return 0;
 }
 CUresult cuDeviceGetUuid(CUuuid *u, CUdevice d) {
   memset(u, 0xab, 16);
+  u->bytes[15] = (char)(0xab + d); /* ordinal 0 keeps the all-0xab UUID the tests expect */
   return 0;
 }
 CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
   switch (a) {
   case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
-    *v = 9;
+    *v = dev_is_a100(d) ? 8 : 9;
     break;
   case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
     *v = 0;
     break;
   case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
-    *v = 132;
+    *v = dev_is_a100(d) ? 108 : 132;
     break;
   case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE:
     *v = 50 << 20;
@@ -260,7 +289,8 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
   float *out = *(float **)pp[0], *in = *(float **)pp[1];
   unsigned N = *(unsigned *)pp[2];
   unsigned long long T = (unsigned long long)gx * bx;
-  if (!strcmp(n, "copy_fault")) {
+  const char *fb = getenv("FAKE_CUDA_FAULT_BLOCK");
+  if (!strcmp(n, "copy_fault") || (fb && atoi(fb) > 0 && bx * by * bz == (unsigned)atoi(fb))) {
     sticky = 1;
     return 0;
   }

@@ -19,6 +19,8 @@ typedef struct run_opts {
   int no_cache;
   int jobs;                /* compile workers; 0 = online CPUs */
   int device;              /* GPU ordinal */
+  const char *devices;     /* --devices: "all" or "0,2,3"; NULL: device alone */
+  double rank_timeout;     /* MPI: seconds of silence before a rank holding work is taken as lost */
   int compile_only;
   long sample;             /* compile-only: this many configurations (a cover first); 0 = all */
   double compile_timeout;  /* seconds one compile may take before its worker is killed */

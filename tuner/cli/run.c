@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "compile_only.h"
+#include "dist/dist.h"
+#include "exec.h"
 #include "gpu/gpu.h"
 #include "report/progress.h"
 #include "store/record.h"
@@ -46,6 +48,13 @@ static const char run_usage[] =
     "  --compile-timeout S seconds one configuration may take to compile before its worker is\n"
     "                      killed and it is recorded as compile_timeout (default 60)\n"
     "  --device N          GPU ordinal (default 0)\n"
+    "  --devices all|LIST  tune on several GPUs of this host at once: every device, or ordinals\n"
+    "                      such as 0,2,3. One GPU worker per device, one compile pool; devices of\n"
+    "                      one model share one store and one search, each other model gets its own\n"
+    "                      (results/<model>/...). Under mpirun/srun every rank but 0 uses all of its\n"
+    "                      host's devices unless --devices says otherwise (docs/DISTRIBUTED.md)\n"
+    "  --rank-timeout S    under MPI: a rank silent this long while it holds configurations is\n"
+    "                      taken as lost and its configurations go to other ranks (default 120)\n"
     "  --jobs N            compile worker processes (default: number of CPUs)\n"
     "  --cache DIR         compile cache (default: $CUTUNE_CACHE, $XDG_CACHE_HOME/cutune or ~/.cache/cutune);\n"
     "                      a --cache that cannot be created or written is an error\n"
@@ -122,7 +131,7 @@ int run_main(int argc, char **argv) {
                 .energy_top = 8, .energy_within = 0.10, .compile_timeout = 60};
   enum { O_RESULTS = 256, O_ARCH, O_COMPILE_ONLY, O_DEVICE, O_JOBS, O_CACHE, O_NO_CACHE, O_STRATEGY,
          O_BUDGET, O_TIME, O_SEED, O_PROBLEM, O_TOP, O_MINS, O_MAXS, O_RSE, O_NOPROG, O_ETOP, O_EWITHIN,
-         O_SAMPLE, O_COMPILE_TIMEOUT };
+         O_SAMPLE, O_COMPILE_TIMEOUT, O_DEVICES, O_RANK_TIMEOUT };
   static const struct option longopts[] = {
       {"results", required_argument, 0, O_RESULTS}, {"arch", required_argument, 0, O_ARCH},
       {"compile-only", no_argument, 0, O_COMPILE_ONLY}, {"device", required_argument, 0, O_DEVICE},
@@ -135,6 +144,7 @@ int run_main(int argc, char **argv) {
       {"energy-top", required_argument, 0, O_ETOP}, {"energy-within", required_argument, 0, O_EWITHIN},
       {"no-progress", no_argument, 0, O_NOPROG}, {"sample", required_argument, 0, O_SAMPLE},
       {"compile-timeout", required_argument, 0, O_COMPILE_TIMEOUT}, {"quiet", no_argument, 0, 'q'},
+      {"devices", required_argument, 0, O_DEVICES}, {"rank-timeout", required_argument, 0, O_RANK_TIMEOUT},
       {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
   cterr err = {{0}};
   long l;
@@ -156,6 +166,11 @@ int run_main(int argc, char **argv) {
     case O_DEVICE:
       if (parse_long(optarg, &l, "--device", &err) || l < 0) return bad_usage("--device needs a GPU ordinal (0, 1, ...), got '%s'", optarg);
       o.device = (int)l;
+      break;
+    case O_DEVICES: o.devices = optarg; break;
+    case O_RANK_TIMEOUT:
+      if (parse_double(optarg, &d, "--rank-timeout", &err) || d <= 0) return bad_usage("--rank-timeout needs a positive number of seconds, got '%s'", optarg);
+      o.rank_timeout = d;
       break;
     case O_JOBS:
       if (parse_long(optarg, &l, "--jobs", &err) || l < 1 || l > 1024) return bad_usage("--jobs needs a number of processes from 1 to 1024, got '%s'", optarg);
@@ -261,17 +276,34 @@ int run_main(int argc, char **argv) {
   }
   const char *why = NULL;
   char whybuf[CTERR_MAX + 64];
-  if (o.compile_only) why = "--compile-only was given";
+  int ordinals[EXEC_MAX_DEVICES], nord = 0;
+  int ranks = dist_launched();
+  if (ranks > 1 && o.compile_only && dist_launched_rank() > 0) { /* rank 0 compiles; the others have nothing to do */
+    free(self), space_free(s);
+    return 0;
+  }
+  if (ranks > 1 && o.compile_only) ranks = 1;
+  if (ranks > 1 && dist_launched_rank() == 0) {
+    /* an MPI run's coordinator: the other ranks measure, it needs no GPU of its own */
+  } else if (o.compile_only) why = "--compile-only was given";
   else {
     cterr gerr = {{0}};
     int n = gpu_count(self, &gerr);
     if (n <= 0) {
       snprintf(whybuf, sizeof whybuf, "no CUDA device found (%s)", n < 0 || gerr.msg[0] ? gerr.msg : "the driver reports none");
       why = whybuf;
+    } else if (o.devices || ranks > 1) {
+      if (exec_parse_devices(o.devices ? o.devices : "all", n, ordinals, EXEC_MAX_DEVICES, &nord, &err) != 0) {
+        fprintf(stderr, "cutune run: %s\n", err.msg);
+        free(self), space_free(s);
+        return 2;
+      }
     } else if (o.device >= n) {
       fprintf(stderr, "cutune: --device %d: this machine has %d CUDA device%s\n", o.device, n, n == 1 ? "" : "s");
       free(self), space_free(s);
       return 2;
+    } else {
+      ordinals[nord++] = o.device;
     }
   }
   if (!why && o.sample) {
@@ -280,8 +312,10 @@ int run_main(int argc, char **argv) {
     return 2;
   }
   run_outcome out = {0};
-  if (why) rc = run_compile_only(s, &o, self, why, &out, &err);
-  else rc = run_tune(s, &o, self, &out, &err);
+  if (why && ranks > 1) /* a serving rank without a GPU still answers rank 0, which goes on without it */
+    rc = run_tune(s, &o, self, ordinals, 0, &out, &err);
+  else if (why) rc = run_compile_only(s, &o, self, why, &out, &err);
+  else rc = run_tune(s, &o, self, ordinals, nord, &out, &err);
   fflush(stdout);
   if (rc != 0) fprintf(stderr, "cutune: %s\n", err.msg);
   free(self);

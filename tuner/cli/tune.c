@@ -1,14 +1,14 @@
-/* tune: the GPU path of `cutune run`. A strategy proposes configurations; the compile pool
- * compiles ahead of the GPU; one GPU worker checks and times each; every record goes to the
- * store the moment it exists. Configurations already in the store (same template and
- * options) are answered from it without measuring or charging the budget. */
+/* tune: the GPU path of `cutune run`. Per GPU model a strategy proposes configurations; the
+ * exec (exec.h: this host's devices, or MPI ranks) compiles and measures them; every record
+ * goes to its model's store the moment it exists. Configurations already in the store (same
+ * template and options) are answered from it without measuring or charging the budget. */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/gpu.h"
+#include "exec.h"
 #include "report/progress.h"
 #include "report/report.h"
 #include "tune.h"
@@ -21,45 +21,46 @@ static void on_sigint(int sig) {
   interrupted = 1;
 }
 
-typedef struct ready_item {
-  size_t cfg;
-  compile_result cr;
-} ready_item;
+/* One model group of the run: its store, its options hashes, its search. */
+typedef struct tune_group {
+  store *st;
+  char *spath;
+  char (*ohash)[33]; /* options hash of every configuration for this group's arch (resume key) */
+  const char *arch;
+  char label[192];   /* "" with one group, else " on <model>" */
+} tune_group;
 
 typedef struct tune_ctx {
   space *s;
   const run_opts *o;
-  gpu *g;
-  store *st;
-  cpool *pool;
+  exec *x;
   const compile_source *src; /* the template and its includes, hashed once */
-  const char *arch;
   char template_hash[33];
-  char (*ohash)[33]; /* options hash of every configuration (provenance and resume key) */
-  int jobs;          /* compile workers */
-  const gpu_device_info *dev;
+  tune_group grp[EXEC_MAX_GROUPS];
 } tune_ctx;
 
-/* Fill the device and provenance fields every record of this run carries. */
-static void stamp(tune_ctx *t, record *r, const char *options_hash) {
-  record_set_str(&r->template_hash, t->template_hash);
-  record_set_str(&r->options_hash, options_hash);
-  if (!r->device_name) record_set_str(&r->device_name, t->dev->name);
-  if (!r->device_uuid) record_set_str(&r->device_uuid, t->dev->uuid);
-  if (!r->device_cc) record_set_str(&r->device_cc, t->dev->cc);
-  if (!r->driver_version) record_set_str(&r->driver_version, t->dev->driver);
+/* Fill the device and provenance fields a record lacks (one that never reached a GPU). */
+static void stamp(tune_ctx *t, int g, record *r, size_t cfg) {
+  const gpu_device_info *dev = &t->x->group[g].info;
+  if (!r->template_hash) record_set_str(&r->template_hash, t->template_hash);
+  if (!r->options_hash) record_set_str(&r->options_hash, t->grp[g].ohash[cfg]);
+  if (!r->device_name) record_set_str(&r->device_name, dev->name);
+  if (!r->device_uuid) record_set_str(&r->device_uuid, dev->uuid);
+  if (!r->device_cc) record_set_str(&r->device_cc, dev->cc);
+  if (!r->driver_version) record_set_str(&r->driver_version, dev->driver);
 }
 
-/* The options hash of every configuration, once: it keys resume lookups, provenance and the
- * final report. */
-static int hash_all_options(tune_ctx *t, cterr *err) {
+/* The options hash of every configuration for arch, once: it keys resume lookups, provenance
+ * and the final report. */
+static int hash_all_options(tune_ctx *t, const char *arch, char (**out)[33], cterr *err) {
   size_t n = configset_count(space_configs(t->s));
-  t->ohash = xcalloc(n ? n : 1, sizeof *t->ohash);
+  char(*h)[33] = xcalloc(n ? n : 1, sizeof *h);
+  *out = h;
   for (size_t i = 0; i < n; i++) {
     compile_job job;
     job_hold hold;
-    if (job_make(t->s, t->src, i, t->arch, &job, &hold, err) != 0) return -1;
-    job_options_hash(&job, t->ohash[i]);
+    if (job_make(t->s, t->src, i, arch, &job, &hold, err) != 0) return -1;
+    job_options_hash(&job, h[i]);
     job_hold_free(&hold);
   }
   return 0;
@@ -87,19 +88,30 @@ void tune_limits(size_t count, const run_opts *o, long *budget, double *time_lim
   *sname = o->strategy ? o->strategy : strategy_default_name(count, cover);
 }
 
-/* What one problem's loop keeps between configurations. */
+/* What one group's loop keeps between configurations of a problem. */
 typedef struct tune_tally {
   strategy *strat;
   progress *pg;
-  long charged;
-  size_t failed;
+  long charged, budget;
+  size_t failed, resumed;
+  int exhausted;
   double best;
   int flops; /* the space gives flops: progress in TFLOP/s */
 } tune_tally;
 
-/* A finished record: to the store (fsync'd), to the strategy, to the display. Frees rec. */
-static int finish_record(tune_ctx *t, tune_tally *ty, size_t cfg, record *rec, size_t *n_measured, cterr *err) {
-  int rc = store_append(t->st, rec, err);
+static void note_best(tune_ctx *t, int g, tune_tally *ty, const record *r) {
+  if (r->status == ST_OK && isfinite(r->t_median) && (isnan(ty->best) || r->t_median < ty->best)) {
+    ty->best = r->t_median;
+    t->x->ops->best(t->x, g, ty->best);
+  }
+}
+
+/* A finished record: to its group's store (fsync'd), to the strategy, to the display. Frees rec. */
+static int finish_record(tune_ctx *t, int g, tune_tally *ty, size_t cfg, record *rec, size_t *n_measured,
+                         cterr *err) {
+  stamp(t, g, rec, cfg);
+  note_best(t, g, ty, rec);
+  int rc = store_append(t->grp[g].st, rec, err);
   if (rc == 0) {
     (*n_measured)++;
     ty->charged++;
@@ -114,161 +126,110 @@ static int finish_record(tune_ctx *t, tune_tally *ty, size_t cfg, record *rec, s
   return rc;
 }
 
-static void note_best(tune_tally *ty, const record *r) {
-  if (r->status == ST_OK && isfinite(r->t_median) && (isnan(ty->best) || r->t_median < ty->best)) ty->best = r->t_median;
+/* Hand group g as many new configurations as the exec has room for and the budget allows;
+ * those already in the store are told to the strategy and not charged. */
+static int propose(tune_ctx *t, int g, int prob, tune_tally *ty, size_t *batch, int batch_max, cterr *err) {
+  exec *x = t->x;
+  const configset *cs = space_configs(t->s);
+  const char *pkey = space_problem_key(t->s, prob);
+  tune_group *tg = &t->grp[g];
+  while (!ty->exhausted) {
+    long left = ty->budget - ty->charged - x->ops->inflight(x, g);
+    int k = x->ops->room(x, g);
+    if (k > batch_max) k = batch_max;
+    if (left < k) k = (int)left;
+    if (k <= 0) return 0;
+    int got = strategy_ask(ty->strat, batch, k);
+    if (got == 0) ty->exhausted = 1;
+    for (int i = 0; i < got; i++) {
+      size_t idx = batch[i];
+      char *key = configset_row_key(cs, configset_row(cs, idx));
+      const record *have = store_find(tg->st, key, pkey, t->template_hash, tg->ohash[idx]);
+      free(key);
+      if (have) { /* measured before: answered from the store, not charged */
+        strategy_tell(ty->strat, idx, record_value(have));
+        note_best(t, g, ty, have);
+        ty->resumed++;
+        progress_skip(ty->pg, 1);
+        continue;
+      }
+      if (x->ops->submit(x, g, idx, err) != 0) return -1;
+    }
+  }
+  return 0;
 }
 
-/* Tune one problem. Three stages run at once: the strategy proposes into the compile pool
- * (up to `window` configurations ahead), the GPU worker measures one configuration, and the
- * coordinator records the one before it (store append with fsync, strategy, display) while
- * the worker is busy. */
+/* Tune one problem on every group at once. Three stages run together: the strategies propose
+ * into the exec (the compile pool works ahead of the devices), the devices measure, and the
+ * coordinator records each finished configuration (store append with fsync, strategy,
+ * display) while the device that measured it is already on the next. */
 static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
+  exec *x = t->x;
+  int ng = x->ngroups, rc = -1, stopped = 0;
   const configset *cs = space_configs(t->s);
   size_t count = configset_count(cs);
   long budget;
   double time_limit;
   const char *sname, *dflt;
   tune_limits(count, t->o, &budget, &time_limit, &sname, &dflt);
-  tune_tally ty = {.best = NAN};
   strategy_opts sopts;
   strategy_opts_default(&sopts);
   sopts.budget_hint = budget < (long)count ? budget : (long)count;
-  if (strategy_new(sname, cs, t->o->seed, &sopts, &ty.strat, err) != 0) return -1;
-
-  int window = 2 * t->jobs + 4;
-  ready_item *ready = xcalloc((size_t)window + 1, sizeof(ready_item));
-  int nready = 0, inflight = 0, exhausted = 0, rc = -1, gpu_busy = 0;
-  size_t resumed = 0, pend_cfg = 0;
-  record pend;
-  record_init(&pend);
-  double t0 = now_seconds();
-  const char *pkey = space_problem_key(t->s, prob);
-  ty.pg = progress_new(stderr, pkey, (size_t)(budget < (long)count ? budget : (long)count),
-                       t->o->quiet ? 0 : t->o->progress_tty);
-  progress_set_quiet(ty.pg, t->o->quiet);
   cterr ferr;
   double fl = space_flops(t->s, prob, &ferr);
-  ty.flops = isfinite(fl) && fl > 0;
-  if (ty.flops) progress_show_tflops(ty.pg);
-  if (!t->o->quiet) fprintf(stderr, "problem %s: %zu configurations, strategy %s%s\n", pkey, count, sname, dflt);
+  int flops = isfinite(fl) && fl > 0;
+  const char *pkey = space_problem_key(t->s, prob);
+  tune_tally ty[EXEC_MAX_GROUPS];
+  memset(ty, 0, sizeof ty);
+  int batch_max = 4096;
+  size_t *batch = xcalloc((size_t)batch_max, sizeof *batch);
+  double t0 = now_seconds();
+  for (int g = 0; g < ng; g++) {
+    ty[g].best = NAN;
+    ty[g].budget = budget;
+    char label[256];
+    snprintf(label, sizeof label, "%s%s", pkey, t->grp[g].label);
+    ty[g].pg = progress_new(stderr, label, (size_t)(budget < (long)count ? budget : (long)count),
+                            t->o->quiet ? 0 : t->o->progress_tty);
+    progress_set_quiet(ty[g].pg, t->o->quiet);
+    ty[g].flops = flops;
+    if (flops) progress_show_tflops(ty[g].pg);
+    if (strategy_new(sname, cs, t->o->seed, &sopts, &ty[g].strat, err) != 0) goto done;
+    if (!t->o->quiet)
+      fprintf(stderr, "problem %s%s: %zu configurations, strategy %s%s\n", pkey, t->grp[g].label, count, sname,
+              dflt);
+  }
 
   for (;;) {
     int out_of_time = time_limit > 0 && now_seconds() - t0 > time_limit;
-    int stop = interrupted || out_of_time || ty.charged >= budget;
-    /* propose while there is room in the pipeline and budget left for it */
-    while (!stop && !exhausted && inflight + nready < window && ty.charged + inflight + nready + gpu_busy < budget) {
-      size_t idx;
-      if (strategy_ask(ty.strat, &idx, 1) != 1) {
-        exhausted = 1;
-        break;
-      }
-      char *key = configset_row_key(cs, configset_row(cs, idx));
-      const record *have = store_find(t->st, key, pkey, t->template_hash, t->ohash[idx]);
-      free(key);
-      if (have) { /* measured before: answered from the store, not charged */
-        strategy_tell(ty.strat, idx, record_value(have));
-        note_best(&ty, have);
-        resumed++;
-        progress_skip(ty.pg, 1);
-        continue;
-      }
-      compile_job job;
-      job_hold hold;
-      if (job_make(t->s, t->src, idx, t->arch, &job, &hold, err) != 0) goto done;
-      int sr = cpool_submit(t->pool, idx, &job, err);
-      job_hold_free(&hold);
-      if (sr != 0) goto done;
-      inflight++;
+    int stop = interrupted || out_of_time;
+    if (stop && !stopped) x->ops->stop(x), stopped = 1;
+    int inflight = 0, more = 0;
+    for (int g = 0; g < ng; g++) {
+      if (!stop && ty[g].charged < budget && propose(t, g, prob, &ty[g], batch, batch_max, err) != 0) goto done;
+      int f = x->ops->inflight(x, g);
+      inflight += f;
+      more |= !stop && !ty[g].exhausted && ty[g].charged + f < budget;
     }
-    if (!gpu_busy && (stop || (exhausted && inflight == 0 && nready == 0))) break;
-
-    /* collect finished compiles: wait only when the GPU has nothing to do */
-    while (inflight > 0 && nready < window) {
-      uint64_t tag;
-      compile_result cr;
-      int w = cpool_wait(t->pool, &tag, &cr, (nready || gpu_busy) ? 0 : 500, err);
-      if (w < 0) goto done;
-      if (w == 0) break;
-      inflight--;
-      ready[nready].cfg = (size_t)tag;
-      ready[nready].cr = cr;
-      nready++;
-    }
-
-    /* the result of the configuration on the GPU */
-    record done_rec;
-    size_t done_cfg = 0;
-    int have_done = 0;
-    if (gpu_busy) {
-      gpu_busy = 0;
-      if (gpu_collect(t->g, &pend, err) != 0) goto done; /* pend was stamped before submit */
-      done_rec = pend, done_cfg = pend_cfg, have_done = 1;
-      record_init(&pend);
-      note_best(&ty, &done_rec);
-    }
-
-    /* start the next measurement before recording the last one */
-    while (!stop && nready > 0 && !gpu_busy) {
-      ready_item it = ready[0];
-      memmove(ready, ready + 1, (size_t)(nready - 1) * sizeof(ready_item));
-      nready--;
-      record rec;
-      job_record_base(t->s, it.cfg, prob, t->arch, &it.cr, &rec);
-      stamp(t, &rec, t->ohash[it.cfg]);
-      gpu_job job = {0};
-      if (rec.status == ST_OK && space_geometry(t->s, it.cfg, prob, &job.geom, err) == 0) {
-        job.cubin = it.cr.cubin.data;
-        job.cubin_len = it.cr.cubin.len;
-        job.kernel = space_kernel(t->s);
-        job.timeout_s = space_timeout(t->s);
-        job.best_ms = ty.best;
-        job.min_samples = t->o->min_samples;
-        job.max_samples = t->o->max_samples;
-        job.target_rse = t->o->rse;
-        job.want_energy = 0; /* time first; energy in a pass of its own (energy_pass) */
-        job.isolated_samples = 21; /* contenders only: see gpu_job */
-        int sr = gpu_submit(t->g, &job, err);
-        compile_result_free(&it.cr);
-        if (sr != 0) {
-          record_free(&rec);
-          if (have_done) record_free(&done_rec);
-          goto done;
-        }
-        pend = rec, pend_cfg = it.cfg, gpu_busy = 1;
-      } else { /* compile error or invalid geometry: a record without the GPU */
-        compile_result_free(&it.cr);
-        if (finish_record(t, &ty, it.cfg, &rec, n_measured, err) != 0) {
-          if (have_done) record_free(&done_rec);
-          goto done;
-        }
-      }
-    }
-    if (have_done && finish_record(t, &ty, done_cfg, &done_rec, n_measured, err) != 0) goto done;
+    if (inflight == 0 && !more) break;
+    exec_done d;
+    int w = x->ops->wait(x, &d, 200, err);
+    if (w < 0) goto done;
+    if (w == 1 && finish_record(t, d.group, &ty[d.group], d.cfg, &d.rec, n_measured, err) != 0) goto done;
   }
   rc = 0;
 done:
-  if (gpu_busy) { /* an error elsewhere: let the worker finish, so the next problem finds it idle */
-    cterr e2;
-    gpu_collect(t->g, &pend, &e2);
+  if (rc != 0) x->ops->drain(x); /* an error elsewhere: the next problem starts clean */
+  for (int g = 0; g < ng; g++) {
+    if (!ty[g].pg) continue;
+    progress_finish(ty[g].pg);
+    progress_free(ty[g].pg);
+    strategy_free(ty[g].strat);
+    if (rc == 0 && !t->o->quiet)
+      fprintf(stderr, "problem %s%s: %ld measured (%zu failed), %zu answered from the store, %.1f s\n", pkey,
+              t->grp[g].label, ty[g].charged, ty[g].failed, ty[g].resumed, now_seconds() - t0);
   }
-  record_free(&pend);
-  progress_finish(ty.pg);
-  progress_free(ty.pg);
-  /* drain what is still compiling so the next problem starts clean */
-  for (int i = 0; i < nready; i++) compile_result_free(&ready[i].cr);
-  while (inflight > 0) {
-    uint64_t tag;
-    compile_result cr;
-    cterr e2;
-    if (cpool_wait(t->pool, &tag, &cr, -1, &e2) != 1) break;
-    compile_result_free(&cr);
-    inflight--;
-  }
-  free(ready);
-  strategy_free(ty.strat);
-  if (rc == 0 && !t->o->quiet)
-    fprintf(stderr, "problem %s: %ld measured (%zu failed), %zu answered from the store, %.1f s\n", pkey, ty.charged,
-            ty.failed, resumed, now_seconds() - t0);
+  free(batch);
   return rc;
 }
 
@@ -285,21 +246,23 @@ static int space_wants_energy(const space *s) {
   return 0;
 }
 
-/* The energy objective's second pass: the configurations near the time front (the
- * --energy-top fastest, within --energy-within of the best time) are measured again with an
- * energy window of ENERGY_WINDOW_MS, and the new record (time and energy) is appended: the
- * newest record of a configuration is the one the store answers with. Configurations whose
- * newest record has an energy figure are not measured again. */
-static int energy_pass(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
+/* The energy objective's second pass, per model group: the configurations near the time front
+ * (the --energy-top fastest, within --energy-within of the best time) are measured again with
+ * an energy window of ENERGY_WINDOW_MS (exec remeasure, one device of the group), and the new
+ * record (time and energy) is appended: the newest record of a configuration is the one the
+ * store answers with. Configurations whose newest record has an energy figure are not
+ * measured again. */
+static int energy_pass(tune_ctx *t, int g, int prob, size_t *n_measured, cterr *err) {
   const char *pkey = space_problem_key(t->s, prob);
   const configset *cs = space_configs(t->s);
+  tune_group *tg = &t->grp[g];
   size_t n = configset_count(cs), k = 0, done = 0, measured = 0;
   const record **view = xcalloc(n ? n : 1, sizeof(record *));
   size_t *cfg_of = xcalloc(n ? n : 1, sizeof(size_t));
   int rc = -1;
   for (size_t i = 0; i < n; i++) {
     char *key = configset_row_key(cs, configset_row(cs, i));
-    const record *r = store_find(t->st, key, pkey, t->template_hash, t->ohash[i]);
+    const record *r = store_find(tg->st, key, pkey, t->template_hash, tg->ohash[i]);
     free(key);
     if (r && r->status == ST_OK && isfinite(r->t_median)) view[k++] = r;
   }
@@ -322,44 +285,22 @@ static int energy_pass(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
     if (isfinite(view[j]->energy_mj)) cfg_of[j] = (size_t)-1, done++;
   }
   if (!t->o->quiet)
-    fprintf(stderr, "problem %s: energy pass over %zu configurations within %.0f %% of the best time (%zu have a figure)\n",
-            pkey, want, 100 * t->o->energy_within, done);
+    fprintf(stderr, "problem %s%s: energy pass over %zu configurations within %.0f %% of the best time (%zu have a figure)\n",
+            pkey, tg->label, want, 100 * t->o->energy_within, done);
   for (size_t j = 0; j < want && !interrupted; j++) {
     if (cfg_of[j] == (size_t)-1) continue;
-    compile_job job;
-    job_hold hold;
-    if (job_make(t->s, t->src, cfg_of[j], t->arch, &job, &hold, err) != 0) goto done;
-    int sr = cpool_submit(t->pool, cfg_of[j], &job, err);
-    job_hold_free(&hold);
-    uint64_t tag;
-    compile_result cr;
-    if (sr != 0 || cpool_wait(t->pool, &tag, &cr, -1, err) != 1) goto done;
-    record rec;
-    job_record_base(t->s, cfg_of[j], prob, t->arch, &cr, &rec);
-    stamp(t, &rec, t->ohash[cfg_of[j]]);
-    gpu_job gj = {0};
-    int compiled = rec.status == ST_OK;
-    if (!compiled || space_geometry(t->s, cfg_of[j], prob, &gj.geom, err) != 0) {
-      compile_result_free(&cr);
-      record_free(&rec);
-      if (compiled) goto done; /* the geometry failed: it did not in the time pass */
-      continue;
-    }
-    gj.cubin = cr.cubin.data, gj.cubin_len = cr.cubin.len;
-    gj.kernel = space_kernel(t->s);
-    gj.timeout_s = space_timeout(t->s) + 3.0 * ENERGY_WINDOW_MS / 1000.0;
-    gj.best_ms = NAN; /* no early stop: these are all contenders */
-    gj.min_samples = t->o->min_samples, gj.max_samples = t->o->max_samples, gj.target_rse = t->o->rse;
-    gj.want_energy = ENERGY_WINDOW_MS;
+    exec_done d;
+    int gr = t->x->ops->remeasure(t->x, g, cfg_of[j], ENERGY_WINDOW_MS, &d, err);
+    if (gr < 0) goto done;
+    if (gr == 0) continue; /* nothing to measure: it does not compile */
+    stamp(t, g, &d.rec, cfg_of[j]);
     char ebuf[64];
-    int gr = gpu_submit(t->g, &gj, err) != 0 ? -1 : gpu_collect(t->g, &rec, err);
-    compile_result_free(&cr);
-    if (gr == 0) gr = store_append(t->st, &rec, err);
+    gr = store_append(tg->st, &d.rec, err);
     if (gr == 0 && !t->o->quiet)
-      fprintf(stderr, "  %-60s %.4f ms  %s\n", rec.config, rec.t_median,
-              isfinite(rec.energy_mj) ? (snprintf(ebuf, sizeof ebuf, "%.4g mJ per launch", rec.energy_mj), ebuf)
-                                      : rec.message && *rec.message ? rec.message : "no energy figure");
-    record_free(&rec);
+      fprintf(stderr, "  %-60s %.4f ms  %s\n", d.rec.config, d.rec.t_median,
+              isfinite(d.rec.energy_mj) ? (snprintf(ebuf, sizeof ebuf, "%.4g mJ per launch", d.rec.energy_mj), ebuf)
+                                        : d.rec.message && *d.rec.message ? d.rec.message : "no energy figure");
+    record_free(&d.rec);
     if (gr != 0) goto done;
     measured++;
   }
@@ -370,37 +311,36 @@ done:
   return rc;
 }
 
-/* The final tables of one problem from the store: newest record per configuration measured
- * with this template. */
-static void report_problem(tune_ctx *t, int prob, run_outcome *out) {
+/* The final tables of one problem and group from its store: newest record per configuration
+ * measured with this template. */
+static void report_problem(tune_ctx *t, int g, int prob, run_outcome *out) {
   const char *pkey = space_problem_key(t->s, prob);
   const configset *cs = space_configs(t->s);
+  tune_group *tg = &t->grp[g];
   size_t n = configset_count(cs), k = 0;
   const record **view = xcalloc(n ? n : 1, sizeof(record *));
   for (size_t i = 0; i < n; i++) {
     char *key = configset_row_key(cs, configset_row(cs, i));
-    const record *r = store_find(t->st, key, pkey, t->template_hash, t->ohash[i]);
+    const record *r = store_find(tg->st, key, pkey, t->template_hash, tg->ohash[i]);
     free(key);
     if (r) view[k++] = r;
     if (r) out->configs++, out->failed += r->status != ST_OK;
   }
   printf("\n== %s, problem %s: %zu of %zu configurations measured on %s ==\n", space_name(t->s), pkey, k, n,
-         t->dev->name);
-  report_best(stdout, view, k, pkey, t->o->top, gpu_copy_gbps(t->g));
+         t->x->group[g].info.name);
+  report_best(stdout, view, k, pkey, t->o->top, t->x->ops->copy_gbps(t->x, g));
   printf("\nwhich parameters made the difference (best time per value):\n");
   report_param_effects(stdout, view, k, pkey);
   free(view);
 }
 
-int run_tune(space *s, const run_opts *o, const char *self_exe, run_outcome *out, cterr *err) {
+int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int ndevices, run_outcome *out,
+             cterr *err) {
   tune_ctx t = {.s = s, .o = o};
   dbuf warn;
   dbuf_init(&warn);
   compile_source src;
   compile_source_init(&src);
-  compile_result refc;
-  compile_result_init(&refc);
-  char *spath = NULL;
   int rc = -1;
   size_t measured = 0;
   double t0 = now_seconds();
@@ -410,74 +350,66 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, run_outcome *out
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
 
-  if (gpu_start(&t.g, self_exe, o->device, err) != 0) goto done;
-  t.dev = gpu_info(t.g);
-  t.arch = o->arch ? o->arch : t.dev->arch;
-  if (o->arch && strcmp(o->arch, t.dev->arch) != 0) {
-    cterr_set(err, "--arch %s does not match the device (%s is %s); leave --arch out to tune on it", o->arch,
-              t.dev->name, t.dev->arch);
-    goto done;
-  }
   if (job_load_source(s, &src, err) != 0) goto done;
   t.src = &src;
   /* the template and every file it includes: a header edit re-measures */
   memcpy(t.template_hash, src.digest, 32);
   t.template_hash[32] = 0;
+  int served = 0;
+  if (exec_open(s, o, self_exe, ordinals, ndevices, t.src, t.template_hash, &t.x, &served, err) != 0) goto done;
+  if (served) { /* this process was a rank serving the coordinator: it has nothing to report */
+    rc = 0;
+    goto done;
+  }
 
-  spath = store_path_for(o->results_dir, t.dev->name, space_name(s));
-  if (store_open(spath, &t.st, &warn, err) != 0) goto done;
-  if (warn.len) fprintf(stderr, "%s", warn.data);
-
-  if (hash_all_options(&t, err) != 0) goto done;
-  if (job_open_pool(o, self_exe, &t.pool, &t.jobs, err) != 0) goto done;
-  if (job_compile_reference(s, t.arch, t.pool, &refc, err) != 0) goto done;
-
-  if (!o->quiet)
-    fprintf(stderr, "%s (%s, %d SMs, %.0f MiB L2): device-to-device copy %.0f GB/s\n"
-                    "%s: %zu valid configurations of %.0f; records in %s\n",
-            t.dev->name, t.dev->arch, t.dev->sms, t.dev->l2_bytes / 1048576.0, t.dev->copy_gbps, space_path(s),
-            configset_count(space_configs(s)), configset_raw_size(space_configs(s)), spath);
+  for (int g = 0; g < t.x->ngroups; g++) {
+    tune_group *tg = &t.grp[g];
+    const exec_group *eg = &t.x->group[g];
+    tg->arch = o->arch ? o->arch : eg->info.arch;
+    if (t.x->ngroups > 1) snprintf(tg->label, sizeof tg->label, " on %s", eg->info.name);
+    tg->spath = store_path_for(o->results_dir, eg->info.name, space_name(s));
+    dbuf_reset(&warn);
+    if (store_open(tg->spath, &tg->st, &warn, err) != 0) goto done;
+    if (warn.len) fprintf(stderr, "%s", warn.data);
+    if (hash_all_options(&t, tg->arch, &tg->ohash, err) != 0) goto done;
+    if (!o->quiet) {
+      char count[32] = "";
+      if (eg->ndevices > 1) snprintf(count, sizeof count, " x%d", eg->ndevices);
+      fprintf(stderr, "%s%s (%s, %d SMs, %.0f MiB L2): device-to-device copy %.0f GB/s\n"
+                      "%s: %zu valid configurations of %.0f; records in %s\n",
+              eg->info.name, count, eg->info.arch, eg->info.sms, eg->info.l2_bytes / 1048576.0, eg->info.copy_gbps,
+              space_path(s), configset_count(space_configs(s)), configset_raw_size(space_configs(s)), tg->spath);
+    }
+  }
 
   for (int prob = 0; prob < space_nproblems(s) && !interrupted; prob++) {
     if (!job_problem_selected(s, o, prob)) continue;
-    gpu_problem gp = {0};
-    if (space_args(s, prob, gp.args, &gp.nargs, err) != 0) goto done;
-    gp.seed = o->seed;
-    gp.tolerance = space_tolerance(s);
-    gp.ref_cubin = refc.cubin.data;
-    gp.ref_cubin_len = refc.cubin.len;
-    gp.ref_kernel = space_ref_kernel(s);
-    if (space_ref_geometry(s, prob, &gp.ref_geom, err) != 0) goto done;
-    gp.bytes = space_bytes(s, prob, err);
-    gp.flops = space_flops(s, prob, err);
-    if (gpu_setup(t.g, &gp, err) != 0) {
-      cterr_wrap(err, "problem %s", space_problem_key(s, prob));
-      goto done;
-    }
-    if (!o->quiet && gpu_setup_deaths(t.g) > 0)
-      fprintf(stderr, "problem %s: %d GPU worker%s died in the setup and %s replaced\n", space_problem_key(s, prob),
-              gpu_setup_deaths(t.g), gpu_setup_deaths(t.g) == 1 ? "" : "s", gpu_setup_deaths(t.g) == 1 ? "was" : "were");
+    if (t.x->ops->problem(t.x, prob, err) != 0) goto done;
     if (!o->quiet)
-      fprintf(stderr, "problem %s: device-to-device copy of the same bytes %.0f GB/s (the %% copy reference)\n",
-              space_problem_key(s, prob), gpu_copy_gbps(t.g));
+      for (int g = 0; g < t.x->ngroups; g++)
+        fprintf(stderr, "problem %s%s: device-to-device copy of the same bytes %.0f GB/s (the %% copy reference)\n",
+                space_problem_key(s, prob), t.grp[g].label, t.x->ops->copy_gbps(t.x, g));
     if (tune_problem(&t, prob, &measured, err) != 0) goto done;
-    if (space_wants_energy(s) && !interrupted && energy_pass(&t, prob, &measured, err) != 0) goto done;
-    report_problem(&t, prob, out);
+    for (int g = 0; g < t.x->ngroups; g++)
+      if (space_wants_energy(s) && !interrupted && energy_pass(&t, g, prob, &measured, err) != 0) goto done;
+    for (int g = 0; g < t.x->ngroups; g++) report_problem(&t, g, prob, out);
   }
   double dt = now_seconds() - t0;
-  printf("\n%zu configurations measured in %.1f s (%.1f per second end to end); records in %s\n", measured, dt,
-         dt > 0 ? measured / dt : 0.0, spath);
+  printf("\n%zu configurations measured in %.1f s (%.1f per second end to end); records in ", measured, dt,
+         dt > 0 ? measured / dt : 0.0);
+  for (int g = 0; g < t.x->ngroups; g++) printf("%s%s", g ? ", " : "", t.grp[g].spath);
+  printf("\n");
   if (interrupted) printf("interrupted: every finished measurement is in the store; run the same command to resume\n");
   out->interrupted = interrupted != 0;
   rc = 0;
 done:
   sigaction(SIGINT, &old_int, NULL);
   sigaction(SIGTERM, &old_term, NULL);
-  compile_result_free(&refc);
-  cpool_free(t.pool);
-  store_close(t.st);
-  gpu_stop(t.g);
-  free(spath), free(t.ohash);
+  exec_free(t.x);
+  for (int g = 0; g < EXEC_MAX_GROUPS; g++) {
+    store_close(t.grp[g].st);
+    free(t.grp[g].spath), free(t.grp[g].ohash);
+  }
   compile_source_free(&src);
   dbuf_free(&warn);
   return rc;

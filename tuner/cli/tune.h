@@ -14,8 +14,10 @@
 #define XSTR_(x) #x
 #define XSTR(x) XSTR_(x)
 
-/* out: what the run came to (job.h), for the exit status */
-int run_tune(space *s, const run_opts *o, const char *self_exe, run_outcome *out, cterr *err);
+/* Tune on the devices ordinals[0..n-1] of this host (n 0 on an MPI run's rank 0, which has
+ * the other ranks measure). out: what the run came to (job.h), for the exit status. */
+int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int ndevices, run_outcome *out,
+             cterr *err);
 /* Budget (evaluations), time limit (seconds, 0 = none), strategy name and a note for the progress
  * header, for one problem of a space of `count` configurations under the options (the rules above). */
 void tune_limits(size_t count, const run_opts *o, long *budget, double *time_limit, const char **sname,

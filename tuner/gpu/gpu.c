@@ -38,7 +38,7 @@ struct gpu {
   double problem_copy_gbps; /* the worker's copy of the problem's bytes; NAN: use info.copy_gbps */
   /* the job sent by gpu_submit and not yet collected */
   int pending, send_failed;
-  double pending_timeout;
+  double pending_timeout, pending_deadline;
   launch_geom pending_geom;
   char pending_why[1024];
 };
@@ -140,10 +140,16 @@ static void describe_death(gpu *g, int kill_first, char *out, size_t n) {
 }
 
 /* Start a worker and wait for its HELLO. */
+static int worker_hello(gpu *g, gpu_device_info *info, cterr *err);
 static int worker_start(gpu *g, int no_copy_bw, gpu_device_info *info, cterr *err) {
   char mode[16];
   snprintf(mode, sizeof mode, "%d", g->ordinal);
   if (worker_spawn(g, mode, no_copy_bw, err)) return -1;
+  return worker_hello(g, info, err);
+}
+
+/* The HELLO of a spawned worker (its device), or err saying why it did not start. */
+static int worker_hello(gpu *g, gpu_device_info *info, cterr *err) {
   uint32_t type;
   dbuf p;
   dbuf_init(&p);
@@ -263,6 +269,26 @@ int gpu_start(gpu **out, const char *self_exe, int ordinal, cterr *err) {
   return 0;
 }
 
+int gpu_start_all(gpu **out, const char *self_exe, const int *ordinals, int n, cterr *err) {
+  for (int i = 0; i < n; i++) out[i] = NULL;
+  if (!self_exe) return cterr_set(err, "cannot locate the cutune executable to start a GPU worker");
+  int rc = 0;
+  for (int i = 0; i < n && rc == 0; i++) { /* all spawned first: they initialise CUDA at once */
+    gpu *g = out[i] = xcalloc(1, sizeof *g);
+    g->self_exe = xstrdup(self_exe);
+    g->ordinal = ordinals[i];
+    proc_init(&g->pr);
+    dbuf_init(&g->setup);
+    char mode[16];
+    snprintf(mode, sizeof mode, "%d", g->ordinal);
+    rc = worker_spawn(g, mode, 0, err);
+  }
+  for (int i = 0; i < n && rc == 0; i++) rc = worker_hello(out[i], &out[i]->info, err);
+  if (rc != 0)
+    for (int i = 0; i < n; i++) gpu_stop(out[i]), out[i] = NULL;
+  return rc;
+}
+
 const gpu_device_info *gpu_info(const gpu *g) { return &g->info; }
 
 void gpu_stop(gpu *g) {
@@ -322,6 +348,12 @@ int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
 
 int gpu_setup_deaths(const gpu *g) { return g ? g->setup_deaths : 0; }
 
+int gpu_setup_all(gpu *const *gs, int n, const gpu_problem *p, cterr *err) {
+  for (int i = 0; i < n; i++)
+    if (gpu_setup(gs[i], p, err) != 0) return n > 1 ? cterr_wrap(err, "device %d", gs[i]->ordinal) : -1;
+  return 0;
+}
+
 double gpu_copy_gbps(const gpu *g) {
   return isfinite(g->problem_copy_gbps) && g->problem_copy_gbps > 0 ? g->problem_copy_gbps : g->info.copy_gbps;
 }
@@ -373,6 +405,8 @@ int gpu_submit(gpu *g, const gpu_job *job, cterr *err) {
   wj.cubin_len = job->cubin_len;
   g->pending = 1;
   g->pending_timeout = wj.timeout_s;
+  /* The worker keeps its own timing within 60% of the limit; the margin covers module load. */
+  g->pending_deadline = now_seconds() + wj.timeout_s + 1.0;
   g->pending_geom = job->geom;
   g->send_failed = 0;
   g->pending_why[0] = 0;
@@ -405,8 +439,7 @@ int gpu_collect(gpu *g, record *rec, cterr *err) {
     uint32_t type;
     dbuf p;
     dbuf_init(&p);
-    /* The worker keeps its own timing within 60% of the limit; the margin covers module load. */
-    double deadline = now_seconds() + g->pending_timeout + 1.0;
+    double deadline = g->pending_deadline;
     int r = recv_frame(g, &type, &p, deadline, err);
     if (r == 0 && type == MSG_RESULT && p.len == sizeof(wire_result)) {
       wire_result w;
@@ -437,6 +470,41 @@ int gpu_collect(gpu *g, record *rec, cterr *err) {
   }
   if (restart && worker_restart(g, err)) return -1;
   return 0;
+}
+
+int gpu_pending(const gpu *g) { return g->pending; }
+
+int gpu_wait_any(gpu *const *gs, int n, int timeout_ms) {
+  double until = timeout_ms < 0 ? INFINITY : now_seconds() + timeout_ms / 1000.0;
+  struct pollfd pf[2 * GPU_WAIT_MAX];
+  int who[2 * GPU_WAIT_MAX];
+  for (;;) {
+    double now = now_seconds(), wake = until;
+    int np = 0;
+    for (int i = 0; i < n && i < GPU_WAIT_MAX; i++) {
+      gpu *g = gs[i];
+      if (!g || !g->pending) continue;
+      if (g->send_failed || g->pr.from < 0 || now >= g->pending_deadline) return i;
+      if (g->pending_deadline < wake) wake = g->pending_deadline;
+      pf[np] = (struct pollfd){g->pr.from, POLLIN, 0}, who[np++] = i;
+      if (g->pr.err >= 0) pf[np] = (struct pollfd){g->pr.err, POLLIN, 0}, who[np++] = -1 - i;
+    }
+    if (np == 0) return -1;
+    double left = wake - now;
+    if (left < 0) left = 0;
+    int r = poll(pf, (nfds_t)np, isinf(left) ? -1 : (int)(left * 1000) + 1);
+    if (r < 0 && errno != EINTR) return -1;
+    for (int k = 0; r > 0 && k < np; k++) {
+      if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      if (who[k] >= 0) return who[k];
+      gpu *g = gs[-1 - who[k]]; /* keep the worker's stderr drained, as recv_bytes does */
+      char buf[1024];
+      ssize_t got = read(g->pr.err, buf, sizeof buf);
+      if (got > 0) errtail_add(g, buf, (size_t)got);
+      else if (got == 0) { close(g->pr.err); g->pr.err = -1; }
+    }
+    if (now_seconds() >= until) return -1;
+  }
 }
 
 int gpu_measure(gpu *g, const gpu_job *job, record *rec, cterr *err) {

@@ -36,6 +36,9 @@ typedef struct gpu gpu;
 int gpu_count(const char *self_exe, cterr *err);
 
 int gpu_start(gpu **out, const char *self_exe, int ordinal, cterr *err);
+/* n workers at once (devices ordinals[0..n-1]): all are spawned before any is waited for, so
+ * their CUDA start-up runs in parallel. On failure none is left running. */
+int gpu_start_all(gpu **out, const char *self_exe, const int *ordinals, int n, cterr *err);
 const gpu_device_info *gpu_info(const gpu *g);
 void gpu_stop(gpu *g);
 
@@ -53,6 +56,8 @@ typedef struct gpu_problem {
   double bytes, flops; /* per launch, NAN if unknown: for GB/s and GFLOP/s */
 } gpu_problem;
 int gpu_setup(gpu *g, const gpu_problem *p, cterr *err);
+/* gpu_setup on each of n workers (errors name the device when n > 1). */
+int gpu_setup_all(gpu *const *gs, int n, const gpu_problem *p, cterr *err);
 /* Workers that died in the last gpu_setup (killed from outside, say) and were replaced before
  * one took the problem: gpu_setup (and a restart after a fault) tries 3 workers at most. */
 int gpu_setup_deaths(const gpu *g);
@@ -89,6 +94,14 @@ int gpu_measure(gpu *g, const gpu_job *job, record *rec, cterr *err);
  * time: submit, collect, submit, ... */
 int gpu_submit(gpu *g, const gpu_job *job, cterr *err);
 int gpu_collect(gpu *g, record *rec, cterr *err);
+/* Whether a job was submitted and not yet collected. */
+int gpu_pending(const gpu *g);
+/* Several GPUs at once: waits up to timeout_ms (-1: until one is ready) for one of the n
+ * (at most GPU_WAIT_MAX; NULL entries and those without a pending job are skipped) whose
+ * gpu_collect will not block: its result has arrived, its worker died, or its job's deadline
+ * (set at submit) has passed. Returns its index, or -1 on timeout or when none is pending. */
+#define GPU_WAIT_MAX 64
+int gpu_wait_any(gpu *const *gs, int n, int timeout_ms);
 
 /* Body of the hidden `cutune __gpu-worker ORDINAL` subcommand. */
 int gpu_worker_main(int argc, char **argv);

@@ -1,0 +1,88 @@
+/* exec: where the tuning loop (tune.c) has its configurations compiled and measured. Two
+ * kinds behind one small table of functions:
+ *   exec_local.c  the devices of this host: one compile pool, one GPU worker per device;
+ *   exec_ranks.c  under MPI, the ranks of other hosts (each runs an exec_local of its own),
+ *                 reached through tuner/dist (the only owner of mpi.h).
+ * The loop deals only in (group, configuration) -> record: it asks each group's strategy for
+ * as many configurations as the exec has room for, hands them over with exec_submit, and
+ * writes each record exec_wait gives back (store, strategy, display).
+ *
+ * Groups: devices of one model (the same device name) form a group, tuned as one: one store
+ * results/<model>/, one strategy, one search. A group's info is that of its first device.
+ * Records come back with their device fields, template hash and options hash filled.
+ *
+ * Ownership: the exec borrows the space and the options (they outlive it); exec_free frees
+ * everything else, exec_free(NULL) does nothing. */
+#ifndef CUTUNE_EXEC_H
+#define CUTUNE_EXEC_H
+
+#include "gpu/gpu.h"
+#include "job.h"
+
+#define EXEC_MAX_GROUPS 16
+#define EXEC_MAX_DEVICES GPU_WAIT_MAX
+
+typedef struct exec_group {
+  gpu_device_info info; /* the first device of the group */
+  int ndevices;
+} exec_group;
+
+typedef struct exec_done {
+  int group;
+  size_t cfg;
+  record rec; /* owned by the caller once returned */
+} exec_done;
+
+typedef struct exec exec;
+typedef struct exec_ops {
+  /* Set problem prob up on every device (the reference runs there). */
+  int (*problem)(exec *x, int prob, cterr *err);
+  /* How many more configurations of group g it takes now. */
+  int (*room)(exec *x, int g);
+  int (*submit)(exec *x, int g, size_t cfg, cterr *err);
+  /* The best median (ms) of group g so far, for measurements to stop early when clearly slower. */
+  void (*best)(exec *x, int g, double best_ms);
+  /* One finished configuration: 1 with *d filled, 0 when none finished within timeout_ms
+   * (or nothing is in flight), -1 on an error that ends the run. */
+  int (*wait)(exec *x, exec_done *d, int timeout_ms, cterr *err);
+  /* Configurations of group g submitted and not yet returned. */
+  int (*inflight)(exec *x, int g);
+  /* Stop: drop what is not on a GPU yet; wait then returns only what is being measured. */
+  void (*stop)(exec *x);
+  /* End of a problem: forget everything in flight (after an error). */
+  void (*drain)(exec *x);
+  /* Measure configuration cfg of group g again, now, on one device of the group, with an
+   * energy window of energy_ms (the energy pass): 1 with d filled, 0 when there is nothing to
+   * measure (it does not compile, or this exec cannot), -1 on an error. Nothing else may be
+   * in flight. */
+  int (*remeasure)(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, cterr *err);
+  /* The copy ceiling records of group g are compared with (gpu_copy_gbps of its first device). */
+  double (*copy_gbps)(exec *x, int g);
+  void (*free)(exec *x);
+} exec_ops;
+
+struct exec {
+  const exec_ops *ops;
+  int ngroups;
+  exec_group group[EXEC_MAX_GROUPS];
+};
+
+/* The devices of this host: ordinals[0..n-1] (GPU worker per device), one compile pool.
+ * src is the template and its includes (job_load_source), template_hash its hash as records carry it. */
+int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n,
+                   const compile_source *src, const char *template_hash, exec **out, cterr *err);
+
+/* The exec of this process: exec_local over ordinals, or, when started as several MPI ranks
+ * (tuner/dist), on rank 0 the exec of the other ranks; every other rank serves rank 0 with an
+ * exec_local over ordinals until told to quit, and returns with *served = 1 and no exec. */
+int exec_open(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n,
+              const compile_source *src, const char *template_hash, exec **out, int *served, cterr *err);
+
+/* Which devices --devices names: "all" (every device the driver reports, count of them in
+ * ndevices_here), or a comma list of ordinals "0,2,3". Fills ordinals (at most max). */
+int exec_parse_devices(const char *spec, int ndevices_here, int *ordinals, int max, int *n, cterr *err);
+
+static inline void exec_free(exec *x) {
+  if (x) x->ops->free(x);
+}
+#endif

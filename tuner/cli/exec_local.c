@@ -1,0 +1,487 @@
+/* exec_local: the devices of this host behind the exec interface (see exec.h) — one compile
+ * pool for all of them, one GPU worker per device (gpu.h), the configurations of each model
+ * group compiled for that group's architecture.
+ *
+ * A configuration goes submit -> compile pool -> the group's ready queue -> the first idle
+ * device of its group -> back to the caller. exec_wait hands the next ready configuration to a
+ * device before it returns the record that device just finished, so the GPU measures while
+ * the caller writes (store append, fsync) and tells the strategy. A configuration that needs
+ * no GPU (a compile error, an invalid geometry) comes back at once. A device whose worker
+ * dies is restarted by gpu.c (the configuration it was on is recorded as a runtime_fault);
+ * one that cannot be restarted at all is dropped and its configuration goes to another device
+ * of the group, unrecorded. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec.h"
+
+typedef struct item {
+  struct item *next;
+  int g;
+  size_t cfg;
+  char ohash[33];
+  compile_result cr;
+  record rec;    /* its record, made once it is compiled (the finished one on the done list) */
+  int have_rec, needs_gpu;
+  launch_geom geom;
+} item;
+
+typedef struct slot {
+  gpu *gw;
+  int ordinal, group, alive;
+  item *it;    /* on the GPU; NULL when idle */
+  record pend; /* its record, stamped before submit */
+} slot;
+
+typedef struct lgroup {
+  item *ready_head, *ready_tail;
+  int compiling, nready, ongpu, ndone;
+  double best;
+  const char *arch;
+  compile_result ref; /* the reference kernel for this architecture */
+} lgroup;
+
+typedef struct exec_local {
+  exec base;
+  space *s;
+  const run_opts *o;
+  const compile_source *src;
+  char template_hash[33];
+  cpool *pool;
+  int jobs, prob, stopped;
+  slot slots[EXEC_MAX_DEVICES];
+  gpu *gws[EXEC_MAX_DEVICES];
+  int nslots;
+  lgroup lg[EXEC_MAX_GROUPS];
+  item *done_head, *done_tail;
+} exec_local;
+
+static void push(item **h, item **t, item *it) {
+  it->next = NULL;
+  if (*t) (*t)->next = it;
+  else *h = it;
+  *t = it;
+}
+static item *pop(item **h, item **t) {
+  item *it = *h;
+  if (it && !(*h = it->next)) *t = NULL;
+  return it;
+}
+static void item_free(item *it) {
+  if (!it) return;
+  compile_result_free(&it->cr);
+  record_free(&it->rec);
+  free(it);
+}
+
+static int l_room(exec *x, int g) {
+  exec_local *e = (exec_local *)x;
+  lgroup *l = &e->lg[g];
+  int window = 2 * e->jobs + 4 + x->group[g].ndevices;
+  int used = l->compiling + l->nready + l->ongpu + l->ndone;
+  return e->stopped || used >= window ? 0 : window - used;
+}
+
+static int l_inflight(exec *x, int g) {
+  exec_local *e = (exec_local *)x;
+  lgroup *l = &e->lg[g];
+  return l->compiling + l->nready + l->ongpu + l->ndone;
+}
+
+static int l_submit(exec *x, int g, size_t cfg, cterr *err) {
+  exec_local *e = (exec_local *)x;
+  compile_job job;
+  job_hold hold;
+  if (job_make(e->s, e->src, cfg, e->lg[g].arch, &job, &hold, err) != 0) return -1;
+  item *it = xcalloc(1, sizeof *it);
+  it->g = g, it->cfg = cfg;
+  compile_result_init(&it->cr);
+  record_init(&it->rec);
+  job_options_hash(&job, it->ohash);
+  int rc = cpool_submit(e->pool, (uint64_t)(uintptr_t)it, &job, err);
+  job_hold_free(&hold);
+  if (rc != 0) {
+    item_free(it);
+    return -1;
+  }
+  e->lg[g].compiling++;
+  return 0;
+}
+
+static void l_best(exec *x, int g, double best_ms) { ((exec_local *)x)->lg[g].best = best_ms; }
+
+static void stamp(exec_local *e, item *it, record *r) {
+  record_set_str(&r->template_hash, e->template_hash);
+  record_set_str(&r->options_hash, it->ohash);
+}
+
+/* Take a finished compile: onto its group's ready queue (or away, once stopped). */
+static void take_compile(exec_local *e, uint64_t tag, compile_result *cr) {
+  item *it = (item *)(uintptr_t)tag;
+  lgroup *l = &e->lg[it->g];
+  l->compiling--;
+  it->cr = *cr;
+  if (e->stopped) {
+    item_free(it);
+    return;
+  }
+  push(&l->ready_head, &l->ready_tail, it);
+  l->nready++;
+}
+
+static int collect_compiles(exec_local *e, int timeout_ms, cterr *err) {
+  for (int first = 1;; first = 0) {
+    uint64_t tag;
+    compile_result cr;
+    if (cpool_pending(e->pool) == 0) return 0;
+    int w = cpool_wait(e->pool, &tag, &cr, first ? timeout_ms : 0, err);
+    if (w <= 0) return w;
+    take_compile(e, tag, &cr);
+  }
+}
+
+/* Ready configurations to idle devices of their group; those that need no GPU to the done list. */
+static int feed(exec_local *e, cterr *err) {
+  if (e->stopped) return 0;
+  for (int g = 0; g < e->base.ngroups; g++) {
+    lgroup *l = &e->lg[g];
+    while (l->nready > 0) {
+      slot *sl = NULL;
+      for (int i = 0; i < e->nslots && !sl; i++)
+        if (e->slots[i].alive && e->slots[i].group == g && !e->slots[i].it) sl = &e->slots[i];
+      item *it = l->ready_head;
+      if (!it->have_rec) {
+        job_record_base(e->s, it->cfg, e->prob, l->arch, &it->cr, &it->rec);
+        stamp(e, it, &it->rec);
+        cterr gerr;
+        it->needs_gpu = it->rec.status == ST_OK && space_geometry(e->s, it->cfg, e->prob, &it->geom, &gerr) == 0;
+        it->have_rec = 1;
+      }
+      if (it->needs_gpu && !sl) break; /* every device of the group is busy: it waits */
+      pop(&l->ready_head, &l->ready_tail);
+      l->nready--;
+      if (!it->needs_gpu) { /* compile error or invalid geometry: a record without the GPU */
+        push(&e->done_head, &e->done_tail, it);
+        l->ndone++;
+        continue;
+      }
+      gpu_job job = {0};
+      job.geom = it->geom;
+      job.cubin = it->cr.cubin.data;
+      job.cubin_len = it->cr.cubin.len;
+      job.kernel = space_kernel(e->s);
+      job.timeout_s = space_timeout(e->s);
+      job.best_ms = l->best;
+      job.min_samples = e->o->min_samples;
+      job.max_samples = e->o->max_samples;
+      job.target_rse = e->o->rse;
+      job.want_energy = 0;       /* time first; energy in a pass of its own (tune.c energy_pass) */
+      job.isolated_samples = 21; /* contenders only: see gpu_job */
+      if (gpu_submit(sl->gw, &job, err) != 0) {
+        item_free(it);
+        return -1;
+      }
+      sl->it = it;
+      sl->pend = it->rec;
+      record_init(&it->rec);
+      l->ongpu++;
+    }
+  }
+  return 0;
+}
+
+/* The result of device i: 1 with *d filled, 0 when its worker could not be restarted (the
+ * device is dropped and its configuration queued again), -1 when no device of the group is left. */
+static int collect_gpu(exec_local *e, int i, exec_done *d, cterr *err) {
+  slot *sl = &e->slots[i];
+  item *it = sl->it;
+  lgroup *l = &e->lg[sl->group];
+  sl->it = NULL;
+  l->ongpu--;
+  if (gpu_collect(sl->gw, &sl->pend, err) != 0) {
+    record_free(&sl->pend);
+    sl->alive = 0;
+    e->gws[i] = NULL;
+    int left = 0;
+    for (int k = 0; k < e->nslots; k++) left += e->slots[k].alive && e->slots[k].group == sl->group;
+    fprintf(stderr, "cutune: device %d dropped (%s); %d device%s of its model left\n", sl->ordinal, err->msg, left,
+            left == 1 ? "" : "s");
+    if (!left) {
+      item_free(it);
+      return cterr_set(err, "every device of the model %s was lost", e->base.group[sl->group].info.name);
+    }
+    it->have_rec = 0; /* made again, for the device that takes it */
+    record_free(&it->rec);
+    it->next = l->ready_head; /* to the front: the next idle device of the group takes it */
+    l->ready_head = it;
+    if (!l->ready_tail) l->ready_tail = it;
+    l->nready++;
+    return 0;
+  }
+  const record *r = &sl->pend; /* the next job of the group stops early against this one too */
+  if (r->status == ST_OK && isfinite(r->t_median) && (isnan(l->best) || r->t_median < l->best)) l->best = r->t_median;
+  d->group = sl->group;
+  d->cfg = it->cfg;
+  d->rec = sl->pend;
+  record_init(&sl->pend);
+  item_free(it);
+  return 1;
+}
+
+static int l_wait(exec *x, exec_done *d, int timeout_ms, cterr *err) {
+  exec_local *e = (exec_local *)x;
+  double until = timeout_ms < 0 ? INFINITY : now_seconds() + timeout_ms / 1000.0;
+  for (;;) {
+    if (collect_compiles(e, 0, err) < 0 || feed(e, err) != 0) return -1;
+    if (e->done_head) {
+      item *it = pop(&e->done_head, &e->done_tail);
+      e->lg[it->g].ndone--;
+      d->group = it->g, d->cfg = it->cfg, d->rec = it->rec;
+      record_init(&it->rec);
+      item_free(it);
+      return 1;
+    }
+    int i = gpu_wait_any(e->gws, e->nslots, 0);
+    if (i >= 0) {
+      int r = collect_gpu(e, i, d, err);
+      if (r < 0) return -1;
+      /* the next configuration goes to the device before its last record is written */
+      if (r == 1 && feed(e, err) != 0) {
+        record_free(&d->rec);
+        return -1;
+      }
+      if (r == 1) return 1;
+      continue;
+    }
+    int ongpu = 0, idle = 0;
+    for (int k = 0; k < e->nslots; k++) {
+      if (!e->slots[k].alive) continue;
+      if (e->slots[k].it) ongpu++;
+      else idle++;
+    }
+    int compiling = cpool_pending(e->pool) > 0;
+    double left = until - now_seconds();
+    if (!ongpu && !compiling) return 0;
+    if (left <= 0) return 0;
+    int left_ms = isinf(left) ? -1 : (int)(left * 1000) + 1;
+    if (!ongpu) {
+      if (collect_compiles(e, left_ms, err) < 0) return -1;
+      continue;
+    }
+    /* devices busy: wait for them; look at the compile pool every few ms while it works, and
+     * every ms while a device is idle for want of a compiled configuration */
+    int slice = compiling ? (idle ? 1 : 5) : left_ms;
+    if (left_ms >= 0 && (slice < 0 || slice > left_ms)) slice = left_ms;
+    gpu_wait_any(e->gws, e->nslots, slice);
+  }
+}
+
+static void l_stop(exec *x) {
+  exec_local *e = (exec_local *)x;
+  e->stopped = 1;
+  for (int g = 0; g < x->ngroups; g++) {
+    lgroup *l = &e->lg[g];
+    item *it;
+    while ((it = pop(&l->ready_head, &l->ready_tail))) item_free(it);
+    l->nready = 0;
+  }
+}
+
+static void l_drain(exec *x) {
+  exec_local *e = (exec_local *)x;
+  l_stop(x);
+  for (int i = 0; i < e->nslots; i++) { /* let busy workers finish, so the next problem finds them idle */
+    slot *sl = &e->slots[i];
+    if (!sl->it) continue;
+    cterr e2;
+    if (gpu_pending(sl->gw)) gpu_collect(sl->gw, &sl->pend, &e2);
+    record_free(&sl->pend);
+    record_init(&sl->pend);
+    e->lg[sl->group].ongpu--;
+    item_free(sl->it);
+    sl->it = NULL;
+  }
+  item *it;
+  while ((it = pop(&e->done_head, &e->done_tail))) {
+    e->lg[it->g].ndone--;
+    item_free(it);
+  }
+  while (cpool_pending(e->pool) > 0) {
+    uint64_t tag;
+    compile_result cr;
+    cterr e2;
+    if (cpool_wait(e->pool, &tag, &cr, -1, &e2) != 1) break;
+    take_compile(e, tag, &cr);
+  }
+  e->stopped = 0;
+}
+
+static int l_problem(exec *x, int prob, cterr *err) {
+  exec_local *e = (exec_local *)x;
+  space *s = e->s;
+  e->prob = prob;
+  e->stopped = 0;
+  for (int g = 0; g < x->ngroups; g++) e->lg[g].best = NAN;
+  for (int g = 0; g < x->ngroups; g++) {
+    gpu_problem gp = {0};
+    if (space_args(s, prob, gp.args, &gp.nargs, err) != 0) return -1;
+    gp.seed = e->o->seed;
+    gp.tolerance = space_tolerance(s);
+    gp.ref_cubin = e->lg[g].ref.cubin.data;
+    gp.ref_cubin_len = e->lg[g].ref.cubin.len;
+    gp.ref_kernel = space_ref_kernel(s);
+    if (space_ref_geometry(s, prob, &gp.ref_geom, err) != 0) return -1;
+    gp.bytes = space_bytes(s, prob, err);
+    gp.flops = space_flops(s, prob, err);
+    gpu *gs[EXEC_MAX_DEVICES];
+    int k = 0;
+    for (int i = 0; i < e->nslots; i++)
+      if (e->slots[i].alive && e->slots[i].group == g) gs[k++] = e->slots[i].gw;
+    if (gpu_setup_all(gs, k, &gp, err) != 0) return cterr_wrap(err, "problem %s", space_problem_key(s, prob));
+    int deaths = 0;
+    for (int i = 0; i < k; i++) deaths += gpu_setup_deaths(gs[i]);
+    if (!e->o->quiet && deaths > 0)
+      fprintf(stderr, "problem %s: %d GPU worker%s died in the setup and %s replaced\n", space_problem_key(s, prob), deaths,
+              deaths == 1 ? "" : "s", deaths == 1 ? "was" : "were");
+  }
+  return 0;
+}
+
+static int l_remeasure(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, cterr *err) {
+  exec_local *e = (exec_local *)x;
+  lgroup *l = &e->lg[g];
+  slot *sl = NULL;
+  for (int i = 0; i < e->nslots && !sl; i++)
+    if (e->slots[i].alive && e->slots[i].group == g && !e->slots[i].it) sl = &e->slots[i];
+  if (!sl) return cterr_set(err, "no idle device of %s for the energy pass", x->group[g].info.name);
+  compile_job job;
+  job_hold hold;
+  if (job_make(e->s, e->src, cfg, l->arch, &job, &hold, err) != 0) return -1;
+  char ohash[33];
+  job_options_hash(&job, ohash);
+  int sr = cpool_submit(e->pool, cfg, &job, err);
+  job_hold_free(&hold);
+  uint64_t tag;
+  compile_result cr;
+  if (sr != 0 || cpool_wait(e->pool, &tag, &cr, -1, err) != 1) return -1;
+  record rec;
+  job_record_base(e->s, cfg, e->prob, l->arch, &cr, &rec);
+  record_set_str(&rec.template_hash, e->template_hash);
+  record_set_str(&rec.options_hash, ohash);
+  gpu_job gj = {0};
+  int compiled = rec.status == ST_OK;
+  if (!compiled || space_geometry(e->s, cfg, e->prob, &gj.geom, err) != 0) {
+    compile_result_free(&cr);
+    record_free(&rec);
+    return compiled ? -1 : 0; /* a geometry that fails now did not fail in the time pass */
+  }
+  gj.cubin = cr.cubin.data, gj.cubin_len = cr.cubin.len;
+  gj.kernel = space_kernel(e->s);
+  gj.timeout_s = space_timeout(e->s) + 3.0 * energy_ms / 1000.0;
+  gj.best_ms = NAN; /* no early stop: these are all contenders */
+  gj.min_samples = e->o->min_samples, gj.max_samples = e->o->max_samples, gj.target_rse = e->o->rse;
+  gj.want_energy = energy_ms;
+  int gr = gpu_submit(sl->gw, &gj, err) != 0 ? -1 : gpu_collect(sl->gw, &rec, err);
+  compile_result_free(&cr);
+  if (gr != 0) {
+    record_free(&rec);
+    return -1;
+  }
+  d->group = g, d->cfg = cfg, d->rec = rec;
+  return 1;
+}
+
+static double l_copy_gbps(exec *x, int g) {
+  exec_local *e = (exec_local *)x;
+  for (int i = 0; i < e->nslots; i++)
+    if (e->slots[i].alive && e->slots[i].group == g) return gpu_copy_gbps(e->slots[i].gw);
+  return x->group[g].info.copy_gbps;
+}
+
+static void l_free(exec *x) {
+  exec_local *e = (exec_local *)x;
+  if (e->pool) l_drain(x);
+  cpool_free(e->pool);
+  for (int i = 0; i < e->nslots; i++) gpu_stop(e->slots[i].gw);
+  for (int g = 0; g < x->ngroups; g++) compile_result_free(&e->lg[g].ref);
+  free(e);
+}
+
+static const exec_ops local_ops = {l_problem, l_room, l_submit, l_best, l_wait, l_inflight,
+                                   l_stop, l_drain, l_remeasure, l_copy_gbps, l_free};
+
+int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n,
+                   const compile_source *src, const char *template_hash, exec **out, cterr *err) {
+  *out = NULL;
+  if (n < 1 || n > EXEC_MAX_DEVICES) return cterr_set(err, "%d devices (1 to %d)", n, EXEC_MAX_DEVICES);
+  exec_local *e = xcalloc(1, sizeof *e);
+  e->base.ops = &local_ops;
+  e->s = s, e->o = o, e->src = src;
+  snprintf(e->template_hash, sizeof e->template_hash, "%s", template_hash);
+  for (int g = 0; g < EXEC_MAX_GROUPS; g++) compile_result_init(&e->lg[g].ref);
+  gpu *started[EXEC_MAX_DEVICES];
+  if (gpu_start_all(started, self_exe, ordinals, n, err) != 0) goto fail;
+  for (int i = 0; i < n; i++) {
+    slot *sl = &e->slots[e->nslots];
+    record_init(&sl->pend);
+    sl->gw = started[i];
+    e->gws[e->nslots++] = sl->gw;
+    sl->ordinal = ordinals[i], sl->alive = 1;
+  }
+  for (int i = 0; i < n; i++) {
+    slot *sl = &e->slots[i];
+    const gpu_device_info *in = gpu_info(sl->gw);
+    int g = 0;
+    while (g < e->base.ngroups && strcmp(e->base.group[g].info.name, in->name)) g++;
+    if (g == e->base.ngroups) {
+      if (g == EXEC_MAX_GROUPS) {
+        cterr_set(err, "more than %d GPU models in one run", EXEC_MAX_GROUPS);
+        goto fail;
+      }
+      e->base.group[g].info = *in;
+      e->base.ngroups++;
+      e->lg[g].arch = o->arch ? o->arch : e->base.group[g].info.arch;
+      if (o->arch && strcmp(o->arch, in->arch) != 0) {
+        cterr_set(err, "--arch %s does not match the device (%s is %s); leave --arch out to tune on it", o->arch,
+                  in->name, in->arch);
+        goto fail;
+      }
+    }
+    sl->group = g;
+    e->base.group[g].ndevices++;
+  }
+  if (job_open_pool(o, self_exe, &e->pool, &e->jobs, err) != 0) goto fail;
+  for (int g = 0; g < e->base.ngroups; g++)
+    if (job_compile_reference(s, e->lg[g].arch, e->pool, &e->lg[g].ref, err) != 0) goto fail;
+  *out = &e->base;
+  return 0;
+fail:
+  l_free(&e->base);
+  return -1;
+}
+
+int exec_parse_devices(const char *spec, int ndevices_here, int *ordinals, int max, int *n, cterr *err) {
+  *n = 0;
+  if (!strcmp(spec, "all")) {
+    for (int i = 0; i < ndevices_here && *n < max; i++) ordinals[(*n)++] = i;
+    return *n ? 0 : cterr_set(err, "--devices all: this machine has no CUDA device");
+  }
+  const char *p = spec;
+  while (*p) {
+    char *end;
+    long v = strtol(p, &end, 10);
+    if (end == p || v < 0 || (*end && *end != ','))
+      return cterr_set(err, "--devices needs 'all' or ordinals separated by commas (0,2,3), got '%s'", spec);
+    if (v >= ndevices_here)
+      return cterr_set(err, "--devices %s: device %ld does not exist (this machine has %d)", spec, v, ndevices_here);
+    for (int k = 0; k < *n; k++)
+      if (ordinals[k] == v) return cterr_set(err, "--devices %s: device %ld is named twice", spec, v);
+    if (*n == max) return cterr_set(err, "--devices %s: at most %d devices", spec, max);
+    ordinals[(*n)++] = (int)v;
+    p = *end ? end + 1 : end;
+  }
+  return *n ? 0 : cterr_set(err, "--devices needs 'all' or ordinals separated by commas (0,2,3), got '%s'", spec);
+}

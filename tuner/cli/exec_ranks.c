@@ -1,0 +1,488 @@
+/* exec_ranks: a run started as several ranks (mpirun, srun) behind the exec interface
+ * (exec.h), over tuner/dist. Rank 0 is the coordinator: it runs tune.c's loop (strategies,
+ * stores, progress) and this file's exec, which hands configurations to the other ranks. Every
+ * other rank serves: it runs an exec_local over its host's devices (its own compile pool and
+ * cache, its own GPU workers), takes tasks from rank 0 and sends each record back as JSON;
+ * rank 0 writes and fsyncs it, so the results exist only there.
+ *
+ * Messages (tags below): a serving rank says HELLO with its model groups and how many
+ * configurations each takes at once; rank 0 sends PROBLEM, the rank sets it up and answers
+ * READY; then TASKs out, RESULTs back, a BEAT every second from a rank with nothing else to
+ * say; QUIT at the end. Rank 0 joins the ranks' groups by model name, so a cluster of mixed
+ * GPUs tunes each model separately.
+ *
+ * A rank that falls silent for --rank-timeout seconds while it holds configurations is taken
+ * as lost: they go to other ranks of the same model (queued until one has room), and
+ * whatever it sends later is ignored, so nothing is recorded twice. When no rank of a model
+ * is left, the run ends with an error (every record so far is in the store: the same command
+ * resumes). */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dist/dist.h"
+#include "exec.h"
+#include "store/store.h"
+
+enum { TAG_HELLO = 1, TAG_FAIL, TAG_PROBLEM, TAG_READY, TAG_TASK, TAG_RESULT, TAG_BEAT, TAG_QUIT };
+
+typedef struct msg_hello {
+  int32_t ngroups;
+  int32_t room[EXEC_MAX_GROUPS];
+  int32_t ndevices[EXEC_MAX_GROUPS];
+  gpu_device_info info[EXEC_MAX_GROUPS];
+} msg_hello;
+typedef struct msg_ready {
+  int32_t prob, ok;
+  double copy_gbps[EXEC_MAX_GROUPS];
+  char message[CTERR_MAX];
+} msg_ready;
+typedef struct msg_task {
+  int32_t prob, lg;
+  uint64_t cfg;
+  double best_ms;
+} msg_task;
+typedef struct msg_result { /* followed by the record as JSON */
+  int32_t prob, lg;
+  uint64_t cfg;
+} msg_result;
+
+#define START_TIMEOUT_S 600.0 /* a rank's GPU workers, compile pool and reference compiles */
+#define SETUP_TIMEOUT_S 900.0 /* a problem's setup on every device of a rank */
+
+/* ---- rank 0: the other ranks as one exec ---- */
+
+typedef struct rrank {
+  int alive, ready_prob, ngroups;
+  int g_of[EXEC_MAX_GROUPS]; /* the rank's group lg is rank 0's group g_of[lg] */
+  int room[EXEC_MAX_GROUPS], used[EXEC_MAX_GROUPS];
+  double copy[EXEC_MAX_GROUPS];
+  double heard; /* when it last said anything */
+} rrank;
+
+typedef struct task {
+  int g, rank, lg; /* rank -1: queued, waiting for room */
+  size_t cfg;
+} task;
+
+typedef struct exec_ranks {
+  exec base;
+  dist *d;
+  int n; /* ranks, rank 0 included */
+  rrank *r;
+  task *t;
+  int nt, cap, prob;
+  double best[EXEC_MAX_GROUPS];
+  int starved[EXEC_MAX_GROUPS]; /* asked for room while no rank of the group was left */
+  double rank_timeout;
+  dbuf buf;
+} exec_ranks;
+
+static int rank_lg(const rrank *rr, int g) {
+  for (int lg = 0; lg < rr->ngroups; lg++)
+    if (rr->g_of[lg] == g) return lg;
+  return -1;
+}
+
+static void lose(exec_ranks *e, int r, const char *why) {
+  rrank *rr = &e->r[r];
+  if (!rr->alive) return;
+  rr->alive = 0;
+  int k = 0;
+  for (int i = 0; i < e->nt; i++)
+    if (e->t[i].rank == r) e->t[i].rank = -1, k++;
+  memset(rr->used, 0, sizeof rr->used);
+  fprintf(stderr, "cutune: rank %d lost (%s); its %d configuration%s in flight go%s to other ranks\n", r, why, k,
+          k == 1 ? "" : "s", k == 1 ? "es" : "");
+}
+
+static int r_room(exec *x, int g) {
+  exec_ranks *e = (exec_ranks *)x;
+  int room = 0, any = 0;
+  for (int r = 1; r < e->n; r++) {
+    rrank *rr = &e->r[r];
+    int lg = rank_lg(rr, g);
+    any |= rr->alive && lg >= 0;
+    if (rr->alive && rr->ready_prob == e->prob && lg >= 0) room += rr->room[lg] - rr->used[lg];
+  }
+  if (!any) e->starved[g] = 1; /* the loop wants work done that nobody can do: wait says so */
+  for (int i = 0; i < e->nt; i++) room -= e->t[i].g == g && e->t[i].rank < 0;
+  return room > 0 ? room : 0;
+}
+
+static int r_inflight(exec *x, int g) {
+  exec_ranks *e = (exec_ranks *)x;
+  int k = 0;
+  for (int i = 0; i < e->nt; i++) k += e->t[i].g == g;
+  return k;
+}
+
+/* Queued tasks to the ranks of their model with the most room. */
+static void assign(exec_ranks *e) {
+  for (int i = 0; i < e->nt; i++) {
+    task *t = &e->t[i];
+    if (t->rank >= 0) continue;
+    int best = -1, best_free = 0;
+    for (int r = 1; r < e->n; r++) {
+      rrank *rr = &e->r[r];
+      int lg = rank_lg(rr, t->g);
+      if (!rr->alive || rr->ready_prob != e->prob || lg < 0) continue;
+      int f = rr->room[lg] - rr->used[lg];
+      if (f > best_free) best = r, best_free = f;
+    }
+    if (best < 0) continue;
+    rrank *rr = &e->r[best];
+    msg_task m = {.prob = e->prob, .lg = rank_lg(rr, t->g), .cfg = t->cfg, .best_ms = e->best[t->g]};
+    cterr err;
+    if (dist_send(e->d, best, TAG_TASK, &m, sizeof m, &err) != 0) {
+      lose(e, best, err.msg);
+      i = -1; /* its tasks are queued again: start over */
+      continue;
+    }
+    t->rank = best, t->lg = m.lg;
+    rr->used[m.lg]++;
+  }
+}
+
+static int r_submit(exec *x, int g, size_t cfg, cterr *err) {
+  exec_ranks *e = (exec_ranks *)x;
+  if (e->nt == e->cap) {
+    e->cap = e->cap ? 2 * e->cap : 64;
+    e->t = xrealloc(e->t, (size_t)e->cap * sizeof *e->t);
+  }
+  e->t[e->nt++] = (task){.g = g, .rank = -1, .lg = -1, .cfg = cfg};
+  assign(e);
+  return 0;
+}
+
+static void r_best(exec *x, int g, double best_ms) { ((exec_ranks *)x)->best[g] = best_ms; }
+
+/* One message in, handled. 1 when it was a result (d filled), 0 otherwise, -1 on error. */
+static int take(exec_ranks *e, exec_done *d, int timeout_ms, cterr *err) {
+  int from, tag;
+  int got = dist_recv(e->d, &from, &tag, &e->buf, timeout_ms, err);
+  if (got <= 0) return got;
+  if (from <= 0 || from >= e->n || !e->r[from].alive) return 0; /* lost ranks are not heard again */
+  rrank *rr = &e->r[from];
+  rr->heard = now_seconds();
+  if (tag == TAG_FAIL) {
+    lose(e, from, e->buf.data);
+  } else if (tag == TAG_READY && e->buf.len == sizeof(msg_ready)) {
+    msg_ready m;
+    memcpy(&m, e->buf.data, sizeof m);
+    m.message[sizeof m.message - 1] = 0;
+    if (m.prob != e->prob) return 0;
+    if (!m.ok) {
+      lose(e, from, m.message);
+      return 0;
+    }
+    rr->ready_prob = m.prob;
+    memcpy(rr->copy, m.copy_gbps, sizeof rr->copy);
+  } else if (tag == TAG_RESULT && e->buf.len > sizeof(msg_result)) {
+    msg_result m;
+    memcpy(&m, e->buf.data, sizeof m);
+    if (m.prob != e->prob || m.lg < 0 || m.lg >= rr->ngroups) return 0;
+    int g = rr->g_of[m.lg];
+    for (int i = 0; i < e->nt; i++) {
+      task *t = &e->t[i];
+      if (t->g != g || t->cfg != m.cfg || t->rank != from) continue;
+      record_init(&d->rec);
+      if (record_from_json_n(e->buf.data + sizeof m, e->buf.len - sizeof m, &d->rec, err) != 0)
+        return cterr_wrap(err, "a record from rank %d", from);
+      d->group = g, d->cfg = t->cfg;
+      rr->used[m.lg]--;
+      e->t[i] = e->t[--e->nt];
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Ranks that hold configurations and said nothing for rank_timeout seconds are lost. */
+static void check_silence(exec_ranks *e) {
+  double now = now_seconds();
+  for (int r = 1; r < e->n; r++) {
+    rrank *rr = &e->r[r];
+    int holds = 0;
+    for (int lg = 0; lg < rr->ngroups; lg++) holds += rr->used[lg];
+    if (rr->alive && holds && now - rr->heard > e->rank_timeout) {
+      char why[96];
+      snprintf(why, sizeof why, "silent for %.0f s", now - rr->heard);
+      lose(e, r, why);
+    }
+  }
+}
+
+static int r_wait(exec *x, exec_done *d, int timeout_ms, cterr *err) {
+  exec_ranks *e = (exec_ranks *)x;
+  double until = timeout_ms < 0 ? INFINITY : now_seconds() + timeout_ms / 1000.0;
+  for (;;) {
+    assign(e);
+    for (int g = 0; g < x->ngroups; g++) {
+      int any = 0, queued = e->starved[g];
+      for (int i = 0; i < e->nt && !queued; i++) queued = e->t[i].g == g;
+      for (int r = 1; r < e->n; r++) any |= e->r[r].alive && rank_lg(&e->r[r], g) >= 0;
+      if (queued && !any) return cterr_set(err, "every rank with a %s was lost", x->group[g].info.name);
+    }
+    double left = until - now_seconds();
+    int slice = left <= 0 ? 0 : left < 0.05 ? (int)(left * 1000) + 1 : 50;
+    int got = take(e, d, slice, err);
+    if (got != 0) return got;
+    check_silence(e);
+    if (now_seconds() >= until) return 0;
+  }
+}
+
+static int r_problem(exec *x, int prob, cterr *err) {
+  exec_ranks *e = (exec_ranks *)x;
+  e->prob = prob;
+  for (int g = 0; g < EXEC_MAX_GROUPS; g++) e->best[g] = NAN, e->starved[g] = 0;
+  msg_task m = {.prob = prob};
+  for (int r = 1; r < e->n; r++) {
+    if (!e->r[r].alive) continue;
+    e->r[r].ready_prob = -1;
+    if (dist_send(e->d, r, TAG_PROBLEM, &m, sizeof m, err) != 0) lose(e, r, err->msg);
+  }
+  double until = now_seconds() + SETUP_TIMEOUT_S;
+  for (;;) {
+    int waiting = 0, alive = 0;
+    for (int r = 1; r < e->n; r++) {
+      alive += e->r[r].alive;
+      waiting += e->r[r].alive && e->r[r].ready_prob != prob;
+    }
+    if (!alive) return cterr_set(err, "no rank is left to measure on");
+    if (!waiting) return 0;
+    if (now_seconds() > until) {
+      for (int r = 1; r < e->n; r++)
+        if (e->r[r].alive && e->r[r].ready_prob != prob) lose(e, r, "no answer to the problem setup");
+      continue;
+    }
+    exec_done d;
+    if (take(e, &d, 100, err) < 0) return -1;
+  }
+}
+
+static void r_stop(exec *x) { /* queued work is dropped; what ranks hold comes back */
+  exec_ranks *e = (exec_ranks *)x;
+  int k = 0;
+  for (int i = 0; i < e->nt; i++)
+    if (e->t[i].rank >= 0) e->t[k++] = e->t[i];
+  e->nt = k;
+}
+
+static void r_drain(exec *x) {
+  exec_ranks *e = (exec_ranks *)x;
+  e->nt = 0;
+  for (int r = 1; r < e->n; r++) memset(e->r[r].used, 0, sizeof e->r[r].used);
+}
+
+static double r_copy_gbps(exec *x, int g) {
+  exec_ranks *e = (exec_ranks *)x;
+  for (int r = 1; r < e->n; r++) {
+    int lg = rank_lg(&e->r[r], g);
+    if (e->r[r].alive && lg >= 0 && e->r[r].ready_prob == e->prob) return e->r[r].copy[lg];
+  }
+  return x->group[g].info.copy_gbps;
+}
+
+static void r_free(exec *x) {
+  exec_ranks *e = (exec_ranks *)x;
+  cterr err;
+  int32_t lost = 0;
+  for (int r = 1; r < e->n; r++) lost += !e->r[r].alive;
+  /* the lost ones too; with a rank lost nobody calls MPI_Finalize, which would wait for it */
+  for (int r = 1; r < e->n; r++) dist_send(e->d, r, TAG_QUIT, &lost, sizeof lost, &err);
+  dist_close(e->d, lost > 0);
+  free(e->r), free(e->t);
+  dbuf_free(&e->buf);
+  free(e);
+}
+
+/* The energy pass is not sent to ranks (yet): the time records are complete without it. */
+static int r_remeasure(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, cterr *err) {
+  static int said;
+  if (!said++) fprintf(stderr, "cutune: the energy pass is not run under MPI; the records hold time only\n");
+  return 0;
+}
+
+static const exec_ops ranks_ops = {r_problem, r_room, r_submit, r_best, r_wait, r_inflight,
+                                   r_stop, r_drain, r_remeasure, r_copy_gbps, r_free};
+
+/* Rank 0: wait for every other rank's HELLO and join their groups by model name. */
+static int ranks_new(dist *d, const run_opts *o, exec **out, cterr *err) {
+  exec_ranks *e = xcalloc(1, sizeof *e);
+  e->base.ops = &ranks_ops;
+  e->d = d;
+  e->n = dist_size(d);
+  e->r = xcalloc((size_t)e->n, sizeof *e->r);
+  e->rank_timeout = o->rank_timeout > 0 ? o->rank_timeout : 120;
+  e->prob = -1;
+  dbuf_init(&e->buf);
+  int waiting = e->n - 1;
+  for (int r = 1; r < e->n; r++) e->r[r].alive = 1, e->r[r].ready_prob = -1, e->r[r].heard = -1;
+  double until = now_seconds() + START_TIMEOUT_S;
+  while (waiting > 0 && now_seconds() < until) {
+    int from, tag;
+    int got = dist_recv(d, &from, &tag, &e->buf, 100, err);
+    if (got < 0) goto fail;
+    if (got == 0 || from <= 0 || from >= e->n || e->r[from].heard >= 0) continue;
+    rrank *rr = &e->r[from];
+    rr->heard = now_seconds();
+    waiting--;
+    if (tag != TAG_HELLO || e->buf.len != sizeof(msg_hello)) {
+      lose(e, from, tag == TAG_FAIL ? e->buf.data : "an unexpected first message");
+      continue;
+    }
+    msg_hello h;
+    memcpy(&h, e->buf.data, sizeof h);
+    rr->ngroups = h.ngroups < EXEC_MAX_GROUPS ? h.ngroups : EXEC_MAX_GROUPS;
+    for (int lg = 0; lg < rr->ngroups; lg++) {
+      h.info[lg].name[sizeof h.info[lg].name - 1] = 0;
+      int g = 0;
+      while (g < e->base.ngroups && strcmp(e->base.group[g].info.name, h.info[lg].name)) g++;
+      if (g == EXEC_MAX_GROUPS) {
+        cterr_set(err, "more than %d GPU models in one run", EXEC_MAX_GROUPS);
+        goto fail;
+      }
+      if (g == e->base.ngroups) e->base.group[e->base.ngroups++].info = h.info[lg];
+      if (o->arch && strcmp(o->arch, h.info[lg].arch)) {
+        cterr_set(err, "--arch %s does not match rank %d's %s (%s); leave --arch out", o->arch, from, h.info[lg].name,
+                  h.info[lg].arch);
+        goto fail;
+      }
+      e->base.group[g].ndevices += h.ndevices[lg];
+      rr->g_of[lg] = g;
+      rr->room[lg] = h.room[lg];
+    }
+  }
+  for (int r = 1; r < e->n; r++)
+    if (e->r[r].heard < 0) lose(e, r, "it did not start");
+  if (e->base.ngroups == 0) {
+    cterr_set(err, "none of the %d other ranks has a GPU to measure on", e->n - 1);
+    goto fail;
+  }
+  if (!o->quiet) {
+    int alive = 0;
+    for (int r = 1; r < e->n; r++) alive += e->r[r].alive;
+    fprintf(stderr, "rank 0 of %d coordinates; %d rank%s measure%s\n", e->n, alive, alive == 1 ? "" : "s",
+            alive == 1 ? "s" : "");
+  }
+  *out = &e->base;
+  return 0;
+fail:
+  r_free(&e->base);
+  return -1;
+}
+
+/* ---- every other rank: serve rank 0 with this host's devices ---- */
+
+static void send_fail(dist *d, const char *msg) {
+  cterr e2;
+  dist_send(d, 0, TAG_FAIL, msg, strlen(msg) + 1, &e2);
+}
+
+static int serve(dist *d, space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n,
+                 const compile_source *src, const char *template_hash, int *abandon, cterr *err) {
+  exec *x = NULL;
+  dbuf buf, json;
+  dbuf_init(&buf), dbuf_init(&json);
+  int rc = -1, failed = 0, rank = dist_rank(d);
+  if (exec_local_new(s, o, self_exe, ordinals, n, src, template_hash, &x, err) != 0) {
+    fprintf(stderr, "cutune: rank %d: %s\n", rank, err->msg);
+    send_fail(d, err->msg);
+    failed = 1;
+  } else {
+    msg_hello h;
+    memset(&h, 0, sizeof h);
+    h.ngroups = x->ngroups;
+    for (int lg = 0; lg < x->ngroups; lg++) {
+      h.info[lg] = x->group[lg].info;
+      h.ndevices[lg] = x->group[lg].ndevices;
+      h.room[lg] = x->ops->room(x, lg);
+    }
+    if (dist_send(d, 0, TAG_HELLO, &h, sizeof h, err) != 0) goto done;
+  }
+  double last_sent = now_seconds();
+  int prob = -1, busy = 0;
+  for (;;) {
+    int from, tag;
+    int got = dist_recv(d, &from, &tag, &buf, busy ? 0 : 20, err);
+    if (got < 0) goto done;
+    if (got == 1 && tag == TAG_QUIT) {
+      int32_t lost = 0;
+      if (buf.len == sizeof lost) memcpy(&lost, buf.data, sizeof lost);
+      *abandon = lost > 0;
+      break;
+    }
+    if (got == 1 && !failed && tag == TAG_PROBLEM && buf.len == sizeof(msg_task)) {
+      msg_task m;
+      memcpy(&m, buf.data, sizeof m);
+      x->ops->drain(x);
+      msg_ready r;
+      memset(&r, 0, sizeof r);
+      r.prob = prob = m.prob;
+      cterr perr;
+      r.ok = x->ops->problem(x, prob, &perr) == 0;
+      if (!r.ok) snprintf(r.message, sizeof r.message, "%s", perr.msg);
+      for (int lg = 0; lg < x->ngroups; lg++) r.copy_gbps[lg] = x->ops->copy_gbps(x, lg);
+      if (dist_send(d, 0, TAG_READY, &r, sizeof r, err) != 0) goto done;
+      last_sent = now_seconds();
+    } else if (got == 1 && !failed && tag == TAG_TASK && buf.len == sizeof(msg_task)) {
+      msg_task m;
+      memcpy(&m, buf.data, sizeof m);
+      if (m.prob == prob && m.lg >= 0 && m.lg < x->ngroups) {
+        x->ops->best(x, m.lg, m.best_ms);
+        if (x->ops->submit(x, m.lg, (size_t)m.cfg, err) != 0) goto done;
+      }
+    }
+    busy = 0;
+    if (!failed) {
+      exec_done dn;
+      int w = x->ops->wait(x, &dn, got == 1 ? 0 : 20, err);
+      if (w < 0) { /* nothing more this rank can do: rank 0 gives its work to others */
+        fprintf(stderr, "cutune: rank %d: %s\n", rank, err->msg);
+        send_fail(d, err->msg);
+        failed = 1;
+      } else if (w == 1) {
+        msg_result m = {.prob = prob, .lg = dn.group, .cfg = dn.cfg};
+        dbuf_reset(&json);
+        dbuf_append(&json, &m, sizeof m);
+        record_to_json(&dn.rec, &json);
+        record_free(&dn.rec);
+        if (dist_send(d, 0, TAG_RESULT, json.data, json.len, err) != 0) goto done;
+        last_sent = now_seconds();
+        busy = 1;
+      }
+    }
+    if (now_seconds() - last_sent >= 1.0) {
+      if (dist_send(d, 0, TAG_BEAT, NULL, 0, err) != 0) goto done;
+      last_sent = now_seconds();
+    }
+  }
+  rc = 0;
+done:
+  exec_free(x);
+  dbuf_free(&buf), dbuf_free(&json);
+  return rc;
+}
+
+int exec_open(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n,
+              const compile_source *src, const char *template_hash, exec **out, int *served, cterr *err) {
+  *out = NULL;
+  *served = 0;
+  if (dist_launched() <= 1) return exec_local_new(s, o, self_exe, ordinals, n, src, template_hash, out, err);
+  dist *d;
+  if (dist_open(&d, err) != 0) return -1;
+  if (dist_size(d) <= 1) { /* launched alone */
+    dist_close(d, 0);
+    return exec_local_new(s, o, self_exe, ordinals, n, src, template_hash, out, err);
+  }
+  if (dist_rank(d) == 0) return ranks_new(d, o, out, err);
+  *served = 1;
+  int abandon = 0;
+  int rc = serve(d, s, o, self_exe, ordinals, n, src, template_hash, &abandon, err);
+  dist_close(d, abandon || rc != 0);
+  return rc;
+}
