@@ -5,7 +5,7 @@
 gpu_or_skip
 set -e
 R="$TMPROOT/results"
-expect_status 0 -- "$BIN" run --no-progress --results "$R" tests/spaces/faulty_space.lua
+expect_status 3 -- "$BIN" run --no-progress --results "$R" tests/spaces/faulty_space.lua
 echo "$OUTPUT" | tail -30
 store=$(ls "$R"/*/faulty*.jsonl 2>/dev/null | head -1)
 [ -n "$store" ] && ok || fail "no store written under $R"
@@ -18,7 +18,7 @@ if grep -q '"config":"MODE=4[^"]*".*"status":"\(invalid\|launch_error\)"' "$stor
 want=$(printf '%s' "$OUTPUT" | sed -n 's/.*: \([0-9]*\) valid configurations of.*/\1/p' | head -1)
 lines=$(wc -l < "$store")
 [ -n "$want" ] && [ "$lines" -eq "$want" ] && ok || fail "store has $lines records, space has ${want:-?} configurations"
-expect_status 0 -- "$BIN" run --no-progress --results "$R" tests/spaces/faulty_space.lua
+expect_status 3 -- "$BIN" run --no-progress --results "$R" tests/spaces/faulty_space.lua
 lines2=$(wc -l < "$store")
 [ "$lines" -eq "$lines2" ] && ok || fail "second run appended $((lines2 - lines)) records (wanted 0)"
 expect_output "answered from the store"

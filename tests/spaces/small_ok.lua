@@ -4,7 +4,7 @@ return ct.space {
   name = "small_ok",
   template = "partly_broken.cu",
   kernel = "scale",
-  params = { ct.param("X", {1, 3}), ct.param("B", {64}) },
+  params = { ct.param("X", {1}), ct.param("B", {64, 128}) },
   problems = { {n = 4096} },
   args = { ct.output("float", "n"), ct.input("float", "n"), ct.scalar("int", "n") },
   block = function(p, n) return p.B end,
