@@ -65,4 +65,18 @@ expect_output "== NVIDIA H200 / transpose / M=8192,N=8192: 2438 records"
 expect_output "== NVIDIA RTX A4000 / scale / size=10,1000: 12 records"
 expect_status 2 -- "$BIN" best --objectives time,speed "$F/results"
 expect_output "unknown objective 'speed'"
+# the shipping rule: a configuration a sanitizer flagged (the sidecar of `cutune explain
+# --sanitize` beside the store) is never shipped; the same store without the sidecar ships it
+FR="$TMPROOT/flagged"
+mkdir -p "$FR"
+cp -r "$F/results/." "$FR/"
+cat > "$FR/NVIDIA_H200/shipfix.explain.jsonl" <<'SIDE'
+{"kind":"sanitize","config":"A=4,B=2,C=1","problem":"K=10,N=1000","time":"2026-12-01T00:00:00Z","tool":"memcheck","verdict":"flagged","errors":1,"detail":"Invalid __global__ write of size 4 bytes"}
+SIDE
+expect_status 0 -- "$BIN" header "$F/shipfix.lua" "$FR" "$F/kt_a4000.json" -o "$TMPROOT/flagged.h"
+expect_output "A=4,B=2,C=1 not shipped"
+if grep -q '/\* device NVIDIA H200, K=10,N=1000: A=4,B=2,C=1 \*/' "$TMPROOT/flagged.h"; then
+  fail "the flagged configuration is still the H200 entry"
+else ok; fi
+if grep -q '/\* device NVIDIA H200, K=10,N=1000: A=4,B=2,C=1 \*/' "$TMPROOT/first.h"; then ok; else fail "the unflagged header lacks the H200 entry the test expects"; fi
 finish

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "explain/explain_store.h"
 #include "search/replay.h"
 #include "space/configset.h"
 #include "store/store.h"
@@ -139,8 +141,12 @@ static int check_shape(ship_data *d, const char *path, const char *space, int np
 static int add_store(ship_data *d, const char *path, dbuf *warn, cterr *err) {
   store *st;
   if (store_load(path, &st, warn, err) < 0) return -1;
-  size_t n = store_count(st), ok = 0, other = 0;
+  size_t n = store_count(st), ok = 0, other = 0, flagged = 0;
   int rc = -1;
+  /* sanitizer verdicts of `cutune explain --sanitize` live beside the store */
+  char *side = explain_sidecar_path(path);
+  int sidecar = access(side, F_OK) == 0;
+  free(side);
   for (size_t i = 0; i < n; i++) {
     const record *r = store_get(st, i);
     if (!r->space || !r->config || !r->problem) continue;
@@ -151,6 +157,14 @@ static int add_store(ship_data *d, const char *path, dbuf *warn, cterr *err) {
     }
     record c;
     record_copy(&c, r);
+    char why[600];
+    if (c.status == ST_OK && sidecar && !explain_verdict_ok(path, c.config, NULL, why, sizeof why)) {
+      /* the shipping rule (explain/explain_store.h): never ship what a sanitizer flagged */
+      c.status = ST_WRONG_RESULT;
+      record_set_str(&c.message, why);
+      flagged++;
+      dbuf_printf(warn, "%s: %s not shipped: %s\n", path, c.config, why);
+    }
     if (c.status == ST_OK) ok++;
     put(d, &c, path);
   }
@@ -158,8 +172,8 @@ static int add_store(ship_data *d, const char *path, dbuf *warn, cterr *err) {
     dbuf_printf(warn, "%s: %zu records of another version of the template skipped (measure them again with cutune run)\n",
                 path, other);
   if (!ok) {
-    cterr_set(err, "%s: no configuration ran successfully (%zu records, all failed or of another template) — nothing to "
-                   "ship from it", path, n);
+    cterr_set(err, "%s: no configuration ran successfully (%zu records, all failed, of another template or flagged by a "
+                   "sanitizer: %zu) — nothing to ship from it", path, n, flagged);
     goto done;
   }
   rc = 0;
