@@ -133,6 +133,10 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
   wire_setup *s = &w->setup;
   CUresult r;
   CUmodule mod = NULL;
+  CUdeviceptr guards[MAX_ARGS];
+  int nguards = 0;
+  const char *gb = getenv("CUTUNE_GUARD_BYTES");
+  size_t guard_bytes = gb ? (size_t)strtoull(gb, NULL, 10) : 0;
   if (p->len < sizeof *s) return cterr_set(err, "GPU worker: setup frame of %zu bytes is too short", p->len);
   memcpy(s, p->data, sizeof *s);
   if (s->nargs < 0 || s->nargs > MAX_ARGS || sizeof *s + s->kernel_len + s->cubin_len != p->len)
@@ -167,6 +171,12 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
     w->working_set += d->bytes;
     if ((r = cu->cuMemAlloc(&d->d, d->bytes)))
       return cterr_set(err, "allocating %zu bytes for argument '%s': %s", d->bytes, a->name, cuda_errstr(r));
+    /* Under a memory checker (CUTUNE_GUARD_BYTES, set by `cutune explain --sanitize`): a gap after
+     * each buffer, allocated now and freed once all are placed, so that a write past a buffer's
+     * end lands in no live allocation (where memcheck reports it) rather than in the next one.
+     * The gap must be small enough to be placed right after the buffer (256 KiB is; 2 MiB is
+     * not). A setup that fails before the gaps are freed leaves them to the context's end. */
+    if (guard_bytes && nguards < MAX_ARGS && !cu->cuMemAlloc(&guards[nguards], guard_bytes)) nguards++;
     if (a->kind != ARG_OUTPUT && upload_arg(w, i, a, s->seed, err)) return -1;
     if (a->kind == ARG_INOUT) {
       if ((r = cu->cuMemAlloc(&d->orig, d->bytes)) || (r = cu->cuMemcpyDtoD(d->orig, d->d, d->bytes)))
@@ -176,6 +186,7 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
       return cterr_set(err, "allocating the reference copy of '%s' (%zu bytes): %s", a->name, d->bytes, cuda_errstr(r));
   }
 
+  for (int i = 0; i < nguards; i++) cu->cuMemFree(guards[i]);
   if ((r = cu->cuCtxSynchronize())) { /* all uploads done before the reference reads them */
     *fatal = wk_context_dead(w, r);
     return cterr_set(err, "uploading the arguments: %s", cuda_errstr(r));
