@@ -326,16 +326,8 @@ static int l_problem(exec *x, int prob, cterr *err) {
   e->stopped = 0;
   for (int g = 0; g < x->ngroups; g++) e->lg[g].best = NAN;
   for (int g = 0; g < x->ngroups; g++) {
-    gpu_problem gp = {0};
-    if (space_args(s, prob, gp.args, &gp.nargs, err) != 0) return -1;
-    gp.seed = e->o->seed;
-    gp.tolerance = space_tolerance(s);
-    gp.ref_cubin = e->lg[g].ref.cubin.data;
-    gp.ref_cubin_len = e->lg[g].ref.cubin.len;
-    gp.ref_kernel = space_ref_kernel(s);
-    if (space_ref_geometry(s, prob, &gp.ref_geom, err) != 0) return -1;
-    gp.bytes = space_bytes(s, prob, err);
-    gp.flops = space_flops(s, prob, err);
+    gpu_problem gp;
+    if (job_problem(s, prob, e->o->seed, &e->lg[g].ref, &gp, err) != 0) return -1;
     gpu *gs[EXEC_MAX_DEVICES];
     int k = 0;
     for (int i = 0; i < e->nslots; i++)

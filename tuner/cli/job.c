@@ -183,3 +183,17 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
     }
   }
 }
+
+int job_problem(space *s, int prob, uint64_t seed, const compile_result *ref, gpu_problem *gp, cterr *err) {
+  memset(gp, 0, sizeof *gp);
+  if (space_args(s, prob, gp->args, &gp->nargs, err) != 0) return -1;
+  gp->seed = seed;
+  gp->tolerance = space_tolerance(s);
+  gp->ref_cubin = ref->cubin.data;
+  gp->ref_cubin_len = ref->cubin.len;
+  gp->ref_kernel = space_ref_kernel(s);
+  if (space_ref_geometry(s, prob, &gp->ref_geom, err) != 0) return -1;
+  gp->bytes = space_bytes(s, prob, err);
+  gp->flops = space_flops(s, prob, err);
+  return 0;
+}

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "compile/compile.h"
+#include "gpu/gpu.h"
 #include "store/record.h"
 #include "space/space.h"
 
@@ -81,4 +82,8 @@ int job_open_pool(const run_opts *o, const char *self_exe, cpool **pool, int *jo
  * space). Fills rec (initialised by the call). */
 void job_record_base(space *s, size_t cfg, int prob, const char *arch, const compile_result *cr,
                      record *rec);
+/* The GPU worker's description of problem prob: the space's arguments (inputs filled from seed),
+ * the check's tolerance, the reference (its compiled result ref, kernel and geometry), bytes and
+ * flops. Shared by the tuning loop (exec_local.c) and `cutune __profile-one`. */
+int job_problem(space *s, int prob, uint64_t seed, const compile_result *ref, gpu_problem *gp, cterr *err);
 #endif

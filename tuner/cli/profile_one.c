@@ -107,16 +107,8 @@ static int profile_one(const char *spath, const char *ckey, const char *pkey, in
   if (compile_cached(&job, &cr, err) != 0) goto done;
   job_record_base(s, (size_t)cfg, prob, arch, &cr, &rec);
   if (rec.status == ST_OK) {
-    gpu_problem gp = {0};
-    if (space_args(s, prob, gp.args, &gp.nargs, err) != 0) goto done;
-    gp.seed = 1;
-    gp.tolerance = space_tolerance(s);
-    gp.ref_cubin = refc.cubin.data;
-    gp.ref_cubin_len = refc.cubin.len;
-    gp.ref_kernel = space_ref_kernel(s);
-    if (space_ref_geometry(s, prob, &gp.ref_geom, err) != 0) goto done;
-    gp.bytes = space_bytes(s, prob, err);
-    gp.flops = space_flops(s, prob, err);
+    gpu_problem gp;
+    if (job_problem(s, prob, 1, &refc, &gp, err) != 0) goto done;
     if (gpu_setup(g, &gp, err) != 0) goto done;
     gpu_job gj = {0};
     if (space_geometry(s, (size_t)cfg, prob, &gj.geom, err) != 0) goto done;
