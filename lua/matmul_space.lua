@@ -17,7 +17,7 @@ end
 -- Measured on sm_90 for BM=BN=128, BK=8, 8x8 threads: ptxas gives 122-168, this gives 136-160.
 local function regs(p)
   local t = threads(p)
-  local r = p.TM * p.TN + (p.REGDB + 1) * (p.TM + p.TN) + 40
+  local r = p.TM * p.TN + (p.REGDB > 0 and 2 or 1) * (p.TM + p.TN) + 40
   if p.STAGES == 1 then
     r = r + 4 * (cdiv(p.BM * p.BK // 4, t) + cdiv(p.BK * p.BN // 4, t))
   end
@@ -62,7 +62,7 @@ return ct.space {
     ct.param("STAGES", {1, 2, 3, 4}),        -- 1: plain loads; 2-4: cp.async pipeline depth
     ct.param("SDB", {0, 1}),                 -- STAGES=1: two shared buffers, one barrier per tile
     ct.param("PAD", {0, 4}),                 -- floats of padding per row of the transposed A tile
-    ct.param("REGDB", {0, 1}),               -- double-buffered register fragments
+    ct.param("REGDB", {0, 1, 2}),            -- register fragments: 1 double-buffered, 2 also across tiles
     ct.param("UNROLL", {0, 2}),              -- inner k loop: 0 full unroll, 2 partial
     ct.param("GROUPM", {1, 8, 16}),          -- block order: bands of GROUPM block rows (L2 reuse)
     ct.param("HOIST", {0, 1}),               -- load geometry computed once per thread (fewer integer ops)
@@ -97,7 +97,11 @@ return ct.space {
       "SDB only with STAGES=1 (plain loads)"),
     -- The schedule of the fragments is unrolled over BK: double buffering needs the full unroll.
     ct.rule({"REGDB", "UNROLL"}, function(p) return p.REGDB == 0 or p.UNROLL == 0 end,
-      "REGDB=1 needs UNROLL=0"),
+      "REGDB=1 or 2 needs UNROLL=0"),
+    -- REGDB=2 reads the next tile's first fragments while the current tile's last k step runs:
+    -- the next tile must be in another shared buffer.
+    ct.rule({"REGDB", "STAGES", "SDB"}, function(p) return p.REGDB < 2 or p.STAGES > 1 or p.SDB == 1 end,
+      "REGDB=2 needs a second shared buffer (SDB=1 or STAGES >= 2)"),
     ct.rule({"BK", "UNROLL"}, function(p) return p.UNROLL == 0 or p.UNROLL < p.BK end, "UNROLL < BK"),
     -- Registers: at most 255 per thread and 64 K per block (estimate above), so that every
     -- configuration launches and nothing spills by design.

@@ -120,7 +120,13 @@
 #error "SDB is for STAGES=1 (the cp.async stages are buffers already)"
 #endif
 #if REGDB && UNROLL
-#error "REGDB=1 needs the full unroll (UNROLL=0)"
+#error "REGDB=1 or 2 needs the full unroll (UNROLL=0)"
+#endif
+#if REGDB == 2 && STAGES == 1 && !SDB
+#error "REGDB=2 needs a second shared buffer (SDB=1 or STAGES >= 2)"
+#endif
+#if REGDB < 0 || REGDB > 2
+#error "REGDB must be 0, 1 or 2"
 #endif
 
 #define MM_PRAGMA_(x) _Pragma(#x)
@@ -139,6 +145,11 @@
 #define MM_ALOADS ((MM_ATOTAL + MM_THREADS - 1) / MM_THREADS)
 #define MM_BLOADS ((MM_BTOTAL + MM_THREADS - 1) / MM_THREADS)
 
+#ifdef MM_EMU
+// bench/matmul_emu.cpp runs this file on the CPU: it provides mm_cp4, mm_cp16, mm_commit, mm_wait
+// (queued copies completed at the wait, so a read before the wait sees the poisoned buffer) and
+// mm_emu_smem (the dynamic shared memory of the current block).
+#else
 __device__ __forceinline__ unsigned mm_smem_addr(const void *p) {
   return (unsigned)__cvta_generic_to_shared(p);
 }
@@ -152,10 +163,15 @@ __device__ __forceinline__ void mm_cp16(float *dst, const float *src, int src_by
 __device__ __forceinline__ void mm_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N>
 __device__ __forceinline__ void mm_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+#endif
 
 extern "C" __global__ void __launch_bounds__(MM_THREADS)
 matmul(float *C, const float *A, const float *B, int M, int N, int K, float alpha, float beta) {
+#ifdef MM_EMU
+  float4 *mm_smem4 = mm_emu_smem();
+#else
   extern __shared__ float4 mm_smem4[];
+#endif
   float *smem = reinterpret_cast<float *>(mm_smem4);
 
   const int tid = threadIdx.x;
@@ -186,9 +202,40 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
 #pragma unroll
     for (int j = 0; j < TN; j++) acc[i][j] = 0.f;
 
+#if REGDB == 2
+  // Fragments live across tiles: slot s holds the A and B fragments of one k step. The last k step
+  // of a tile runs after the barrier that publishes the next tile, together with the loads of the
+  // next tile's first fragments, so the barrier and those loads' latency hide behind its FFMAs.
+  float af[2][TM], bf[2][TN];
+  auto frag = [&](const float *As, const float *Bs, int k, int s) {
+#pragma unroll
+    for (int i = 0; i < TM / 4; i++)
+      *reinterpret_cast<float4 *>(&af[s][4 * i]) = *reinterpret_cast<const float4 *>(As + k * MM_AS + tm0 + i * MM_LM * 4);
+#pragma unroll
+    for (int j = 0; j < TN / 4; j++)
+      *reinterpret_cast<float4 *>(&bf[s][4 * j]) = *reinterpret_cast<const float4 *>(Bs + k * BN + tn0 + j * MM_LN * 4);
+  };
+  auto fma_step = [&](int s) {
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+      for (int j = 0; j < TN; j++) acc[i][j] = fmaf(af[s][i], bf[s][j], acc[i][j]);
+  };
+  // k steps 0..BK-2 of a tile whose step 0 is in slot 0 (BK is even, so step BK-1 is in slot 1)
+  auto compute_head = [&](const float *As, const float *Bs) {
+#pragma unroll
+    for (int k = 0; k < BK - 1; k++) {
+      frag(As, Bs, k + 1, (k + 1) & 1);
+      fma_step(k & 1);
+    }
+  };
+#endif
+
   // One BK slice of the block tile from buffer `buf`: acc += As^T * Bs.
   auto compute = [&](const float *As, const float *Bs) {
-#if REGDB
+#if REGDB == 2
+    (void)As, (void)Bs;  // not used: REGDB=2 has its own main loops
+#elif REGDB
     float af[2][TM], bf[2][TN];
 #pragma unroll
     for (int i = 0; i < TM / 4; i++) *reinterpret_cast<float4 *>(&af[0][4 * i]) = *reinterpret_cast<const float4 *>(As + tm0 + i * MM_LM * 4);
@@ -355,7 +402,25 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
       }
     }
   };
-#if SDB
+#if SDB && REGDB == 2
+  // two buffers, one barrier per tile, the last k step after it (see frag above)
+  if (KT > 0) {
+    load_regs(0);
+    store_regs(smem, smem + MM_ABUF);
+    __syncthreads();
+    frag(smem, smem + MM_ABUF, 0, 0);
+  }
+  for (int kt = 0; kt < KT; kt++) {
+    float *cur = smem + (kt & 1) * MM_BUF, *nxt = smem + ((kt + 1) & 1) * MM_BUF;
+    const bool more = kt + 1 < KT;
+    if (more) load_regs(kt + 1);
+    compute_head(cur, cur + MM_ABUF);
+    if (more) store_regs(nxt, nxt + MM_ABUF);  // nxt was last read before the previous barrier
+    __syncthreads();
+    frag(nxt, nxt + MM_ABUF, 0, 0);  // unconditional (harmless after the last tile): no branch
+    fma_step(1);                      // keeps these loads ahead of the FFMAs that hide them
+  }
+#elif SDB
   // two buffers: store tile kt+1 into the other one while tile kt is computed
   if (KT > 0) {
     load_regs(0);
@@ -456,6 +521,25 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
     mm_commit();  // empty groups keep the group count uniform
   }
   int rd = 0, wr = STAGES - 1;  // stage read now, stage written next
+#if REGDB == 2
+  // one barrier per tile, before its last k step: it publishes tile kt+1 and ends every read of
+  // tile kt-1's stage, which the next iteration's cp.async overwrites
+  mm_wait<STAGES - 2>();
+  __syncthreads();
+  if (KT > 0) frag(smem, smem + MM_ABUF, 0, 0);
+  for (int kt = 0; kt < KT; kt++) {
+    if (kt + STAGES - 1 < KT) load_async(kt + STAGES - 1, wr);
+    mm_commit();
+    const float *As = smem + rd * MM_BUF;
+    compute_head(As, As + MM_ABUF);
+    rd = rd + 1 == STAGES ? 0 : rd + 1;
+    wr = wr + 1 == STAGES ? 0 : wr + 1;
+    mm_wait<STAGES - 2>();  // tile kt+1 has landed (this thread's part)
+    __syncthreads();
+    frag(smem + rd * MM_BUF, smem + rd * MM_BUF + MM_ABUF, 0, 0);  // unconditional, as above
+    fma_step(1);
+  }
+#else
   for (int kt = 0; kt < KT; kt++) {
     mm_wait<STAGES - 2>();  // tile kt has landed (this thread's part)
     __syncthreads();        // ... everyone's; and everyone is done with tile kt-1's stage
@@ -466,10 +550,34 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
     rd = rd + 1 == STAGES ? 0 : rd + 1;
     wr = wr + 1 == STAGES ? 0 : wr + 1;
   }
+#endif
   mm_wait<0>();
 #endif
 
-  // ---- epilogue: C = alpha * acc + beta * C, float4 where the row allows it ----
+  // ---- epilogue: C = alpha * acc + beta * C ----
+  if (!bvec) {
+    // N % 4 != 0: rows are not float4-aligned. Element by element from a copy of acc, in loops
+    // that are not unrolled: this path is rare, and unrolled (TM*TN guarded loads and stores) it
+    // was a third of the kernel's code and of ptxas' time. ptxas keeps the copy in registers.
+    float t[TM][TN];
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+      for (int j = 0; j < TN; j++) t[i][j] = acc[i][j];
+#pragma unroll 1
+    for (int i = 0; i < TM; i++) {
+      const int gm_ = m0 + tm0 + (i / 4) * MM_LM * 4 + (i % 4);
+      if (gm_ >= M) continue;
+      float *crow = C + (long long)gm_ * N;
+#pragma unroll 1
+      for (int j = 0; j < TN; j++) {
+        const int gn_ = n0 + tn0 + (j / 4) * MM_LN * 4 + (j % 4);
+        if (gn_ < N) crow[gn_] = alpha * t[i][j] + beta * crow[gn_];
+      }
+    }
+    return;
+  }
+  // N % 4 == 0: a float4 of C is wholly inside or wholly outside
 #pragma unroll
   for (int i = 0; i < TM; i++) {
     const int gm_ = m0 + tm0 + (i / 4) * MM_LM * 4 + (i % 4);
@@ -478,17 +586,13 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
 #pragma unroll
     for (int j = 0; j < TN / 4; j++) {
       const int gn_ = n0 + tn0 + j * MM_LN * 4;
-      if (bvec && gn_ < N) {
+      if (gn_ < N) {
         float4 c = *reinterpret_cast<const float4 *>(crow + gn_);
         c.x = alpha * acc[i][4 * j + 0] + beta * c.x;
         c.y = alpha * acc[i][4 * j + 1] + beta * c.y;
         c.z = alpha * acc[i][4 * j + 2] + beta * c.z;
         c.w = alpha * acc[i][4 * j + 3] + beta * c.w;
         *reinterpret_cast<float4 *>(crow + gn_) = c;
-      } else {
-#pragma unroll
-        for (int c = 0; c < 4; c++)
-          if (gn_ + c < N) crow[gn_ + c] = alpha * acc[i][4 * j + c] + beta * crow[gn_ + c];
       }
     }
   }
