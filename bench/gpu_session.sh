@@ -3,8 +3,8 @@
 # benchmark, the GPU tests, and a second independent run to compare winners. Runs from the
 # repository root over a build/ made elsewhere (tools/setup) and carried along; logs go to
 # $OUT (default gpu-out/): session.log, run1.txt, run2.txt, bench.txt, logs.tgz, results.tgz.
-#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat|explain|energy|launcher|convolution|compile|inputs|matmul|matmul-long|vecadd|devices]...
-# The last ten run only when named (not with all).
+#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat|explain|energy|launcher|convolution|compile|inputs|matmul|matmul-long|vecadd|mmvariants|devices]...
+# The last eleven run only when named (not with all).
 # `explain` (not part of `all`): cutune explain under ncu on the transpose store at 8192^2 (top 3,
 # the best of each TILE, the seed's naive / unpadded / padded kernels) -> explain.txt; the
 # sanitizers on the same configurations (ragged problem) -> sanitize.txt; the planted race and
@@ -26,6 +26,10 @@
 # matmul, matmul-long, vecadd (about 7.5, 5.5 and 1.5 minutes: one call each): they run bench/matmul_session.sh matmul|long|vecadd
 # (see its header: verify, default budget over seeds, long run, Kernel Tuner, cuBLAS benchmark);
 # Kernel Tuner's wheels are read from $WHEELS (default .whl).
+# mmvariants (about 3 minutes): bench/matmul_session.sh variants -- lua/matmul_variants.lua (the
+#   4096^3 winner and the REGDB=2/SDB/STAGES/HOIST/BK variants around it) measured whole at 4096^3
+#   and checked on the ragged problems, bench/matmul.sh on its best vs cuBLAS, and the cold compile
+#   rate of lua/matmul_space.lua (--budget 300) -> matmul_session.txt, matmul_logs.tgz.
 # devices: the transpose space at 8192x8192 from a warm compile cache, once
 # on one device (a plain run) and once with --devices all; prints the rate per device count and
 # both winners (devices-plain.txt, devices-all.txt). On a one-GPU machine both runs use the one
@@ -164,10 +168,11 @@ if named inputs; then
   tail -12 "$OUT/inputs.log" | tee -a "$LOG"
 fi
 
-for k in matmul matmul-long vecadd; do
+for k in matmul matmul-long vecadd mmvariants; do
   if named $k; then
-    say "$k: bench/matmul_session.sh $k"
-    CUTUNE="$B/cutune" OUT="$OUT" bash bench/matmul_session.sh "${k#matmul-}" 2>&1 | tail -60 >>"$LOG"
+    m=${k#matmul-}; [ $k = mmvariants ] && m=variants
+    say "$k: bench/matmul_session.sh $m"
+    CUTUNE="$B/cutune" OUT="$OUT" bash bench/matmul_session.sh "$m" 2>&1 | tail -80 >>"$LOG"
     say "$k exit $?"
   fi
 done

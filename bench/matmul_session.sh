@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # matmul_session.sh: everything the matmul and vecadd work measures on the GPU machine, in one call.
 #
-#   bench/matmul_session.sh matmul|long|vecadd
+#   bench/matmul_session.sh matmul|long|vecadd|variants
 #
 # matmul (about 7.5 minutes with the defaults below; give the call timeout 600):
 #   1. verify   every variant of a seeded random sample (VERIFY_N per problem) on the three
@@ -22,6 +22,14 @@
 #   (--budget LONG_BUDGET --time LONG_TIME, seed 11, cold) whose best the default runs' bests are
 #   compared with (the target: within a few per cent), with its parameter-effects table.
 # vecadd (about 1.5 minutes): the whole vecadd space on every problem, then bench/vecadd.sh.
+# variants (about 3 minutes; bench/gpu_session.sh mmvariants): issue 10's speed and rate gaps:
+#   1. lua/matmul_variants.lua (the 4096^3 winner of 2026-12-01 and ~130 variants around it:
+#      REGDB=2, SDB, STAGES, HOIST, BK) measured whole at 4096^3 from a cold compile cache; the
+#      old winner's rows (3.071 ms, 44.75 TFLOP/s then) and the best per value;
+#   2. the same configurations checked on the two ragged problems (wrong_result must be 0);
+#   3. bench/matmul.sh: the best of step 1 against cuBLAS (the target: >= 90 % at 4096^3);
+#   4. the compile rate: `cutune run lua/matmul_space.lua --problem 0 --budget RATE_BUDGET (300)
+#      --no-cache` from a cold cache: configurations per second end to end (target >= 20).
 #
 # Environment: CUTUNE (default build/cutune), OUT (default gpu-out), WHEELS (folder of Kernel
 # Tuner wheels, default .whl; the KT step is skipped without them), SEEDS (default "1 2 3"),
@@ -145,11 +153,41 @@ va() {
   tail -16 "$W/vabench.log" | tee -a "$SUM"
 }
 
+variants() {
+  local VS=lua/matmul_variants.lua t
+  say "variants: cutune run $VS --problem 0 (every configuration, cold compile cache)"
+  t=$(date +%s)
+  CUTUNE_CACHE=$W/cache-var timeout 200 "$CUTUNE" run --no-progress --top 25 --results "$W/var" --problem 0 \
+    $VS >"$W/var0.log" 2>&1
+  say "variants exit $? after $(( $(date +%s) - t )) s"
+  summarize "$W/var0.log" "$W/var" "variants"
+  grep -A27 "configurations passed" "$W/var0.log" | head -27 | tee -a "$SUM"
+  python3 bench/matmul_variants.py best "$(store_of "$W/var" matmul)" "$P0" | tee -a "$SUM"
+  for p in 2 3; do
+    CUTUNE_CACHE=$W/cache-var timeout 100 "$CUTUNE" run --no-progress -q --results "$W/var-ragged" --problem $p $VS \
+      >"$W/var$p.log" 2>&1
+    say "variants on problem $p exit $?"
+  done
+  python3 bench/matmul_variants.py status "$(store_of "$W/var-ragged" matmul)" | tee -a "$SUM"
+  say "variants: bench/matmul.sh on the best of step 1 vs cuBLAS"
+  RESULTS="$W/var" OUT="$W/varbench" timeout 180 bash bench/matmul.sh >"$W/varbench.log" 2>&1
+  say "bench exit $?"
+  tail -14 "$W/varbench.log" | tee -a "$SUM"
+  say "rate: cutune run $SPACE --problem 0 --budget ${RATE_BUDGET:-300} --no-cache (cold)"
+  t=$(date +%s)
+  CUTUNE_CACHE=$W/cache-rate timeout 200 "$CUTUNE" run --no-progress --no-cache --results "$W/rate" --problem 0 \
+    --budget "${RATE_BUDGET:-300}" $SPACE >"$W/rate.log" 2>&1
+  say "rate exit $? after $(( $(date +%s) - t )) s"
+  summarize "$W/rate.log" "$W/rate" "rate"
+  python3 bench/matmul_variants.py compile "$(store_of "$W/rate" matmul)" | tee -a "$SUM"
+}
+
 case "${1:-}" in
   matmul) mm ;;
   long) long ;;
   vecadd) va ;;
-  *) echo "usage: $0 matmul|long|vecadd" >&2; exit 2 ;;
+  variants) variants ;;
+  *) echo "usage: $0 matmul|long|vecadd|variants" >&2; exit 2 ;;
 esac
 tar czf "$OUT/matmul_logs.tgz" -C "$W" --exclude='cache-*' --exclude=site --exclude='*/matmul_bench' --exclude='*/vecadd_bench' . 2>/dev/null
 say "done"
