@@ -106,6 +106,14 @@
 #define MM_ABUF (BK * MM_AS)                  // floats per A buffer
 #define MM_BBUF (BK * BN)
 #define MM_BUF (MM_ABUF + MM_BBUF)
+// rows of the thread tile the N % 4 != 0 epilogue stages per pass (a divisor of TM whose
+// MM_THREADS * rows * TN floats fit in the shared memory; 0: none fits, one float4 at a time)
+#define MM_SMEM_FLOATS (MM_NBUF * MM_BUF)
+#define MM_EFITS(r) (TM % (r) == 0 && MM_THREADS * (r) * TN <= MM_SMEM_FLOATS)
+#define MM_EROWS (MM_EFITS(16) ? 16 : MM_EFITS(8) ? 8 : MM_EFITS(4) ? 4 : MM_EFITS(2) ? 2 : MM_EFITS(1) ? 1 : 0)
+// rows of the thread tile per chunk of the float4 epilogue: 4 float4s of C in flight (8 cost
+// registers: 128 -> 143 for BM=BN=128 BK=8 TM=TN=8 STAGES=4, one block per SM instead of two)
+#define MM_ECH (TM < 16 / TN ? TM : (16 / TN > 0 ? 16 / TN : 1))
 
 #if MM_LM * MM_LN != 32 || WM % TM || WN % TN
 #error "WM/TM * WN/TN must be 32 lanes"
@@ -299,114 +307,122 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
 #if STAGES == 1
   // ---- plain loads: the next tile waits in registers while the current one is computed ----
   float4 ra[MM_ALOADS], rb[MM_BLOADS];
+  // K % 4 != 0 (A) or N % 4 != 0 (B): rows are not 16-byte aligned, so that operand skips the
+  // registers: store_regs copies its tile element by element from global to shared memory in a
+  // loop that is not unrolled (the latency is not hidden: a rare path; unrolled into every load
+  // slot it was a fifth of the kernel's NVRTC time and ~18 registers).
+  auto copy_a = [&](float *As, int kt) {
+    const int k0 = kt * BK;
+#pragma unroll 1
+    for (int e = tid; e < BM * BK; e += MM_THREADS) {
+      const int kk = e % BK, mm = e / BK;  // consecutive threads: consecutive k of one row
+      const int gm_ = m0 + mm, gk = k0 + kk;
+      float v = 0.f;
+      if (gm_ < M && gk < K) v = __ldg(A + (long long)gm_ * K + gk);
+      As[kk * MM_AS + mm] = v;
+    }
+  };
+  auto copy_b = [&](float *Bs, int kt) {
+    const int k0 = kt * BK;
+#pragma unroll 1
+    for (int e = tid; e < BK * BN; e += MM_THREADS) {
+      const int nn = e % BN, kk = e / BN;
+      const int gn_ = n0 + nn, gk = k0 + kk;
+      float v = 0.f;
+      if (gk < K && gn_ < N) v = __ldg(B + (long long)gk * N + gn_);
+      Bs[kk * BN + nn] = v;
+    }
+  };
 #if HOIST
   auto load_regs = [&](int kt) {
     const int k0 = kt * BK;
     const bool full = k0 + BK <= K;  // every k of the tile is inside A and B
     const int ka = k0 + ha_k;
+    if (avec) {
 #pragma unroll
-    for (int l = 0; l < MM_ALOADS; l++) {
-      float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
-      if ((MM_ATOTAL % MM_THREADS == 0 || tid + l * MM_THREADS < MM_ATOTAL) && ((ha_mask >> l) & 1u)) {
-        const float *p = ha_p + l * ha_step + k0;
-        if (avec) {
-          if (full || ka < K) v = __ldg(reinterpret_cast<const float4 *>(p));
-        } else {
-          if (full || ka < K) v.x = __ldg(p);
-          if (full || ka + 1 < K) v.y = __ldg(p + 1);
-          if (full || ka + 2 < K) v.z = __ldg(p + 2);
-          if (full || ka + 3 < K) v.w = __ldg(p + 3);
-        }
+      for (int l = 0; l < MM_ALOADS; l++) {
+        float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
+        if ((MM_ATOTAL % MM_THREADS == 0 || tid + l * MM_THREADS < MM_ATOTAL) && ((ha_mask >> l) & 1u) && (full || ka < K))
+          v = __ldg(reinterpret_cast<const float4 *>(ha_p + l * ha_step + k0));
+        ra[l] = v;
       }
-      ra[l] = v;
     }
-    const float *pb = hb_p + (long long)k0 * N;
+    if (bvec) {
+      const float *pb = hb_p + (long long)k0 * N;
 #pragma unroll
-    for (int l = 0; l < MM_BLOADS; l++) {
-      float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
-      if ((MM_BTOTAL % MM_THREADS == 0 || tid + l * MM_THREADS < MM_BTOTAL) && (full || k0 + hb_k + l * HB_R < K)) {
-        const float *p = pb + l * hb_step;
-        if (bvec) {
-          if (hb_cmask & 1u) v = __ldg(reinterpret_cast<const float4 *>(p));
-        } else {
-          if (hb_cmask & 1u) v.x = __ldg(p);
-          if (hb_cmask & 2u) v.y = __ldg(p + 1);
-          if (hb_cmask & 4u) v.z = __ldg(p + 2);
-          if (hb_cmask & 8u) v.w = __ldg(p + 3);
-        }
+      for (int l = 0; l < MM_BLOADS; l++) {
+        float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
+        if ((MM_BTOTAL % MM_THREADS == 0 || tid + l * MM_THREADS < MM_BTOTAL) && (full || k0 + hb_k + l * HB_R < K) &&
+            (hb_cmask & 1u))
+          v = __ldg(reinterpret_cast<const float4 *>(pb + l * hb_step));
+        rb[l] = v;
       }
-      rb[l] = v;
     }
   };
 #else
   auto load_regs = [&](int kt) {
     const int k0 = kt * BK;
+    if (avec) {
 #pragma unroll
-    for (int l = 0; l < MM_ALOADS; l++) {
-      const int e = tid + l * MM_THREADS;
-      const int kk = (e % (BK / 4)) * 4, mm = e / (BK / 4);
-      const int gm_ = m0 + mm, gk = k0 + kk;
-      float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
-      if ((MM_ATOTAL % MM_THREADS == 0 || e < MM_ATOTAL) && gm_ < M) {
-        const float *p = A + (long long)gm_ * K + gk;
-        if (avec) {
-          if (gk < K) v = __ldg(reinterpret_cast<const float4 *>(p));
-        } else {
-          if (gk < K) v.x = __ldg(p);
-          if (gk + 1 < K) v.y = __ldg(p + 1);
-          if (gk + 2 < K) v.z = __ldg(p + 2);
-          if (gk + 3 < K) v.w = __ldg(p + 3);
-        }
+      for (int l = 0; l < MM_ALOADS; l++) {
+        const int e = tid + l * MM_THREADS;
+        const int kk = (e % (BK / 4)) * 4, mm = e / (BK / 4);
+        const int gm_ = m0 + mm, gk = k0 + kk;
+        float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
+        if ((MM_ATOTAL % MM_THREADS == 0 || e < MM_ATOTAL) && gm_ < M && gk < K)
+          v = __ldg(reinterpret_cast<const float4 *>(A + (long long)gm_ * K + gk));
+        ra[l] = v;
       }
-      ra[l] = v;
     }
+    if (bvec) {
 #pragma unroll
-    for (int l = 0; l < MM_BLOADS; l++) {
-      const int e = tid + l * MM_THREADS;
-      const int nn = (e % (BN / 4)) * 4, kk = e / (BN / 4);
-      const int gn_ = n0 + nn, gk = k0 + kk;
-      float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
-      if ((MM_BTOTAL % MM_THREADS == 0 || e < MM_BTOTAL) && gk < K) {
-        const float *p = B + (long long)gk * N + gn_;
-        if (bvec) {
-          if (gn_ < N) v = __ldg(reinterpret_cast<const float4 *>(p));
-        } else {
-          if (gn_ < N) v.x = __ldg(p);
-          if (gn_ + 1 < N) v.y = __ldg(p + 1);
-          if (gn_ + 2 < N) v.z = __ldg(p + 2);
-          if (gn_ + 3 < N) v.w = __ldg(p + 3);
-        }
+      for (int l = 0; l < MM_BLOADS; l++) {
+        const int e = tid + l * MM_THREADS;
+        const int nn = (e % (BN / 4)) * 4, kk = e / (BN / 4);
+        const int gn_ = n0 + nn, gk = k0 + kk;
+        float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
+        if ((MM_BTOTAL % MM_THREADS == 0 || e < MM_BTOTAL) && gk < K && gn_ < N)
+          v = __ldg(reinterpret_cast<const float4 *>(B + (long long)gk * N + gn_));
+        rb[l] = v;
       }
-      rb[l] = v;
     }
   };
 #endif
-  auto store_regs = [&](float *As, float *Bs) {
+  // tile kt (the one load_regs(kt) read, if it did) into As, Bs
+  auto store_regs = [&](float *As, float *Bs, int kt) {
+    if (avec) {
 #pragma unroll
-    for (int l = 0; l < MM_ALOADS; l++) {
-      const int e = tid + l * MM_THREADS;
-      if (MM_ATOTAL % MM_THREADS == 0 || e < MM_ATOTAL) {
-        const int kk = (e % (BK / 4)) * 4, mm = e / (BK / 4);
-        As[(kk + 0) * MM_AS + mm] = ra[l].x;
-        As[(kk + 1) * MM_AS + mm] = ra[l].y;
-        As[(kk + 2) * MM_AS + mm] = ra[l].z;
-        As[(kk + 3) * MM_AS + mm] = ra[l].w;
+      for (int l = 0; l < MM_ALOADS; l++) {
+        const int e = tid + l * MM_THREADS;
+        if (MM_ATOTAL % MM_THREADS == 0 || e < MM_ATOTAL) {
+          const int kk = (e % (BK / 4)) * 4, mm = e / (BK / 4);
+          As[(kk + 0) * MM_AS + mm] = ra[l].x;
+          As[(kk + 1) * MM_AS + mm] = ra[l].y;
+          As[(kk + 2) * MM_AS + mm] = ra[l].z;
+          As[(kk + 3) * MM_AS + mm] = ra[l].w;
+        }
       }
+    } else {
+      copy_a(As, kt);
     }
+    if (bvec) {
 #pragma unroll
-    for (int l = 0; l < MM_BLOADS; l++) {
-      const int e = tid + l * MM_THREADS;
-      if (MM_BTOTAL % MM_THREADS == 0 || e < MM_BTOTAL) {
-        const int nn = (e % (BN / 4)) * 4, kk = e / (BN / 4);
-        *reinterpret_cast<float4 *>(Bs + kk * BN + nn) = rb[l];
+      for (int l = 0; l < MM_BLOADS; l++) {
+        const int e = tid + l * MM_THREADS;
+        if (MM_BTOTAL % MM_THREADS == 0 || e < MM_BTOTAL) {
+          const int nn = (e % (BN / 4)) * 4, kk = e / (BN / 4);
+          *reinterpret_cast<float4 *>(Bs + kk * BN + nn) = rb[l];
+        }
       }
+    } else {
+      copy_b(Bs, kt);
     }
   };
 #if SDB && REGDB == 2
   // two buffers, one barrier per tile, the last k step after it (see frag above)
   if (KT > 0) {
     load_regs(0);
-    store_regs(smem, smem + MM_ABUF);
+    store_regs(smem, smem + MM_ABUF, 0);
     __syncthreads();
     frag(smem, smem + MM_ABUF, 0, 0);
   }
@@ -415,7 +431,7 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
     const bool more = kt + 1 < KT;
     if (more) load_regs(kt + 1);
     compute_head(cur, cur + MM_ABUF);
-    if (more) store_regs(nxt, nxt + MM_ABUF);  // nxt was last read before the previous barrier
+    if (more) store_regs(nxt, nxt + MM_ABUF, kt + 1);  // nxt was last read before the previous barrier
     __syncthreads();
     frag(nxt, nxt + MM_ABUF, 0, 0);  // unconditional (harmless after the last tile): no branch
     fma_step(1);                      // keeps these loads ahead of the FFMAs that hide them
@@ -424,14 +440,14 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
   // two buffers: store tile kt+1 into the other one while tile kt is computed
   if (KT > 0) {
     load_regs(0);
-    store_regs(smem, smem + MM_ABUF);
+    store_regs(smem, smem + MM_ABUF, 0);
     __syncthreads();
   }
   for (int kt = 0; kt < KT; kt++) {
     float *cur = smem + (kt & 1) * MM_BUF, *nxt = smem + ((kt + 1) & 1) * MM_BUF;
     if (kt + 1 < KT) load_regs(kt + 1);
     compute(cur, cur + MM_ABUF);
-    if (kt + 1 < KT) store_regs(nxt, nxt + MM_ABUF);  // nxt was last read in iteration kt-1
+    if (kt + 1 < KT) store_regs(nxt, nxt + MM_ABUF, kt + 1);  // nxt was last read in iteration kt-1
     __syncthreads();
   }
 #else
@@ -439,7 +455,7 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
   if (KT > 0) load_regs(0);
   for (int kt = 0; kt < KT; kt++) {
     __syncthreads();  // everyone is done reading the previous tile
-    store_regs(As, Bs);
+    store_regs(As, Bs, kt);
     __syncthreads();
     if (kt + 1 < KT) load_regs(kt + 1);
     compute(As, Bs);
@@ -447,6 +463,17 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
 #endif
 #else
   // ---- cp.async pipeline of STAGES buffers ----
+  // N % 4 != 0: B's rows are not 16-byte aligned: 4-byte cp.async element by element, in a loop
+  // that is not unrolled (a rare path; unrolled into every load slot it cost compile time)
+  auto copy_b_async = [&](float *Bs, int k0) {
+#pragma unroll 1
+    for (int e = tid; e < BK * BN; e += MM_THREADS) {
+      const int nn = e % BN, kk = e / BN;
+      const int gn_ = n0 + nn, gk = k0 + kk;
+      const bool ok = gk < K && gn_ < N;
+      mm_cp4(Bs + kk * BN + nn, ok ? B + (long long)gk * N + gn_ : B, ok ? 4 : 0);
+    }
+  };
 #if HOIST
   auto load_async = [&](int kt, int stage) {
     float *As = smem + stage * MM_BUF, *Bs = As + MM_ABUF;
@@ -460,23 +487,16 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
         mm_cp4(As + ha_k * MM_AS + ha_m + l * HA_R, ok ? ha_p + l * ha_step + k0 : A, ok ? 4 : 0);
       }
     }
+    if (!bvec) {
+      copy_b_async(Bs, k0);
+      return;
+    }
     const float *pb = hb_p + (long long)k0 * N;
 #pragma unroll
     for (int l = 0; l < MM_BLOADS; l++) {
       if (MM_BTOTAL % MM_THREADS == 0 || tid + l * MM_THREADS < MM_BTOTAL) {
-        const bool kb_ok = full || k0 + hb_k + l * HB_R < K;
-        float *d = Bs + (hb_k + l * HB_R) * BN + hb_n;
-        const float *p = pb + l * hb_step;
-        if (bvec) {
-          const bool ok = kb_ok && (hb_cmask & 1u);
-          mm_cp16(d, ok ? p : B, ok ? 16 : 0);
-        } else {
-#pragma unroll
-          for (int c = 0; c < 4; c++) {
-            const bool ok = kb_ok && ((hb_cmask >> c) & 1u);
-            mm_cp4(d + c, ok ? p + c : B, ok ? 4 : 0);
-          }
-        }
+        const bool ok = (full || k0 + hb_k + l * HB_R < K) && (hb_cmask & 1u);
+        mm_cp16(Bs + (hb_k + l * HB_R) * BN + hb_n, ok ? pb + l * hb_step : B, ok ? 16 : 0);
       }
     }
   };
@@ -494,23 +514,18 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
         mm_cp4(As + kk * MM_AS + mm, ok ? A + (long long)gm_ * K + gk : A, ok ? 4 : 0);
       }
     }
+    if (!bvec) {
+      copy_b_async(Bs, k0);
+      return;
+    }
 #pragma unroll
     for (int l = 0; l < MM_BLOADS; l++) {
       const int e = tid + l * MM_THREADS;
       if (MM_BTOTAL % MM_THREADS == 0 || e < MM_BTOTAL) {
         const int nn = (e % (BN / 4)) * 4, kk = e / (BN / 4);
         const int gn_ = n0 + nn, gk = k0 + kk;
-        float *d = Bs + kk * BN + nn;
-        if (bvec) {
-          const bool ok = gk < K && gn_ < N;
-          mm_cp16(d, ok ? B + (long long)gk * N + gn_ : B, ok ? 16 : 0);
-        } else {
-#pragma unroll
-          for (int c = 0; c < 4; c++) {
-            const bool ok = gk < K && gn_ + c < N;
-            mm_cp4(d + c, ok ? B + (long long)gk * N + gn_ + c : B, ok ? 4 : 0);
-          }
-        }
+        const bool ok = gk < K && gn_ < N;
+        mm_cp16(Bs + kk * BN + nn, ok ? B + (long long)gk * N + gn_ : B, ok ? 16 : 0);
       }
     }
   };
@@ -556,43 +571,83 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
 
   // ---- epilogue: C = alpha * acc + beta * C ----
   if (!bvec) {
-    // N % 4 != 0: rows are not float4-aligned. Element by element from a copy of acc, in loops
-    // that are not unrolled: this path is rare, and unrolled (TM*TN guarded loads and stores) it
-    // was a third of the kernel's code and of ptxas' time. ptxas keeps the copy in registers.
-    float t[TM][TN];
+    // N % 4 != 0: rows of C are not float4-aligned. Element by element, through shared memory
+    // (free now): each thread stages MM_EROWS rows of its tile in a private slot and writes them
+    // out in a loop that is not unrolled. Unrolled (TM*TN guarded loads and stores) this path was
+    // a third of the kernel's code and of ptxas' time; a private slot needs no barrier but the
+    // one that ends the main loop's reads. Every configuration has at least 16 bytes of shared
+    // memory per thread (4 floats: MM_EROWS = 0 stages one float4 at a time).
+    __syncthreads();
+    float *mine = smem + tid * (MM_EROWS ? MM_EROWS * TN : 4);
+#if MM_EROWS
+#pragma unroll
+    for (int i0 = 0; i0 < TM; i0 += MM_EROWS) {
+#pragma unroll
+      for (int r = 0; r < MM_EROWS; r++)
+#pragma unroll
+        for (int j = 0; j < TN / 4; j++)
+          *reinterpret_cast<float4 *>(mine + r * TN + 4 * j) = make_float4(  // alpha*acc: fresh registers,
+              alpha * acc[i0 + r][4 * j], alpha * acc[i0 + r][4 * j + 1],      // so acc need not sit in
+              alpha * acc[i0 + r][4 * j + 2], alpha * acc[i0 + r][4 * j + 3]);  // aligned quads
+#pragma unroll 1
+      for (int e = 0; e < MM_EROWS * TN; e++) {
+        const int i = i0 + e / TN, j = e % TN;
+        const int gm_ = m0 + tm0 + (i / 4) * MM_LM * 4 + (i % 4), gn_ = n0 + tn0 + (j / 4) * MM_LN * 4 + (j % 4);
+        if (gm_ < M && gn_ < N) {
+          float *c = C + (long long)gm_ * N + gn_;
+          *c = mine[e] + beta * *c;
+        }
+      }
+    }
+#else
 #pragma unroll
     for (int i = 0; i < TM; i++)
 #pragma unroll
-      for (int j = 0; j < TN; j++) t[i][j] = acc[i][j];
+      for (int j = 0; j < TN / 4; j++) {
+        *reinterpret_cast<float4 *>(mine) =
+            make_float4(alpha * acc[i][4 * j], alpha * acc[i][4 * j + 1], alpha * acc[i][4 * j + 2], alpha * acc[i][4 * j + 3]);
+        const int gm_ = m0 + tm0 + (i / 4) * MM_LM * 4 + (i % 4), gn0 = n0 + tn0 + j * MM_LN * 4;
 #pragma unroll 1
-    for (int i = 0; i < TM; i++) {
-      const int gm_ = m0 + tm0 + (i / 4) * MM_LM * 4 + (i % 4);
-      if (gm_ >= M) continue;
-      float *crow = C + (long long)gm_ * N;
-#pragma unroll 1
-      for (int j = 0; j < TN; j++) {
-        const int gn_ = n0 + tn0 + (j / 4) * MM_LN * 4 + (j % 4);
-        if (gn_ < N) crow[gn_] = alpha * t[i][j] + beta * crow[gn_];
+        for (int c = 0; c < 4; c++)
+          if (gm_ < M && gn0 + c < N) {
+            float *p = C + (long long)gm_ * N + gn0 + c;
+            *p = mine[c] + beta * *p;
+          }
       }
-    }
+#endif
     return;
   }
-  // N % 4 == 0: a float4 of C is wholly inside or wholly outside
+  // N % 4 == 0: a float4 of C is wholly inside or wholly outside. Rows in chunks of MM_ECH: the
+  // chunk's loads of C are issued together before its stores (a load cannot move above an
+  // earlier store to C, which may alias it), so a thread waits for DRAM TM/MM_ECH times, not TM.
 #pragma unroll
-  for (int i = 0; i < TM; i++) {
-    const int gm_ = m0 + tm0 + (i / 4) * MM_LM * 4 + (i % 4);
-    if (gm_ >= M) continue;
-    float *crow = C + (long long)gm_ * N;
+  for (int i0 = 0; i0 < TM; i0 += MM_ECH) {
+    float4 c[MM_ECH][TN / 4];
 #pragma unroll
-    for (int j = 0; j < TN / 4; j++) {
-      const int gn_ = n0 + tn0 + j * MM_LN * 4;
-      if (gn_ < N) {
-        float4 c = *reinterpret_cast<const float4 *>(crow + gn_);
-        c.x = alpha * acc[i][4 * j + 0] + beta * c.x;
-        c.y = alpha * acc[i][4 * j + 1] + beta * c.y;
-        c.z = alpha * acc[i][4 * j + 2] + beta * c.z;
-        c.w = alpha * acc[i][4 * j + 3] + beta * c.w;
-        *reinterpret_cast<float4 *>(crow + gn_) = c;
+    for (int r = 0; r < MM_ECH; r++) {
+      const int gm_ = m0 + tm0 + ((i0 + r) / 4) * MM_LM * 4 + ((i0 + r) % 4);
+#pragma unroll
+      for (int j = 0; j < TN / 4; j++) {
+        const int gn_ = n0 + tn0 + j * MM_LN * 4;
+        c[r][j] = make_float4(0.f, 0.f, 0.f, 0.f);
+        if (gm_ < M && gn_ < N) c[r][j] = *reinterpret_cast<const float4 *>(C + (long long)gm_ * N + gn_);
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < MM_ECH; r++) {
+      const int i = i0 + r;
+      const int gm_ = m0 + tm0 + (i / 4) * MM_LM * 4 + (i % 4);
+#pragma unroll
+      for (int j = 0; j < TN / 4; j++) {
+        const int gn_ = n0 + tn0 + j * MM_LN * 4;
+        if (gm_ < M && gn_ < N) {
+          float4 v = c[r][j];
+          v.x = alpha * acc[i][4 * j + 0] + beta * v.x;
+          v.y = alpha * acc[i][4 * j + 1] + beta * v.y;
+          v.z = alpha * acc[i][4 * j + 2] + beta * v.z;
+          v.w = alpha * acc[i][4 * j + 3] + beta * v.w;
+          *reinterpret_cast<float4 *>(C + (long long)gm_ * N + gn_) = v;
+        }
       }
     }
   }
