@@ -570,6 +570,11 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
 #endif
 
   // ---- epilogue: C = alpha * acc + beta * C ----
+#if TM * TN >= 128
+  // The largest thread tiles (128 accumulators): the compact epilogue below. For smaller tiles it
+  // cost registers under NVRTC (127 -> 135-143 for 128x128 tiles of 8x8 threads with cp.async:
+  // one block per SM instead of two), so they keep the unrolled one after #else, whose code is
+  // half as large as at 128 accumulators.
   if (!bvec) {
     // N % 4 != 0: rows of C are not float4-aligned. Element by element, through shared memory
     // (free now): each thread stages MM_EROWS rows of its tile in a private slot and writes them
@@ -651,6 +656,31 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
       }
     }
   }
+#else
+  // per float4 of C: float4 where the row allows it, else element by element
+#pragma unroll
+  for (int i = 0; i < TM; i++) {
+    const int gm_ = m0 + tm0 + (i / 4) * MM_LM * 4 + (i % 4);
+    if (gm_ >= M) continue;
+    float *crow = C + (long long)gm_ * N;
+#pragma unroll
+    for (int j = 0; j < TN / 4; j++) {
+      const int gn_ = n0 + tn0 + j * MM_LN * 4;
+      if (bvec && gn_ < N) {
+        float4 c = *reinterpret_cast<const float4 *>(crow + gn_);
+        c.x = alpha * acc[i][4 * j + 0] + beta * c.x;
+        c.y = alpha * acc[i][4 * j + 1] + beta * c.y;
+        c.z = alpha * acc[i][4 * j + 2] + beta * c.z;
+        c.w = alpha * acc[i][4 * j + 3] + beta * c.w;
+        *reinterpret_cast<float4 *>(crow + gn_) = c;
+      } else {
+#pragma unroll
+        for (int c = 0; c < 4; c++)
+          if (gn_ + c < N) crow[gn_ + c] = alpha * acc[i][4 * j + c] + beta * crow[gn_ + c];
+      }
+    }
+  }
+#endif
 }
 
 #else  // CUTUNE_REFERENCE
