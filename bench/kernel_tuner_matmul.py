@@ -44,7 +44,7 @@ src_path = os.path.join(here, "..", "templates", "matmul.cu")
 tune_params = {
     "BM": [32, 64, 128, 256], "BN": [32, 64, 128, 256], "BK": [8, 16, 32],
     "WM": [16, 32, 64, 128], "WN": [16, 32, 64, 128], "TM": [4, 8, 16], "TN": [4, 8, 16],
-    "STAGES": [1, 2, 3, 4], "SDB": [0, 1], "PAD": [0, 4], "REGDB": [0, 1], "UNROLL": [0, 2], "GROUPM": [1, 8, 16], "HOIST": [0, 1],
+    "STAGES": [1, 2, 3, 4], "SDB": [0, 1], "PAD": [0, 4], "REGDB": [0, 1, 2], "UNROLL": [0, 2], "GROUPM": [1, 8, 16], "HOIST": [0, 1],
     "NTHREADS": [64, 128, 256, 512, 1024],
 }
 
@@ -64,7 +64,7 @@ def smem_bytes(p):
 
 def regs(p):
     t = threads(p)
-    r = p["TM"] * p["TN"] + (p["REGDB"] + 1) * (p["TM"] + p["TN"]) + 40
+    r = p["TM"] * p["TN"] + (1 + min(p["REGDB"], 1)) * (p["TM"] + p["TN"]) + 40
     if p["STAGES"] == 1:
         r += 4 * (cdiv(p["BM"] * p["BK"] // 4, t) + cdiv(p["BK"] * p["BN"] // 4, t))
     return r
@@ -85,7 +85,9 @@ def valid(p):
         return False
     if p["STAGES"] != 1 and p["SDB"] != 0:
         return False
-    if p["REGDB"] == 1 and p["UNROLL"] != 0:
+    if p["REGDB"] >= 1 and p["UNROLL"] != 0:
+        return False
+    if p["REGDB"] == 2 and p["STAGES"] == 1 and p["SDB"] == 0:
         return False
     if p["UNROLL"] != 0 and p["UNROLL"] >= p["BK"]:
         return False
@@ -115,10 +117,11 @@ restrictions = [
     "BK * BN // 4 // NTHREADS <= 16",
     "STAGES == 1 or SDB == 0",
     "REGDB == 0 or UNROLL == 0",
+    "REGDB < 2 or STAGES > 1 or SDB == 1",
     "UNROLL == 0 or UNROLL < BK",
-    "TM * TN + (REGDB + 1) * (TM + TN) + 40 + 4 * max(0, 2 - STAGES) * ((BM * BK // 4 + NTHREADS - 1) // NTHREADS"
+    "TM * TN + (1 + min(REGDB, 1)) * (TM + TN) + 40 + 4 * max(0, 2 - STAGES) * ((BM * BK // 4 + NTHREADS - 1) // NTHREADS"
     " + (BK * BN // 4 + NTHREADS - 1) // NTHREADS) <= 255",
-    "(TM * TN + (REGDB + 1) * (TM + TN) + 40 + 4 * max(0, 2 - STAGES) * ((BM * BK // 4 + NTHREADS - 1) // NTHREADS"
+    "(TM * TN + (1 + min(REGDB, 1)) * (TM + TN) + 40 + 4 * max(0, 2 - STAGES) * ((BM * BK // 4 + NTHREADS - 1) // NTHREADS"
     " + (BK * BN // 4 + NTHREADS - 1) // NTHREADS)) * NTHREADS <= 65536",
     "max(STAGES, 1 + SDB) * BK * (BM + PAD + BN) * 4 <= 232448",
 ]
