@@ -20,7 +20,10 @@
 //   PAD         floats of padding per row of the transposed A tile (0 or 4: 4 keeps float4
 //               alignment and spreads the transposing stores over the banks).
 //   REGDB       1: double-buffered register fragments (the fragments of step k+1 are read from
-//               shared memory while step k's FFMAs run); 0: one fragment set.
+//               shared memory while step k's FFMAs run); 0: one fragment set; 2: double-buffered
+//               across tiles as well: one barrier per tile, before its last k step, whose FFMAs
+//               then hide the barrier and the loads of the next tile's first fragments (needs a
+//               second shared buffer: SDB=1 or STAGES >= 2).
 //   UNROLL      the inner loop over BK: 0 fully unrolled, else `#pragma unroll UNROLL` (REGDB=1
 //               needs full unroll, so that the fragment index is a compile-time constant).
 //   HOIST       1: the load geometry (base pointers, row and column masks) is computed once per
@@ -44,6 +47,11 @@
 // dimensions (N % 4 != 0, K % 4 != 0) take a guarded scalar path; elements outside A or B are
 // filled with zeros in shared memory (cp.async src-size 0), so the edge tiles need no guards in
 // the inner loop. Buffers are assumed 16-byte aligned (cudaMalloc/cuMemAlloc give 256).
+//
+// Operands whose rows are not 16-byte aligned (K % 4 != 0 for A, N % 4 != 0 for B) and the
+// N % 4 != 0 epilogue of 128-accumulator tiles run in loops that are not unrolled: rare paths,
+// kept small so that NVRTC spends its time on the main loop. With -DMM_EMU the file compiles as
+// C++ for bench/matmul_emu.cpp (a CPU emulator that checks indexing, barriers and waits).
 //
 // Launch (as lua/matmul_space.lua computes it):
 //   block (BM/WM * BN/WN * 32), grid (ceil(M/BM) * ceil(N/BN)), dynamic shared memory as above.
