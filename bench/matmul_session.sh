@@ -157,25 +157,25 @@ variants() {
   local VS=lua/matmul_variants.lua t
   say "variants: cutune run $VS --problem 0 (every configuration, cold compile cache)"
   t=$(date +%s)
-  CUTUNE_CACHE=$W/cache-var timeout 200 "$CUTUNE" run --no-progress --top 25 --results "$W/var" --problem 0 \
+  CUTUNE_CACHE=$W/cache-var timeout 150 "$CUTUNE" run --no-progress --top 25 --results "$W/var" --problem 0 \
     $VS >"$W/var0.log" 2>&1
   say "variants exit $? after $(( $(date +%s) - t )) s"
   summarize "$W/var0.log" "$W/var" "variants"
   grep -A27 "configurations passed" "$W/var0.log" | head -27 | tee -a "$SUM"
   python3 bench/matmul_variants.py best "$(store_of "$W/var" matmul)" "$P0" | tee -a "$SUM"
   for p in 2 3; do
-    CUTUNE_CACHE=$W/cache-var timeout 100 "$CUTUNE" run --no-progress -q --results "$W/var-ragged" --problem $p $VS \
+    CUTUNE_CACHE=$W/cache-var timeout 60 "$CUTUNE" run --no-progress -q --results "$W/var-ragged" --problem $p $VS \
       >"$W/var$p.log" 2>&1
     say "variants on problem $p exit $?"
   done
   python3 bench/matmul_variants.py status "$(store_of "$W/var-ragged" matmul)" | tee -a "$SUM"
   say "variants: bench/matmul.sh on the best of step 1 vs cuBLAS"
-  RESULTS="$W/var" OUT="$W/varbench" timeout 180 bash bench/matmul.sh >"$W/varbench.log" 2>&1
+  RESULTS="$W/var" OUT="$W/varbench" timeout 120 bash bench/matmul.sh >"$W/varbench.log" 2>&1
   say "bench exit $?"
   tail -14 "$W/varbench.log" | tee -a "$SUM"
   say "rate: cutune run $SPACE --problem 0 --budget ${RATE_BUDGET:-300} --no-cache (cold)"
   t=$(date +%s)
-  CUTUNE_CACHE=$W/cache-rate timeout 200 "$CUTUNE" run --no-progress --no-cache --results "$W/rate" --problem 0 \
+  CUTUNE_CACHE=$W/cache-rate timeout 120 "$CUTUNE" run --no-progress --no-cache --results "$W/rate" --problem 0 \
     --budget "${RATE_BUDGET:-300}" $SPACE >"$W/rate.log" 2>&1
   say "rate exit $? after $(( $(date +%s) - t )) s"
   summarize "$W/rate.log" "$W/rate" "rate"
