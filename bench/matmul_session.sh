@@ -26,7 +26,8 @@
 #   1. lua/matmul_variants.lua (the 4096^3 winner of 2026-12-01 and ~130 variants around it:
 #      REGDB=2, SDB, STAGES, HOIST, BK) measured whole at 4096^3 from a cold compile cache; the
 #      old winner's rows (3.071 ms, 44.75 TFLOP/s then) and the best per value;
-#   2. the same configurations checked on the two ragged problems (wrong_result must be 0);
+#   2. the same configurations checked on the two ragged problems (wrong_result must be 0), and
+#      tests/cli_gpu_matmul.sh (a random sample of the whole space on them);
 #   3. bench/matmul.sh: the best of step 1 against cuBLAS (the target: >= 90 % at 4096^3);
 #   4. the compile rate: `cutune run lua/matmul_space.lua --problem 0 --budget RATE_BUDGET (300)
 #      --no-cache` from a cold cache: configurations per second end to end (target >= 20).
@@ -169,6 +170,9 @@ variants() {
     say "variants on problem $p exit $?"
   done
   python3 bench/matmul_variants.py status "$(store_of "$W/var-ragged" matmul)" | tee -a "$SUM"
+  timeout 120 bash tests/cli_gpu_matmul.sh >"$W/cli_gpu_matmul.log" 2>&1
+  say "tests/cli_gpu_matmul.sh (a random sample of the whole space on the ragged problems) exit $?"
+  tail -3 "$W/cli_gpu_matmul.log" | tee -a "$SUM"
   say "variants: bench/matmul.sh on the best of step 1 vs cuBLAS"
   RESULTS="$W/var" OUT="$W/varbench" timeout 120 bash bench/matmul.sh >"$W/varbench.log" 2>&1
   say "bench exit $?"
