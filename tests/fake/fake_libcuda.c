@@ -219,6 +219,7 @@ static const char *known[] = {"ct_cmp_b8",
                               "ct_cmp_f32",
                               "ct_cmp_f64",
                               "ct_cmp_f16",
+                              "ct_empty",
                               "copy_ok",
                               "copy_wrong",
                               "copy_partial",
@@ -254,6 +255,10 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
   if (sticky) return 700;
   const char *n = (const char *)f;
   if (bx * by * bz > 1024) return CUDA_ERROR_INVALID_VALUE;
+  if (!strcmp(n, "ct_empty")) { /* the floor of the isolated time: a launch's overhead only */
+    clk += 0.003;
+    return 0;
+  }
   if (!strncmp(n, "ct_cmp_", 7)) {
     unsigned long long N = *(unsigned long long *)pp[2];
     int tolk = !strcmp(n, "ct_cmp_f32");

@@ -366,6 +366,7 @@ static void fill_record(const gpu *g, const wire_result *w, record *rec) {
   rec->t_mean = w->t_mean;
   rec->t_std = w->t_std;
   rec->t_isolated = w->t_isolated;
+  rec->t_iso_floor = w->t_iso_floor;
   rec->samples = w->samples;
   rec->gbps = w->gbps;
   /* against the problem's own copy figure, else the first worker's large copy (restarted

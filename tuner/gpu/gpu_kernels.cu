@@ -41,6 +41,10 @@ __device__ __forceinline__ bool ct_far(double a, double r, double tol) {
 }
 
 extern "C" {
+// Does nothing: timed between the same event pair as a configuration, it gives the floor of the
+// isolated per-launch time (launch and event overhead), which the worker subtracts.
+__global__ void ct_empty(void) {}
+
 __global__ void ct_cmp_b8(const unsigned char *a, const unsigned char *r, unsigned long long n, unsigned long long *res) { ct_bits(a, r, n, res); }
 __global__ void ct_cmp_b16(const unsigned short *a, const unsigned short *r, unsigned long long n, unsigned long long *res) { ct_bits(a, r, n, res); }
 __global__ void ct_cmp_b32(const unsigned *a, const unsigned *r, unsigned long long n, unsigned long long *res) { ct_bits(a, r, n, res); }

@@ -308,6 +308,8 @@ static int wk_init(worker *w, int ordinal, int measure_copy, cterr *err) {
   if (!r) r = cu->cuModuleGetFunction(&w->cmp_f32, w->helpers, "ct_cmp_f32");
   if (!r) r = cu->cuModuleGetFunction(&w->cmp_f64, w->helpers, "ct_cmp_f64");
   if (!r) r = cu->cuModuleGetFunction(&w->cmp_f16, w->helpers, "ct_cmp_f16");
+  if (!r) r = cu->cuModuleGetFunction(&w->empty, w->helpers, "ct_empty");
+  w->iso_floor_ms = NAN;
   if (r) return cterr_set(err, "helper kernels: %s", cuda_errstr(r));
   if ((r = cu->cuMemAlloc(&w->cmp_res, 16))) return cterr_set(err, "cuMemAlloc: %s", cuda_errstr(r));
   w->scratch_bytes = 2 * (size_t)(in->l2_bytes > 0 ? in->l2_bytes : (64 << 20));

@@ -32,6 +32,8 @@ typedef struct worker {
   CUmodule helpers;
   CUfunction cmp_bits[4]; /* 1, 2, 4, 8-byte elements */
   CUfunction cmp_f32, cmp_f64, cmp_f16;
+  CUfunction empty;     /* ct_empty: the floor of the isolated time */
+  double iso_floor_ms;  /* median event time of ct_empty after a flush; NAN: not measured yet */
   CUevent ev[2 * WK_MAX_CHUNK + 2];
 
   int have_problem;

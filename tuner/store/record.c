@@ -25,7 +25,7 @@ int rec_status_parse(const char *s, rec_status *out) {
 void record_init(record *r) {
   memset(r, 0, sizeof *r);
   r->status = ST_OK;
-  r->t_median = r->t_min = r->t_mean = r->t_std = r->t_isolated = NAN;
+  r->t_median = r->t_min = r->t_mean = r->t_std = r->t_isolated = r->t_iso_floor = NAN;
   r->gbps = r->copy_share = r->gflops = r->energy_mj = NAN;
   r->occupancy = r->compile_ms = NAN;
   r->sm_clock_mhz = r->mem_clock_mhz = r->temperature_c = NAN;

@@ -70,6 +70,7 @@ void record_to_json(const record *r, dbuf *b) {
   put_num(b, "std", r->t_std, &g);
   put_int(b, "samples", r->samples, &g);
   if (isfinite(r->t_isolated)) put_num(b, "isolated", r->t_isolated, &g); /* optional: older stores lack it */
+  if (isfinite(r->t_iso_floor)) put_num(b, "isolated_floor", r->t_iso_floor, &g);
   dbuf_puts(b, "}");
   put_num(b, "t_median", r->t_median, &f); /* duplicated at top level for simple tools */
   put_num(b, "gbps", r->gbps, &f);
@@ -137,7 +138,8 @@ static const field top_fields[] = {FS("space", space),     FS("config", config),
                                    {NULL, F_STR, 0}};
 static const field time_fields[] = {FN("median", t_median), FN("min", t_min),        FN("mean", t_mean),
                                     FN("std", t_std),       FI("samples", samples),
-                                    FN("isolated", t_isolated), {NULL, F_STR, 0}};
+                                    FN("isolated", t_isolated), FN("isolated_floor", t_iso_floor),
+                                    {NULL, F_STR, 0}};
 static const field res_fields[] = {FI("regs", regs),
                                    FI("smem_static", smem_static),
                                    FI("smem_dynamic", smem_dynamic),
