@@ -54,6 +54,7 @@ typedef struct gpu_problem {
   const char *ref_kernel;
   launch_geom ref_geom;
   double bytes, flops; /* per launch, NAN if unknown: for GB/s and GFLOP/s */
+  int64_t sgemm[3];    /* M, N, K of a cuBLAS SGEMM baseline timed at setup (records' cublas_share); 0: none */
 } gpu_problem;
 int gpu_setup(gpu *g, const gpu_problem *p, cterr *err);
 /* gpu_setup on each of n workers (errors name the device when n > 1). */
@@ -65,6 +66,9 @@ int gpu_setup_deaths(const gpu *g);
  * problem's bytes, measured by the worker at setup (as cudaMemcpy would move them), or the
  * device's large-copy figure where the problem's data would fit in L2 or no bytes were given. */
 double gpu_copy_gbps(const gpu *g);
+/* The current problem's cuBLAS SGEMM baseline in ms (gpu_problem.sgemm), NAN when none was asked
+ * for or it could not be timed; *why (if given) then says why, or is "" when none was asked. */
+double gpu_sgemm_ms(const gpu *g, const char **why);
 
 typedef struct gpu_job {
   const void *cubin;

@@ -45,9 +45,17 @@ typedef struct wire_setup {
   double tolerance;
   launch_geom ref_geom;
   double bytes, flops;
+  int64_t sgemm[3];    /* M, N, K of the cuBLAS SGEMM baseline; 0: none */
   uint32_t kernel_len; /* name bytes follow the struct, then cubin_len cubin bytes */
   uint64_t cubin_len;
 } wire_setup;
+
+/* MSG_SETUP_OK's payload: the problem's reference figures. */
+typedef struct wire_setup_ok {
+  double copy_gbps;    /* a device-to-device copy of the problem's bytes; NAN: the large copy stands */
+  double sgemm_ms;     /* the cuBLAS SGEMM baseline; NAN: not asked for, or unavailable (sgemm_why) */
+  char sgemm_why[200];
+} wire_setup_ok;
 
 typedef struct wire_job {
   launch_geom geom;

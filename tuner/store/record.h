@@ -49,6 +49,7 @@ typedef struct record {
   double t_isolated, t_iso_floor;
   /* derived */
   double gbps, copy_share, gflops; /* copy_share: gbps / device's measured D2D copy GB/s */
+  double cublas_share;              /* the problem's cuBLAS SGEMM time / t_median (cublas_sgemm spaces); NAN */
   double energy_mj;                 /* millijoules per launch (NVML), NAN if unavailable */
 
   /* resources */

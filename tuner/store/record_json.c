@@ -76,6 +76,7 @@ void record_to_json(const record *r, dbuf *b) {
   put_num(b, "gbps", r->gbps, &f);
   put_num(b, "copy_share", r->copy_share, &f);
   put_num(b, "gflops", r->gflops, &f);
+  if (isfinite(r->cublas_share)) put_num(b, "cublas_share", r->cublas_share, &f);
   put_num(b, "energy_mj", r->energy_mj, &f);
 
   key(b, "resources", &f);
@@ -134,7 +135,7 @@ typedef struct {
 
 static const field top_fields[] = {FS("space", space),     FS("config", config),         FS("problem", problem),
                                    FS("message", message), FN("gbps", gbps),             FN("copy_share", copy_share),
-                                   FN("gflops", gflops),   FN("energy_mj", energy_mj),   FN("compile_ms", compile_ms),
+                                   FN("gflops", gflops),   FN("cublas_share", cublas_share), FN("energy_mj", energy_mj),   FN("compile_ms", compile_ms),
                                    {NULL, F_STR, 0}};
 static const field time_fields[] = {FN("median", t_median), FN("min", t_min),        FN("mean", t_mean),
                                     FN("std", t_std),       FI("samples", samples),
