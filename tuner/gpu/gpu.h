@@ -81,8 +81,9 @@ typedef struct gpu_job {
   double target_rse;    /* stop once the relative standard error of the mean is below this (0.005) */
   int want_energy;      /* > 0: then energy per launch over a window of this many ms (NVML) */
   int isolated_samples; /* > 0: a contender (within 5 % of best_ms, or no best yet) also gets its
-                           isolated per-launch time (record t_isolated): that many single launches,
-                           each after a read-only L2 flush, timed one by one */
+                           isolated per-launch time (record t_isolated): that many single launches
+                           (fewer when they would take more than ~30 ms, 5 at least), each after a
+                           read-only L2 flush, timed one by one */
 } gpu_job;
 
 /* Measure one configuration: load, check against the reference (outputs poisoned first),

@@ -315,6 +315,12 @@ static CUresult iso_median(worker *w, CUfunction f, const launch_geom *g, int n,
 static void wk_time_isolated(worker *w, CUfunction f, const wire_job *job, wire_result *res) {
   int n = job->isolated_samples < WK_MAX_CHUNK ? job->isolated_samples : WK_MAX_CHUNK;
   if (!w->scratch || n <= 0) return;
+  /* at most ~30 ms of launches (at least 5): a 3 ms GEMM gets 10, not 21 (the tuning rate) */
+  if (isfinite(res->t_median) && res->t_median > 0) {
+    int cap = (int)ceil(30.0 / res->t_median);
+    if (cap < 5) cap = 5;
+    if (n > cap) n = cap;
+  }
   double raw = NAN;
   CUresult r = 0;
   if (!isfinite(w->iso_floor_ms)) {
