@@ -95,6 +95,26 @@ int main(int argc, char **argv) {
     CHECK(r.status == ST_OK && isnan(r.t_isolated));
   }
 
+  {
+    /* long launches (4 ms): unless the count is fixed, min_samples shrinks to ~25 ms of
+     * launches (7 here, taken 2 per chunk: 8); fixed, all 10; clearly slower than the best
+     * (1.3x), 3 samples are enough (the first chunk past 3: 4) */
+    gpu_job j = {.cubin = "fake", .cubin_len = 5, .kernel = "copy_slow", .timeout_s = 10, .best_ms = NAN,
+                 .min_samples = 10, .max_samples = 1000, .target_rse = 0.5};
+    j.geom = (launch_geom){{(unsigned)((N + 255) / 256), 1, 1}, {256, 1, 1}, 0};
+    record_free(&r);
+    REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
+    CHECK_MSG(r.status == ST_OK && r.samples >= 7 && r.samples < 10, "long launches: %d samples (wanted 7-9)", r.samples);
+    j.min_samples_fixed = 1;
+    record_free(&r);
+    REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
+    CHECK_MSG(r.status == ST_OK && r.samples >= 10, "fixed: %d samples (wanted >= 10)", r.samples);
+    j.min_samples_fixed = 0, j.best_ms = r.t_median / 2;
+    record_free(&r);
+    REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
+    CHECK_MSG(r.status == ST_OK && r.samples >= 3 && r.samples <= 4, "clearly slower: %d samples (wanted 3-4)", r.samples);
+  }
+
   CHECK(RUN("copy_wrong", 256) == ST_WRONG_RESULT);
   CHECK_STR_CONTAINS(r.message, "1 of 1048576 elements differ");
   CHECK_STR_CONTAINS(r.message, "first at index 12345");

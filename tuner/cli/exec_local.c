@@ -176,6 +176,7 @@ static int feed(exec_local *e, cterr *err) {
       job.timeout_s = space_timeout(e->s);
       job.best_ms = l->best;
       job.min_samples = e->o->min_samples;
+      job.min_samples_fixed = e->o->min_samples_given;
       job.max_samples = e->o->max_samples;
       job.target_rse = e->o->rse;
       job.want_energy = 0;       /* time first; energy in a pass of its own (tune.c energy_pass) */
@@ -375,6 +376,7 @@ static int l_remeasure(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, 
   gj.timeout_s = space_timeout(e->s) + 3.0 * energy_ms / 1000.0;
   gj.best_ms = NAN; /* no early stop: these are all contenders */
   gj.min_samples = e->o->min_samples, gj.max_samples = e->o->max_samples, gj.target_rse = e->o->rse;
+  gj.min_samples_fixed = e->o->min_samples_given;
   gj.want_energy = energy_ms;
   int gr = gpu_submit(sl->gw, &gj, err) != 0 ? -1 : gpu_collect(sl->gw, &rec, err);
   compile_result_free(&cr);

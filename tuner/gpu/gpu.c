@@ -415,6 +415,7 @@ int gpu_submit(gpu *g, const gpu_job *job, cterr *err) {
   wj.best_ms = job->best_ms;
   wj.target_rse = job->target_rse;
   wj.min_samples = job->min_samples;
+  wj.min_samples_fixed = job->min_samples_fixed;
   wj.max_samples = job->max_samples;
   wj.want_energy = job->want_energy;
   wj.isolated_samples = job->isolated_samples;

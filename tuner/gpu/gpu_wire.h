@@ -61,6 +61,7 @@ typedef struct wire_job {
   launch_geom geom;
   double timeout_s, best_ms, target_rse;
   int32_t min_samples, max_samples, want_energy;
+  int32_t min_samples_fixed; /* 0: fewer (5 at least) where min_samples launches would take > 25 ms */
   int32_t isolated_samples; /* > 0: also time that many single launches after a clean L2 (contenders) */
   uint32_t kernel_len;
   uint64_t cubin_len;

@@ -176,9 +176,10 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, wir
   CUresult r;
   float ms = 0;
 
-  /* A first estimate of one launch, then warm-up of ~10 ms (clocks up, instruction cache). */
+  /* A first estimate of one launch (the check launch before it has warmed the module and the
+   * clocks), then warm-up of ~1 ms (clocks up, instruction cache). */
   double t1 = 0;
-  for (int k = 0; k < 2; k++) {
+  for (int k = 0; k < 1; k++) {
     r = flush ? CUDA_SUCCESS : cu->cuEventRecord(w->ev[0], w->stream);
     if (!r) r = enqueue_timed(w, f, g, flush, 1, 0);
     if (r || (r = cu->cuEventSynchronize(w->ev[1])) || (r = cu->cuEventElapsedTime(&ms, w->ev[0], w->ev[1])))
@@ -186,7 +187,7 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, wir
     t1 = ms > 1e-4 ? ms : 1e-4;
   }
   int warm = (int)ceil(1.0 / t1); /* ~1 ms: the GPU is kept busy from one configuration to the next */
-  if (warm < 2) warm = 2;
+  if (warm < 1) warm = 1;
   if (warm > 200) warm = 200;
   double left_ms = (budget_end - now_seconds()) * 1e3;
   if (warm * t1 > 0.25 * left_ms) warm = (int)(0.25 * left_ms / t1);
@@ -194,6 +195,13 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, wir
     if ((r = wk_launch(w, f, g))) { fail_run(w, res, r, "warm-up launch"); return; }
   if ((r = cu->cuStreamSynchronize(w->stream))) { fail_run(w, res, r, "warm-up"); return; }
 
+  /* Long launches (GEMMs of milliseconds) need fewer samples for the same confidence, and the
+   * tuning rate is the GPU's time: unless the count was given, min_samples launches take at
+   * most ~25 ms, 5 samples at least (the relative-error target still applies on top). */
+  if (!job->min_samples_fixed && min_s > 5 && min_s * t1 > 25.0) {
+    min_s = (int)ceil(25.0 / t1);
+    if (min_s < 5) min_s = 5;
+  }
   int K = 1;
   if (!flush) {
     double k = ceil(0.5 / t1);
@@ -238,8 +246,10 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, wir
       /* a contender for the best gets twice the samples: the winner's figure must hold */
       int contender = isfinite(job->best_ms) && job->best_ms > 0 && median < 1.03 * job->best_ms;
       if (sd / sqrt(n) < target * mean && (!contender || n >= 2 * min_s)) break;
-      if (isfinite(job->best_ms) && job->best_ms > 0 && median > 1.3 * job->best_ms) break; /* clearly slower: enough */
     }
+    /* clearly slower than the best: three samples say enough */
+    if (n >= 3 && isfinite(job->best_ms) && job->best_ms > 0 && median > 1.3 * job->best_ms)
+      break;
     if (now >= budget_end) break;
     double per = (now - tw0) / n; /* seconds per sample so far: keep the next chunk inside the budget */
     int fit = (int)((budget_end - now) / per);
@@ -315,9 +325,9 @@ static CUresult iso_median(worker *w, CUfunction f, const launch_geom *g, int n,
 static void wk_time_isolated(worker *w, CUfunction f, const wire_job *job, wire_result *res) {
   int n = job->isolated_samples < WK_MAX_CHUNK ? job->isolated_samples : WK_MAX_CHUNK;
   if (!w->scratch || n <= 0) return;
-  /* at most ~30 ms of launches (at least 5): a 3 ms GEMM gets 10, not 21 (the tuning rate) */
+  /* at most ~15 ms of launches (at least 5): a 3 ms GEMM gets 5, not 21 (the tuning rate) */
   if (isfinite(res->t_median) && res->t_median > 0) {
-    int cap = (int)ceil(30.0 / res->t_median);
+    int cap = (int)ceil(15.0 / res->t_median);
     if (cap < 5) cap = 5;
     if (n > cap) n = cap;
   }
