@@ -176,6 +176,7 @@ static int feed(exec_local *e, cterr *err) {
       job.timeout_s = space_timeout(e->s);
       job.best_ms = l->best;
       job.min_samples = e->o->min_samples;
+      job.min_samples_fixed = e->o->min_samples_given;
       job.max_samples = e->o->max_samples;
       job.target_rse = e->o->rse;
       job.want_energy = 0;       /* time first; energy in a pass of its own (tune.c energy_pass) */
@@ -375,6 +376,7 @@ static int l_remeasure(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, 
   gj.timeout_s = space_timeout(e->s) + 3.0 * energy_ms / 1000.0;
   gj.best_ms = NAN; /* no early stop: these are all contenders */
   gj.min_samples = e->o->min_samples, gj.max_samples = e->o->max_samples, gj.target_rse = e->o->rse;
+  gj.min_samples_fixed = e->o->min_samples_given;
   gj.want_energy = energy_ms;
   int gr = gpu_submit(sl->gw, &gj, err) != 0 ? -1 : gpu_collect(sl->gw, &rec, err);
   compile_result_free(&cr);
@@ -393,6 +395,14 @@ static double l_copy_gbps(exec *x, int g) {
   return x->group[g].info.copy_gbps;
 }
 
+static double l_sgemm_ms(exec *x, int g, const char **why) {
+  exec_local *e = (exec_local *)x;
+  *why = "";
+  for (int i = 0; i < e->nslots; i++)
+    if (e->slots[i].alive && e->slots[i].group == g) return gpu_sgemm_ms(e->slots[i].gw, why);
+  return NAN;
+}
+
 static void l_free(exec *x) {
   exec_local *e = (exec_local *)x;
   if (e->pool) l_drain(x);
@@ -403,7 +413,7 @@ static void l_free(exec *x) {
 }
 
 static const exec_ops local_ops = {l_problem, l_room, l_submit, l_best, l_wait, l_inflight,
-                                   l_stop, l_drain, l_remeasure, l_copy_gbps, l_free};
+                                   l_stop, l_drain, l_remeasure, l_copy_gbps, l_sgemm_ms, l_free};
 
 int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n,
                    const compile_source *src, const char *template_hash, exec **out, cterr *err) {

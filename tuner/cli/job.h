@@ -32,6 +32,7 @@ typedef struct run_opts {
   const char *problem;     /* only this problem key (or index) */
   int top;                 /* rows in the final table */
   int max_samples, min_samples;
+  int min_samples_given;   /* --min-samples given: exactly that many, even for long launches */
   double rse;
   int quiet, verbose;
   int progress_tty;        /* -1 auto */

@@ -118,6 +118,7 @@ static int profile_one(const char *spath, const char *ckey, const char *pkey, in
     gj.timeout_s = 600;
     gj.best_ms = -1; /* no early stop */
     gj.min_samples = gj.max_samples = samples;
+    gj.min_samples_fixed = 1;
     gj.target_rse = 1e-9;
     gj.isolated_samples = isolated;
     if (gpu_measure(g, &gj, &rec, err) != 0) goto done;

@@ -66,7 +66,8 @@ static const char run_usage[] =
     "  --seed N            seed for the strategy and the input data (default 1)\n"
     "  --problem KEY       tune one problem only: its index (0, 1, ...) or key (\"M=8192,N=8192\")\n"
     "  --top N             rows in the table of best configurations (default 10)\n"
-    "  --min-samples N     timed launches at least (default 10)\n"
+    "  --min-samples N     timed launches at least (default 10, but as few as 5 where 10 would\n"
+    "                      take more than 25 ms of launches; a value given here is kept exactly)\n"
     "  --max-samples N     timed launches at most (default 200)\n"
     "  --rse X             stop timing once the relative standard error is below X (default 0.005)\n"
     "  --energy-top N      energy objective: the second pass measures energy for at most the N\n"
@@ -211,6 +212,7 @@ int run_main(int argc, char **argv) {
     case O_MINS:
       if (parse_long(optarg, &l, "--min-samples", &err) || l < 1 || l > 100000) return bad_usage("--min-samples needs an integer from 1 to 100000, got '%s'", optarg);
       o.min_samples = (int)l;
+      o.min_samples_given = 1;
       break;
     case O_MAXS:
       if (parse_long(optarg, &l, "--max-samples", &err) || l < 1 || l > 100000) return bad_usage("--max-samples needs an integer from 1 to 100000, got '%s'", optarg);

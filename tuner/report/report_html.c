@@ -96,8 +96,11 @@ static void best_table(dbuf *b, int p, const record **ok, size_t nok, const reco
     html_esc(b, r0->pname[k]);
     dbuf_puts(b, "</th>");
   }
-  dbuf_puts(b, "<th>median µs</th><th>isolated µs</th><th>GB/s</th><th>% copy</th><th>samples</th>"
-               "<th class=\"l\">sanitizers</th></tr></thead><tbody>");
+  /* a GEMM (flops given) by its arithmetic rate and its share of cuBLAS, else GB/s and % copy */
+  int flops = isfinite(r0->gflops) && r0->gflops > 0, cublas = flops && isfinite(r0->cublas_share);
+  dbuf_printf(b, "<th>median µs</th><th>isolated µs</th><th>%s</th><th>%s</th><th>samples</th>"
+                 "<th class=\"l\">sanitizers</th></tr></thead><tbody>",
+              flops ? "TFLOP/s" : "GB/s", cublas ? "% cuBLAS" : "% copy");
   for (size_t i = 0; i < nok && (int)i < top; i++) {
     const record *r = ok[i];
     dbuf_printf(b, "<tr><td>%zu</td>", i + 1);
@@ -108,8 +111,8 @@ static void best_table(dbuf *b, int p, const record **ok, size_t nok, const reco
     }
     td(b, NULL, 1, r->t_median * 1e3);
     td(b, NULL, 1, r->t_isolated * 1e3);
-    td(b, NULL, 0, r->gbps);
-    td(b, NULL, 1, r->copy_share * 100);
+    td(b, NULL, flops ? 2 : 0, flops ? r->gflops / 1e3 : r->gbps);
+    td(b, NULL, 1, (cublas ? r->cublas_share : r->copy_share) * 100);
     dbuf_printf(b, "<td>%d</td>", r->samples);
     verdict_cell(b, ex, r->config);
     dbuf_puts(b, "</tr>");
