@@ -1,6 +1,7 @@
 // example_common.h: what the example programs share: their CUDA error check (CK), the device
-// line (example_device), inputs filled on the GPU (fill_uniform) and the timing of a tuned
-// launcher the way cutune measures a configuration (time_launch). Header-only, for nvcc.
+// line (example_device), inputs filled on the GPU (fill_uniform), the timing of a tuned
+// launcher the way cutune measures a configuration (time_launch), their --time / --within
+// options (example_option) and the time line they print (example_report). Header-only, for nvcc.
 //
 // time_launch(launch, bytes): the median of 200 samples, each a batch of back-to-back launches
 // of >= 0.5 ms when the working set (`bytes`) does not fit in twice the L2, else one launch per
@@ -10,6 +11,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <algorithm>
 #include <vector>
@@ -74,6 +76,27 @@ static __global__ void fill_uniform_kernel(float *x, long long n, unsigned seed)
 static void fill_uniform(float *x, long long n, unsigned seed) {
   if (n > 0) fill_uniform_kernel<<<1024, 256>>>(x, n, seed);
   CK(cudaGetLastError());
+}
+
+// --time (time each size) and --within X (time it, and fail a size slower than its reference by
+// more than X): 1 when argv[*i] is one of them (*i moves past its value), else 0.
+static int example_option(int argc, char **argv, int *i, bool *timing, double *within) {
+  if (!strcmp(argv[*i], "--time")) return *timing = true, 1;
+  if (!strcmp(argv[*i], "--within") && *i + 1 < argc) return *within = atof(argv[++*i]), *timing = true, 1;
+  return 0;
+}
+
+// "size LABEL: T ms (RATE)", then ", reference R ms: ratio X" where ref > 0 (and "SLOWER than
+// ... allows" past --within). 1 when too slow.
+static int example_report(const char *label, double ms, const char *rate, double ref, double within) {
+  int slow = 0;
+  printf("size %s: %.4f ms (%s)", label, ms, rate);
+  if (ref > 0) {
+    printf(", reference %.4f ms: ratio %.4f", ref, ms / ref);
+    if (within >= 0 && ms > ref * (1 + within)) printf("  SLOWER than %.1f %% allows", 100 * within), slow = 1;
+  }
+  printf("\n");
+  return slow;
 }
 
 // 77 (skipped) where there is no CUDA device; else prints the device and returns 0.

@@ -26,9 +26,7 @@ int main(int argc, char **argv) {
   double within = -1;
   std::vector<size_ref> sizes;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--time")) timing = true;
-    else if (!strcmp(argv[i], "--within") && i + 1 < argc) within = atof(argv[++i]), timing = true;
-    else {
+    if (!example_option(argc, argv, &i, &timing, &within)) {
       size_ref z = {0, 0, -1};
       if (sscanf(argv[i], "%dx%d=%lf", &z.rows, &z.cols, &z.ref_ms) < 2 || z.rows <= 0 || z.cols <= 0) {
         fprintf(stderr, "usage: transpose_example [--time] [--within X] [ROWSxCOLS[=REF_MS]]...\n");
@@ -68,13 +66,10 @@ int main(int argc, char **argv) {
     if (timing) {
       double ms = time_launch([&] { return cutune_transpose(out, in, z.rows, z.cols, 0); }, 2 * count * sizeof(float));
       double ref = z.ref_ms > 0 ? z.ref_ms : (mr == z.rows && mc == z.cols ? rec_ms : -1);
-      double gbps = 2.0 * count * sizeof(float) / (ms * 1e-3) / 1e9;
-      printf("size %dx%d: %.4f ms (%.0f GB/s)", z.rows, z.cols, ms, gbps);
-      if (ref > 0) {
-        printf(", reference %.4f ms: ratio %.4f", ref, ms / ref);
-        if (within >= 0 && ms > ref * (1 + within)) printf("  SLOWER than %.1f %% allows", 100 * within), bad = 1;
-      }
-      printf("\n");
+      char label[64], rate[64];
+      snprintf(label, sizeof label, "%dx%d", z.rows, z.cols);
+      snprintf(rate, sizeof rate, "%.0f GB/s", 2.0 * count * sizeof(float) / (ms * 1e-3) / 1e9);
+      bad |= example_report(label, ms, rate, ref, within);
     }
     CK(cudaFree(in));
     CK(cudaFree(out));

@@ -97,9 +97,7 @@ int main(int argc, char **argv) {
   double within = -1;
   std::vector<size_ref> sizes;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--time")) timing = true;
-    else if (!strcmp(argv[i], "--within") && i + 1 < argc) within = atof(argv[++i]), timing = true;
-    else {
+    if (!example_option(argc, argv, &i, &timing, &within)) {
       size_ref z = {0, 0, 0, -1};
       if (sscanf(argv[i], "%dx%dx%d=%lf", &z.M, &z.N, &z.K, &z.ref_ms) < 3 || z.M <= 0 || z.N <= 0 || z.K < 0) {
         fprintf(stderr, "usage: sgemm_example [--time] [--within X] [MxNxK[=REF_MS]]...\n");
@@ -138,12 +136,10 @@ int main(int argc, char **argv) {
       const double ms = time_launch([&] { return cutune_sgemm(z.M, z.N, z.K, 1.0f, A, B, 0.5f, C, 0); },
                                     4 * ((size_t)z.M * z.K + (size_t)z.K * z.N + 2 * (size_t)count));
       const double ref = z.ref_ms > 0 ? z.ref_ms : (mp[0] == z.M && mp[1] == z.N && mp[2] == z.K ? rec_ms : -1);
-      printf("size %dx%dx%d: %.4f ms (%.2f TFLOP/s)", z.M, z.N, z.K, ms, 2.0 * count * z.K / (ms * 1e-3) / 1e12);
-      if (ref > 0) {
-        printf(", reference %.4f ms: ratio %.4f", ref, ms / ref);
-        if (within >= 0 && ms > ref * (1 + within)) printf("  SLOWER than %.1f %% allows", 100 * within), bad = 1;
-      }
-      printf("\n");
+      char label[64], rate[64];
+      snprintf(label, sizeof label, "%dx%dx%d", z.M, z.N, z.K);
+      snprintf(rate, sizeof rate, "%.2f TFLOP/s", 2.0 * count * z.K / (ms * 1e-3) / 1e12);
+      bad |= example_report(label, ms, rate, ref, within);
     }
     CK(cudaFree(A));
     CK(cudaFree(B));

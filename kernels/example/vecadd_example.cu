@@ -29,9 +29,7 @@ int main(int argc, char **argv) {
   double within = -1;
   std::vector<size_ref> sizes;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--time")) timing = true;
-    else if (!strcmp(argv[i], "--within") && i + 1 < argc) within = atof(argv[++i]), timing = true;
-    else {
+    if (!example_option(argc, argv, &i, &timing, &within)) {
       size_ref z = {0, -1};
       if (sscanf(argv[i], "%lld=%lf", &z.n, &z.ref_ms) < 1 || z.n <= 0) {
         fprintf(stderr, "usage: vecadd_example [--time] [--within X] [N[=REF_MS]]...\n");
@@ -85,12 +83,10 @@ int main(int argc, char **argv) {
     if (timing) {
       const double ms = time_launch([&] { return cutune_vecadd(c, a, b, n, 0); }, 12 * (size_t)n);
       const double ref = z.ref_ms > 0 ? z.ref_ms : (mn == n ? rec_ms : -1);
-      printf("size %lld: %.4f ms (%.0f GB/s)", n, ms, 12.0 * n / (ms * 1e-3) / 1e9);
-      if (ref > 0) {
-        printf(", reference %.4f ms: ratio %.4f", ref, ms / ref);
-        if (within >= 0 && ms > ref * (1 + within)) printf("  SLOWER than %.1f %% allows", 100 * within), bad = 1;
-      }
-      printf("\n");
+      char label[64], rate[64];
+      snprintf(label, sizeof label, "%lld", n);
+      snprintf(rate, sizeof rate, "%.0f GB/s", 12.0 * n / (ms * 1e-3) / 1e9);
+      bad |= example_report(label, ms, rate, ref, within);
     }
     CK(cudaFree(a));
     CK(cudaFree(b));
