@@ -10,7 +10,8 @@
 #               floats after C untouched;
 #   vecadd      vecadd_example: bit for bit a + b at 2^28, 2^24, 2^20, 2^24+3 and 1, 3, 5, 1000003.
 # Each prints "all sizes passed" when right and, with --within, a line per size
-# "size S: T ms (...), reference R ms: ratio X". Set CUTUNE_LAUNCHER_WITHIN to change the 0.02;
+# "size S: T ms (...), reference R ms: ratio X". Set CUTUNE_LAUNCHER_WITHIN to change the 0.02
+# (CUTUNE_LAUNCHER_WITHIN_SMALL the 0.05 for sizes cutune timed under 50 us);
 # CUTUNE_LAUNCHER_NVCC=1 builds with plain nvcc (kernels/build_nvcc.sh) even where CMake exists;
 # CUTUNE_LAUNCHER_SPACES limits the spaces checked (default "transpose matmul vecadd").
 source "$(dirname "$0")/lib_cli.sh"
@@ -20,6 +21,7 @@ gpu_or_skip
 NVCC=${CUTUNE_NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 [ -x "$NVCC" ] || { echo "skipped: no nvcc"; exit 77; }
 within=${CUTUNE_LAUNCHER_WITHIN:-0.02}
+within_small=${CUTUNE_LAUNCHER_WITHIN_SMALL:-0.05}
 arch=$("$BIN" devices | sed -nE 's/^0: .*\(sm_([0-9]+),.*/\1/p' | head -1)
 [ -n "$arch" ] || { fail "no architecture from cutune devices"; finish; exit 1; }
 
@@ -53,19 +55,29 @@ against_cutune() {
   done
   expect_status 0 -- env CUTUNE_PIN="${pins#;}" "$BIN" run --no-progress --results "$TMPROOT/results-$space" \
     lua/${space}_pinned.lua
-  local store
-  store=$(ls "$TMPROOT/results-$space"/*/$space.jsonl)
+  local store small=()
+  store=$(ls "$TMPROOT/results-$space"/*/$space.jsonl 2>/dev/null | head -1 || true)
+  [ -n "$store" ] || { fail "$space: cutune wrote no store"; return 0; }
   for s in "${sizes[@]}"; do
     [ -n "${cfg[$s]:-}" ] || continue
     t=$(grep -F "\"config\":\"${cfg[$s]}\"" "$store" | grep -F "\"problem\":\"$($problem_fn "$s")\"" |
         sed -nE 's/.*"t_median":([0-9.eE+-]+).*/\1/p' | tail -1)
     [ -n "$t" ] || { fail "$space: cutune recorded nothing for ${cfg[$s]} at $s"; continue; }
     echo "cutune: $space $s ${cfg[$s]} $t ms"
-    args+=("$s=$t")
+    if awk -v t="$t" 'BEGIN { exit !(t < 0.05) }'; then small+=("$s=$t"); else args+=("$s=$t"); fi
   done
-  expect_status 0 -- "$BUILD/$prog" --within "$within" "${args[@]}"
-  echo "$OUTPUT"
-  expect_output "all sizes passed"
+  # sizes cutune timed under 50 us (single launches after an L2 flush, where the events' ~0.5 us
+  # resolution is a per cent or more) are held to $within_small
+  if [ ${#args[@]} -gt 0 ]; then
+    expect_status 0 -- "$BUILD/$prog" --within "$within" "${args[@]}"
+    echo "$OUTPUT"
+    expect_output "all sizes passed"
+  fi
+  if [ ${#small[@]} -gt 0 ]; then
+    expect_status 0 -- "$BUILD/$prog" --within "$within_small" "${small[@]}"
+    echo "$OUTPUT"
+    expect_output "all sizes passed"
+  fi
 }
 
 transpose_problem() { local rows=${1%x*} cols=${1#*x}; echo "M=$cols,N=$rows"; }
