@@ -136,6 +136,9 @@ return ct.space {
   },
   check = { tolerance = tolerance },
   flops = function(n) return 2 * n.M * n.N * n.K end,                 -- FFMA = 2 flops (cuBLAS convention)
+  -- The baseline: cuBLAS SGEMM of the same shape, strict FP32, timed by the GPU worker once per
+  -- problem; the tables show each configuration's share of it ("% cuBLAS").
+  cublas_sgemm = function(n) return n.M, n.N, n.K end,
   bytes = function(n) return 4 * (n.M * n.K + n.K * n.N + 2 * n.M * n.N) end,
   objectives = { "time" },
 }

@@ -21,6 +21,6 @@ v() { grep "\"config\":\"MODE=$1\"" "$side" | grep "\"tool\":\"$2\"" | grep -c "
 for t in memcheck racecheck initcheck; do
   [ "$(v 0 $t clean)" -ge 1 ] && ok || fail "the correct MODE=0 is not clean under $t"
 done
-expect_output "Race reported"
+expect_output "hazard"
 expect_output "Invalid __global__ write"
 finish

@@ -233,6 +233,8 @@ static const char *known[] = {"ct_cmp_b8",
                               "ct_cmp_f32",
                               "ct_cmp_f64",
                               "ct_cmp_f16",
+                              "ct_empty",
+                              "ct_fill_f32",
                               "copy_ok",
                               "copy_wrong",
                               "copy_partial",
@@ -268,6 +270,11 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
   if (sticky) return 700;
   const char *n = (const char *)f;
   if (bx * by * bz > 1024) return CUDA_ERROR_INVALID_VALUE;
+  if (!strcmp(n, "ct_fill_f32")) return 0; /* the cuBLAS baseline's inputs: values do not matter here */
+  if (!strcmp(n, "ct_empty")) { /* the floor of the isolated time: a launch's overhead only */
+    clk += 0.003;
+    return 0;
+  }
   if (!strncmp(n, "ct_cmp_", 7)) {
     unsigned long long N = *(unsigned long long *)pp[2];
     int tolk = !strcmp(n, "ct_cmp_f32");
@@ -353,5 +360,22 @@ CUresult cuEventDestroy(CUevent e) {
 }
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction f, int bs, size_t sm) {
   *n = 2048 / bs > 32 ? 32 : 2048 / bs;
+  return 0;
+}
+
+/* A fake cuBLAS, in the same library: `CUTUNE_CUBLAS=<this file>` makes the worker's dlopen of
+ * cuBLAS find these (tests/cli_fake_cublas.sh). SGEMM advances the clock as a 50 TFLOP/s GPU
+ * would; any math mode but CUBLAS_PEDANTIC_MATH (2) is refused, so the test sees strict FP32. */
+int cublasCreate_v2(void **h) {
+  *h = (void *)1;
+  return getenv("FAKE_CUBLAS_CREATE_FAILS") ? 1 : 0;
+}
+int cublasDestroy_v2(void *h) { return 0; }
+int cublasSetStream_v2(void *h, CUstream s) { return 0; }
+int cublasSetMathMode(void *h, int mode) { return mode == 2 ? 0 : 7; }
+int cublasSgemm_v2(void *h, int ta, int tb, int m, int n, int k, const float *alpha, const float *a, int lda,
+                   const float *b, int ldb, const float *beta, float *c, int ldc) {
+  if (ta || tb || lda < 1 || ldb < 1 || ldc < m) return 7;
+  clk += 2.0 * m * n * k / 50e12 * 1e3;
   return 0;
 }

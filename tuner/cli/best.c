@@ -30,7 +30,7 @@ static const char best_usage[] =
     "options:\n"
     "  --space FILE.lua     the space: its objectives and name, only records of its current template\n"
     "  --objectives LIST    e.g. time,energy or time,regs:min,gbps:max (field[:min|max], default min);\n"
-    "                       fields: time energy t_min t_mean gbps copy_share gflops regs smem_static\n"
+    "                       fields: time energy t_min t_mean gbps copy_share gflops cublas_share regs smem_static\n"
     "                       local_bytes spill_stores block_threads occupancy compile_ms ...\n"
     "  --kt-problem NAMES   names for a Kernel Tuner cache's problem_size, e.g. W,H (default: size)\n"
     "  --json               one JSON document for scripts instead of the tables\n"

@@ -58,6 +58,9 @@ typedef struct exec_ops {
   int (*remeasure)(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, cterr *err);
   /* The copy ceiling records of group g are compared with (gpu_copy_gbps of its first device). */
   double (*copy_gbps)(exec *x, int g);
+  /* The cuBLAS SGEMM baseline of group g for the current problem (gpu_sgemm_ms of its first
+   * device), NAN when none; *why then says why ("" when the space asks for none). */
+  double (*sgemm_ms)(exec *x, int g, const char **why);
   void (*free)(exec *x);
 } exec_ops;
 

@@ -393,6 +393,14 @@ static double l_copy_gbps(exec *x, int g) {
   return x->group[g].info.copy_gbps;
 }
 
+static double l_sgemm_ms(exec *x, int g, const char **why) {
+  exec_local *e = (exec_local *)x;
+  *why = "";
+  for (int i = 0; i < e->nslots; i++)
+    if (e->slots[i].alive && e->slots[i].group == g) return gpu_sgemm_ms(e->slots[i].gw, why);
+  return NAN;
+}
+
 static void l_free(exec *x) {
   exec_local *e = (exec_local *)x;
   if (e->pool) l_drain(x);
@@ -403,7 +411,7 @@ static void l_free(exec *x) {
 }
 
 static const exec_ops local_ops = {l_problem, l_room, l_submit, l_best, l_wait, l_inflight,
-                                   l_stop, l_drain, l_remeasure, l_copy_gbps, l_free};
+                                   l_stop, l_drain, l_remeasure, l_copy_gbps, l_sgemm_ms, l_free};
 
 int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n,
                    const compile_source *src, const char *template_hash, exec **out, cterr *err) {

@@ -287,6 +287,14 @@ static double r_copy_gbps(exec *x, int g) {
   return x->group[g].info.copy_gbps;
 }
 
+/* The ranks' records carry their own cublas_share (filled where they were measured); the
+ * coordinator has no baseline figure of its own to print. */
+static double r_sgemm_ms(exec *x, int g, const char **why) {
+  (void)x, (void)g;
+  *why = "";
+  return NAN;
+}
+
 static void r_free(exec *x) {
   exec_ranks *e = (exec_ranks *)x;
   cterr err;
@@ -308,7 +316,7 @@ static int r_remeasure(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, 
 }
 
 static const exec_ops ranks_ops = {r_problem, r_room, r_submit, r_best, r_wait, r_inflight,
-                                   r_stop, r_drain, r_remeasure, r_copy_gbps, r_free};
+                                   r_stop, r_drain, r_remeasure, r_copy_gbps, r_sgemm_ms, r_free};
 
 /* Rank 0: wait for every other rank's HELLO and join their groups by model name. */
 static int ranks_new(dist *d, const run_opts *o, exec **out, cterr *err) {

@@ -96,7 +96,7 @@ void explain_print_table(const pick *pk, int n, const char *sname, const char *p
   printf("\ntimes: ncu profiles one launch after flushing and invalidating the caches, with nothing\n"
          "before it in flight; cutune's back-to-back batches include the write-back of the previous\n"
          "launch's dirty L2 lines and the gaps between launches, which cost a DRAM-bound kernel a few\n"
-         "percent. cutune's isolated time (single launches after a read-only L2 flush) is the one to\n"
-         "compare with ncu.\n");
+         "percent. cutune's isolated time (single launches after a read-only L2 flush, less the floor\n"
+         "the same event pair reads around an empty kernel) is the one to compare with ncu.\n");
 }
 

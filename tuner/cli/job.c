@@ -195,5 +195,6 @@ int job_problem(space *s, int prob, uint64_t seed, const compile_result *ref, gp
   if (space_ref_geometry(s, prob, &gp->ref_geom, err) != 0) return -1;
   gp->bytes = space_bytes(s, prob, err);
   gp->flops = space_flops(s, prob, err);
+  space_sgemm(s, prob, gp->sgemm);
   return 0;
 }

@@ -396,9 +396,21 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
     if (!job_problem_selected(s, o, prob)) continue;
     if (t.x->ops->problem(t.x, prob, err) != 0) goto done;
     if (!o->quiet)
-      for (int g = 0; g < t.x->ngroups; g++)
-        fprintf(stderr, "problem %s%s: device-to-device copy of the same bytes %.0f GB/s (the %% copy reference)\n",
-                space_problem_key(s, prob), t.grp[g].label, t.x->ops->copy_gbps(t.x, g));
+      for (int g = 0; g < t.x->ngroups; g++) {
+        int64_t mnk[3];
+        const char *why = "";
+        double ms = t.x->ops->sgemm_ms(t.x, g, &why);
+        if (!space_sgemm(s, prob, mnk))
+          fprintf(stderr, "problem %s%s: device-to-device copy of the same bytes %.0f GB/s (the %% copy reference)\n",
+                  space_problem_key(s, prob), t.grp[g].label, t.x->ops->copy_gbps(t.x, g));
+        else if (isfinite(ms))
+          fprintf(stderr, "problem %s%s: cuBLAS SGEMM %lldx%lldx%lld, strict FP32: %.1f us, %.2f TFLOP/s (the %% cuBLAS reference)\n",
+                  space_problem_key(s, prob), t.grp[g].label, (long long)mnk[0], (long long)mnk[1], (long long)mnk[2],
+                  ms * 1e3, 2.0 * mnk[0] * mnk[1] * mnk[2] / (ms * 1e-3) / 1e12);
+        else if (*why)
+          fprintf(stderr, "problem %s%s: no cuBLAS baseline (%s): the tables show TFLOP/s without %% cuBLAS\n",
+                  space_problem_key(s, prob), t.grp[g].label, why);
+      }
     if (tune_problem(&t, prob, &measured, err) != 0) goto done;
     for (int g = 0; g < t.x->ngroups; g++)
       if (space_wants_energy(s) && !interrupted && energy_pass(&t, g, prob, &measured, err) != 0) goto done;

@@ -36,6 +36,8 @@ struct gpu {
   int have_setup;
   int setup_deaths; /* workers that died in the last gpu_setup before one succeeded */
   double problem_copy_gbps; /* the worker's copy of the problem's bytes; NAN: use info.copy_gbps */
+  double problem_sgemm_ms;  /* the problem's cuBLAS SGEMM baseline; NAN: none */
+  char sgemm_why[200];      /* why it is missing, when it was asked for */
   /* the job sent by gpu_submit and not yet collected */
   int pending, send_failed;
   double pending_timeout, pending_deadline;
@@ -192,10 +194,15 @@ static int send_setup(gpu *g, cterr *err, int *died) {
   int r = recv_frame(g, &type, &p, now_seconds() + SETUP_TIMEOUT_S, err), rc = -1;
   if (r == 0 && type == MSG_SETUP_OK) {
     rc = 0;
-    double copy = NAN;
-    if (p.len == sizeof copy) memcpy(&copy, p.data, sizeof copy);
+    wire_setup_ok ok = {NAN, NAN, ""};
+    if (p.len == sizeof ok) memcpy(&ok, p.data, sizeof ok);
+    ok.sgemm_why[sizeof ok.sgemm_why - 1] = 0;
     /* kept from the first setup of this problem: a restart's re-measure is not needed */
-    if (!isfinite(g->problem_copy_gbps)) g->problem_copy_gbps = copy;
+    if (!isfinite(g->problem_copy_gbps)) g->problem_copy_gbps = ok.copy_gbps;
+    if (!isfinite(g->problem_sgemm_ms)) {
+      g->problem_sgemm_ms = ok.sgemm_ms;
+      snprintf(g->sgemm_why, sizeof g->sgemm_why, "%s", ok.sgemm_why);
+    }
   } else if (r == 0 && type == MSG_ERROR) {
     cterr_set(err, "problem setup: %s", p.data);
   } else {
@@ -308,6 +315,8 @@ int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
   if (p->nargs < 0 || p->nargs > MAX_ARGS) return cterr_set(err, "gpu_setup: %d arguments (at most %d)", p->nargs, MAX_ARGS);
   if (!p->ref_cubin || !p->ref_kernel) return cterr_set(err, "gpu_setup: the reference cubin and kernel name are required");
   g->problem_copy_gbps = NAN; /* measured by the worker for this problem */
+  g->problem_sgemm_ms = NAN;
+  g->sgemm_why[0] = 0;
   wire_setup s;
   memset(&s, 0, sizeof s);
   s.nargs = p->nargs;
@@ -317,6 +326,7 @@ int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
   s.ref_geom = p->ref_geom;
   s.bytes = p->bytes;
   s.flops = p->flops;
+  memcpy(s.sgemm, p->sgemm, sizeof s.sgemm);
   s.kernel_len = (uint32_t)strlen(p->ref_kernel);
   s.cubin_len = p->ref_cubin_len;
   dbuf_reset(&g->setup);
@@ -358,6 +368,11 @@ double gpu_copy_gbps(const gpu *g) {
   return isfinite(g->problem_copy_gbps) && g->problem_copy_gbps > 0 ? g->problem_copy_gbps : g->info.copy_gbps;
 }
 
+double gpu_sgemm_ms(const gpu *g, const char **why) {
+  if (why) *why = g->sgemm_why;
+  return g->problem_sgemm_ms;
+}
+
 static void fill_record(const gpu *g, const wire_result *w, record *rec) {
   rec->status = (rec_status)w->status;
   record_set_str(&rec->message, w->message);
@@ -366,6 +381,7 @@ static void fill_record(const gpu *g, const wire_result *w, record *rec) {
   rec->t_mean = w->t_mean;
   rec->t_std = w->t_std;
   rec->t_isolated = w->t_isolated;
+  rec->t_iso_floor = w->t_iso_floor;
   rec->samples = w->samples;
   rec->gbps = w->gbps;
   /* against the problem's own copy figure, else the first worker's large copy (restarted
@@ -373,6 +389,7 @@ static void fill_record(const gpu *g, const wire_result *w, record *rec) {
   double copy = gpu_copy_gbps(g);
   rec->copy_share = isfinite(w->gbps) && copy > 0 ? w->gbps / copy : w->copy_share;
   rec->gflops = w->gflops;
+  rec->cublas_share = isfinite(g->problem_sgemm_ms) && w->t_median > 0 ? g->problem_sgemm_ms / w->t_median : NAN;
   rec->energy_mj = w->energy_mj;
   /* the driver's figures win where it gave them; the compiler's stay otherwise */
   if (w->regs >= 0) rec->regs = w->regs;

@@ -54,6 +54,7 @@ typedef struct gpu_problem {
   const char *ref_kernel;
   launch_geom ref_geom;
   double bytes, flops; /* per launch, NAN if unknown: for GB/s and GFLOP/s */
+  int64_t sgemm[3];    /* M, N, K of a cuBLAS SGEMM baseline timed at setup (records' cublas_share); 0: none */
 } gpu_problem;
 int gpu_setup(gpu *g, const gpu_problem *p, cterr *err);
 /* gpu_setup on each of n workers (errors name the device when n > 1). */
@@ -65,6 +66,9 @@ int gpu_setup_deaths(const gpu *g);
  * problem's bytes, measured by the worker at setup (as cudaMemcpy would move them), or the
  * device's large-copy figure where the problem's data would fit in L2 or no bytes were given. */
 double gpu_copy_gbps(const gpu *g);
+/* The current problem's cuBLAS SGEMM baseline in ms (gpu_problem.sgemm), NAN when none was asked
+ * for or it could not be timed; *why (if given) then says why, or is "" when none was asked. */
+double gpu_sgemm_ms(const gpu *g, const char **why);
 
 typedef struct gpu_job {
   const void *cubin;
@@ -77,8 +81,9 @@ typedef struct gpu_job {
   double target_rse;    /* stop once the relative standard error of the mean is below this (0.005) */
   int want_energy;      /* > 0: then energy per launch over a window of this many ms (NVML) */
   int isolated_samples; /* > 0: a contender (within 5 % of best_ms, or no best yet) also gets its
-                           isolated per-launch time (record t_isolated): that many single launches,
-                           each after a read-only L2 flush, timed one by one */
+                           isolated per-launch time (record t_isolated): that many single launches
+                           (fewer when they would take more than ~30 ms, 5 at least), each after a
+                           read-only L2 flush, timed one by one */
 } gpu_job;
 
 /* Measure one configuration: load, check against the reference (outputs poisoned first),

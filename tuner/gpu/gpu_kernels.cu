@@ -41,6 +41,20 @@ __device__ __forceinline__ bool ct_far(double a, double r, double tol) {
 }
 
 extern "C" {
+// Does nothing: timed between the same event pair as a configuration, it gives the floor of the
+// isolated per-launch time (launch and event overhead), which the worker subtracts.
+__global__ void ct_empty(void) {}
+
+// Uniform floats in [-1, 1) from a hash of (index, seed): the cuBLAS baseline's inputs.
+__global__ void ct_fill_f32(float *p, unsigned long long n, unsigned seed) {
+  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+       i += (unsigned long long)gridDim.x * blockDim.x) {
+    unsigned long long x = (i + 1) * 0x9E3779B97F4A7C15ull ^ ((unsigned long long)seed << 32);
+    x ^= x >> 31, x *= 0xBF58476D1CE4E5B9ull, x ^= x >> 29;
+    p[i] = (float)(x >> 40) * (1.0f / 8388608.0f) - 1.0f;
+  }
+}
+
 __global__ void ct_cmp_b8(const unsigned char *a, const unsigned char *r, unsigned long long n, unsigned long long *res) { ct_bits(a, r, n, res); }
 __global__ void ct_cmp_b16(const unsigned short *a, const unsigned short *r, unsigned long long n, unsigned long long *res) { ct_bits(a, r, n, res); }
 __global__ void ct_cmp_b32(const unsigned *a, const unsigned *r, unsigned long long n, unsigned long long *res) { ct_bits(a, r, n, res); }

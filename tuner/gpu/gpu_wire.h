@@ -45,9 +45,17 @@ typedef struct wire_setup {
   double tolerance;
   launch_geom ref_geom;
   double bytes, flops;
+  int64_t sgemm[3];    /* M, N, K of the cuBLAS SGEMM baseline; 0: none */
   uint32_t kernel_len; /* name bytes follow the struct, then cubin_len cubin bytes */
   uint64_t cubin_len;
 } wire_setup;
+
+/* MSG_SETUP_OK's payload: the problem's reference figures. */
+typedef struct wire_setup_ok {
+  double copy_gbps;    /* a device-to-device copy of the problem's bytes; NAN: the large copy stands */
+  double sgemm_ms;     /* the cuBLAS SGEMM baseline; NAN: not asked for, or unavailable (sgemm_why) */
+  char sgemm_why[200];
+} wire_setup_ok;
 
 typedef struct wire_job {
   launch_geom geom;
@@ -70,7 +78,8 @@ typedef struct wire_result {
   double sm_clock_mhz, mem_clock_mhz, temperature_c;
   int64_t throttle_reasons;
   int32_t flush_l2, batch; /* how it was timed: L2 flushed before each launch; launches per event pair */
-  double t_isolated;        /* median of single launches after a read-only L2 flush, ms; NAN: not measured */
+  double t_isolated;        /* median of single launches after a read-only L2 flush less t_iso_floor, ms; NAN: not measured */
+  double t_iso_floor;       /* the event pair's floor subtracted from it (an empty kernel timed alike), ms */
 } wire_result;
 
 /* Blocking, whole-frame I/O for the worker. 0, or -1 (EOF or error) with err filled. */

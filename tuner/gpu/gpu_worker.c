@@ -326,6 +326,9 @@ static int wk_init(worker *w, int ordinal, int measure_copy, cterr *err) {
   if (!r) r = cu->cuModuleGetFunction(&w->cmp_f32, w->helpers, "ct_cmp_f32");
   if (!r) r = cu->cuModuleGetFunction(&w->cmp_f64, w->helpers, "ct_cmp_f64");
   if (!r) r = cu->cuModuleGetFunction(&w->cmp_f16, w->helpers, "ct_cmp_f16");
+  if (!r) r = cu->cuModuleGetFunction(&w->empty, w->helpers, "ct_empty");
+  if (!r) r = cu->cuModuleGetFunction(&w->fill_f32, w->helpers, "ct_fill_f32");
+  w->iso_floor_ms = NAN;
   if (r) return cterr_set(err, "helper kernels: %s", cuda_errstr(r));
   if ((r = cu->cuMemAlloc(&w->cmp_res, 16))) return cterr_set(err, "cuMemAlloc: %s", cuda_errstr(r));
   w->scratch_bytes = 2 * (size_t)(in->l2_bytes > 0 ? in->l2_bytes : (64 << 20));
@@ -413,7 +416,10 @@ int gpu_worker_main(int argc, char **argv) {
           size_t size = half > (double)((size_t)1 << 30) ? (size_t)1 << 30 : ((size_t)half + 255) / 256 * 256;
           copy = wk_copy_bw(w, size);
         }
-        if (wire_write(out, MSG_SETUP_OK, &copy, sizeof copy, NULL, 0, NULL, 0, &err)) break;
+        /* The cuBLAS baseline of a GEMM space (cublas_sgemm); why it is missing, if it is. */
+        wire_setup_ok ok = {copy, NAN, ""};
+        if (w->setup.sgemm[0] > 0) ok.sgemm_ms = wk_sgemm_ms(w, w->setup.sgemm, ok.sgemm_why, sizeof ok.sgemm_why);
+        if (wire_write(out, MSG_SETUP_OK, &ok, sizeof ok, NULL, 0, NULL, 0, &err)) break;
       }
     } else if (type == MSG_MEASURE) {
       wire_result res;

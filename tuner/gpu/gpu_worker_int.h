@@ -32,6 +32,9 @@ typedef struct worker {
   CUmodule helpers;
   CUfunction cmp_bits[4]; /* 1, 2, 4, 8-byte elements */
   CUfunction cmp_f32, cmp_f64, cmp_f16;
+  CUfunction empty;     /* ct_empty: the floor of the isolated time */
+  CUfunction fill_f32;  /* ct_fill_f32: uniform [-1, 1) floats (the cuBLAS baseline's inputs) */
+  double iso_floor_ms;  /* median event time of ct_empty after a flush; NAN: not measured yet */
   CUevent ev[2 * WK_MAX_CHUNK + 2];
 
   int have_problem;
@@ -52,6 +55,10 @@ CUresult wk_launch(worker *w, CUfunction f, const launch_geom *g);
 
 /* Load, check and time one configuration. Fills res; res->fatal set when the worker must exit. */
 void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *cubin, wire_result *res);
+
+/* The problem's cuBLAS SGEMM baseline (gpu_worker_cublas.c): the median ms of cuBLAS SGEMM of
+ * shape mnk, strict FP32; NAN with why filled when cuBLAS is unavailable or fails. */
+double wk_sgemm_ms(worker *w, const int64_t mnk[3], char *why, size_t whylen);
 
 /* Energy per launch over a window of job->want_energy ms (gpu_worker_energy.c); after wk_time. */
 void wk_energy(worker *w, CUfunction f, const wire_job *job, wire_result *res);

@@ -273,18 +273,11 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, wir
   res->temperature_c = ns.temp_c;
 }
 
-/* The isolated per-launch time: single launches, each after a read-only L2 flush (the compare
- * helper reading the 2 x L2 scratch buffer against itself, which leaves L2 full of clean lines),
- * each between its own event pair. Nothing of the previous launch overlaps it and no dirty L2
- * lines of its predecessor are written back during it: the conditions of Nsight Compute's
- * gpu__time_duration (caches flushed and invalidated before the profiled launch). Back-to-back
- * batches include both effects, which on the H200 cost a DRAM-bound kernel a few percent
- * (132.8 us back to back, 127.8 us under ncu for the transpose winner; a memset flush, which
- * leaves L2 dirty, read 133.8 us). */
-static void wk_time_isolated(worker *w, CUfunction f, const wire_job *job, wire_result *res) {
+/* n single launches of f (or of ct_empty when f is NULL), each after a read-only L2 flush (the
+ * compare helper reading the 2 x L2 scratch buffer against itself, which leaves L2 full of clean
+ * lines), each between its own event pair; their median in ms into *ms. */
+static CUresult iso_median(worker *w, CUfunction f, const launch_geom *g, int n, double *ms_out) {
   const cuda_api *cu = w->cu;
-  int n = job->isolated_samples < WK_MAX_CHUNK ? job->isolated_samples : WK_MAX_CHUNK;
-  if (!w->scratch || n <= 0) return;
   unsigned long long words = w->scratch_bytes / 4;
   unsigned long long blocks = (words + 255) / 256, cap = (unsigned long long)w->info.sms * 16;
   if (blocks > cap) blocks = cap;
@@ -293,9 +286,10 @@ static void wk_time_isolated(worker *w, CUfunction f, const wire_job *job, wire_
   CUresult r = cu->cuMemsetD32Async(w->scratch, 0, (size_t)words, w->stream);
   for (int j = 0; j < n && !r; j++) {
     if ((r = cu->cuLaunchKernel(w->cmp_bits[2], (unsigned)blocks, 1, 1, 256, 1, 1, 0, w->stream, pf, NULL)) ||
-        (r = cu->cuEventRecord(w->ev[2 * j], w->stream)) || (r = wk_launch(w, f, &job->geom)))
+        (r = cu->cuEventRecord(w->ev[2 * j], w->stream)))
       break;
-    r = cu->cuEventRecord(w->ev[2 * j + 1], w->stream);
+    r = f ? wk_launch(w, f, g) : cu->cuLaunchKernel(w->empty, 1, 1, 1, 32, 1, 1, 0, w->stream, NULL, NULL);
+    if (!r) r = cu->cuEventRecord(w->ev[2 * j + 1], w->stream);
   }
   if (!r) r = cu->cuEventSynchronize(w->ev[2 * n - 1]);
   double *s = xmalloc(2 * (size_t)n * sizeof *s);
@@ -304,9 +298,42 @@ static void wk_time_isolated(worker *w, CUfunction f, const wire_job *job, wire_
     r = cu->cuEventElapsedTime(&ms, w->ev[2 * j], w->ev[2 * j + 1]);
     s[j] = ms;
   }
-  if (!r) res->t_isolated = median_of(s, n, s + n);
-  else res->fatal = wk_context_dead(w, r); /* the timing figures stand; a dead context ends the worker */
+  if (!r) *ms_out = median_of(s, n, s + n);
   free(s);
+  return r;
+}
+
+/* The isolated per-launch time: the median of single launches after a read-only L2 flush, each
+ * between its own event pair, less the floor of that measurement (the same sequence around
+ * ct_empty, measured once per worker). Nothing of the previous launch overlaps it and no dirty
+ * L2 lines of its predecessor are written back during it: the conditions of Nsight Compute's
+ * gpu__time_duration (caches flushed and invalidated before the profiled launch). Back-to-back
+ * batches include both effects, which on the H200 cost a DRAM-bound kernel a few percent
+ * (132.8 us back to back, 127.8 us under ncu for the transpose winner; a memset flush, which
+ * leaves L2 dirty, read 133.8 us). Without the floor the event pair read 1.4-3.9 us above ncu
+ * on every configuration profiled (H200, 2026-12-01): launch and event overhead, not kernel. */
+static void wk_time_isolated(worker *w, CUfunction f, const wire_job *job, wire_result *res) {
+  int n = job->isolated_samples < WK_MAX_CHUNK ? job->isolated_samples : WK_MAX_CHUNK;
+  if (!w->scratch || n <= 0) return;
+  /* at most ~30 ms of launches (at least 5): a 3 ms GEMM gets 10, not 21 (the tuning rate) */
+  if (isfinite(res->t_median) && res->t_median > 0) {
+    int cap = (int)ceil(30.0 / res->t_median);
+    if (cap < 5) cap = 5;
+    if (n > cap) n = cap;
+  }
+  double raw = NAN;
+  CUresult r = 0;
+  if (!isfinite(w->iso_floor_ms)) {
+    double fl = NAN;
+    if (!(r = iso_median(w, NULL, NULL, 64, &fl))) w->iso_floor_ms = fl;
+  }
+  if (!r) r = iso_median(w, f, &job->geom, n, &raw);
+  if (!r) {
+    double fl = isfinite(w->iso_floor_ms) && w->iso_floor_ms < raw ? w->iso_floor_ms : 0;
+    res->t_isolated = raw - fl;
+    res->t_iso_floor = fl;
+  } else
+    res->fatal = wk_context_dead(w, r); /* the timing figures stand; a dead context ends the worker */
 }
 
 static int attr(worker *w, CUfunction f, CUfunction_attribute a) {

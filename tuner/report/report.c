@@ -191,24 +191,30 @@ int report_best(FILE *out, const record *const *recs, size_t n, const char *prob
           nok, m);
   size_t rows = top > 0 && (size_t)top < nok ? (size_t)top : nok;
   /* A space that gives flops (a GEMM) is judged by its arithmetic rate: TFLOP/s instead of
-   * GB/s and % copy, which say nothing about a compute-bound kernel. */
-  int flops = 0;
+   * GB/s and % copy, which say nothing about a compute-bound kernel; with a cuBLAS baseline
+   * (cublas_sgemm) also the share of cuBLAS SGEMM's time on the same problem. */
+  int flops = 0, cublas = 0;
   for (size_t i = 0; i < nok && !flops; i++) flops = isfinite(ok[i].r->gflops) && ok[i].r->gflops > 0;
+  for (size_t i = 0; i < nok && flops && !cublas; i++) cublas = isfinite(ok[i].r->cublas_share);
   if (rows) {
-    int ncol = np + (flops ? 6 : 7);
+    int nrate = flops ? 1 + cublas : 2; /* the rate columns after "time" */
+    int ncol = np + 5 + nrate;
     char *right = xmalloc((size_t)ncol + 1);
     memset(right, 'r', (size_t)ncol);
     right[ncol] = 0;
     for (int c = 0; c < np; c++) right[1 + c] = 'l';
-    right[np + (flops ? 3 : 4)] = 'l'; /* occupancy + limiter */
+    right[np + 2 + nrate] = 'l'; /* occupancy + limiter */
     table t;
     tbl_init(&t, ncol, right);
     tbl_row(&t);
     tbl_cell(&t, "#");
     for (int c = 0; c < np; c++) tbl_cell(&t, "%s", names[c]);
     tbl_cell(&t, "time µs");
-    if (flops) tbl_cell(&t, "TFLOP/s");
-    else tbl_cell(&t, "GB/s"), tbl_cell(&t, "%% copy");
+    if (flops) {
+      tbl_cell(&t, "TFLOP/s");
+      if (cublas) tbl_cell(&t, "%% cuBLAS");
+    } else
+      tbl_cell(&t, "GB/s"), tbl_cell(&t, "%% copy");
     tbl_cell(&t, "occupancy");
     tbl_cell(&t, "regs"), tbl_cell(&t, "samples");
     for (size_t i = 0; i < rows; i++) {
@@ -225,6 +231,8 @@ int report_best(FILE *out, const record *const *recs, size_t n, const char *prob
       if (flops) {
         if (isfinite(r->gflops)) tbl_cell(&t, "%.2f", r->gflops / 1e3);
         else tbl_cell(&t, "-");
+        if (cublas && isfinite(r->cublas_share)) tbl_cell(&t, "%.1f", 100 * r->cublas_share);
+        else if (cublas) tbl_cell(&t, "-");
       } else {
         if (isfinite(r->gbps)) tbl_cell(&t, "%.1f", r->gbps);
         else tbl_cell(&t, "-");

@@ -428,7 +428,7 @@ void space_free(space *s) {
   free(s->probs);
   for (int i = 0; i < s->nargs; i++) free(s->args[i].size.text);
   sp_value *vals[] = {&s->geom.block, &s->geom.grid, &s->geom.shared, &s->ref_geom.block,
-                      &s->ref_geom.grid, &s->ref_geom.shared, &s->bytes, &s->flops};
+                      &s->ref_geom.grid, &s->ref_geom.shared, &s->bytes, &s->flops, &s->sgemm};
   for (size_t i = 0; i < sizeof vals / sizeof *vals; i++) free(vals[i]->text);
   for (int p = 0; p < CS_MAX_PARAMS; p++) free(s->pval[p]);
   for (int i = 0; i < s->nobjectives; i++) free(s->objectives[i]);
@@ -488,4 +488,11 @@ double space_bytes(space *s, int prob, cterr *err) {
 double space_flops(space *s, int prob, cterr *err) {
   if (prob < 0 || prob >= s->nproblems) return cterr_set(err, "%s: no problem %d", s->path, prob), NAN;
   return s->probs[prob].flops;
+}
+
+int space_sgemm(const space *s, int prob, int64_t mnk[3]) {
+  mnk[0] = mnk[1] = mnk[2] = 0;
+  if (prob < 0 || prob >= s->nproblems || s->probs[prob].sgemm[0] < 1) return 0;
+  for (int i = 0; i < 3; i++) mnk[i] = s->probs[prob].sgemm[i];
+  return 1;
 }

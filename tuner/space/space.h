@@ -56,6 +56,10 @@ double space_tolerance(const space *s);
 /* Bytes and flops per launch for derived figures; NAN where the space gives none. */
 double space_bytes(space *s, int prob, cterr *err);
 double space_flops(space *s, int prob, cterr *err);
+/* cublas_sgemm = function(n) return M, N, K end: the problem's baseline, a cuBLAS SGEMM
+ * (strict FP32) of that shape, timed by the GPU worker (the tables' "% cuBLAS"). 1 and mnk
+ * filled when the space gives it, 0 (mnk zero) otherwise. */
+int space_sgemm(const space *s, int prob, int64_t mnk[3]);
 /* Objectives: "time" (the median) always first; others ("energy", or any numeric record field
  * of record_field) as listed, each minimised unless space_objective_max says maximised. */
 int space_nobjectives(const space *s);

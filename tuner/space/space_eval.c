@@ -319,12 +319,30 @@ static int eval_number(space *s, int prob, const sp_value *v, const char *what, 
   return rc;
 }
 
+/* cublas_sgemm: M, N, K, three integers >= 1 (the shape of the problem's cuBLAS baseline). */
+static int eval_sgemm(space *s, int prob, cterr *err) {
+  int64_t *o = s->probs[prob].sgemm;
+  o[0] = o[1] = o[2] = 0;
+  if (s->sgemm.kind == SV_NONE) return 0;
+  char *ctx = xasprintf(" on problem %s", s->probs[prob].key);
+  push_problem(s, prob);
+  vres r;
+  int rc = eval_value(s, &s->sgemm, 1, &r, "cublas_sgemm", ctx, err);
+  for (int i = 0; rc == 0 && i < 3; i++)
+    if (r.n != 3 || !r.isint[i] || r.i[i] < 1 || r.i[i] > (1 << 20))
+      rc = cterr_set(err, "%s:%d: cublas_sgemm%s must give three integers M, N, K from 1 to 1048576 (got %d value%s)",
+                     s->sgemm.file, s->sgemm.line, ctx, r.n, r.n == 1 ? "" : "s");
+  for (int i = 0; rc == 0 && i < 3; i++) o[i] = r.i[i];
+  free(ctx);
+  return rc;
+}
+
 int space_eval_problems(space *s, cterr *err) {
   for (int prob = 0; prob < s->nproblems; prob++) {
     for (int i = 0; i < s->nargs; i++)
       if (eval_arg(s, prob, i, err) < 0) return -1;
     if (eval_number(s, prob, &s->bytes, "bytes", &s->probs[prob].bytes, err) < 0 ||
-        eval_number(s, prob, &s->flops, "flops", &s->probs[prob].flops, err) < 0)
+        eval_number(s, prob, &s->flops, "flops", &s->probs[prob].flops, err) < 0 || eval_sgemm(s, prob, err) < 0)
       return -1;
     if (s->ref_kernel) {
       char *ctx = xasprintf(" of the reference on problem %s", s->probs[prob].key);

@@ -54,6 +54,7 @@ typedef struct sp_problem {
   char *key;    /* "M=8192,N=8192" */
   argspec args[MAX_ARGS];
   double bytes, flops;
+  int64_t sgemm[3]; /* cublas_sgemm: M, N, K of the cuBLAS baseline; 0 0 0: none */
   launch_geom ref_geom;
 } sp_problem;
 
@@ -80,7 +81,7 @@ struct space {
   sp_geom geom;
   char *ref_kernel, *ref_template_path;
   sp_geom ref_geom;
-  sp_value bytes, flops;
+  sp_value bytes, flops, sgemm;
   double tolerance, timeout;
   int nobjectives; char **objectives; int *objmax; /* objmax[i]: maximised */
   int noptions; char **options;

@@ -686,7 +686,7 @@ int space_parse(space *s, cterr *err) {
   int t = lua_gettop(L);
   static const char *const keys[] = {"name", "template", "kernel", "params", "constraints", "problems", "problem",
                                      "args", "block", "grid", "shared", "reference", "check", "bytes", "flops",
-                                     "objectives", "options", "timeout", NULL};
+                                     "cublas_sgemm", "objectives", "options", "timeout", NULL};
   if (check_keys(L, t, keys, "space", w, err) < 0) return -1;
   if (get_string(L, t, "name", &s->name, 0, "space", w, err) < 0) return -1;
   if (!s->name) {
@@ -721,7 +721,8 @@ int space_parse(space *s, cterr *err) {
   }
   lua_pop(L, 1);
   if (get_value(s, L, t, "bytes", &s->bytes, 0, 1, 1, "space", w, err) < 0 ||
-      get_value(s, L, t, "flops", &s->flops, 0, 1, 1, "space", w, err) < 0)
+      get_value(s, L, t, "flops", &s->flops, 0, 1, 1, "space", w, err) < 0 ||
+      get_value(s, L, t, "cublas_sgemm", &s->sgemm, 0, 3, 1, "space", w, err) < 0)
     return -1;
   rc = parse_objectives(s, L, t, err);
   if (rc < 0 || parse_strings(s, L, t, "options", &s->options, &s->noptions, err) < 0) return -1;

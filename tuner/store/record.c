@@ -25,7 +25,7 @@ int rec_status_parse(const char *s, rec_status *out) {
 void record_init(record *r) {
   memset(r, 0, sizeof *r);
   r->status = ST_OK;
-  r->t_median = r->t_min = r->t_mean = r->t_std = r->t_isolated = NAN;
+  r->t_median = r->t_min = r->t_mean = r->t_std = r->t_isolated = r->t_iso_floor = r->cublas_share = NAN;
   r->gbps = r->copy_share = r->gflops = r->energy_mj = NAN;
   r->occupancy = r->compile_ms = NAN;
   r->sm_clock_mhz = r->mem_clock_mhz = r->temperature_c = NAN;
@@ -76,7 +76,7 @@ typedef struct rec_field {
 static const rec_field rec_fields[] = {
     RF_D("time", t_median),         RF_D("energy", energy_mj),     RF_D("t_min", t_min),
     RF_D("t_mean", t_mean),         RF_D("t_std", t_std),          RF_D("gbps", gbps),
-    RF_D("copy_share", copy_share), RF_D("gflops", gflops),        RF_I("regs", regs),
+    RF_D("copy_share", copy_share), RF_D("gflops", gflops),        RF_D("cublas_share", cublas_share), RF_I("regs", regs),
     RF_I("smem_static", smem_static), RF_I("smem_dynamic", smem_dynamic), RF_I("local_bytes", local_bytes),
     RF_I("spill_stores", spill_stores), RF_I("spill_loads", spill_loads), RF_I("block_threads", block_threads),
     RF_D("occupancy", occupancy),   RF_D("compile_ms", compile_ms), RF_D("temperature_c", temperature_c),
@@ -93,7 +93,7 @@ static const rec_field *find_field(const char *name) {
 int record_field_known(const char *name) { return find_field(name) != NULL; }
 
 const char *record_field_names(void) {
-  return "time, energy, t_min, t_mean, t_std, gbps, copy_share, gflops, regs, smem_static, smem_dynamic, "
+  return "time, energy, t_min, t_mean, t_std, gbps, copy_share, gflops, cublas_share, regs, smem_static, smem_dynamic, "
          "local_bytes, spill_stores, spill_loads, block_threads, occupancy, compile_ms, temperature_c, sm_clock_mhz";
 }
 

@@ -43,10 +43,13 @@ typedef struct record {
   int samples;
   /* single launches, each after a read-only L2 flush and timed alone (no back-to-back
    * overlap, no dirty L2 left by the previous launch): what Nsight Compute's
-   * gpu__time_duration measures. Contenders only; NAN otherwise and in older stores. */
-  double t_isolated;
+   * gpu__time_duration measures, less t_iso_floor: the same event pair around an empty kernel
+   * (launch and event overhead, 1.4-3.9 us on the H200). Contenders only; NAN otherwise and in
+   * older stores (whose t_isolated has no floor subtracted). */
+  double t_isolated, t_iso_floor;
   /* derived */
   double gbps, copy_share, gflops; /* copy_share: gbps / device's measured D2D copy GB/s */
+  double cublas_share;              /* the problem's cuBLAS SGEMM time / t_median (cublas_sgemm spaces); NAN */
   double energy_mj;                 /* millijoules per launch (NVML), NAN if unavailable */
 
   /* resources */

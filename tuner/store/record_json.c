@@ -70,11 +70,13 @@ void record_to_json(const record *r, dbuf *b) {
   put_num(b, "std", r->t_std, &g);
   put_int(b, "samples", r->samples, &g);
   if (isfinite(r->t_isolated)) put_num(b, "isolated", r->t_isolated, &g); /* optional: older stores lack it */
+  if (isfinite(r->t_iso_floor)) put_num(b, "isolated_floor", r->t_iso_floor, &g);
   dbuf_puts(b, "}");
   put_num(b, "t_median", r->t_median, &f); /* duplicated at top level for simple tools */
   put_num(b, "gbps", r->gbps, &f);
   put_num(b, "copy_share", r->copy_share, &f);
   put_num(b, "gflops", r->gflops, &f);
+  if (isfinite(r->cublas_share)) put_num(b, "cublas_share", r->cublas_share, &f);
   put_num(b, "energy_mj", r->energy_mj, &f);
 
   key(b, "resources", &f);
@@ -133,11 +135,12 @@ typedef struct {
 
 static const field top_fields[] = {FS("space", space),     FS("config", config),         FS("problem", problem),
                                    FS("message", message), FN("gbps", gbps),             FN("copy_share", copy_share),
-                                   FN("gflops", gflops),   FN("energy_mj", energy_mj),   FN("compile_ms", compile_ms),
+                                   FN("gflops", gflops),   FN("cublas_share", cublas_share), FN("energy_mj", energy_mj),   FN("compile_ms", compile_ms),
                                    {NULL, F_STR, 0}};
 static const field time_fields[] = {FN("median", t_median), FN("min", t_min),        FN("mean", t_mean),
                                     FN("std", t_std),       FI("samples", samples),
-                                    FN("isolated", t_isolated), {NULL, F_STR, 0}};
+                                    FN("isolated", t_isolated), FN("isolated_floor", t_iso_floor),
+                                    {NULL, F_STR, 0}};
 static const field res_fields[] = {FI("regs", regs),
                                    FI("smem_static", smem_static),
                                    FI("smem_dynamic", smem_dynamic),
