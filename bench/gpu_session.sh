@@ -11,8 +11,9 @@
 # out-of-bounds fixtures -> sanitize_planted.txt; the HTML report -> transpose_report.html.
 # energy: the transpose space with time and energy objectives, a small budget, into a fresh
 #   store; then the time/energy Pareto front (`cutune best`) -> energy.txt.
-# launcher: tests/cli_gpu_launcher.sh — the production launcher built by plain nvcc from the
-#   committed header, checked and timed against cutune's same-call figure -> launcher.txt.
+# launcher: tests/cli_gpu_launcher.sh — the production launchers (transpose, SGEMM, vecadd)
+#   built by plain nvcc from the committed headers, checked at every size of their space (and
+#   ragged ones) and timed against cutune's same-call figure -> launcher.txt (about 3 minutes).
 # convolution: tunes lua/convolution_space.lua on this GPU into results/, then writes a header
 #   merged with the Kernel Tuner caches in caches/convolution/ (A100, A4000, A6000: copy them
 #   from shared/data/tuning-caches/convolution/ and carry the ignored folder caches/) ->
@@ -140,11 +141,11 @@ if named energy; then
 fi
 
 if named launcher; then
-  say "launcher: kernels/example built by nvcc from results/transpose.h, against cutune in the same call"
+  say "launcher: kernels/example built by nvcc from results/{transpose,matmul,vecadd}.h, against cutune in the same call"
   t=$(date +%s.%N)
-  CUTUNE_LAUNCHER_NVCC=1 timeout 400 bash tests/cli_gpu_launcher.sh >"$OUT/launcher.txt" 2>&1
+  CUTUNE_LAUNCHER_NVCC=1 timeout 540 bash tests/cli_gpu_launcher.sh >"$OUT/launcher.txt" 2>&1
   say "launcher exit $? after $(elapsed "$t") s"
-  grep -E "^size|^cutune:|passed|FAIL|SLOWER" "$OUT/launcher.txt" | tee -a "$LOG"
+  grep -E "^==|^size|^cutune:|passed|FAIL|SLOWER|WRONG" "$OUT/launcher.txt" | tee -a "$LOG"
 fi
 
 if named convolution; then

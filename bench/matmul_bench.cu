@@ -9,7 +9,7 @@
 //   cutune best             templates/matmul.cu built with the winner's -D flags
 //
 // Each kernel is checked against cuBLAS PEDANTIC (relative L2 error, must be < 1e-5), then timed:
-// cudaEvent pairs around single launches after a warm-up, median of --reps. Inputs uniform in [-1, 1]
+// cudaEvent pairs around single launches after a warm-up, median of --reps (bench/bench_common.cuh). Inputs uniform in [-1, 1]
 // (never zeros). Output: one line per kernel and size, and a CSV with --csv FILE.
 //
 //   nvcc -O3 -arch=sm_90 -o matmul_bench bench/matmul_bench.cu -lcublas [-DBM=128 -DBN=128 ...]
@@ -27,23 +27,7 @@
 #include <vector>
 
 #include "../templates/matmul.cu"
-
-#define CK(call)                                                                                   \
-  do {                                                                                             \
-    cudaError_t e_ = (call);                                                                       \
-    if (e_ != cudaSuccess) {                                                                       \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));       \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
-#define CKB(call)                                                                                  \
-  do {                                                                                             \
-    cublasStatus_t s_ = (call);                                                                    \
-    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                             \
-      fprintf(stderr, "%s:%d: %s: cuBLAS status %d\n", __FILE__, __LINE__, #call, (int)s_);        \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
+#include "bench_common.cuh"
 
 // The seed's kernel (seeds/002, "矩阵乘法中的应用示例"), N a multiple of 16, with alpha/beta added.
 __global__ void seed_matmul_shared(const float *A, const float *B, float *C, int N, float alpha, float beta) {
@@ -61,37 +45,6 @@ __global__ void seed_matmul_shared(const float *A, const float *B, float *C, int
     __syncthreads();
   }
   C[row * N + col] = alpha * sum + beta * C[row * N + col];
-}
-
-__global__ void fill_uniform(float *p, size_t n, unsigned seed) {
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-    unsigned x = (unsigned)i * 2654435761u ^ seed;
-    x ^= x >> 16, x *= 0x7feb352du, x ^= x >> 15, x *= 0x846ca68bu, x ^= x >> 16;
-    p[i] = (x >> 8) * (2.0f / 16777216.0f) - 1.0f;
-  }
-}
-
-static double median_ms(const std::function<void()> &f, int reps) {
-  for (int i = 0; i < 3; i++) f();
-  CK(cudaDeviceSynchronize());
-  std::vector<cudaEvent_t> ev(2 * reps);
-  for (auto &e : ev) CK(cudaEventCreate(&e));
-  for (int i = 0; i < reps; i++) {
-    CK(cudaEventRecord(ev[2 * i]));
-    f();
-    CK(cudaEventRecord(ev[2 * i + 1]));
-  }
-  CK(cudaDeviceSynchronize());
-  CK(cudaGetLastError());
-  std::vector<double> t(reps);
-  for (int i = 0; i < reps; i++) {
-    float ms;
-    CK(cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]));
-    t[i] = ms;
-  }
-  for (auto &e : ev) CK(cudaEventDestroy(e));
-  std::sort(t.begin(), t.end());
-  return reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
 }
 
 int main(int argc, char **argv) {
@@ -131,9 +84,9 @@ int main(int argc, char **argv) {
     const size_t nn = (size_t)N * N;
     float *A, *B, *C0, *C, *R;
     for (float **p : {&A, &B, &C0, &C, &R}) CK(cudaMalloc(p, nn * 4));
-    fill_uniform<<<1024, 256>>>(A, nn, 1u);
-    fill_uniform<<<1024, 256>>>(B, nn, 2u);
-    fill_uniform<<<1024, 256>>>(C0, nn, 3u);
+    bench_fill_uniform<<<1024, 256>>>(A, nn, 1u, -1.0f, 1.0f);
+    bench_fill_uniform<<<1024, 256>>>(B, nn, 2u, -1.0f, 1.0f);
+    bench_fill_uniform<<<1024, 256>>>(C0, nn, 3u, -1.0f, 1.0f);
     CK(cudaGetLastError());
     const double flop = 2.0 * N * (double)N * N;
     // row-major C = A*B is column-major C^T = B^T * A^T: cuBLAS gets (B, A) with n, m swapped.
@@ -170,7 +123,7 @@ int main(int argc, char **argv) {
       }
       double err = std::sqrt(num / den);
       if (!(err < 1e-5)) printf("WARNING: %s at N=%d: relative L2 error %.3g against cuBLAS pedantic\n", name, N, err);
-      double ms = median_ms([&] { f(C); }, name[0] == 's' && N >= 8192 ? std::max(5, reps / 4) : reps);
+      double ms = bench_median_ms([&] { f(C); }, name[0] == 's' && N >= 8192 ? std::max(5, reps / 4) : reps);
       rows.push_back({name, ms, err});
     };
     measure("cublasSgemm DEFAULT", cublas, CUBLAS_DEFAULT_MATH);

@@ -31,25 +31,7 @@
 #include <vector>
 
 #include "../templates/transpose.cu"  // `transpose`, configured by the -D flags of this build
-
-#define CK(call)                                                                                    \
-  do {                                                                                              \
-    cudaError_t e_ = (call);                                                                        \
-    if (e_ != cudaSuccess) {                                                                        \
-      fprintf(stderr, "transpose_bench: %s:%d: %s: %s\n", __FILE__, __LINE__, #call,                \
-              cudaGetErrorString(e_));                                                              \
-      exit(1);                                                                                      \
-    }                                                                                               \
-  } while (0)
-#define CKB(call)                                                                                   \
-  do {                                                                                              \
-    cublasStatus_t s_ = (call);                                                                     \
-    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                              \
-      fprintf(stderr, "transpose_bench: %s:%d: %s: cuBLAS status %d\n", __FILE__, __LINE__, #call, \
-              (int)s_);                                                                             \
-      exit(1);                                                                                      \
-    }                                                                                               \
-  } while (0)
+#include "bench_common.cuh"             // CK, CKB, bench_time (the method above), bench_copy_float4
 
 // ---- the seed's kernels (square N x N, as in the seed document) ----
 #define SEED_TILE 32
@@ -77,21 +59,14 @@ __global__ void seed_shared(float *out, const float *in, int N) {
     if (x2 < N && y2 + j < N) out[(y2 + j) * N + x2] = tile[threadIdx.x][threadIdx.y + j];
 }
 
-__global__ void copy_float4(float4 *dst, const float4 *src, long long n4) {
-  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n4) dst[i] = src[i];
-}
-
-static unsigned cdiv(long long a, long long b) { return (unsigned)((a + b - 1) / b); }
-
 // The cutune kernel's geometry, as lua/transpose_space.lua computes it.
 static void best_geometry(int N, int M, dim3 *block, dim3 *grid) {
 #if TILE == 0
   *block = dim3(32, BLOCK_ROWS);
-  *grid = dim3(cdiv(M, 32), cdiv(N, BLOCK_ROWS));
+  *grid = dim3(bench_cdiv(M, 32), bench_cdiv(N, BLOCK_ROWS));
 #else
   *block = dim3(TILE / VEC, BLOCK_ROWS);
-  *grid = dim3(cdiv(M, TILE), cdiv(cdiv(N, TILE), TPB));
+  *grid = dim3(bench_cdiv(M, TILE), bench_cdiv(bench_cdiv(N, TILE), TPB));
 #endif
 }
 
@@ -108,33 +83,6 @@ struct row {
   double med_ms, min_ms;
   bool correct;
 };
-
-// Times `op` REPS times after 3 warm-ups; returns the median (and min) in ms.
-template <class F>
-static void time_op(F op, int reps, double *med, double *mn) {
-  for (int i = 0; i < 3; i++) op();
-  CK(cudaGetLastError());
-  CK(cudaDeviceSynchronize());
-  std::vector<cudaEvent_t> ev(2 * reps);
-  for (auto &e : ev) CK(cudaEventCreate(&e));
-  for (int i = 0; i < reps; i++) {
-    CK(cudaEventRecord(ev[2 * i]));
-    op();
-    CK(cudaEventRecord(ev[2 * i + 1]));
-  }
-  CK(cudaGetLastError());
-  CK(cudaDeviceSynchronize());
-  std::vector<double> t(reps);
-  for (int i = 0; i < reps; i++) {
-    float ms;
-    CK(cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]));
-    t[i] = ms;
-  }
-  for (auto &e : ev) CK(cudaEventDestroy(e));
-  std::sort(t.begin(), t.end());
-  *med = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
-  *mn = t[0];
-}
 
 static void usage(void) {
   fprintf(stderr, "usage: transpose_bench [--sizes N,N,...] [--reps R (>=30)] [--csv FILE]\n");
@@ -192,7 +140,7 @@ int main(int argc, char **argv) {
     auto run = [&](const std::string &name, bool is_copy, auto op) {
       CK(cudaMemset(dout, 0xff, bytes));  // poison: NaN everywhere
       row r{N, name, 0, 0, false};
-      time_op(op, reps, &r.med_ms, &r.min_ms);
+      bench_time(op, reps, &r.med_ms, &r.min_ms);
       CK(cudaMemcpy(hout.data(), dout, bytes, cudaMemcpyDeviceToHost));
       r.correct = memcmp(hout.data(), is_copy ? hin.data() : href.data(), bytes) == 0;
       rows.push_back(r);
@@ -201,7 +149,7 @@ int main(int argc, char **argv) {
     run("cudaMemcpy D2D", true, [&] { CK(cudaMemcpyAsync(dout, din, bytes, cudaMemcpyDeviceToDevice)); });
     run("float4 copy kernel", true, [&] {
       long long n4 = (long long)(n / 4);
-      copy_float4<<<cdiv(n4, 256), 256>>>((float4 *)dout, (const float4 *)din, n4);
+      bench_copy_float4<<<bench_cdiv(n4, 256), 256>>>((float4 *)dout, (const float4 *)din, n4);
     });
     run("cublasSgeam", false, [&] {
       // Column-major view: in is an N x N matrix A with lda N; C = A^T. B = C with beta 0
@@ -210,13 +158,13 @@ int main(int argc, char **argv) {
       CKB(cublasSgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, N, N, &one, din, N, &zero, dout, N, dout, N));
     });
     run("seed naive (32x32 threads)", false, [&] {
-      seed_naive<<<dim3(cdiv(N, 32), cdiv(N, 32)), dim3(32, 32)>>>(dout, din, N);
+      seed_naive<<<dim3(bench_cdiv(N, 32), bench_cdiv(N, 32)), dim3(32, 32)>>>(dout, din, N);
     });
     run("seed tile32 nopad (32x8)", false, [&] {
-      seed_shared<0><<<dim3(cdiv(N, SEED_TILE), cdiv(N, SEED_TILE)), dim3(SEED_TILE, SEED_ROWS)>>>(dout, din, N);
+      seed_shared<0><<<dim3(bench_cdiv(N, SEED_TILE), bench_cdiv(N, SEED_TILE)), dim3(SEED_TILE, SEED_ROWS)>>>(dout, din, N);
     });
     run("seed tile32 pad1 (32x8)", false, [&] {
-      seed_shared<1><<<dim3(cdiv(N, SEED_TILE), cdiv(N, SEED_TILE)), dim3(SEED_TILE, SEED_ROWS)>>>(dout, din, N);
+      seed_shared<1><<<dim3(bench_cdiv(N, SEED_TILE), bench_cdiv(N, SEED_TILE)), dim3(SEED_TILE, SEED_ROWS)>>>(dout, din, N);
     });
     run(best_label(), false, [&] {
       dim3 block, grid;

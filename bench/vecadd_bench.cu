@@ -2,6 +2,7 @@
 //
 //   cudaMemcpy D2D    copy of one n-element array (bytes read + written: 8n)
 //   float4 copy       one float4 per thread, block 256 (8n bytes), as bench/transpose_bench.cu
+//                     (bench_copy_float4 of bench/bench_common.cuh, which also times every row)
 //   float4 copy g-s   a grid-stride float4 copy, 4 float4 in flight per thread (8n bytes)
 //   vecadd seed-style one element per thread, block 256 (12n bytes: two reads, one write)
 //   cutune best       templates/vecadd.cu built with the winner's -D flags (12n bytes)
@@ -18,27 +19,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "../templates/vecadd.cu"
-
-#define CK(call)                                                                                   \
-  do {                                                                                             \
-    cudaError_t e_ = (call);                                                                       \
-    if (e_ != cudaSuccess) {                                                                       \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));       \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
-
-// One float4 per thread, block 256: the same kernel as bench/transpose_bench.cu's (and TARGETS.md's)
-// "float4 copy kernel".
-__global__ void copy_f4(float4 *dst, const float4 *src, long long n4) {
-  const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n4) dst[i] = src[i];
-}
+#include "bench_common.cuh"
 
 // The first grid-stride copy of this benchmark (4 float4 in flight per thread, 8 blocks per SM),
 // kept for comparison: it measured 92 % of cudaMemcpy on 2026-12-01.
@@ -57,40 +42,9 @@ __global__ void vecadd_simple(float *c, const float *a, const float *b, long lon
   if (i < n) c[i] = a[i] + b[i];
 }
 
-__global__ void fill(float *p, long long n, unsigned seed) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
-    unsigned x = (unsigned)i * 2654435761u ^ seed;
-    x ^= x >> 16, x *= 0x7feb352du, x ^= x >> 15;
-    p[i] = (x >> 8) * (1.0f / 16777216.0f) - 0.5f;
-  }
-}
-
 __global__ void count_diff(const float *x, const float *y, long long n, unsigned long long *bad) {
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
     if (x[i] != y[i]) atomicAdd(bad, 1ull);
-}
-
-static double median_ms(const std::function<void()> &f, int reps) {
-  for (int i = 0; i < 3; i++) f();
-  CK(cudaDeviceSynchronize());
-  std::vector<cudaEvent_t> ev(2 * reps);
-  for (auto &e : ev) CK(cudaEventCreate(&e));
-  for (int i = 0; i < reps; i++) {
-    CK(cudaEventRecord(ev[2 * i]));
-    f();
-    CK(cudaEventRecord(ev[2 * i + 1]));
-  }
-  CK(cudaDeviceSynchronize());
-  CK(cudaGetLastError());
-  std::vector<double> t(reps);
-  for (int i = 0; i < reps; i++) {
-    float ms;
-    CK(cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]));
-    t[i] = ms;
-  }
-  for (auto &e : ev) CK(cudaEventDestroy(e));
-  std::sort(t.begin(), t.end());
-  return reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
 }
 
 int main(int argc, char **argv) {
@@ -117,8 +71,8 @@ int main(int argc, char **argv) {
   for (long long n : sizes) {
     float *a, *b, *c, *r;
     for (float **p : {&a, &b, &c, &r}) CK(cudaMalloc(p, n * 4));
-    fill<<<1024, 256>>>(a, n, 1u);
-    fill<<<1024, 256>>>(b, n, 2u);
+    bench_fill_uniform<<<1024, 256>>>(a, n, 1u, -0.5f, 0.5f);
+    bench_fill_uniform<<<1024, 256>>>(b, n, 2u, -0.5f, 0.5f);
     vecadd_simple<<<(unsigned)((n + 255) / 256), 256>>>(r, a, b, n);
     CK(cudaDeviceSynchronize());
     const long long chunks = (n / VEC + (long long)BLOCK * EPT - 1) / ((long long)BLOCK * EPT);
@@ -140,14 +94,14 @@ int main(int argc, char **argv) {
     check("cutune best", c, r, n);
     CK(cudaMemset(c, 0xff, n * 4));
     const unsigned c1grid = (unsigned)((n / 4 + 255) / 256);
-    copy_f4<<<c1grid, 256>>>((float4 *)c, (const float4 *)a, n / 4);
+    bench_copy_float4<<<c1grid, 256>>>((float4 *)c, (const float4 *)a, n / 4);
     CK(cudaDeviceSynchronize());
     check("float4 copy", c, a, n / 4 * 4);
-    rows.push_back({"cudaMemcpy D2D", median_ms([&] { CK(cudaMemcpyAsync(c, a, n * 4, cudaMemcpyDeviceToDevice)); }, reps), 8.0 * n});
-    rows.push_back({"float4 copy", median_ms([&] { copy_f4<<<c1grid, 256>>>((float4 *)c, (const float4 *)a, n / 4); }, reps), 8.0 * (n / 4 * 4)});
-    rows.push_back({"float4 copy g-s", median_ms([&] { copy_f4_gs<<<cgrid, 256>>>((float4 *)c, (const float4 *)a, n / 4); }, reps), 8.0 * (n / 4 * 4)});
-    rows.push_back({"vecadd 1/thread", median_ms([&] { vecadd_simple<<<(unsigned)((n + 255) / 256), 256>>>(c, a, b, n); }, reps), 12.0 * n});
-    rows.push_back({"cutune best", median_ms([&] { vecadd<<<(unsigned)grid, BLOCK>>>(c, a, b, n); }, reps), 12.0 * n});
+    rows.push_back({"cudaMemcpy D2D", bench_median_ms([&] { CK(cudaMemcpyAsync(c, a, n * 4, cudaMemcpyDeviceToDevice)); }, reps), 8.0 * n});
+    rows.push_back({"float4 copy", bench_median_ms([&] { bench_copy_float4<<<c1grid, 256>>>((float4 *)c, (const float4 *)a, n / 4); }, reps), 8.0 * (n / 4 * 4)});
+    rows.push_back({"float4 copy g-s", bench_median_ms([&] { copy_f4_gs<<<cgrid, 256>>>((float4 *)c, (const float4 *)a, n / 4); }, reps), 8.0 * (n / 4 * 4)});
+    rows.push_back({"vecadd 1/thread", bench_median_ms([&] { vecadd_simple<<<(unsigned)((n + 255) / 256), 256>>>(c, a, b, n); }, reps), 12.0 * n});
+    rows.push_back({"cutune best", bench_median_ms([&] { vecadd<<<(unsigned)grid, BLOCK>>>(c, a, b, n); }, reps), 12.0 * n});
     const double copy_gbps = rows[1].bytes / rows[1].ms / 1e6;
     printf("\nn = %lld (%.0f MiB per array)\n", n, n * 4 / 1048576.0);
     printf("  %-18s %10s %9s %9s\n", "kernel", "median ms", "GB/s", "% copy");

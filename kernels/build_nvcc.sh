@@ -1,30 +1,49 @@
 #!/bin/bash
-# build_nvcc.sh: the tuned transpose example with plain nvcc, no CMake — the same translation
-# units as cmake/CutuneKernels.cmake generates (one per "cutune-config" line of the header,
-# each defining its parameters, renaming the kernel and including the template; a table of
-# their kernels), plus kernels/transpose_launch.cu and kernels/example/main.cu.
-#   kernels/build_nvcc.sh ARCH OUTDIR [HEADER]     e.g. kernels/build_nvcc.sh 90 build-nvcc
+# build_nvcc.sh: the example programs of the tuned kernels with plain nvcc, no CMake — the same
+# translation units as cmake/CutuneKernels.cmake generates (per space, one per "cutune-config"
+# line of its header, each defining its parameters, renaming the kernel and including the
+# template; a table of their kernels), plus kernels/<space>_launch.cu and the example program:
+# transpose_example, sgemm_example (matmul) and vecadd_example.
+#   kernels/build_nvcc.sh ARCH OUTDIR [TRANSPOSE_HEADER]    e.g. kernels/build_nvcc.sh 90 build-nvcc
+# The headers are results/<space>.h (the transpose's may be given). $CUTUNE_SPACES limits the
+# programs built (default "transpose matmul vecadd").
 set -euo pipefail
 cd "$(dirname "$0")/.."
-arch=${1:?usage: kernels/build_nvcc.sh ARCH OUTDIR [HEADER]}
-out=${2:?usage: kernels/build_nvcc.sh ARCH OUTDIR [HEADER]}
-header=${3:-results/transpose.h}
+usage="usage: kernels/build_nvcc.sh ARCH OUTDIR [TRANSPOSE_HEADER]"
+arch=${1:?$usage}
+out=${2:?$usage}
+transpose_header=${3:-results/transpose.h}
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-g="$out/gen"
-mkdir -p "$g"
-table="$g/kernels.cu"
-: > "$table"
-cases=""
-while read -r id defs; do
-  f="$g/config_$id.cu"
-  : > "$f"
-  for d in $defs; do echo "#define ${d%%=*} ${d#*=}" >> "$f"; done
-  printf '#define transpose cutune_transpose_kernel_%s\n#include "%s/templates/transpose.cu"\n#undef transpose\n' "$id" "$PWD" >> "$f"
-  printf 'extern "C" const void *cutune_transpose_kernel_%s_ptr(void) { return (const void *)&cutune_transpose_kernel_%s; }\n' "$id" "$id" >> "$f"
-  echo "extern \"C\" const void *cutune_transpose_kernel_${id}_ptr(void);" >> "$table"
-  cases="$cases    case $id: return cutune_transpose_kernel_${id}_ptr();\n"
-done < <(sed -n 's/^ \* cutune-config //p' "$header")
-printf 'extern "C" const void *cutune_transpose_kernel(int c) {\n  switch (c) {\n%b    default: return 0;\n  }\n}\n' "$cases" >> "$table"
-"$NVCC" -O3 -arch=sm_"$arch" -I "$(dirname "$header")" -I kernels -o "$out/transpose_example" \
-  "$g"/*.cu kernels/transpose_launch.cu kernels/example/main.cu
-echo "$out/transpose_example"
+
+# gen SPACE HEADER: writes $out/gen/SPACE/{config_ID.cu,kernels.cu}
+gen() {
+  local space=$1 header=$2 g="$out/gen/$1" id defs d cases=""
+  mkdir -p "$g"
+  rm -f "$g"/*.cu
+  local table="$g/kernels.cu"
+  : > "$table"
+  while read -r id defs; do
+    local f="$g/config_$id.cu" fn="cutune_${space}_kernel_$id"
+    : > "$f"
+    for d in $defs; do echo "#define ${d%%=*} ${d#*=}" >> "$f"; done
+    printf '#define %s %s\n#include "%s/templates/%s.cu"\n#undef %s\n' "$space" "$fn" "$PWD" "$space" "$space" >> "$f"
+    printf 'extern "C" const void *%s_ptr(void) { return (const void *)&%s; }\n' "$fn" "$fn" >> "$f"
+    echo "extern \"C\" const void *${fn}_ptr(void);" >> "$table"
+    cases="$cases    case $id: return ${fn}_ptr();\n"
+  done < <(sed -n 's/^ \* cutune-config //p' "$header")
+  printf 'extern "C" const void *cutune_%s_kernel(int c) {\n  switch (c) {\n%b    default: return 0;\n  }\n}\n' \
+    "$space" "$cases" >> "$table"
+}
+
+for space in ${CUTUNE_SPACES:-transpose matmul vecadd}; do
+  case $space in
+    transpose) header=$transpose_header prog=transpose_example main=kernels/example/main.cu ;;
+    matmul) header=results/matmul.h prog=sgemm_example main=kernels/example/sgemm_example.cu ;;
+    vecadd) header=results/vecadd.h prog=vecadd_example main=kernels/example/vecadd_example.cu ;;
+    *) echo "build_nvcc.sh: unknown space '$space' (transpose, matmul, vecadd)" >&2; exit 2 ;;
+  esac
+  gen "$space" "$header"
+  "$NVCC" -O3 -arch=sm_"$arch" -I "$(dirname "$header")" -I kernels -o "$out/$prog" \
+    "$out/gen/$space"/*.cu "kernels/${space}_launch.cu" "$main"
+  echo "$out/$prog"
+done

@@ -6,45 +6,19 @@
 #include <string.h>
 
 #include "cutune_transpose.h"
+#include "launch_device.h"
 #include "transpose.h"
 
 extern "C" const void *cutune_transpose_kernel(int config);
 
-namespace {
-
-struct device_id {
-  int known;
-  char name[256];
-  int major, minor;
-};
-
-device_id devices[64]; // cudaGetDeviceProperties is slow: once per device
-
-cudaError_t current(const device_id **out) {
-  int dev = 0;
-  cudaError_t r = cudaGetDevice(&dev);
-  if (r != cudaSuccess) return r;
-  if (dev < 0 || dev >= 64) return cudaErrorInvalidDevice;
-  device_id *d = &devices[dev];
-  if (!d->known) {
-    cudaDeviceProp p;
-    if ((r = cudaGetDeviceProperties(&p, dev)) != cudaSuccess) return r;
-    snprintf(d->name, sizeof d->name, "%s", p.name);
-    d->major = p.major, d->minor = p.minor, d->known = 1;
-  }
-  *out = d;
-  return cudaSuccess;
-}
-
-unsigned cdiv(long long a, long long b) { return (unsigned)((a + b - 1) / b); }
-
-} // namespace
+using cutune_launch::cdiv;
+using cutune_launch::device_id;
 
 // The space's problem is N (rows of in) x M (columns of in); the selector takes them sorted by
 // name: M, N.
 static cudaError_t pick(int rows, int cols, const cutune_transpose_entry **e) {
   const device_id *d;
-  cudaError_t r = current(&d);
+  cudaError_t r = cutune_launch::current_device(&d);
   if (r != cudaSuccess) return r;
   *e = cutune_transpose_select(d->name, d->major, d->minor, cols, rows);
   return cudaSuccess;
@@ -59,8 +33,8 @@ extern "C" cudaError_t cutune_transpose(float *out, const float *in, int rows, i
   if (!k) return cudaErrorInvalidDeviceFunction;
   int N = rows, M = cols;
   dim3 block(e->block[0], e->block[1], e->block[2]), grid;
-  if (e->TILE == 0) grid = dim3(cdiv(M, 32), cdiv(N, e->BLOCK_ROWS));
-  else grid = dim3(cdiv(M, e->TILE), cdiv(cdiv(N, e->TILE), e->TPB));
+  if (e->TILE == 0) grid = dim3((unsigned)cdiv(M, 32), (unsigned)cdiv(N, e->BLOCK_ROWS));
+  else grid = dim3((unsigned)cdiv(M, e->TILE), (unsigned)cdiv(cdiv(N, e->TILE), e->TPB));
   void *args[] = {&out, &in, &N, &M};
   return cudaLaunchKernel(k, grid, block, args, e->shared_bytes, stream);
 }

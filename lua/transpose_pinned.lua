@@ -1,19 +1,5 @@
--- The transpose space restricted to the configurations listed in $CUTUNE_PIN (semicolon-
--- separated keys as in the store, "TILE=64,PAD=0,...;TILE=32,..."): the GPU test of the
--- production launcher (tests/cli_gpu_launcher.sh) measures the header's configurations with
--- cutune in the same call as the launcher. Without $CUTUNE_PIN it is the whole space.
-local ct = require "cutune"
-local s = require "transpose_space"
-local pin = os.getenv("CUTUNE_PIN")
-if pin and pin ~= "" then
-  local want = {}
-  for key in pin:gmatch("[^;]+") do want[key] = true end
-  local names = {}
-  for _, p in ipairs(s.spec.params) do names[#names + 1] = p.name end
-  table.insert(s.spec.constraints, ct.rule(names, function(p)
-    local parts = {}
-    for _, n in ipairs(names) do parts[#parts + 1] = n .. "=" .. p[n] end
-    return want[table.concat(parts, ",")] == true
-  end, "only the configurations in $CUTUNE_PIN"))
-end
-return s
+-- The transpose space restricted to the configurations listed in $CUTUNE_PIN (lua/pin.lua): the GPU
+-- test of the production launchers (tests/cli_gpu_launcher.sh) measures the header's
+-- configurations with cutune in the same call as the launcher. Without $CUTUNE_PIN it is the
+-- whole space.
+return require "pin" (require "transpose_space")

@@ -78,4 +78,27 @@ lost=$(grep -c '"status":"worker_lost"' "$STORE" || true)
 [ "$lost" -eq 4 ] && ok || fail "$lost worker_lost records (wanted the 4 with B=128)"
 run_any "$BIN" run --jobs 1 --no-progress --problem 0 --results "$R" "$d/fake_run.lua"
 expect_output "problem n=65536: 4 measured (2 failed), 8 answered from the store" "resume after lost compiles"
+
+# 6. compile timeouts (the hook stops the worker given -DB=64; --compile-timeout 1): recorded
+# compile_timeout; a run at the same limit compiles them once more (the machine may have been
+# overloaded), the next one skips them (two timeouts), and a run with a larger limit than the
+# compiles ran for compiles them again (cutune run --help, --compile-timeout)
+R="$TMPROOT/results-timeout"
+STORE="$R/Fake_H200/fake_run.jsonl"
+export CUTUNE_CACHE="$TMPROOT/cache-timeout"
+trun() { run_any "$BIN" run --jobs 1 --no-progress --problem 0 --results "$R" "$@" "$d/fake_run.lua"; }
+CUTUNE_COMPILE_WORKER_STOP=-DB=64 trun --compile-timeout 1
+n=$(grep -c '"status":"compile_timeout"' "$STORE" || true)
+[ "$n" -eq 4 ] && ok || fail "$n compile_timeout records (wanted the 4 with B=64)"
+CUTUNE_COMPILE_WORKER_STOP=-DB=64 trun --compile-timeout 1
+expect_output "problem n=65536: 4 measured (4 failed), 8 answered from the store" "a first timeout is retried"
+CUTUNE_COMPILE_WORKER_STOP=-DB=64 trun --compile-timeout 1
+expect_output "problem n=65536: 0 measured (0 failed), 12 answered from the store" "a second timeout is not"
+n=$(grep -c '"status":"compile_timeout"' "$STORE" || true)
+[ "$n" -eq 8 ] && ok || fail "$n compile_timeout records after three runs (wanted 8)"
+trun --compile-timeout 30
+expect_output "problem n=65536: 4 measured (" "a larger --compile-timeout retries them"
+expect_output ", 8 answered from the store" "a larger --compile-timeout retries only them"
+n=$(grep -c '"status":"compile_timeout"' "$STORE" || true)
+[ "$n" -eq 8 ] && ok || fail "$n compile_timeout records after the larger limit (wanted still 8)"
 finish

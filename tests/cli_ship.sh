@@ -48,6 +48,21 @@ expect_status 1 -- "$BIN" header "$F/shipfix.lua" "$F/bad/params.jsonl"
 expect_output "parameters (A,B,D) disagree with those of the space (A,B,C)"
 expect_status 1 -- "$BIN" header "$F/shipfix.lua" "$F/bad/failed.jsonl"
 expect_output "no configuration ran successfully"
+# a problem variable named like a local of the selector (vecadd's n) compiles; a keyword is refused
+for v in n int; do
+  V="$TMPROOT/var_$v"
+  mkdir -p "$V/r/NVIDIA_H200"
+  cp "$F/shipfix.cu" "$V/"
+  sed -e "s/N = /$v = /g; s/\"N\"/\"$v\"/g; s/n\.N/n.$v/g" "$F/shipfix.lua" > "$V/shipfix.lua"
+  sed -e "s/,N=/,$v=/g" "$F/results/NVIDIA_H200/shipfix.jsonl" > "$V/r/NVIDIA_H200/shipfix.jsonl"
+done
+expect_status 0 -- "$BIN" header "$TMPROOT/var_n/shipfix.lua" "$TMPROOT/var_n/r" -o "$TMPROOT/var_n/shipfix.h"
+expect_status 0 -- grep -q "long long K, long long n)" "$TMPROOT/var_n/shipfix.h"
+printf '#include "shipfix.h"\nint main(void) { return cutune_shipfix_select("NVIDIA H200", 9, 0, 10, 1000)->level; }\n' > "$TMPROOT/var_n/m.c"
+expect_status 0 -- gcc -std=c99 -Wall -Wextra -Werror -o "$TMPROOT/var_n/m" "$TMPROOT/var_n/m.c"
+expect_status 0 -- "$TMPROOT/var_n/m"
+expect_status 1 -- "$BIN" header "$TMPROOT/var_int/shipfix.lua" "$TMPROOT/var_int/r"
+expect_output "problem variable 'int' cannot be a parameter of the generated selector"
 expect_status 2 -- "$BIN" header --rule best "$F/shipfix.lua"
 expect_status 0 -- "$BIN" header --help
 expect_output "nearest measured problem"

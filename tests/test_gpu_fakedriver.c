@@ -4,11 +4,15 @@
  * the reference, faults, hangs, launch limits, tolerance, in/out restore, and the timing loop
  * (flushed single launches and batches) whose figures the fake's clock makes predictable. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "gpu/gpu.h"
+#include "gpu/gpu_wire.h"
 
 static int64_t N;
 
@@ -41,6 +45,66 @@ static rec_status run(gpu *g, const char *kernel, unsigned block, double timeout
   return r->status;
 }
 #define RUN(kernel, block) run(g, kernel, block, 10, 1000, 0.005, NAN, &r)
+
+/* One setup frame of the wire protocol for the problem of set_problem. */
+static int send_setup_frame(int fd, const gpu_problem *p) {
+  wire_setup s;
+  memset(&s, 0, sizeof s);
+  s.nargs = p->nargs;
+  memcpy(s.args, p->args, sizeof(argspec) * (size_t)p->nargs);
+  s.seed = p->seed, s.tolerance = p->tolerance, s.ref_geom = p->ref_geom, s.bytes = p->bytes, s.flops = p->flops;
+  s.kernel_len = (uint32_t)strlen(p->ref_kernel), s.cubin_len = p->ref_cubin_len;
+  cterr err;
+  return wire_write(fd, MSG_SETUP, &s, sizeof s, p->ref_kernel, s.kernel_len, p->ref_cubin, p->ref_cubin_len, &err);
+}
+
+/* A setup that fails part-way frees the guard gaps of `explain --sanitize` (CUTUNE_GUARD_BYTES)
+ * in the worker that keeps running. Spoken to over the wire directly (gpu_setup would restart
+ * the worker after the failure, and a new process has nothing leaked): under the fake's memory
+ * limit, room for problem B's three buffers and one gap and half a gap more (a gap that does
+ * not fit is skipped; a buffer that does not fit fails the setup), B sets up after a failed
+ * setup of A only if A's gap was freed. */
+static void test_setup_failure_frees_guards(const char *self) {
+  const size_t B = (size_t)4 << 20, G = (size_t)1 << 20;
+  char lim[32], gb[32];
+  snprintf(lim, sizeof lim, "%zu", 3 * B + G + G / 2);
+  snprintf(gb, sizeof gb, "%zu", G);
+  int to[2], from[2];
+  REQUIRE(pipe(to) == 0 && pipe(from) == 0);
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    dup2(to[0], 0), dup2(from[1], 1);
+    close(to[1]), close(from[0]);
+    setenv("CUTUNE_GUARD_BYTES", gb, 1);
+    setenv("FAKE_CUDA_MEM_LIMIT", lim, 1);
+    execl(self, self, "__gpu-worker", "0", "--no-copy-bw", (char *)NULL);
+    _exit(127);
+  }
+  close(to[0]), close(from[1]);
+  cterr err;
+  uint32_t type = 0;
+  dbuf reply;
+  dbuf_init(&reply);
+  CHECK(wire_read(from[0], &type, &reply, &err) == 0 && type == MSG_HELLO);
+  gpu_problem p;
+  set_problem(&p, 1 << 20, ARG_OUTPUT, 0); /* out: 4 MiB, its gap and its reference copy */
+  p.args[1].count = 1 << 24;               /* in: 64 MiB, past the limit: setup A fails there */
+  CHECK(send_setup_frame(to[1], &p) == 0);
+  CHECK(wire_read(from[0], &type, &reply, &err) == 0 && type == MSG_ERROR);
+  dbuf_append(&reply, "", 1);
+  CHECK_STR_CONTAINS(reply.data, "allocating 67108864 bytes for argument 'in'");
+  set_problem(&p, 1 << 20, ARG_OUTPUT, 0); /* B: 3 x 4 MiB and a gap, within the limit */
+  CHECK(send_setup_frame(to[1], &p) == 0);
+  CHECK(wire_read(from[0], &type, &reply, &err) == 0);
+  dbuf_append(&reply, "", 1);
+  CHECK_MSG(type == MSG_SETUP_OK, "setup after a failed one: %s", type == MSG_ERROR ? reply.data : "no reply");
+  wire_write(to[1], MSG_QUIT, NULL, 0, NULL, 0, NULL, 0, &err);
+  close(to[1]), close(from[0]);
+  int st = 0;
+  waitpid(pid, &st, 0);
+  dbuf_free(&reply);
+}
 
 int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "__gpu-worker")) return gpu_worker_main(argc - 1, argv + 1);
@@ -175,6 +239,7 @@ int main(int argc, char **argv) {
   }
 
   gpu_stop(g);
+  test_setup_failure_frees_guards(self);
   record_free(&r);
   free(lib);
   free(fake);

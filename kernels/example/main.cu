@@ -11,73 +11,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <algorithm>
 #include <vector>
 
 #include "cutune_transpose.h"
-
-#define CK(x)                                                                             \
-  do {                                                                                    \
-    cudaError_t e_ = (x);                                                                 \
-    if (e_ != cudaSuccess) {                                                              \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      exit(1);                                                                            \
-    }                                                                                     \
-  } while (0)
+#include "example_common.h"
 
 struct size_ref {
   int rows, cols;
   double ref_ms;
 };
 
-// Median of timed launches: batches of back-to-back launches of >= 0.5 ms when the data does
-// not fit in twice the L2, else one launch per sample after a flush of the L2 (as cutune).
-static double time_it(float *out, const float *in, int rows, int cols) {
-  int dev, l2 = 0;
-  CK(cudaGetDevice(&dev));
-  CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
-  size_t ws = 2 * (size_t)rows * cols * sizeof(float);
-  bool flush = ws < 2 * (size_t)l2;
-  void *scratch = NULL;
-  if (flush) CK(cudaMalloc(&scratch, 2 * (size_t)l2));
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  float ms = 0;
-  CK(cudaEventRecord(a));
-  CK(cutune_transpose(out, in, rows, cols, 0));
-  CK(cudaEventRecord(b));
-  CK(cudaEventSynchronize(b));
-  CK(cudaEventElapsedTime(&ms, a, b));
-  double t1 = ms > 1e-4 ? ms : 1e-4;
-  for (int k = 0; k < (int)(2.0 / t1) + 2; k++) CK(cutune_transpose(out, in, rows, cols, 0)); // ~2 ms warm-up
-  int K = flush ? 1 : (int)(0.5 / t1 + 1);
-  std::vector<double> s;
-  for (int i = 0; i < 200; i++) {
-    if (flush) CK(cudaMemsetAsync(scratch, i & 0xff, 2 * (size_t)l2));
-    else CK(cutune_transpose(out, in, rows, cols, 0)); // keeps the GPU busy while the batch is queued
-    CK(cudaEventRecord(a));
-    for (int k = 0; k < K; k++) CK(cutune_transpose(out, in, rows, cols, 0));
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    CK(cudaEventElapsedTime(&ms, a, b));
-    s.push_back(ms / K);
-  }
-  std::sort(s.begin(), s.end());
-  CK(cudaEventDestroy(a));
-  CK(cudaEventDestroy(b));
-  if (scratch) CK(cudaFree(scratch));
-  return 0.5 * (s[s.size() / 2 - 1] + s[s.size() / 2]);
-}
-
 int main(int argc, char **argv) {
   bool timing = false;
   double within = -1;
   std::vector<size_ref> sizes;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--time")) timing = true;
-    else if (!strcmp(argv[i], "--within") && i + 1 < argc) within = atof(argv[++i]), timing = true;
-    else {
+    if (!example_option(argc, argv, &i, &timing, &within)) {
       size_ref z = {0, 0, -1};
       if (sscanf(argv[i], "%dx%d=%lf", &z.rows, &z.cols, &z.ref_ms) < 2 || z.rows <= 0 || z.cols <= 0) {
         fprintf(stderr, "usage: transpose_example [--time] [--within X] [ROWSxCOLS[=REF_MS]]...\n");
@@ -87,14 +36,7 @@ int main(int argc, char **argv) {
     }
   }
   if (sizes.empty()) sizes = {{8192, 8192, -1}, {4096, 4096, -1}, {1000, 3002, -1}};
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
-    printf("no CUDA device: nothing to run\n");
-    return 77;
-  }
-  cudaDeviceProp p;
-  CK(cudaGetDeviceProperties(&p, 0));
-  printf("device: %s (sm_%d%d)\n", p.name, p.major, p.minor);
+  if (int rc = example_device()) return rc;
   int bad = 0;
   for (const size_ref &z : sizes) {
     size_t count = (size_t)z.rows * z.cols;
@@ -122,15 +64,12 @@ int main(int argc, char **argv) {
     printf("size %dx%d: output %s\n", z.rows, z.cols, wrong ? "WRONG" : "equals the reference");
     if (wrong) printf("size %dx%d: %zu of %zu elements differ\n", z.rows, z.cols, wrong, count), bad = 1;
     if (timing) {
-      double ms = time_it(out, in, z.rows, z.cols);
+      double ms = time_launch([&] { return cutune_transpose(out, in, z.rows, z.cols, 0); }, 2 * count * sizeof(float));
       double ref = z.ref_ms > 0 ? z.ref_ms : (mr == z.rows && mc == z.cols ? rec_ms : -1);
-      double gbps = 2.0 * count * sizeof(float) / (ms * 1e-3) / 1e9;
-      printf("size %dx%d: %.4f ms (%.0f GB/s)", z.rows, z.cols, ms, gbps);
-      if (ref > 0) {
-        printf(", reference %.4f ms: ratio %.4f", ref, ms / ref);
-        if (within >= 0 && ms > ref * (1 + within)) printf("  SLOWER than %.1f %% allows", 100 * within), bad = 1;
-      }
-      printf("\n");
+      char label[64], rate[64];
+      snprintf(label, sizeof label, "%dx%d", z.rows, z.cols);
+      snprintf(rate, sizeof rate, "%.0f GB/s", 2.0 * count * sizeof(float) / (ms * 1e-3) / 1e9);
+      bad |= example_report(label, ms, rate, ref, within);
     }
     CK(cudaFree(in));
     CK(cudaFree(out));

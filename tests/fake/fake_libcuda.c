@@ -16,6 +16,8 @@
  *       can interrupt it part-way).
  *   FAKE_CUDA_FAULT_BLOCK=N  a launch of any emulated copy with N threads per block faults as
  *       copy_fault does.
+ *   FAKE_CUDA_MEM_LIMIT=BYTES  cuMemAlloc fails (out of memory) where the bytes live would pass
+ *       BYTES: a leak shows as a later allocation that fails.
  *
  * Devices: one "Fake H200" unless CUTUNE_FAKE_DEVICES names several, comma-separated, e.g.
  * "NVIDIA H200,NVIDIA H200,NVIDIA A100-SXM4-80GB": one device per name, compute capability
@@ -160,15 +162,27 @@ static CUresult syncit(void) {
   return sticky ? 700 : 0;
 }
 CUresult cuCtxSynchronize(void) { return syncit(); }
+/* Each allocation carries its size in 16 bytes before it (the pointer stays 16-byte aligned),
+ * so that FAKE_CUDA_MEM_LIMIT can count the bytes live. */
+static size_t live_bytes;
 CUresult cuMemAlloc(CUdeviceptr *p, size_t b) {
   if (sticky) return 700;
-  void *m = malloc(b);
+  const char *lim = getenv("FAKE_CUDA_MEM_LIMIT");
+  if (lim && live_bytes + b > (size_t)strtoull(lim, NULL, 10)) return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
+  unsigned char *m = malloc(b + 16);
   if (!m) return 2;
-  *p = (CUdeviceptr)m;
+  memcpy(m, &b, sizeof b);
+  live_bytes += b;
+  *p = (CUdeviceptr)(m + 16);
   return 0;
 }
 CUresult cuMemFree(CUdeviceptr p) {
-  free((void *)p);
+  if (!p) return 0;
+  unsigned char *m = (unsigned char *)p - 16;
+  size_t b;
+  memcpy(&b, m, sizeof b);
+  live_bytes -= b;
+  free(m);
   return 0;
 }
 CUresult cuMemcpyHtoD(CUdeviceptr d, const void *s, size_t n) {

@@ -147,23 +147,23 @@ static inline const cutune_shipfix_entry *cutune_shipfix_select(const char *devi
     {2, "", 0, {10, 100000}, 0, 1, 1, 1, {32, 1, 1}, 0, -1,
      "portable over NVIDIA A100-SXM4-40GB, NVIDIA H200: worst 83.3 % of each GPU's own best (NVIDIA A100-SXM4-40GB)"},
   };
-  const long long want[2] = {K, N};
-  const int n = (int)(sizeof e / sizeof e[0]), arch = 10 * cc_major + cc_minor;
-  int level, i, k, best = -1;
-  double bestd = 0;
-  for (level = 0; level < 3 && best < 0; level++)
-    for (i = 0; i < n; i++) {
-      double dist = 1; /* product of max/min ratios: exp of the L1 distance of the logs */
-      if (e[i].level != level) continue;
-      if (level == 0 && (!device_name || strcmp(e[i].device, device_name) != 0)) continue;
-      if (level == 1 && e[i].arch != arch) continue;
-      for (k = 0; k < 2; k++) {
-        double a = want[k] > 0 ? (double)want[k] : 1, m = (double)e[i].problem[k];
-        dist *= a > m ? a / m : m / a;
+  const long long ct_want[2] = {K, N};
+  const int ct_n = (int)(sizeof e / sizeof e[0]), ct_arch = 10 * cc_major + cc_minor;
+  int ct_level, ct_i, ct_k, ct_best = -1;
+  double ct_bestd = 0;
+  for (ct_level = 0; ct_level < 3 && ct_best < 0; ct_level++)
+    for (ct_i = 0; ct_i < ct_n; ct_i++) {
+      double ct_dist = 1; /* product of max/min ratios: exp of the L1 distance of the logs */
+      if (e[ct_i].level != ct_level) continue;
+      if (ct_level == 0 && (!device_name || strcmp(e[ct_i].device, device_name) != 0)) continue;
+      if (ct_level == 1 && e[ct_i].arch != ct_arch) continue;
+      for (ct_k = 0; ct_k < 2; ct_k++) {
+        double ct_a = ct_want[ct_k] > 0 ? (double)ct_want[ct_k] : 1, ct_m = (double)e[ct_i].problem[ct_k];
+        ct_dist *= ct_a > ct_m ? ct_a / ct_m : ct_m / ct_a;
       }
-      if (best < 0 || dist < bestd) best = i, bestd = dist;
+      if (ct_best < 0 || ct_dist < ct_bestd) ct_best = ct_i, ct_bestd = ct_dist;
     }
-  return &e[best];
+  return &e[ct_best];
 }
 
 #endif

@@ -126,6 +126,15 @@ static int finish_record(tune_ctx *t, int g, tune_tally *ty, size_t cfg, record 
   return rc;
 }
 
+/* A compile that timed out is tried again (see `cutune run --help`) when this run allows more
+ * time than it ran for before it was killed, or, whatever the limit, if it has timed out only
+ * once: the machine may have been overloaded. Two timeouts at a limit no larger: skipped. */
+static int timeout_retry(const tune_ctx *t, const tune_group *tg, const char *key, const char *pkey, size_t idx,
+                         const record *have) {
+  if (isfinite(have->compile_ms) && have->compile_ms > 0 && t->o->compile_timeout * 1e3 > have->compile_ms) return 1;
+  return store_count_status(tg->st, key, pkey, t->template_hash, tg->ohash[idx], ST_COMPILE_TIMEOUT) < 2;
+}
+
 /* Hand group g as many new configurations as the exec has room for and the budget allows;
  * those already in the store are told to the strategy and not charged. */
 static int propose(tune_ctx *t, int g, int prob, tune_tally *ty, size_t *batch, int batch_max, cterr *err) {
@@ -145,6 +154,7 @@ static int propose(tune_ctx *t, int g, int prob, tune_tally *ty, size_t *batch, 
       size_t idx = batch[i];
       char *key = configset_row_key(cs, configset_row(cs, idx));
       const record *have = store_find(tg->st, key, pkey, t->template_hash, tg->ohash[idx]);
+      if (have && have->status == ST_COMPILE_TIMEOUT && timeout_retry(t, tg, key, pkey, idx, have)) have = NULL;
       free(key);
       if (have) { /* measured before: answered from the store, not charged */
         strategy_tell(ty->strat, idx, record_value(have));

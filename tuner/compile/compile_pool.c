@@ -105,11 +105,13 @@ static void worker_failed(cpool *p, worker *w, int kill_first, const char *what,
   why[0] = 0;
   pid_t pid = w->pr.pid;
   jobitem *it = w->job;
+  double ran_ms = (now_seconds() - (w->deadline - p->timeout_s)) * 1e3; /* since the job was handed over */
   worker_reap(w, kill_first, why, sizeof why);
   w->job = NULL;
   if (!it) return;
   compile_result_init(&it->res);
   it->res.timed_out = timed_out;
+  if (timed_out) it->res.compile_ms = ran_ms; /* how long it ran before it was killed (resume compares it) */
   it->res.lost = !kill_first && killed_from_outside(w->pr.last_signal);
   dbuf m;
   dbuf_init(&m);

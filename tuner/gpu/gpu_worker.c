@@ -126,25 +126,20 @@ static int upload_arg(worker *w, int i, const argspec *a, uint64_t seed, cterr *
   return rc;
 }
 
-/* Allocate and fill the arguments, run the reference once and keep its outputs. *fatal is set
- * when the reference broke the context. */
-static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
+/* Set the scalars and allocate and fill the buffers of the setup's arguments (the worker's
+ * previous problem is freed first; what this allocates before an error is freed by the next
+ * setup's free_problem, or by the caller). Under a memory checker (CUTUNE_GUARD_BYTES, set by
+ * `cutune explain --sanitize`): a gap after each buffer, allocated now and freed once all are
+ * placed, so that a write past a buffer's end lands in no live allocation (where memcheck
+ * reports it) rather than in the next one. The gap must be small enough to be placed right
+ * after the buffer (256 KiB is; 2 MiB is not). The gaps are freed on every way out. */
+static int wk_alloc_args(worker *w, const wire_setup *s, cterr *err) {
   const cuda_api *cu = w->cu;
-  wire_setup *s = &w->setup;
   CUresult r;
-  CUmodule mod = NULL;
   CUdeviceptr guards[MAX_ARGS];
-  int nguards = 0;
+  int nguards = 0, rc = -1;
   const char *gb = getenv("CUTUNE_GUARD_BYTES");
   size_t guard_bytes = gb ? (size_t)strtoull(gb, NULL, 10) : 0;
-  if (p->len < sizeof *s) return cterr_set(err, "GPU worker: setup frame of %zu bytes is too short", p->len);
-  memcpy(s, p->data, sizeof *s);
-  if (s->nargs < 0 || s->nargs > MAX_ARGS || sizeof *s + s->kernel_len + s->cubin_len != p->len)
-    return cterr_set(err, "GPU worker: malformed setup frame (%d args, %zu bytes)", (int)s->nargs, p->len);
-  char kernel[256];
-  snprintf(kernel, sizeof kernel, "%.*s", (int)s->kernel_len, p->data + sizeof *s);
-  const char *cubin = p->data + sizeof *s + s->kernel_len; /* dbuf keeps a NUL after: PTX text works too */
-
   free_problem(w);
   for (int i = 0; i < s->nargs; i++) {
     const argspec *a = &s->args[i];
@@ -159,34 +154,57 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
         case EL_I32: case EL_U32: { uint32_t u = (uint32_t)a->ival; memcpy(d->scalar, &u, 4); break; }
         case EL_I64: memcpy(d->scalar, &a->ival, 8); break;
         case EL_U8: d->scalar[0] = (unsigned char)a->ival; break;
-        default: return cterr_set(err, "argument '%s': unknown element type %d", a->name, (int)a->type);
+        default: cterr_set(err, "argument '%s': unknown element type %d", a->name, (int)a->type); goto done;
       }
       continue;
     }
     int es = wk_elsize(a->type);
-    if (es == 0 || a->count <= 0)
-      return cterr_set(err, "argument '%s': a buffer needs a known element type and a positive count (got %lld)",
-                       a->name, (long long)a->count);
+    if (es == 0 || a->count <= 0) {
+      cterr_set(err, "argument '%s': a buffer needs a known element type and a positive count (got %lld)", a->name,
+                (long long)a->count);
+      goto done;
+    }
     d->bytes = (size_t)a->count * es;
     w->working_set += d->bytes;
-    if ((r = cu->cuMemAlloc(&d->d, d->bytes)))
-      return cterr_set(err, "allocating %zu bytes for argument '%s': %s", d->bytes, a->name, cuda_errstr(r));
-    /* Under a memory checker (CUTUNE_GUARD_BYTES, set by `cutune explain --sanitize`): a gap after
-     * each buffer, allocated now and freed once all are placed, so that a write past a buffer's
-     * end lands in no live allocation (where memcheck reports it) rather than in the next one.
-     * The gap must be small enough to be placed right after the buffer (256 KiB is; 2 MiB is
-     * not). A setup that fails before the gaps are freed leaves them to the context's end. */
-    if (guard_bytes && nguards < MAX_ARGS && !cu->cuMemAlloc(&guards[nguards], guard_bytes)) nguards++;
-    if (a->kind != ARG_OUTPUT && upload_arg(w, i, a, s->seed, err)) return -1;
-    if (a->kind == ARG_INOUT) {
-      if ((r = cu->cuMemAlloc(&d->orig, d->bytes)) || (r = cu->cuMemcpyDtoD(d->orig, d->d, d->bytes)))
-        return cterr_set(err, "keeping the initial contents of '%s': %s", a->name, cuda_errstr(r));
+    if ((r = cu->cuMemAlloc(&d->d, d->bytes))) {
+      cterr_set(err, "allocating %zu bytes for argument '%s': %s", d->bytes, a->name, cuda_errstr(r));
+      goto done;
     }
-    if (a->kind != ARG_INPUT && (r = cu->cuMemAlloc(&d->ref, d->bytes)))
-      return cterr_set(err, "allocating the reference copy of '%s' (%zu bytes): %s", a->name, d->bytes, cuda_errstr(r));
+    if (guard_bytes && nguards < MAX_ARGS && !cu->cuMemAlloc(&guards[nguards], guard_bytes)) nguards++;
+    if (a->kind != ARG_OUTPUT && upload_arg(w, i, a, s->seed, err)) goto done;
+    if (a->kind == ARG_INOUT) {
+      if ((r = cu->cuMemAlloc(&d->orig, d->bytes)) || (r = cu->cuMemcpyDtoD(d->orig, d->d, d->bytes))) {
+        cterr_set(err, "keeping the initial contents of '%s': %s", a->name, cuda_errstr(r));
+        goto done;
+      }
+    }
+    if (a->kind != ARG_INPUT && (r = cu->cuMemAlloc(&d->ref, d->bytes))) {
+      cterr_set(err, "allocating the reference copy of '%s' (%zu bytes): %s", a->name, d->bytes, cuda_errstr(r));
+      goto done;
+    }
   }
-
+  rc = 0;
+done:
   for (int i = 0; i < nguards; i++) cu->cuMemFree(guards[i]);
+  return rc;
+}
+
+/* Allocate and fill the arguments, run the reference once and keep its outputs. *fatal is set
+ * when the reference broke the context. */
+static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
+  const cuda_api *cu = w->cu;
+  wire_setup *s = &w->setup;
+  CUresult r;
+  CUmodule mod = NULL;
+  if (p->len < sizeof *s) return cterr_set(err, "GPU worker: setup frame of %zu bytes is too short", p->len);
+  memcpy(s, p->data, sizeof *s);
+  if (s->nargs < 0 || s->nargs > MAX_ARGS || sizeof *s + s->kernel_len + s->cubin_len != p->len)
+    return cterr_set(err, "GPU worker: malformed setup frame (%d args, %zu bytes)", (int)s->nargs, p->len);
+  char kernel[256];
+  snprintf(kernel, sizeof kernel, "%.*s", (int)s->kernel_len, p->data + sizeof *s);
+  const char *cubin = p->data + sizeof *s + s->kernel_len; /* dbuf keeps a NUL after: PTX text works too */
+
+  if (wk_alloc_args(w, s, err)) return -1;
   if ((r = cu->cuCtxSynchronize())) { /* all uploads done before the reference reads them */
     *fatal = wk_context_dead(w, r);
     return cterr_set(err, "uploading the arguments: %s", cuda_errstr(r));

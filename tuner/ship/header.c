@@ -95,10 +95,13 @@ static char *date_of(const record *r) {
 static char *measured_source(const hdr *h, int d, int p) {
   const record *r = REC(h, d, p, h->bestc[(size_t)d * h->np + p]);
   char *date = date_of(r), *s;
-  if (isfinite(r->copy_share))
-    s = xasprintf("%s, %s, %.4g ms, %.1f %% of the copy bandwidth", h->devs[d], date, r->t_median, 100 * r->copy_share);
+  /* a space that gives flops is judged by its FLOP rate, one that gives only bytes by its copy share */
+  if (isfinite(r->gflops) && r->gflops >= 1000)
+    s = xasprintf("%s, %s, %.4g ms, %.2f TFLOP/s", h->devs[d], date, r->t_median, r->gflops / 1000);
   else if (isfinite(r->gflops))
     s = xasprintf("%s, %s, %.4g ms, %.4g GFLOP/s", h->devs[d], date, r->t_median, r->gflops);
+  else if (isfinite(r->copy_share))
+    s = xasprintf("%s, %s, %.4g ms, %.1f %% of the copy bandwidth", h->devs[d], date, r->t_median, 100 * r->copy_share);
   else
     s = xasprintf("%s, %s, %.4g ms (%s)", h->devs[d], date, r->t_median, path_basename(h->src_of[d]));
   free(date);

@@ -107,6 +107,17 @@ const record *store_find(const store *s, const char *config, const char *problem
   return NULL;
 }
 
+size_t store_count_status(const store *s, const char *config, const char *problem, const char *template_hash,
+                          const char *options_hash, rec_status status) {
+  size_t n = 0;
+  if (!s || !s->n || !config || !problem) return 0;
+  for (size_t v = *index_lookup(s, config, problem); v; v = s->prev[v - 1]) {
+    const record *r = s->recs[v - 1];
+    n += r->status == status && same_hash(template_hash, r->template_hash) && same_hash(options_hash, r->options_hash);
+  }
+  return n;
+}
+
 const char *store_file(const store *s) { return s->path; }
 size_t store_count(const store *s) { return s ? s->n : 0; }
 const record *store_get(const store *s, size_t i) { return i < s->n ? s->recs[i] : NULL; }

@@ -40,6 +40,11 @@ const record *store_get(const store *s, size_t i);
 const record *store_find(const store *s, const char *config, const char *problem,
                          const char *template_hash, const char *options_hash);
 
+/* How many records of (config, problem) with matching hashes have status `status`, over every
+ * version kept, not only the newest (e.g. how often a compile has timed out). */
+size_t store_count_status(const store *s, const char *config, const char *problem, const char *template_hash,
+                          const char *options_hash, rec_status status);
+
 /* Serialise, write one line, fsync. The record is also added to the in-memory index. */
 int store_append(store *s, const record *r, cterr *err);
 

@@ -1,0 +1,91 @@
+// bench_common.cuh: what the side-by-side benchmarks (bench/*_bench.cu) share, so that every row
+// of every table is timed and checked the same way:
+//
+//   CK(call), CKB(call)   exit(1) naming the file, line and call on a CUDA runtime / cuBLAS error
+//                         (CKB is expanded only where a benchmark includes cublas_v2.h and uses it)
+//   bench_time(op, reps, &median_ms, &min_ms)
+//                         3 warm-up runs of op(); then `reps` runs queued back to back, each between
+//                         its own pair of CUDA events (the GPU never waits for the host); the median
+//                         (mean of the middle two for an even count) and the minimum, in ms
+//   bench_copy_float4     one float4 per thread (TARGETS.md's "float4 copy kernel"), block 256
+//   bench_fill_uniform    a seeded pseudo-random fill in [lo, hi), on the GPU
+//   bench_cdiv            ceil(a / b) as a grid dimension
+//
+// Header-only, for nvcc; include it after the CUDA (and cuBLAS) headers.
+#ifndef CUTUNE_BENCH_COMMON_CUH
+#define CUTUNE_BENCH_COMMON_CUH
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CK(call)                                                                                   \
+  do {                                                                                             \
+    cudaError_t e_ = (call);                                                                       \
+    if (e_ != cudaSuccess) {                                                                       \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));       \
+      exit(1);                                                                                     \
+    }                                                                                              \
+  } while (0)
+#define CKB(call)                                                                                  \
+  do {                                                                                             \
+    cublasStatus_t s_ = (call);                                                                    \
+    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                             \
+      fprintf(stderr, "%s:%d: %s: cuBLAS status %d\n", __FILE__, __LINE__, #call, (int)s_);        \
+      exit(1);                                                                                     \
+    }                                                                                              \
+  } while (0)
+
+template <class F>
+static void bench_time(F op, int reps, double *median_ms, double *min_ms) {
+  for (int i = 0; i < 3; i++) op();
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  std::vector<cudaEvent_t> ev(2 * reps);
+  for (auto &e : ev) CK(cudaEventCreate(&e));
+  for (int i = 0; i < reps; i++) {
+    CK(cudaEventRecord(ev[2 * i]));
+    op();
+    CK(cudaEventRecord(ev[2 * i + 1]));
+  }
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  std::vector<double> t(reps);
+  for (int i = 0; i < reps; i++) {
+    float ms;
+    CK(cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]));
+    t[i] = ms;
+  }
+  for (auto &e : ev) CK(cudaEventDestroy(e));
+  std::sort(t.begin(), t.end());
+  if (median_ms) *median_ms = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+  if (min_ms) *min_ms = t[0];
+}
+
+// The median alone.
+template <class F>
+static double bench_median_ms(F op, int reps) {
+  double med;
+  bench_time(op, reps, &med, nullptr);
+  return med;
+}
+
+__global__ void bench_copy_float4(float4 *dst, const float4 *src, long long n4) {
+  const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n4) dst[i] = src[i];
+}
+
+__global__ void bench_fill_uniform(float *p, long long n, unsigned seed, float lo, float hi) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    unsigned x = (unsigned)i * 2654435761u ^ seed;
+    x ^= x >> 16, x *= 0x7feb352du, x ^= x >> 15, x *= 0x846ca68bu, x ^= x >> 16;
+    p[i] = lo + (x >> 8) * (1.0f / 16777216.0f) * (hi - lo);
+  }
+}
+
+static unsigned bench_cdiv(long long a, long long b) { return (unsigned)((a + b - 1) / b); }
+
+#endif

@@ -1,0 +1,41 @@
+/* cutune_matmul: the tuned production SGEMM — no cutune, NVRTC or Lua at run time.
+ *
+ *   C (M x N) = alpha * A (M x K) * B (K x N) + beta * C, float32, row-major, dense (leading
+ *   dimensions K, N and N), on `stream`. Strict FP32: every product is an FFMA on float32
+ *   operands (no tensor cores, no TF32), accumulated in float32 in a tile order of the tuned
+ *   configuration (so the last bits differ from a sequential sum, as any blocked GEMM's do).
+ *
+ * The configuration is the one the header results/matmul.h (written by `cutune header`)
+ * selects for the current device (name, then architecture, then the portable default) and the
+ * nearest measured size; every shipped configuration is compiled by nvcc into the library
+ * (cmake/CutuneKernels.cmake) from templates/matmul.cu, which is correct for every size: edge
+ * tiles and leading dimensions that are not multiples of 4 take guarded paths.
+ *
+ * C must not overlap A or B. A, B and C must be 16-byte aligned (cudaMalloc's are; else cudaErrorInvalidValue). C is read
+ * even when beta = 0 (a NaN in C stays NaN there). M, N or K = 0 is allowed (K = 0: C = beta*C),
+ * negative sizes are cudaErrorInvalidValue. Errors are returned, as the CUDA runtime's; a launch
+ * error can also be seen later, as with any kernel. */
+#ifndef CUTUNE_MATMUL_API_H
+#define CUTUNE_MATMUL_API_H
+
+#include <cuda_runtime.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+cudaError_t cutune_sgemm(int M, int N, int K, float alpha, const float *A, const float *B, float beta, float *C,
+                         cudaStream_t stream);
+
+/* What cutune_sgemm launches for this size on the current device: the shipped configuration,
+ * its parameters as text ("BM=128 BN=256 ..."), the time the header recorded for it at its
+ * problem (ms; -1 where the entry is a choice over several GPUs), the measured problem (M, N, K)
+ * and where the entry came from. Any pointer may be NULL. */
+cudaError_t cutune_sgemm_describe(int M, int N, int K, int *config, char *params, int params_len, double *time_ms,
+                                  long long measured[3], const char **source);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,74 @@
+// matmul_launch: the dispatcher of the tuned SGEMM (see cutune_matmul.h). It asks the generated
+// header which shipped configuration fits the current device and size, computes the grid the
+// way lua/matmul_space.lua does (the header's launch contract: block and dynamic shared bytes
+// come with the entry, the grid is ceil(M/BM) * ceil(N/BN) blocks in one dimension), raises the
+// kernel's dynamic shared memory limit where the entry needs more than the default 48 KiB, and
+// launches the kernel cutune_add_tuned_kernels compiled for that configuration.
+#include <stdio.h>
+
+#include "cutune_matmul.h"
+#include "launch_device.h"
+#include "matmul.h"
+
+extern "C" const void *cutune_matmul_kernel(int config);
+
+// The parameters this file prints and launches with; a space that gains one must update it.
+static_assert(CUTUNE_MATMUL_NPARAMS == 14, "lua/matmul_space.lua's parameters changed: update matmul_launch.cu");
+
+using cutune_launch::device_id;
+
+// The space's problem variables sorted by name are K, M, N: the selector takes them so.
+static cudaError_t pick(int M, int N, int K, const device_id **d, const cutune_matmul_entry **e) {
+  cudaError_t r = cutune_launch::current_device(d);
+  if (r != cudaSuccess) return r;
+  *e = cutune_matmul_select((*d)->name, (*d)->major, (*d)->minor, K, M, N);
+  return cudaSuccess;
+}
+
+// cudaFuncSetAttribute once per device and configuration (it is per device, like the limit).
+static cudaError_t allow_shared(const device_id *d, const void *k, const cutune_matmul_entry *e) {
+  static unsigned char done[64][CUTUNE_MATMUL_NCONFIGS];
+  if (e->shared_bytes <= 48 * 1024 || done[d->ordinal][e->config]) return cudaSuccess;
+  if (e->shared_bytes > d->smem_optin) return cudaErrorInvalidConfiguration;  // this GPU has less
+  cudaError_t r = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)e->shared_bytes);
+  if (r == cudaSuccess) done[d->ordinal][e->config] = 1;
+  return r;
+}
+
+extern "C" cudaError_t cutune_sgemm(int M, int N, int K, float alpha, const float *A, const float *B, float beta,
+                                    float *C, cudaStream_t stream) {
+  if (M < 0 || N < 0 || K < 0) return cudaErrorInvalidValue;
+  if (M == 0 || N == 0) return cudaSuccess;
+  if (!cutune_launch::aligned16(C) || (K > 0 && (!cutune_launch::aligned16(A) || !cutune_launch::aligned16(B))))
+    return cudaErrorInvalidValue;
+  const device_id *d;
+  const cutune_matmul_entry *e;
+  cudaError_t r = pick(M, N, K, &d, &e);
+  if (r != cudaSuccess) return r;
+  const void *k = cutune_matmul_kernel(e->config);
+  if (!k) return cudaErrorInvalidDeviceFunction;
+  if ((r = allow_shared(d, k, e)) != cudaSuccess) return r;
+  dim3 block(e->block[0], e->block[1], e->block[2]), grid;
+  r = cutune_launch::grid_1d(cutune_launch::cdiv(M, e->BM) * cutune_launch::cdiv(N, e->BN), &grid);
+  if (r != cudaSuccess) return r;
+  void *args[] = {&C, &A, &B, &M, &N, &K, &alpha, &beta};
+  return cudaLaunchKernel(k, grid, block, args, e->shared_bytes, stream);
+}
+
+extern "C" cudaError_t cutune_sgemm_describe(int M, int N, int K, int *config, char *params, int params_len,
+                                             double *time_ms, long long measured[3], const char **source) {
+  const device_id *d;
+  const cutune_matmul_entry *e;
+  cudaError_t r = pick(M, N, K, &d, &e);
+  if (r != cudaSuccess) return r;
+  if (config) *config = e->config;
+  if (params && params_len > 0)
+    snprintf(params, (size_t)params_len,
+             "BM=%d BN=%d BK=%d WM=%d WN=%d TM=%d TN=%d STAGES=%d SDB=%d PAD=%d REGDB=%d UNROLL=%d GROUPM=%d HOIST=%d",
+             e->BM, e->BN, e->BK, e->WM, e->WN, e->TM, e->TN, e->STAGES, e->SDB, e->PAD, e->REGDB, e->UNROLL,
+             e->GROUPM, e->HOIST);
+  if (time_ms) *time_ms = e->time_ms;
+  if (measured) measured[0] = e->problem[1], measured[1] = e->problem[2], measured[2] = e->problem[0];
+  if (source) *source = e->source;
+  return cudaSuccess;
+}
