@@ -29,9 +29,9 @@
 #   2. the same configurations checked on the two ragged problems (wrong_result must be 0), and
 #      tests/cli_gpu_matmul.sh (a random sample of the whole space on them);
 #   3. bench/matmul.sh: the best of step 1 against cuBLAS (the target: >= 90 % at 4096^3);
-#      The store of step 1 and its header go to $OUT/matmul_variants.jsonl and $OUT/matmul.h
-#      (for results/NVIDIA_H200/matmul.jsonl and results/matmul.h: the committed store predates
-#      the template change);
+#      The store of step 1 goes to $OUT/matmul_variants.jsonl (for results/NVIDIA_H200/matmul.jsonl:
+#      the committed store predates the template change; then regenerate results/matmul.h), a
+#      header from it to $OUT/matmul.h;
 #   4. the compile rate: `cutune run lua/matmul_space.lua --problem 0 --budget RATE_BUDGET (300)
 #      --no-cache` from a cold cache: configurations per second end to end (target >= 20).
 #
@@ -169,7 +169,9 @@ variants() {
   python3 bench/matmul_variants.py best "$(store_of "$W/var" matmul)" "$P0" | tee -a "$SUM"
   # results/NVIDIA_H200/matmul.jsonl was measured with the template before REGDB=2 and the
   # unaligned-path change, so `cutune header` skips it (tests/cli_kernels_launchers fails until it
-  # is replaced): this run's store and the header written from it, to commit as results/
+  # is replaced): this run's store, to copy to results/NVIDIA_H200/matmul.jsonl before running
+  # `cutune header lua/matmul_space.lua -o results/matmul.h` (the header names its source path),
+  # and a header from it here to look at
   if [ -n "$(store_of "$W/var" matmul)" ]; then
     cp "$(store_of "$W/var" matmul)" "$OUT/matmul_variants.jsonl"
     "$CUTUNE" header $SPACE "$W/var" -o "$OUT/matmul.h" >"$W/header.log" 2>&1
