@@ -43,6 +43,7 @@ int search_run(strategy *s, const search_budget *budget, search_eval_fn eval, se
   double val[BATCH_MAX];
   int charged[BATCH_MAX];
   double cum[BATCH_MAX]; /* summed cost once evaluation j of the batch is done */
+  double cst[BATCH_MAX]; /* what evaluation j cost (told to the strategy; NAN: looked up) */
   for (;;) {
     if (max_evals >= 0 && o->evals >= max_evals) break;
     if (max_s >= 0 && o->seconds >= max_s) break;
@@ -54,7 +55,7 @@ int search_run(strategy *s, const search_budget *budget, search_eval_fn eval, se
     o->strategy_cpu += ask_cpu;
     if (k < 1) break; /* the space is exhausted */
     for (int j = 0; j < k; j++) {
-      charged[j] = 0;
+      charged[j] = 0, cst[j] = NAN;
       if (lookup && lookup(ctx, idx[j], &val[j])) {
         o->looked_up++;
         continue;
@@ -65,6 +66,7 @@ int search_run(strategy *s, const search_budget *budget, search_eval_fn eval, se
       if (st != ST_OK || isnan(val[j])) val[j] = INFINITY;
       o->evals++, charged[j] = 1;
       o->seconds += cost > 0 ? cost : 0;
+      cst[j] = cost;
       cum[j] = o->seconds;
       if (!isfinite(val[j])) o->failed++;
     }
@@ -72,7 +74,7 @@ int search_run(strategy *s, const search_budget *budget, search_eval_fn eval, se
     for (int j = 0; j < k; j++) ncharged += charged[j];
     for (int j = 0; j < k; j++) {
       c0 = cpu_now();
-      strategy_tell(s, idx[j], val[j]);
+      strategy_tell_cost(s, idx[j], val[j], cst[j]);
       double tell_cpu = cpu_now() - c0;
       o->strategy_cpu += tell_cpu;
       if (val[j] < o->best) o->best = val[j], o->best_idx = (long)idx[j];

@@ -50,6 +50,9 @@ static const char score_usage[] =
     "                       means b times the space's mean cost per configuration, in seconds:\n"
     "                       what random search spends on average in b draws, so the baseline\n"
     "                       stays E_b. The per-file table gives the budget in seconds.\n"
+    "  --cost-aware on|off  the strategies are told each evaluation's cost; on: BO (also inside\n"
+    "                       bandit and hybrid) picks by expected improvement per predicted\n"
+    "                       second (default: on with --cost time, off otherwise)\n"
     "  --profile            also print the strategies' own CPU time per proposal (ask + tell)\n"
     "                       around 200 and 2000 evaluations (use --budget-max 2000)\n"
     "  --jobs N             worker processes over files (default 2)\n"
@@ -63,9 +66,12 @@ static const char score_usage[] =
     "  --bo-candidates N    BO random candidate pool (1500)\n"
     "  --bo-xi X            BO expected-improvement exploration offset (0.01)\n"
     "  --bo-design N        BO initial design: each point the most distant of N random ones (20)\n"
-    "  --hybrid-arm a,b     hybrid: exploitation arms beside bo, taking turns (ga,ils)\n"
+    "  --hybrid-arm a,b     hybrid: exploitation arms beside bo, taking turns (ils,ga)\n"
     "  --hybrid-patience N  hybrid: results without improvement before they join (5)\n"
     "  --hybrid-min N       hybrid: evaluations before they may join (20)\n"
+    "  --hybrid-ramp X      hybrid: their share, 0.5 at the stall, grows by X per patience further\n"
+    "                       results without improvement (0.5)\n"
+    "  --hybrid-max X       hybrid: their share at most (0.8)\n"
     "  --csv FILE           also write the mean score per budget: budget,strategy...,one row per b\n";
 
 typedef struct {
@@ -168,6 +174,7 @@ static int parse_opts(int argc, char **argv, score_cfg *cfg, const char **svg, i
                       int *nfiles, char **strat_list, cterr *err) {
   long l;
   double d;
+  int cost_aware = -1;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -209,6 +216,10 @@ static int parse_opts(int argc, char **argv, score_cfg *cfg, const char **svg, i
       NEED();
       if (strcmp(v, "evals") && strcmp(v, "time")) return cterr_set(err, "--cost must be evals or time (got '%s')", v);
       cfg->cost_time = !strcmp(v, "time");
+    } else if (!strcmp(a, "--cost-aware")) {
+      NEED();
+      if (strcmp(v, "on") && strcmp(v, "off")) return cterr_set(err, "--cost-aware must be on or off (got '%s')", v);
+      cost_aware = !strcmp(v, "on");
     } else if (!strcmp(a, "--hybrid-arm")) {
       NEED();
       cfg->opts.hybrid_arm = v;
@@ -226,11 +237,16 @@ static int parse_opts(int argc, char **argv, score_cfg *cfg, const char **svg, i
     } else if (!strcmp(a, "--arms")) {
       NEED();
       cfg->opts.arms = v;
-    } else if (!strcmp(a, "--bandit-c") || !strcmp(a, "--bo-xi")) {
+    } else if (!strcmp(a, "--bandit-c") || !strcmp(a, "--bo-xi") || !strcmp(a, "--hybrid-ramp") ||
+               !strcmp(a, "--hybrid-max")) {
       NEED();
       if (parse_double(v, &d, a, err) < 0) return -1;
       if (!(d > 0)) return cterr_set(err, "%s must be positive (got %s)", a, v);
-      *(!strcmp(a, "--bo-xi") ? &cfg->opts.bo_xi : &cfg->opts.bandit_c) = d;
+      if (!strcmp(a, "--hybrid-max") && d > 1) return cterr_set(err, "--hybrid-max is a share: 0..1 (got %s)", v);
+      *(!strcmp(a, "--bo-xi")         ? &cfg->opts.bo_xi
+        : !strcmp(a, "--hybrid-ramp") ? &cfg->opts.hybrid_ramp
+        : !strcmp(a, "--hybrid-max")  ? &cfg->opts.hybrid_max
+                                      : &cfg->opts.bandit_c) = d;
     } else if (!strcmp(a, "--bandit-window") || !strcmp(a, "--ga-pop") || !strcmp(a, "--bo-init") ||
                !strcmp(a, "--bo-candidates") || !strcmp(a, "--hybrid-patience") || !strcmp(a, "--hybrid-min") ||
                !strcmp(a, "--bo-design")) {
@@ -249,6 +265,7 @@ static int parse_opts(int argc, char **argv, score_cfg *cfg, const char **svg, i
     }
 #undef NEED
   }
+  cfg->opts.cost_aware = cost_aware >= 0 ? cost_aware : cfg->cost_time;
   if (cfg->budget_min > cfg->budget_max)
     return cterr_set(err, "--budget-min (%d) exceeds --budget-max (%d)", cfg->budget_min, cfg->budget_max);
   if (!*nfiles) return cterr_set(err, "no files given (usage: cutune score [options] FILE...; see --help)");

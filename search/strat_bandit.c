@@ -109,7 +109,7 @@ static void bandit_tell(strategy *s, size_t idx, double v, int mine) {
     b->owner[idx] = -1; /* credit once */
   }
   if (v < b->best_seen) b->best_seen = v;
-  for (int k = 0; k < b->narms; k++) strategy_tell(b->arm[k], idx, v);
+  for (int k = 0; k < b->narms; k++) strategy_tell_cost(b->arm[k], idx, v, s->cost[idx]);
 }
 
 static void bandit_summary(const strategy *s, dbuf *out) {

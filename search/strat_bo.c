@@ -8,6 +8,11 @@
  * exploration offset xi, maximised over a fixed random pool of unvisited valid configurations
  * plus the free neighbours of the best one. Initial design: bo_init random configurations.
  *
+ * Cost (strategy_opts.cost_aware, for budgets in seconds): a main-effects model of log cost
+ * (compile + measuring seconds told by strategy_tell_cost; one effect per parameter value)
+ * predicts each candidate's cost; the acquisition is EI / cost^alpha with alpha cooled from
+ * 1 to 0 over budget_hint evaluations (EI-cool).
+ *
  * Batches (several asks before the results are told): every configuration BO proposed and
  * that is not told yet stays in the model with a "kriging believer" value (the model's own
  * mean prediction for it when it was picked), so the next pick of the batch sees its variance
@@ -49,6 +54,8 @@ typedef struct {
   double *V;  /* GP_MAX x C, row i = L^-1 row i applied to K(X, pool) */
   double *ss; /* per pool entry: squared norm of its V column */
   double *y, *w, *kv, *lv, *mu;
+  double *ceff[CS_MAX_PARAMS]; /* cost_aware: per active dimension, the log-cost effect per value (+ scratch) */
+  double cmean;
   size_t nb[NB_BEST];
   double ymean, ysd; /* standardisation of the last model_targets (log units) */
   size_t pend[GP_MAX]; /* proposed by BO, not told yet */
@@ -112,7 +119,7 @@ static int bo_init(strategy *s, cterr *err) {
 
 static void bo_free(strategy *s) {
   bo_state *b = s->impl;
-  for (int k = 0; k < b->d; k++) free(b->feat[k]);
+  for (int k = 0; k < b->d; k++) free(b->feat[k]), free(b->ceff[k]);
   free(b->gx), free(b->in_model), free(b->L), free(b->pool), free(b->V), free(b->ss), free(b->mu);
   free(b->y), free(b->w), free(b->kv), free(b->lv), free(b);
 }
@@ -143,6 +150,53 @@ static void model_targets(const strategy *s, bo_state *b) {
 }
 
 static void model_add(strategy *s, bo_state *b, size_t idx);
+
+/* cost_aware: a main-effects model of log cost, fitted to every told cost by backfitting
+ * (log cost = mean + one shrunk effect per parameter value): compile and measuring time
+ * depend on a few parameters (unrolling, block size) across the whole space, which an additive
+ * model carries to configurations far from the measured ones, where a GP with the time
+ * model's length scale would fall back to the mean. Returns 0 when fewer than 3 costs are told. */
+static int cost_fit(const strategy *s, bo_state *b) {
+  double sum = 0;
+  int nc = 0;
+  for (size_t k = 0; k < s->ntold; k++)
+    if (s->cost[s->told[k]] > 0) sum += log(s->cost[s->told[k]]), nc++;
+  if (nc < 3) return 0;
+  b->cmean = sum / nc;
+  for (int d = 0; d < b->d; d++) {
+    int nv = configset_param(s->cs, b->dim_param[d])->nvalues;
+    if (!b->ceff[d]) b->ceff[d] = xmalloc((size_t)nv * 2 * sizeof(double));
+    memset(b->ceff[d], 0, (size_t)nv * 2 * sizeof(double));
+  }
+  for (int sweep = 0; sweep < 4; sweep++)
+    for (int d = 0; d < b->d; d++) {
+      int p = b->dim_param[d], nv = configset_param(s->cs, p)->nvalues;
+      double *e = b->ceff[d], *acc = e + nv; /* acc: residual sums, then counts reuse below */
+      double cnt[1024];
+      int nvc = nv < 1024 ? nv : 1024;
+      for (int v = 0; v < nvc; v++) acc[v] = 0, cnt[v] = 0;
+      for (size_t k = 0; k < s->ntold; k++) {
+        size_t i = s->told[k];
+        if (!(s->cost[i] > 0)) continue;
+        const uint16_t *row = configset_row(s->cs, i);
+        if (row[p] >= nvc) continue;
+        double r = log(s->cost[i]) - b->cmean;
+        for (int q = 0; q < b->d; q++)
+          if (q != d) r -= b->ceff[q][row[b->dim_param[q]]];
+        acc[row[p]] += r, cnt[row[p]] += 1;
+      }
+      for (int v = 0; v < nvc; v++) e[v] = acc[v] / (cnt[v] + 1.0); /* shrunk toward 0 */
+    }
+  return 1;
+}
+
+/* Predicted log cost of row i minus the mean (cost_fit first). */
+static double cost_pred(const strategy *s, const bo_state *b, size_t i) {
+  const uint16_t *row = configset_row(s->cs, i);
+  double c = 0;
+  for (int d = 0; d < b->d; d++) c += b->ceff[d][row[b->dim_param[d]]];
+  return c;
+}
 
 /* Drop pending entries that have been told; put the others into the model (batches). */
 static void pending_update(strategy *s, bo_state *b) {
@@ -359,11 +413,20 @@ static long bo_ask(strategy *s) {
     double wi = b->w[i];
     for (int c = 0; c < C; c++) b->mu[c] += vi[c] * wi;
   }
+  /* cost_aware: EI per predicted second, the cost's exponent cooled from 1 to 0 over the
+   * expected evaluations (cheap configurations early, plain EI by the end: EI-cool, Lee et
+   * al. 2020) */
+  double alpha = 0;
+  if (s->o.cost_aware && cost_fit(s, b)) {
+    alpha = 1.0 - (double)s->ntold / (double)(s->o.budget_hint > 0 ? s->o.budget_hint : 200);
+    if (alpha < 0) alpha = 0;
+  }
+#define COST_PENALTY(i) (alpha > 0 ? exp(-alpha * cost_pred(s, b, (i))) : 1.0)
   long pick = -1;
   double best_acq = -INFINITY, pick_mu = 0;
   for (int c = 0; c < C; c++) {
     if (!isfinite(b->ss[c]) || s->prop[b->pool[c]]) continue;
-    double a = ei(b->mu[c], 1.0 - b->ss[c], ybest, xi);
+    double a = ei(b->mu[c], 1.0 - b->ss[c], ybest, xi) * COST_PENALTY(b->pool[c]);
     if (a > best_acq) best_acq = a, pick = (long)b->pool[c], pick_mu = b->mu[c];
   }
   /* the free neighbours of the best configuration, solved one by one */
@@ -373,9 +436,10 @@ static long bo_ask(strategy *s) {
     forward(b->L, GP_MAX, b->gn, b->kv, b->lv);
     double mu = 0, ss = 0;
     for (int j = 0; j < b->gn; j++) mu += b->lv[j] * b->w[j], ss += b->lv[j] * b->lv[j];
-    double a = ei(mu, 1.0 - ss, ybest, xi);
+    double a = ei(mu, 1.0 - ss, ybest, xi) * COST_PENALTY(b->nb[k]);
     if (a > best_acq) best_acq = a, pick = (long)b->nb[k], pick_mu = mu;
   }
+#undef COST_PENALTY
   double lie = b->ymean + b->ysd * pick_mu;
   if (pick < 0) pick = st_random_free(s), lie = NAN;
   if (pick >= 0 && b->npend < GP_MAX) /* believed until told (batches) */

@@ -2,11 +2,13 @@
  * default strategy for spaces larger than the budget).
  *
  * The lead arm is `bo`, seeded with the hybrid's own seed, so until the first exploitation
- * proposal the hybrid proposes exactly what `bo` alone would. Once `hybrid_patience` results
- * in a row (from `hybrid_min` evaluations on) have not improved the best, every other proposal
- * comes from an exploitation arm (`hybrid_arm`, default "ga,ils", taking turns: crossover of
- * the best configurations found, and a neighbour walk from the best), until a result improves
- * the best again. Every arm learns from every result; they share one proposed-set, so nothing
+ * proposal the hybrid proposes exactly what `bo` alone would. Once `hybrid_patience` (P)
+ * results in a row (from `hybrid_min` evaluations on) have not improved the best, the
+ * exploitation arms (`hybrid_arm`, default "ils,ga", taking turns: a neighbour walk from the
+ * best, and crossover of the best configurations found) get a share of the proposals: half at
+ * first, `hybrid_ramp` more for every P further results without improvement, at most
+ * `hybrid_max` (0.5 + 0.5 per P, at most 0.8: the longer BO stalls, the more it is
+ * exploitation), until a result improves the best again and it is all BO. Every arm learns from every result; they share one proposed-set, so nothing
  * is proposed twice. Settings chosen on a tuning split of the shared caches (docs/SEARCH.md). */
 #include "strategy_impl.h"
 
@@ -25,6 +27,8 @@ typedef struct {
   long uses[HY_ARMS], wins[HY_ARMS];
   long turn;
   int patience, min_evals;
+  double acc;        /* exploitation share accumulated: a proposal is theirs each time it reaches 1 */
+  double ramp, xmax; /* share growth per `patience` further stale results, and its cap */
 } hybrid_state;
 
 static void hybrid_free(strategy *s) {
@@ -42,6 +46,8 @@ static int hybrid_init(strategy *s, cterr *err) {
   memset(h->owner, 0xff, s->n);
   h->patience = s->o.hybrid_patience;
   h->min_evals = s->o.hybrid_min;
+  h->ramp = s->o.hybrid_ramp;
+  h->xmax = s->o.hybrid_max;
   if (strategy_new_shared("bo", s->cs, s->seed, &s->o, s->prop, s->nprop, &h->arm[0], err) < 0)
     return cterr_wrap(err, "hybrid arm");
   h->narms = 1;
@@ -69,8 +75,14 @@ static long hybrid_ask(strategy *s) {
   hybrid_state *h = s->impl;
   int first = 0;
   if ((long)s->ntold >= h->min_evals && h->stale >= h->patience) {
-    long t = h->turn++;
-    if (t % 2 == 1) first = 1 + (int)((t / 2) % (h->narms - 1));
+    /* half of the proposals at the first stall, more the longer it lasts */
+    double f = 0.5 + h->ramp * (double)(h->stale - h->patience) / h->patience;
+    h->acc += f < h->xmax ? f : h->xmax;
+    if (h->acc >= 1.0 - 1e-9) {
+      h->acc -= 1.0;
+      long t = h->turn++;
+      first = 1 + (int)(t % (h->narms - 1));
+    }
   }
   for (int k = 0; k < h->narms; k++) {
     int a = (first + k) % h->narms;
@@ -94,7 +106,7 @@ static void hybrid_tell(strategy *s, size_t idx, double v, int mine) {
     h->stale++;
   }
   h->owner[idx] = -1;
-  for (int a = 0; a < h->narms; a++) strategy_tell(h->arm[a], idx, v);
+  for (int a = 0; a < h->narms; a++) strategy_tell_cost(h->arm[a], idx, v, s->cost[idx]);
 }
 
 static void hybrid_summary(const strategy *s, dbuf *out) {

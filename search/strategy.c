@@ -28,9 +28,11 @@ void strategy_opts_default(strategy_opts *o) {
   o->bo_candidates = 1500;
   o->bo_xi = 0.01;
   o->bo_design = 20;
-  o->hybrid_arm = "ga,ils";
+  o->hybrid_arm = "ils,ga";
   o->hybrid_patience = 5;
   o->hybrid_min = 20;
+  o->hybrid_ramp = 0.5;
+  o->hybrid_max = 0.8;
 }
 
 static void opts_merge(strategy_opts *dst, const strategy_opts *src) {
@@ -48,6 +50,9 @@ static void opts_merge(strategy_opts *dst, const strategy_opts *src) {
   if (src->hybrid_arm && *src->hybrid_arm) dst->hybrid_arm = src->hybrid_arm;
   if (src->hybrid_patience > 0) dst->hybrid_patience = src->hybrid_patience;
   if (src->hybrid_min > 0) dst->hybrid_min = src->hybrid_min;
+  if (src->hybrid_ramp > 0) dst->hybrid_ramp = src->hybrid_ramp;
+  if (src->hybrid_max > 0) dst->hybrid_max = src->hybrid_max;
+  if (src->cost_aware > 0) dst->cost_aware = 1;
 }
 
 int strategy_new_shared(const char *name, const configset *cs, uint64_t seed, const strategy_opts *o,
@@ -83,6 +88,8 @@ int strategy_new_shared(const char *name, const configset *cs, uint64_t seed, co
   s->val = xmalloc(s->n * sizeof(double));
   for (size_t i = 0; i < s->n; i++) s->val[i] = NAN;
   s->told = xmalloc(s->n * sizeof(size_t));
+  s->cost = xmalloc(s->n * sizeof(double));
+  for (size_t i = 0; i < s->n; i++) s->cost[i] = NAN;
   s->best_idx = -1;
   s->best = INFINITY;
   if (ops->init && ops->init(s, err) < 0) {
@@ -121,10 +128,18 @@ void strategy_tell(strategy *s, size_t idx, double value) {
   if (s->ops->tell) s->ops->tell(s, idx, value, s->mine[idx]);
 }
 
+void strategy_tell_cost(strategy *s, size_t idx, double value, double cost_seconds) {
+  if (idx < s->n && cost_seconds > 0 && isfinite(cost_seconds) && !isnan(value)) {
+    if (isnan(s->cost[idx])) s->ncost++;
+    s->cost[idx] = cost_seconds;
+  }
+  strategy_tell(s, idx, value);
+}
+
 void strategy_free(strategy *s) {
   if (!s) return;
   if (s->ops->free) s->ops->free(s);
-  free(s->own_prop), free(s->mine), free(s->val), free(s->told), free(s);
+  free(s->own_prop), free(s->mine), free(s->val), free(s->told), free(s->cost), free(s);
 }
 
 const char *strategy_name(const strategy *s) { return s->ops->name; }

@@ -41,9 +41,14 @@ typedef struct strategy_opts {
   int bo_candidates;  /* bo: random candidate pool size; default 1500 */
   double bo_xi;       /* bo: exploration offset of expected improvement (standardised units); default 0.01 */
   int bo_design;      /* bo: initial design point = the most distant of this many random ones; 1 = random; default 20 */
-  const char *hybrid_arm; /* hybrid: exploitation arms beside bo, taking turns; default "ga,ils" */
+  const char *hybrid_arm; /* hybrid: exploitation arms beside bo, taking turns; default "ils,ga" */
   int hybrid_patience;    /* hybrid: results without improvement before they join; default 5 */
   int hybrid_min;         /* hybrid: evaluations before it may join; default 20 */
+  double hybrid_ramp;     /* hybrid: their share (0.5 at the stall) grows by this per patience further stale results; default 0.5 */
+  double hybrid_max;      /* hybrid: their share at most; default 0.8 */
+  int cost_aware;   /* bo (and bo inside bandit/hybrid): use the told costs (strategy_tell_cost) in the
+                     * acquisition, expected improvement per predicted second; 0 = off (default), 1 = on.
+                     * For budgets in seconds (cutune score --cost time, cutune run --time). */
 } strategy_opts;
 
 /* Fill o with the defaults (explicit values, so callers can print or adjust them). */
@@ -55,6 +60,10 @@ int strategy_new(const char *name, const configset *cs, uint64_t seed, const str
 int strategy_ask(strategy *s, size_t *out, int max);
 /* A measured value for configuration idx: lower is better, INFINITY when it failed. */
 void strategy_tell(strategy *s, size_t idx, double value);
+/* The same, with what the evaluation cost in seconds (compile + measuring); cost NAN or <= 0 =
+ * unknown (then it is strategy_tell). Every strategy records the cost; `bo` with cost_aware
+ * models log cost beside log time and prefers configurations predicted cheap. */
+void strategy_tell_cost(strategy *s, size_t idx, double value, double cost_seconds);
 void strategy_free(strategy *s);
 
 const char *strategy_name(const strategy *s);

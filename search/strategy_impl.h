@@ -34,6 +34,8 @@ struct strategy {
   double *val;      /* told values; NAN = not told */
   size_t *told;     /* told indices in order */
   size_t ntold;
+  double *cost;     /* told costs in seconds; NAN = not told */
+  size_t ncost;     /* how many rows have a told cost */
   long best_idx;    /* -1 until a finite value is told */
   double best;
   void *impl;

@@ -6,7 +6,11 @@
  *     cluster of one point's neighbours;
  *   - `cutune score --cost time` on tests/data/score_costs.json, six configurations with
  *     known times and compile + measuring costs: the budget in seconds, the best-so-far at
- *     each multiple of the mean cost, and the score against the random baseline. */
+ *     each multiple of the mean cost, and the score against the random baseline;
+ *   - cost-aware BO (strategy_opts.cost_aware) on the bowl with known costs (100x apart by
+ *     parameter C): told costs are ignored when it is off (the same proposals as plain tells),
+ *     it proposes the cheap configurations clearly more often when it is on, spends fewer
+ *     seconds on the same number of evaluations, and stays deterministic in batches of 4. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,12 +181,106 @@ static void test_time_cost(void) {
   for (int b = 1; b <= 6; b++) CHECK(fabs(res.score[b] - want_score(b, best_t[b - 1])) < 1e-9);
 }
 
+/* Known costs: configurations with an odd A cost 100x the others (the optimum, A = 7, is dear). */
+static double cost_of(const uint16_t *r) { return r[0] % 2 ? 5.0 : 0.05; }
+
+static int eval_cost(void *ctx, size_t idx, double *v, double *cost, rec_status *st, cterr *err) {
+  if (eval(ctx, idx, v, cost, st, err) < 0) return -1;
+  *cost = cost_of(configset_row(((ectx *)ctx)->cs, idx));
+  return 0;
+}
+
+/* The bowl again, but told by hand: with or without the cost, cost_aware on or off. Returns
+ * how many of proposals 11..n were cheap; *spent = the summed cost of all n. */
+static long run_costed(const char *name, const configset *cs, uint64_t seed, int aware, int tell_cost, long n,
+                       size_t *seq, double *spent) {
+  strategy_opts o;
+  strategy_opts_default(&o);
+  o.cost_aware = aware;
+  strategy *s;
+  cterr err;
+  REQUIRE(strategy_new(name, cs, seed, &o, &s, &err) == 0);
+  long cheap = 0;
+  *spent = 0;
+  for (long k = 0; k < n; k++) {
+    size_t i;
+    REQUIRE(strategy_ask(s, &i, 1) == 1);
+    seq[k] = i;
+    const uint16_t *r = configset_row(cs, i);
+    double c = cost_of(r);
+    *spent += c;
+    if (k >= 10) cheap += c < 1;
+    if (tell_cost) strategy_tell_cost(s, i, bowl(r), c);
+    else strategy_tell(s, i, bowl(r));
+  }
+  strategy_free(s);
+  return cheap;
+}
+
+static void test_cost_aware(const configset *cs) {
+  enum { N = 60 };
+  size_t a[N], b[N];
+  double sa, sb;
+  long tot_on = 0, tot_off = 0;
+  double spent_on = 0, spent_off = 0;
+  for (uint64_t seed = 1; seed <= 4; seed++) {
+    /* off: told costs change nothing */
+    long c0 = run_costed("bo", cs, seed, 0, 1, N, a, &sa);
+    long c1 = run_costed("bo", cs, seed, 0, 0, N, b, &sb);
+    CHECK_MSG(c0 == c1 && !memcmp(a, b, sizeof a), "seed %llu: costs told with cost_aware off changed bo",
+              (unsigned long long)seed);
+    tot_off += c0, spent_off += sa;
+    tot_on += run_costed("bo", cs, seed, 1, 1, N, a, &sa);
+    spent_on += sa;
+    /* the default with costs on: deterministic, and cheaper than without */
+    run_costed("hybrid", cs, seed, 1, 1, N, a, &sa);
+    run_costed("hybrid", cs, seed, 1, 1, N, b, &sb);
+    CHECK(!memcmp(a, b, sizeof a));
+  }
+  /* 4 seeds x 50 proposals after the initial design; half the space is cheap */
+  fprintf(stderr, "cost_aware bo: %ld of 200 proposals cheap (%ld without), %.1f s spent (%.1f without)\n", tot_on,
+          tot_off, spent_on, spent_off);
+  CHECK_MSG(tot_on >= tot_off + 20 && tot_on >= 150, "cheap proposals: %ld with cost_aware, %ld without", tot_on,
+            tot_off);
+  CHECK_MSG(spent_on < 0.8 * spent_off, "seconds spent: %g with cost_aware, %g without", spent_on, spent_off);
+
+  /* through the driver (costs told by search_run), batches of 4: deterministic, and a
+   * seconds budget buys more evaluations than without cost_aware */
+  long evals[2];
+  for (int aware = 0; aware <= 1; aware++) {
+    ectx e[2];
+    search_outcome o[2];
+    for (int rep = 0; rep < 2; rep++) {
+      size_t n = configset_count(cs);
+      memset(&e[rep], 0, sizeof e[rep]);
+      e[rep].cs = cs, e[rep].seen = xcalloc(n, 1), e[rep].seq = xcalloc(n + 1, sizeof(size_t));
+      strategy_opts opt;
+      strategy_opts_default(&opt);
+      opt.cost_aware = aware, opt.budget_hint = 100;
+      strategy *s;
+      cterr err;
+      REQUIRE(strategy_new("hybrid", cs, 5, &opt, &s, &err) == 0);
+      search_budget bud = {.evals = 400, .seconds = 60, .batch = 4};
+      CHECK(search_run(s, &bud, eval_cost, NULL, &e[rep], &o[rep], &err) == 0);
+      strategy_free(s);
+    }
+    CHECK_MSG(e[0].nseq == e[1].nseq && !memcmp(e[0].seq, e[1].seq, (size_t)e[0].nseq * sizeof(size_t)),
+              "cost_aware %d, batch 4: not deterministic", aware);
+    CHECK(e[0].dup == 0 && e[0].bad == 0);
+    evals[aware] = o[0].evals;
+    for (int rep = 0; rep < 2; rep++) search_outcome_free(&o[rep]), free(e[rep].seen), free(e[rep].seq);
+  }
+  fprintf(stderr, "hybrid, batch 4, 60 s: %ld evaluations with cost_aware, %ld without\n", evals[1], evals[0]);
+  CHECK_MSG(evals[1] > evals[0], "60 s bought %ld evaluations with cost_aware, %ld without", evals[1], evals[0]);
+}
+
 int main(void) {
   configset *cs = make_space();
   REQUIRE(configset_count(cs) > 600);
   test_default_batches(cs);
   test_bo_batch_spread(cs);
   test_time_cost();
+  test_cost_aware(cs);
   configset_free(cs);
   return check_report();
 }

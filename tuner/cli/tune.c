@@ -70,6 +70,14 @@ static double record_value(const record *r) {
   return (r->status == ST_OK && isfinite(r->t_median)) ? r->t_median : INFINITY;
 }
 
+/* What measuring r cost, in seconds: compile + timed launches (as `cutune score --cost time`
+ * counts a cutune store); NAN when the record says neither. */
+static double record_cost_s(const record *r) {
+  double c = isfinite(r->compile_ms) ? r->compile_ms : 0;
+  if (isfinite(r->t_median)) c += r->t_median * (r->samples > 0 ? r->samples : 1);
+  return c > 0 ? c / 1000.0 : NAN;
+}
+
 void tune_limits(size_t count, const run_opts *o, long *budget, double *time_limit, const char **sname,
                  const char **note) {
   *budget = o->budget > 0 ? o->budget : (long)count;
@@ -115,7 +123,7 @@ static int finish_record(tune_ctx *t, int g, tune_tally *ty, size_t cfg, record 
   if (rc == 0) {
     (*n_measured)++;
     ty->charged++;
-    strategy_tell(ty->strat, cfg, record_value(rec));
+    strategy_tell_cost(ty->strat, cfg, record_value(rec), record_cost_s(rec));
     if (rec->status != ST_OK) ty->failed++;
     if (t->o->verbose)
       progress_log(ty->pg, "%-40s %-13s %s", rec->config, rec_status_name(rec->status),
@@ -157,7 +165,7 @@ static int propose(tune_ctx *t, int g, int prob, tune_tally *ty, size_t *batch, 
       if (have && have->status == ST_COMPILE_TIMEOUT && timeout_retry(t, tg, key, pkey, idx, have)) have = NULL;
       free(key);
       if (have) { /* measured before: answered from the store, not charged */
-        strategy_tell(ty->strat, idx, record_value(have));
+        strategy_tell_cost(ty->strat, idx, record_value(have), record_cost_s(have));
         note_best(t, g, ty, have);
         ty->resumed++;
         progress_skip(ty->pg, 1);
@@ -185,6 +193,7 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
   strategy_opts sopts;
   strategy_opts_default(&sopts);
   sopts.budget_hint = budget < (long)count ? budget : (long)count;
+  sopts.cost_aware = t->o->time_limit > 0 && t->o->budget <= 0; /* a budget in seconds only */
   cterr ferr;
   double fl = space_flops(t->s, prob, &ferr);
   int flops = isfinite(fl) && fl > 0;
