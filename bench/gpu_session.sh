@@ -52,6 +52,9 @@ say() { echo "== $(date -u +%H:%M:%S) $*" | tee -a "$LOG"; }
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}'; }
 export CUTUNE_BIN="$PWD/$B/cutune" CUTUNE_SRC="$PWD" CUTUNE_TMP="$LOGS/tests"
 export CUTUNE_CACHE="${CUTUNE_CACHE:-${TMPDIR:-/tmp}/cutune-cache}"
+# NVRTC's own cache (CUDA 12.9+, the driver's compute cache) lives inside cutune's, so a cold
+# cutune cache is a cold start for NVRTC too (bench/matmul_session.sh says why)
+export CUDA_CACHE_PATH="${CUDA_CACHE_PATH:-$CUTUNE_CACHE/nvrtc}"
 
 say "build check"
 { uname -m; nproc; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv

@@ -40,6 +40,10 @@
 # VERIFY_N (30), LONG_BUDGET (3000), LONG_TIME (300), KT_SECONDS (90), STEPS (the steps of the
 # matmul mode, default "verify default kt bench"). Summary: $OUT/matmul_session.txt; logs:
 # $OUT/matmul_logs.tgz.
+# "Cold" means cold for NVRTC too: NVRTC 12.9+ keeps compiled programs in the driver's compute
+# cache (~/.nv/ComputeCache by default), which answered ~half of a second "cold" run's compiles
+# in ~20 ms on the H200 (2026-12-01). Each run below gets CUDA_CACHE_PATH inside its own cutune
+# cache folder, so a fresh folder is a cold start for both.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 CUTUNE=${CUTUNE:-build/cutune}
@@ -72,7 +76,7 @@ mm() {
   if want verify; then
     say "verify: random samples of $VERIFY_N on the non-judged problems"
     for p in 1 2 3; do
-      CUTUNE_CACHE=$W/cache-verify timeout 150 "$CUTUNE" run --no-progress -q --results "$W/verify" --strategy random \
+      CUTUNE_CACHE=$W/cache-verify CUDA_CACHE_PATH=$W/cache-verify/nvrtc timeout 150 "$CUTUNE" run --no-progress -q --results "$W/verify" --strategy random \
         --budget "$VERIFY_N" --time 100 --problem $p --seed 7 $SPACE >"$W/verify$p.log" 2>&1
       say "verify problem $p exit $?"
     done
@@ -94,7 +98,7 @@ EOF
     for s in $SEEDS; do
       say "default: cutune run $SPACE --problem 0 --seed $s (default strategy and budget, cold cache)"
       t=$(date +%s)
-      CUTUNE_CACHE=$W/cache-seed$s timeout 200 "$CUTUNE" run --no-progress --results "$W/seed$s" --problem 0 --seed "$s" \
+      CUTUNE_CACHE=$W/cache-seed$s CUDA_CACHE_PATH=$W/cache-seed$s/nvrtc timeout 200 "$CUTUNE" run --no-progress --results "$W/seed$s" --problem 0 --seed "$s" \
         $SPACE >"$W/seed$s.log" 2>&1
       say "seed $s exit $? after $(( $(date +%s) - t )) s"
       summarize "$W/seed$s.log" "$W/seed$s" "default seed $s"
@@ -104,7 +108,7 @@ EOF
   if want kt; then
     if [ ! -f "$W/seed1.log" ]; then
       say "kt: cutune --time $KT_SECONDS, cold cache and store"
-      CUTUNE_CACHE=$W/cache-seed1 timeout $((KT_SECONDS + 60)) "$CUTUNE" run --no-progress --results "$W/seed1" --problem 0 \
+      CUTUNE_CACHE=$W/cache-seed1 CUDA_CACHE_PATH=$W/cache-seed1/nvrtc timeout $((KT_SECONDS + 60)) "$CUTUNE" run --no-progress --results "$W/seed1" --problem 0 \
         --time "$KT_SECONDS" $SPACE >"$W/seed1.log" 2>&1
     fi
     summarize "$W/seed1.log" "$W/seed1" "cutune seed 1 (cold; the same wall clock as Kernel Tuner's)"
@@ -112,13 +116,13 @@ EOF
       python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$W/site" "$WHEELS"/*.whl \
         >"$W/pip.log" 2>&1 || say "pip install of the wheels failed (see pip.log)"
       say "kt: Kernel Tuner --seconds $KT_SECONDS, cold"
-      (cd "$W" && PYTHONPATH="$W/site" PYTHONUNBUFFERED=1 timeout $((KT_SECONDS + 120)) python3 "$OLDPWD/bench/kernel_tuner_matmul.py" \
+      (cd "$W" && CUDA_CACHE_PATH="$W/cache-kt-nvrtc" PYTHONPATH="$W/site" PYTHONUNBUFFERED=1 timeout $((KT_SECONDS + 120)) python3 "$OLDPWD/bench/kernel_tuner_matmul.py" \
         --seconds "$KT_SECONDS" --dump "$W/kt_times.json") >"$W/kt.log" 2>&1
       say "kt exit $?"
       grep -vE "^\s*$" "$W/kt.log" | tail -4 | tee -a "$SUM"
       if [ -s "$W/kt_times.json" ]; then
         python3 bench/kt_agreement.py space "$W/kt_times.json" $SPACE "$W/matmul_kt.lua"
-        CUTUNE_CACHE=$W/cache-seed1 timeout 150 "$CUTUNE" run --no-progress -q --results "$W/ktset" --problem 0 \
+        CUTUNE_CACHE=$W/cache-seed1 CUDA_CACHE_PATH=$W/cache-seed1/nvrtc timeout 150 "$CUTUNE" run --no-progress -q --results "$W/ktset" --problem 0 \
           --budget 100000 "$W/matmul_kt.lua" >"$W/ktset.log" 2>&1
         say "kt: cutune measured Kernel Tuner's configurations, exit $?"
         python3 bench/kt_agreement.py compare "$W/kt_times.json" "$(store_of "$W/ktset" matmul)" 2>&1 | tee -a "$SUM"
@@ -139,7 +143,7 @@ EOF
 
 long() {
   say "long: --budget $LONG_BUDGET --time $LONG_TIME --seed 11, cold"
-  CUTUNE_CACHE=$W/cache-long timeout $((LONG_TIME + 90)) "$CUTUNE" run --no-progress --results "$W/long" --problem 0 \
+  CUTUNE_CACHE=$W/cache-long CUDA_CACHE_PATH=$W/cache-long/nvrtc timeout $((LONG_TIME + 90)) "$CUTUNE" run --no-progress --results "$W/long" --problem 0 \
     --seed 11 --budget "$LONG_BUDGET" --time "$LONG_TIME" $SPACE >"$W/long.log" 2>&1
   say "long exit $?"
   summarize "$W/long.log" "$W/long" "long"
@@ -149,7 +153,7 @@ long() {
 
 va() {
   say "vecadd: cutune run lua/vecadd_space.lua (the whole space, every problem)"
-  CUTUNE_CACHE=$W/cache-va timeout 240 "$CUTUNE" run --no-progress --results "$W/va" lua/vecadd_space.lua >"$W/va.log" 2>&1
+  CUTUNE_CACHE=$W/cache-va CUDA_CACHE_PATH=$W/cache-va/nvrtc timeout 240 "$CUTUNE" run --no-progress --results "$W/va" lua/vecadd_space.lua >"$W/va.log" 2>&1
   say "vecadd exit $?"
   grep -E "configurations passed|configurations measured|^ +1 " "$W/va.log" | tee -a "$SUM"
   RESULTS="$W/va" OUT="$W/vabench" timeout 120 bash bench/vecadd.sh >"$W/vabench.log" 2>&1
@@ -161,7 +165,7 @@ variants() {
   local VS=lua/matmul_variants.lua t
   say "variants: cutune run $VS --problem 0 (every configuration, cold compile cache)"
   t=$(date +%s)
-  CUTUNE_CACHE=$W/cache-var timeout 150 "$CUTUNE" run --no-progress --top 25 --results "$W/var" --problem 0 \
+  CUTUNE_CACHE=$W/cache-var CUDA_CACHE_PATH=$W/cache-var/nvrtc timeout 150 "$CUTUNE" run --no-progress --top 25 --results "$W/var" --problem 0 \
     $VS >"$W/var0.log" 2>&1
   say "variants exit $? after $(( $(date +%s) - t )) s"
   summarize "$W/var0.log" "$W/var" "variants"
@@ -178,7 +182,7 @@ variants() {
     say "header from the variants store: exit $? ($OUT/matmul.h, $OUT/matmul_variants.jsonl)"
   fi
   for p in 2 3; do
-    CUTUNE_CACHE=$W/cache-var timeout 60 "$CUTUNE" run --no-progress -q --results "$W/var-ragged" --problem $p $VS \
+    CUTUNE_CACHE=$W/cache-var CUDA_CACHE_PATH=$W/cache-var/nvrtc timeout 60 "$CUTUNE" run --no-progress -q --results "$W/var-ragged" --problem $p $VS \
       >"$W/var$p.log" 2>&1
     say "variants on problem $p exit $?"
   done
@@ -192,7 +196,7 @@ variants() {
   tail -14 "$W/varbench.log" | tee -a "$SUM"
   say "rate: cutune run $SPACE --problem 0 --budget ${RATE_BUDGET:-300} --no-cache (cold)"
   t=$(date +%s)
-  CUTUNE_CACHE=$W/cache-rate timeout 120 "$CUTUNE" run --no-progress --no-cache --results "$W/rate" --problem 0 \
+  CUTUNE_CACHE=$W/cache-rate CUDA_CACHE_PATH=$W/cache-rate/nvrtc timeout 120 "$CUTUNE" run --no-progress --no-cache --results "$W/rate" --problem 0 \
     --budget "${RATE_BUDGET:-300}" $SPACE >"$W/rate.log" 2>&1
   say "rate exit $? after $(( $(date +%s) - t )) s"
   summarize "$W/rate.log" "$W/rate" "rate"

@@ -157,7 +157,9 @@ int main(void) {
 
   cpool *p;
   cterr err;
+  unsetenv("CUDA_CACHE_DISABLE");
   REQUIRE(cpool_new(&p, bin, 2, dir, &err) == 0);
+  CHECK(getenv("CUDA_CACHE_DISABLE") == NULL); /* with a cache of its own, NVRTC's may work */
   uint64_t tag;
   compile_result r;
   CHECK(cpool_wait(p, &tag, &r, 10, &err) == 0); /* nothing pending: returns at once */
@@ -284,6 +286,8 @@ int main(void) {
 
   /* a pool whose binary does not exist reports it instead of hanging */
   REQUIRE(cpool_new(&p, "/nonexistent/cutune", 2, NULL, &err) == 0);
+  /* no cache: NVRTC's own (the driver's compute cache) is off too, for the workers as well */
+  CHECK(getenv("CUDA_CACHE_DISABLE") && !strcmp(getenv("CUDA_CACHE_DISABLE"), "1"));
   compile_job j0 = job_of(srcs[0]);
   REQUIRE(cpool_submit(p, 9, &j0, &err) == 0);
   err.msg[0] = 0;

@@ -103,7 +103,8 @@ char *compile_cache_default_dir(void);
 
 /* Pool of compile worker processes: `self_exe __compile-worker` started with posix_spawn
  * (lazily, as jobs need them; nworkers <= 0 means one per online CPU), cache_dir NULL
- * for no cache,
+ * for no cache (NVRTC's own cache is then turned off too: CUDA_CACHE_DISABLE=1 is set in
+ * this process, and so in its workers),
  * fed jobs over pipes. Results come back in completion order, tagged. A worker that dies
  * is replaced and its job reported as failed, naming the signal: `lost` when it was killed
  * from outside (SIGKILL, SIGTERM, SIGINT, SIGHUP), a compile error when it crashed (NVRTC

@@ -141,6 +141,11 @@ int cpool_new(cpool **out, const char *self_exe, int nworkers, const char *cache
   cpool *p = xcalloc(1, sizeof *p);
   p->self_exe = xstrdup(self_exe);
   p->cache_dir = cache_dir ? xstrdup(cache_dir) : NULL;
+  /* No cache means no cache: NVRTC (CUDA 12.9+) keeps compiled programs of its own in the
+   * driver's compute cache (~/.nv/ComputeCache) where a driver is present, which answered
+   * about half of a second "cold" matmul run on the H200 in ~20 ms each. It reads
+   * CUDA_CACHE_DISABLE; the workers inherit it. */
+  if (!cache_dir) setenv("CUDA_CACHE_DISABLE", "1", 1);
   p->nworkers = nworkers;
   p->timeout_s = COMPILE_TIMEOUT_S;
   p->w = xcalloc((size_t)nworkers, sizeof *p->w);
