@@ -15,4 +15,5 @@ return ct.space {
   check = { tolerance = 0 },
   flops = function(n) return 2 * n.M * n.N * n.K end,
   cublas_sgemm = function(n) return n.M, n.N, n.K end,
+  timeout = 60, -- the fake emulates on the CPU: slow on a loaded 2-core machine (fake_run.lua)
 }
