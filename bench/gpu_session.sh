@@ -3,8 +3,8 @@
 # benchmark, the GPU tests, and a second independent run to compare winners. Runs from the
 # repository root over a build/ made elsewhere (tools/setup) and carried along; logs go to
 # $OUT (default gpu-out/): session.log, run1.txt, run2.txt, bench.txt, logs.tgz, results.tgz.
-#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat|explain|energy|launcher|convolution|compile|inputs|matmul|matmul-long|vecadd|mmvariants|devices]...
-# The last eleven run only when named (not with all).
+#   bench/gpu_session.sh [all|check|tune|bench|tests|repeat|explain|energy|launcher|convolution|compile|inputs|matmul|matmul-long|vecadd|mmvariants|mmrecheck|devices]...
+# The last twelve run only when named (not with all).
 # `explain` (not part of `all`): cutune explain under ncu on the transpose store at 8192^2 (top 3,
 # the best of each TILE, the seed's naive / unpadded / padded kernels) -> explain.txt; the
 # sanitizers on the same configurations (ragged problem) -> sanitize.txt; the planted race and
@@ -31,6 +31,10 @@
 #   4096^3 winner and the REGDB=2/SDB/STAGES/HOIST/BK variants around it) measured whole at 4096^3
 #   and checked on the ragged problems, bench/matmul.sh on its best vs cuBLAS, and the cold compile
 #   rate of lua/matmul_space.lua (--budget 300) -> matmul_session.txt, matmul_logs.tgz.
+# mmrecheck (about 2 minutes): bench/matmul_recheck.sh -- the configuration that failed the check
+#   once (REGDB=2 STAGES=3, 16 warps), its REGDB=1 / STAGES / DRAIN variants and the best REGDB=2
+#   configurations, 400 checked runs each at 4096^3 -> matmul_recheck.txt (its header says how to
+#   read it).
 # devices: the transpose space at 8192x8192 from a warm compile cache, once
 # on one device (a plain run) and once with --devices all; prints the rate per device count and
 # both winners (devices-plain.txt, devices-all.txt). On a one-GPU machine both runs use the one
@@ -180,6 +184,14 @@ for k in matmul matmul-long vecadd mmvariants; do
     say "$k exit $?"
   fi
 done
+
+if named mmrecheck; then
+  say "mmrecheck: bench/matmul_recheck.sh (repeated checks of the REGDB=2 wrong_result)"
+  t=$(date +%s.%N)
+  OUT="$OUT" timeout 420 bash bench/matmul_recheck.sh >/dev/null 2>&1
+  say "mmrecheck exit $? after $(elapsed "$t") s"
+  grep -E "^(==|RESULT|run )" "$OUT/matmul_recheck.txt" | tail -40 | tee -a "$LOG"
+fi
 
 if named devices; then
   n=$("$B/cutune" devices --count 2>/dev/null || echo 0)

@@ -15,6 +15,17 @@
 // bounds (the shared buffer is allocated with exactly the bytes lua/matmul_space.lua asks for).
 // C is checked against a float64 product with a relative tolerance of 1e-4 (K <= 300 here).
 // Exit status 0 iff every size is correct.
+//
+// That order (thread 0..n-1, each to its next barrier; copies land at the wait, as late as they
+// may) is one legal schedule of many: a thread that overwrites, through an early-landing
+// cp.async, what a lower-numbered thread has already read passes there. MM_EMU_SEED=n (n > 0)
+// runs the blocks under random schedules instead: the threads are resumed in a random order, a
+// thread may also stop at every cp.async, commit and wait (another thread runs until its own
+// next stop), and each copy lands at a random point between its issue and its wait (at the
+// issue itself 1 time in 4). Hazards between the copies and other threads' reads in the same
+// barrier interval then show as wrong values or poison. (Plain shared loads and stores are not
+// stops: races between them need a missing barrier, which the plain order already catches.)
+//   ./emu M N K       checks one size instead of the six below.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -50,8 +61,30 @@ static std::vector<pend> queue_of[kMaxThreads];
 static int group_of[kMaxThreads];  // the group being filled (committed groups are below it)
 static int cur;
 
+// ---- random schedules (MM_EMU_SEED) ----
+static uint64_t rng_state;  // 0: the plain schedule
+static unsigned rnd_below(unsigned n) {
+  rng_state ^= rng_state << 13, rng_state ^= rng_state >> 7, rng_state ^= rng_state << 17;
+  return (unsigned)(rng_state >> 11) % n;
+}
+static void emu_stop(void);  // a point where the scheduler may run another thread
+// lands some of this thread's queued copies (each 1 time in 4), as the hardware may at any time
+static void land_some(void) {
+  std::vector<pend> &q = queue_of[cur];
+  size_t k = 0;
+  for (size_t i = 0; i < q.size(); i++)
+    if (rnd_below(4) == 0) *q[i].dst = q[i].v;
+    else q[k++] = q[i];
+  q.resize(k);
+}
+
 static void cp_elems(float *dst, const float *src, int n, int src_bytes) {
-  for (int i = 0; i < n; i++) queue_of[cur].push_back({group_of[cur], dst + i, 4 * i < src_bytes ? src[i] : 0.f});
+  for (int i = 0; i < n; i++) {
+    const float v = 4 * i < src_bytes ? src[i] : 0.f;
+    if (rng_state && rnd_below(4) == 0) dst[i] = v;  // lands at once
+    else queue_of[cur].push_back({group_of[cur], dst + i, v});
+  }
+  if (rng_state) emu_stop();
 }
 static void mm_cp4(float *dst, const float *src, int src_bytes) { cp_elems(dst, src, 1, src_bytes); }
 static void mm_cp16(float *dst, const float *src, int src_bytes) {
@@ -61,8 +94,12 @@ static void mm_cp16(float *dst, const float *src, int src_bytes) {
   }
   cp_elems(dst, src, 4, src_bytes);
 }
-static void mm_commit(void) { group_of[cur]++; }
+static void mm_commit(void) {
+  group_of[cur]++;
+  if (rng_state) emu_stop();
+}
 template <int N> static void mm_wait(void) {
+  if (rng_state) emu_stop();
   // complete every committed group but the N newest: groups < group_of - N
   std::vector<pend> &q = queue_of[cur];
   std::vector<pend> keep;
@@ -86,7 +123,15 @@ static const float kAlpha = 1.0f, kBeta = 0.5f;
 static float4 *mm_emu_smem(void) { return reinterpret_cast<float4 *>(g_smem); }
 
 static void __syncthreads(void) {
+  if (rng_state) land_some();
   at_barrier[cur] = true;
+  swapcontext(&thr_ctx[cur], &sched_ctx);
+}
+
+// a stop (random schedules): back to the scheduler 1 time in 2, after landing some copies
+static void emu_stop(void) {
+  land_some();
+  if (rnd_below(2)) return;
   swapcontext(&thr_ctx[cur], &sched_ctx);
 }
 
@@ -97,6 +142,38 @@ static void thread_entry(void) {
     abort();
   }
   done[cur] = true;
+}
+
+static void resume(int t) {
+  cur = t;
+  threadIdx = {(unsigned)t, 0, 0};
+  swapcontext(&sched_ctx, &thr_ctx[t]);
+}
+
+// A random schedule: resume a random thread that is neither done nor at a barrier until it
+// stops; when every thread left is at the barrier, release it.
+static int run_block_random(void) {
+  std::vector<int> ready;
+  for (;;) {
+    ready.clear();
+    int ndone = 0, nbar = 0;
+    for (int t = 0; t < nthreads; t++) {
+      ndone += done[t];
+      nbar += at_barrier[t] && !done[t];
+      if (!done[t] && !at_barrier[t]) ready.push_back(t);
+    }
+    if (ndone == nthreads) return 0;
+    if (ready.empty()) {
+      if (ndone) {
+        fprintf(stderr, "barrier divergence: %d threads done, %d at a barrier of %d\n", ndone, nbar, nthreads);
+        return -1;
+      }
+      for (int t = 0; t < nthreads; t++) at_barrier[t] = false;
+      continue;
+    }
+    const int t = ready[rnd_below((unsigned)ready.size())];
+    resume(t);
+  }
 }
 
 static int run_block(void) {
@@ -110,14 +187,13 @@ static int run_block(void) {
     thr_ctx[t].uc_link = &sched_ctx;
     makecontext(&thr_ctx[t], thread_entry, 0);
   }
+  if (rng_state) return run_block_random();
   for (;;) {
     int ndone = 0, nbar = 0;
     for (int t = 0; t < nthreads; t++) {
       if (done[t]) continue;
       at_barrier[t] = false;
-      cur = t;
-      threadIdx = {(unsigned)t, 0, 0};
-      swapcontext(&sched_ctx, &thr_ctx[t]);
+      resume(t);
     }
     for (int t = 0; t < nthreads; t++) {
       ndone += done[t];
@@ -181,18 +257,26 @@ static int check(int M, int N, int K) {
 
 int main(int argc, char **argv) {
   stacks = static_cast<char *>(malloc(kStack * MM_THREADS));
+  const char *seed = getenv("MM_EMU_SEED");
+  rng_state = seed ? strtoull(seed, NULL, 10) * 0x9E3779B97F4A7C15ull : 0;
+  if (!rng_state) seed = NULL;
   // aligned, one tile and more; ragged in every dimension; N % 4 != 0 and K % 4 != 0 (scalar paths);
   // K smaller than BK; more k tiles than pipeline stages
   static const int sizes[][3] = {{BM, BN, 4 * BK}, {2 * BM, BN, 5 * BK + 4}, {BM + 3, BN + 5, 2 * BK + 3},
                                  {37, 45, 29}, {BM - 1, 2 * BN - 4, 7}, {BM + 1, 8, 6 * BK}};
-  int n = argc > 1 ? atoi(argv[1]) : (int)(sizeof sizes / sizeof sizes[0]);
   int bad = 0;
-  for (int i = 0; i < n; i++) {
-    const int *z = sizes[i];
-    if (check(z[0], z[1], z[2]) != 0) bad = 1;
+  if (argc == 4) {
+    bad = check(atoi(argv[1]), atoi(argv[2]), atoi(argv[3])) != 0;
+  } else {
+    const int n = argc > 1 ? atoi(argv[1]) : (int)(sizeof sizes / sizeof sizes[0]);
+    for (int i = 0; i < n; i++) {
+      const int *z = sizes[i];
+      if (check(z[0], z[1], z[2]) != 0) bad = 1;
+    }
   }
-  printf("%s: BM=%d BN=%d BK=%d WM=%d WN=%d TM=%d TN=%d STAGES=%d SDB=%d PAD=%d REGDB=%d UNROLL=%d HOIST=%d\n",
-         bad ? "WRONG" : "correct", BM, BN, BK, WM, WN, TM, TN, STAGES, SDB, PAD, REGDB, UNROLL, HOIST);
+  printf("%s: BM=%d BN=%d BK=%d WM=%d WN=%d TM=%d TN=%d STAGES=%d SDB=%d PAD=%d REGDB=%d UNROLL=%d HOIST=%d%s%s\n",
+         bad ? "WRONG" : "correct", BM, BN, BK, WM, WN, TM, TN, STAGES, SDB, PAD, REGDB, UNROLL, HOIST,
+         seed ? " seed=" : "", seed ? seed : "");
   free(stacks);
   return bad;
 }

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# cli_matmul_emu: the CPU emulator of templates/matmul.cu (bench/matmul_emu.cpp) on the
+# configuration that failed once on the H200 (2026-12-01, REGDB=2 STAGES=3 with 16 warps), under
+# the plain schedule and two random ones (MM_EMU_SEED), must find it correct; and on a copy of the
+# template with a planted write-after-read race (the next tile's cp.async issued before the
+# barrier that ends the other threads' reads of its stage), which the plain schedule cannot see
+# (copies land at the wait, after every read), a random schedule must find it wrong.
+# Skipped (77) without g++ or python3. About 3 s of CPU.
+set -euo pipefail
+cd "${CUTUNE_SRC:-$(dirname "$0")/..}"
+command -v g++ >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1 || { echo "no g++ or python3: skipped"; exit 77; }
+tmp=$(mktemp -d "${CUTUNE_TMP:-/tmp}/matmul_emu.XXXXXX" 2>/dev/null || mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+F="-DBM=32 -DBN=256 -DBK=16 -DWM=32 -DWN=16 -DTM=4 -DTN=4 -DSTAGES=3 -DSDB=0 -DPAD=4 -DREGDB=2 -DUNROLL=0 -DGROUPM=1 -DHOIST=1"
+# shellcheck disable=SC2086
+g++ -O1 -std=c++17 -Wno-unknown-pragmas $F -o "$tmp/emu" bench/matmul_emu.cpp 2>"$tmp/build.err" ||
+  { cat "$tmp/build.err"; fail "building the emulator"; }
+for seed in "" 1 2; do
+  out=$(MM_EMU_SEED=$seed "$tmp/emu" 2>&1) || fail "seed '${seed:-plain}': $out"
+  grep -q "^correct: BM=32 BN=256 BK=16" <<<"$out" || fail "seed '${seed:-plain}': $out"
+done
+echo "ok: the H200's failing configuration is correct under the plain and two random schedules"
+
+# the planted race: STAGES=2 REGDB=1, the load of tile kt+1 moved above the barrier
+mkdir -p "$tmp/m/bench" "$tmp/m/templates"
+cp bench/matmul_emu.cpp "$tmp/m/bench/"
+old='    __syncthreads();        // ... everyone'"'"'s; and everyone is done with tile kt-1'"'"'s stage
+    if (kt + STAGES - 1 < KT) load_async(kt + STAGES - 1, wr);'
+new='    if (kt + STAGES - 1 < KT) load_async(kt + STAGES - 1, wr);
+    __syncthreads();'
+python3 - "$tmp/m/templates/matmul.cu" "$old" "$new" <<'EOF' || fail "the template's cp.async loop changed: update the planted race"
+import sys
+s = open("templates/matmul.cu").read()
+if s.count(sys.argv[2]) != 1: sys.exit(1)
+open(sys.argv[1], "w").write(s.replace(sys.argv[2], sys.argv[3]))
+EOF
+M="-DBM=64 -DBN=64 -DBK=8 -DWM=32 -DWN=32 -DTM=4 -DTN=8 -DSTAGES=2 -DSDB=0 -DPAD=4 -DREGDB=1 -DUNROLL=0 -DGROUPM=1 -DHOIST=1"
+# shellcheck disable=SC2086
+g++ -O1 -std=c++17 -Wno-unknown-pragmas $M -o "$tmp/mut" "$tmp/m/bench/matmul_emu.cpp" 2>"$tmp/build.err" ||
+  { cat "$tmp/build.err"; fail "building the emulator on the planted race"; }
+caught=0
+for seed in 1 2 3; do
+  if ! MM_EMU_SEED=$seed "$tmp/mut" 2 >"$tmp/mut.out" 2>&1; then caught=1; break; fi
+done
+[ $caught = 1 ] || fail "no random schedule caught the planted race: $(cat "$tmp/mut.out")"
+grep -q "^WRONG" "$tmp/mut.out" || fail "the planted race: $(cat "$tmp/mut.out")"
+echo "ok: a random schedule catches the planted race (seed $seed)"
