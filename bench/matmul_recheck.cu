@@ -25,14 +25,7 @@
 #endif
 #include MM_TEMPLATE
 
-#define CK(x)                                                                              \
-  do {                                                                                     \
-    cudaError_t e_ = (x);                                                                  \
-    if (e_ != cudaSuccess) {                                                               \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      exit(2);                                                                             \
-    }                                                                                      \
-  } while (0)
+#include "bench_common.cuh" // CK
 
 // the reference: one element per thread, float64, k = 0..K-1 (as the template's matmul_ref)
 __global__ void ref_kernel(float *R, const float *A, const float *B, const float *C0, int n, float alpha, float beta) {

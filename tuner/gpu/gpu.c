@@ -182,6 +182,9 @@ static int send_setup(gpu *g, cterr *err, int *died) {
   int dummy;
   if (!died) died = &dummy;
   *died = 0;
+  /* a replacement worker for the same problem: the figures of the first setup stand */
+  int32_t known = isfinite(g->problem_copy_gbps) || isfinite(g->problem_sgemm_ms);
+  memcpy(g->setup.data + offsetof(wire_setup, baselines_known), &known, sizeof known);
   if (wire_write(g->pr.to, MSG_SETUP, g->setup.data, g->setup.len, NULL, 0, NULL, 0, err)) {
     char why[1024];
     describe_death(g, 0, why, sizeof why);

@@ -46,6 +46,8 @@ typedef struct wire_setup {
   launch_geom ref_geom;
   double bytes, flops;
   int64_t sgemm[3];    /* M, N, K of the cuBLAS SGEMM baseline; 0: none */
+  int32_t baselines_known; /* a restarted worker's setup: the coordinator keeps the copy and cuBLAS
+                              figures of the first, so they are not measured again */
   uint32_t kernel_len; /* name bytes follow the struct, then cubin_len cubin bytes */
   uint64_t cubin_len;
 } wire_setup;

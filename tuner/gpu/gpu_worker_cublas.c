@@ -123,9 +123,8 @@ double wk_sgemm_ms(worker *w, const int64_t mnk[3], char *why, size_t whylen) {
   if (st) snprintf(why, whylen, "cuBLAS: cublasSgemm returned status %d", st);
   else if (r) snprintf(why, whylen, "timing the cuBLAS baseline: %s", cuda_errstr(r));
   else {
-    for (int i = 1; i < REPS; i++)
-      for (int j = i; j > 0 && ms[j] < ms[j - 1]; j--) { double t = ms[j]; ms[j] = ms[j - 1]; ms[j - 1] = t; }
-    out = ms[REPS / 2];
+    double tmp[REPS];
+    out = wk_median(ms, REPS, tmp);
   }
 done:
   if (h) cb->destroy(h);

@@ -46,6 +46,9 @@ typedef struct worker {
 
 int wk_elsize(elemtype t);
 
+/* The median of v[0..n-1] (scratch: n doubles; v is left as it is). */
+double wk_median(const double *v, int n, double *scratch);
+
 /* The context is unusable after r (a sticky error: the kernel faulted): the worker must exit. */
 int wk_context_dead(worker *w, CUresult r);
 

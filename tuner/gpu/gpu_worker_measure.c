@@ -144,7 +144,7 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static double median_of(const double *v, int n, double *scratch) {
+double wk_median(const double *v, int n, double *scratch) {
   memcpy(scratch, v, (size_t)n * sizeof *v);
   qsort(scratch, (size_t)n, sizeof *scratch, cmp_double);
   return n % 2 ? scratch[n / 2] : 0.5 * (scratch[n / 2 - 1] + scratch[n / 2]);
@@ -178,14 +178,11 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, wir
 
   /* A first estimate of one launch (the check launch before it has warmed the module and the
    * clocks), then warm-up of ~1 ms (clocks up, instruction cache). */
-  double t1 = 0;
-  for (int k = 0; k < 1; k++) {
-    r = flush ? CUDA_SUCCESS : cu->cuEventRecord(w->ev[0], w->stream);
-    if (!r) r = enqueue_timed(w, f, g, flush, 1, 0);
-    if (r || (r = cu->cuEventSynchronize(w->ev[1])) || (r = cu->cuEventElapsedTime(&ms, w->ev[0], w->ev[1])))
-      { fail_run(w, res, r, "timing"); return; }
-    t1 = ms > 1e-4 ? ms : 1e-4;
-  }
+  r = flush ? CUDA_SUCCESS : cu->cuEventRecord(w->ev[0], w->stream);
+  if (!r) r = enqueue_timed(w, f, g, flush, 1, 0);
+  if (r || (r = cu->cuEventSynchronize(w->ev[1])) || (r = cu->cuEventElapsedTime(&ms, w->ev[0], w->ev[1])))
+    { fail_run(w, res, r, "timing"); return; }
+  double t1 = ms > 1e-4 ? ms : 1e-4;
   int warm = (int)ceil(1.0 / t1); /* ~1 ms: the GPU is kept busy from one configuration to the next */
   if (warm < 1) warm = 1;
   if (warm > 200) warm = 200;
@@ -240,7 +237,7 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, wir
     sd = 0;
     for (int i = 0; i < n; i++) sd += (s[i] - mean) * (s[i] - mean);
     sd = n > 1 ? sqrt(sd / (n - 1)) : 0;
-    median = median_of(s, n, tmp);
+    median = wk_median(s, n, tmp);
     double now = now_seconds();
     if (n >= min_s) {
       /* a contender for the best gets twice the samples: the winner's figure must hold */
@@ -292,8 +289,7 @@ static CUresult iso_median(worker *w, CUfunction f, const launch_geom *g, int n,
   unsigned long long blocks = (words + 255) / 256, cap = (unsigned long long)w->info.sms * 16;
   if (blocks > cap) blocks = cap;
   void *pf[] = {&w->scratch, &w->scratch, &words, &w->cmp_res};
-  /* written once, so the flush never reads uninitialised memory (initcheck stays quiet) */
-  CUresult r = cu->cuMemsetD32Async(w->scratch, 0, (size_t)words, w->stream);
+  CUresult r = CUDA_SUCCESS;
   for (int j = 0; j < n && !r; j++) {
     if ((r = cu->cuLaunchKernel(w->cmp_bits[2], (unsigned)blocks, 1, 1, 256, 1, 1, 0, w->stream, pf, NULL)) ||
         (r = cu->cuEventRecord(w->ev[2 * j], w->stream)))
@@ -308,7 +304,7 @@ static CUresult iso_median(worker *w, CUfunction f, const launch_geom *g, int n,
     r = cu->cuEventElapsedTime(&ms, w->ev[2 * j], w->ev[2 * j + 1]);
     s[j] = ms;
   }
-  if (!r) *ms_out = median_of(s, n, s + n);
+  if (!r) *ms_out = wk_median(s, n, s + n);
   free(s);
   return r;
 }
