@@ -45,6 +45,7 @@ static emu_dim3 threadIdx, blockIdx;
 #define __launch_bounds__(...)
 template <class T> static inline T __ldg(const T *p) { return *p; }
 static void __syncthreads(void);
+static int __syncthreads_or(int p);
 static float4 *mm_emu_smem(void);
 static void mm_cp4(float *dst, const float *src, int src_bytes);
 static void mm_cp16(float *dst, const float *src, int src_bytes);
@@ -126,6 +127,12 @@ static void __syncthreads(void) {
   if (rng_state) land_some();
   at_barrier[cur] = true;
   swapcontext(&thr_ctx[cur], &sched_ctx);
+}
+
+// the template's REGDB=2 barrier (its predicate only orders the fragment loads on a GPU)
+static int __syncthreads_or(int p) {
+  __syncthreads();
+  return p;
 }
 
 // a stop (random schedules): back to the scheduler 1 time in 2, after landing some copies
