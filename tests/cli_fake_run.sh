@@ -54,6 +54,11 @@ dups=$(sed 's/.*"config":"\([^"]*\)".*"problem":"\([^"]*\)".*/\1 \2/' "$STORE" |
 [ "$dups" -eq 0 ] && ok || fail "$dups (config, problem) pairs recorded twice"
 oks=$(grep -c '"status":"ok"' "$STORE" || true)
 [ "$oks" -eq 12 ] && ok || fail "$oks ok records (wanted 12)"
+# every measured record carries the worker's own time on it (measure_ms > 0), and the run says
+# where the time went
+timed=$(grep '"status":"ok"' "$STORE" | grep -c '"measure_ms":[0-9.]*[1-9]' || true)
+[ "$timed" -eq 12 ] && ok || fail "$timed of 12 ok records have measure_ms > 0"
+expect_output "time: the GPU worked" "where the time went"
 
 # 3. the same command again: nothing to measure
 run

@@ -74,7 +74,8 @@ static double record_value(const record *r) {
  * counts a cutune store); NAN when the record says neither. */
 static double record_cost_s(const record *r) {
   double c = isfinite(r->compile_ms) ? r->compile_ms : 0;
-  if (isfinite(r->t_median)) c += r->t_median * (r->samples > 0 ? r->samples : 1);
+  if (isfinite(r->measure_ms)) c += r->measure_ms; /* the worker's own clock (newer records) */
+  else if (isfinite(r->t_median)) c += r->t_median * (r->samples > 0 ? r->samples : 1);
   return c > 0 ? c / 1000.0 : NAN;
 }
 
@@ -105,6 +106,8 @@ typedef struct tune_tally {
   int exhausted;
   double best;
   int flops; /* the space gives flops: progress in TFLOP/s */
+  double gpu_ms, compile_ms; /* sums over this run's records: where the time went */
+  size_t ngpu, ncompile;
 } tune_tally;
 
 static void note_best(tune_ctx *t, int g, tune_tally *ty, const record *r) {
@@ -112,6 +115,20 @@ static void note_best(tune_ctx *t, int g, tune_tally *ty, const record *r) {
     ty->best = r->t_median;
     t->x->ops->best(t->x, g, ty->best);
   }
+}
+
+/* Where a problem's time went, from its records: the GPU's share of the wall time (below ~90 %
+ * the devices waited for compiles; near 100 % the GPU is the bound) and the mean compile time
+ * per configuration (compiles run in parallel: --jobs). */
+static void time_note(const tune_tally *ty, double wall, int ndev) {
+  if (ty->ngpu == 0 || wall <= 0) return;
+  double busy = ty->gpu_ms / 1e3 / (wall * (ndev > 0 ? ndev : 1));
+  fprintf(stderr, "  time: the GPU%s worked %.0f %% of it (%.0f ms per configuration: load, check, timing)", ndev > 1 ? "s" : "",
+          100 * busy, ty->gpu_ms / (double)ty->ngpu);
+  if (ty->ncompile)
+    fprintf(stderr, "; a compile took %.2f s on average (in parallel processes: --jobs)",
+            ty->compile_ms / 1e3 / (double)ty->ncompile);
+  fputs("\n", stderr);
 }
 
 /* A finished record: to its group's store (fsync'd), to the strategy, to the display. Frees rec. */
@@ -125,6 +142,8 @@ static int finish_record(tune_ctx *t, int g, tune_tally *ty, size_t cfg, record 
     ty->charged++;
     strategy_tell_cost(ty->strat, cfg, record_value(rec), record_cost_s(rec));
     if (rec->status != ST_OK) ty->failed++;
+    if (isfinite(rec->measure_ms)) ty->gpu_ms += rec->measure_ms, ty->ngpu++;
+    if (isfinite(rec->compile_ms) && rec->compile_ms > 0) ty->compile_ms += rec->compile_ms, ty->ncompile++;
     if (t->o->verbose)
       progress_log(ty->pg, "%-40s %-13s %s", rec->config, rec_status_name(rec->status),
                    rec->status == ST_OK ? "" : (rec->message ? rec->message : ""));
@@ -244,9 +263,12 @@ done:
     progress_finish(ty[g].pg);
     progress_free(ty[g].pg);
     strategy_free(ty[g].strat);
-    if (rc == 0 && !t->o->quiet)
+    if (rc == 0 && !t->o->quiet) {
+      double wall = now_seconds() - t0;
       fprintf(stderr, "problem %s%s: %ld measured (%zu failed), %zu answered from the store, %.1f s\n", pkey,
-              t->grp[g].label, ty[g].charged, ty[g].failed, ty[g].resumed, now_seconds() - t0);
+              t->grp[g].label, ty[g].charged, ty[g].failed, ty[g].resumed, wall);
+      time_note(&ty[g], wall, x->group[g].ndevices);
+    }
   }
   free(batch);
   return rc;

@@ -385,6 +385,7 @@ static void fill_record(const gpu *g, const wire_result *w, record *rec) {
   rec->t_std = w->t_std;
   rec->t_isolated = w->t_isolated;
   rec->t_iso_floor = w->t_iso_floor;
+  rec->measure_ms = w->measure_ms;
   rec->samples = w->samples;
   rec->gbps = w->gbps;
   /* against the problem's own copy figure, else the first worker's large copy (restarted

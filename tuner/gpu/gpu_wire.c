@@ -86,7 +86,7 @@ int wire_read(int fd, uint32_t *type, dbuf *payload, cterr *err) {
 void wire_result_init(wire_result *r) {
   memset(r, 0, sizeof *r);
   r->status = ST_OK;
-  r->t_median = r->t_min = r->t_mean = r->t_std = r->t_isolated = r->t_iso_floor = NAN;
+  r->t_median = r->t_min = r->t_mean = r->t_std = r->t_isolated = r->t_iso_floor = r->measure_ms = NAN;
   r->samples = 0;
   r->gbps = r->copy_share = r->gflops = r->energy_mj = NAN;
   r->regs = r->smem_static = r->smem_dynamic = r->local_bytes = r->block_threads = -1;

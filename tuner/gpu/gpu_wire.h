@@ -83,6 +83,7 @@ typedef struct wire_result {
   int32_t flush_l2, batch; /* how it was timed: L2 flushed before each launch; launches per event pair */
   double t_isolated;        /* median of single launches after a read-only L2 flush less t_iso_floor, ms; NAN: not measured */
   double t_iso_floor;       /* the event pair's floor subtracted from it (an empty kernel timed alike), ms */
+  double measure_ms;        /* the worker's wall time on the job: load, check, timing, unload */
 } wire_result;
 
 /* Blocking, whole-frame I/O for the worker. 0, or -1 (EOF or error) with err filled. */

@@ -27,7 +27,7 @@ void record_init(record *r) {
   r->status = ST_OK;
   r->t_median = r->t_min = r->t_mean = r->t_std = r->t_isolated = r->t_iso_floor = r->cublas_share = NAN;
   r->gbps = r->copy_share = r->gflops = r->energy_mj = NAN;
-  r->occupancy = r->compile_ms = NAN;
+  r->occupancy = r->compile_ms = r->measure_ms = NAN;
   r->sm_clock_mhz = r->mem_clock_mhz = r->temperature_c = NAN;
   r->samples = 0;
   r->regs = r->smem_static = r->smem_dynamic = r->local_bytes = r->spill_stores = r->spill_loads = -1;
@@ -79,7 +79,7 @@ static const rec_field rec_fields[] = {
     RF_D("copy_share", copy_share), RF_D("gflops", gflops),        RF_D("cublas_share", cublas_share), RF_I("regs", regs),
     RF_I("smem_static", smem_static), RF_I("smem_dynamic", smem_dynamic), RF_I("local_bytes", local_bytes),
     RF_I("spill_stores", spill_stores), RF_I("spill_loads", spill_loads), RF_I("block_threads", block_threads),
-    RF_D("occupancy", occupancy),   RF_D("compile_ms", compile_ms), RF_D("temperature_c", temperature_c),
+    RF_D("occupancy", occupancy),   RF_D("compile_ms", compile_ms), RF_D("measure_ms", measure_ms), RF_D("temperature_c", temperature_c),
     RF_D("sm_clock_mhz", sm_clock_mhz),
 };
 #define N_REC_FIELDS (sizeof rec_fields / sizeof rec_fields[0])
@@ -94,7 +94,7 @@ int record_field_known(const char *name) { return find_field(name) != NULL; }
 
 const char *record_field_names(void) {
   return "time, energy, t_min, t_mean, t_std, gbps, copy_share, gflops, cublas_share, regs, smem_static, smem_dynamic, "
-         "local_bytes, spill_stores, spill_loads, block_threads, occupancy, compile_ms, temperature_c, sm_clock_mhz";
+         "local_bytes, spill_stores, spill_loads, block_threads, occupancy, compile_ms, measure_ms, temperature_c, sm_clock_mhz";
 }
 
 double record_field(const record *r, const char *name) {

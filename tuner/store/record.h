@@ -58,6 +58,7 @@ typedef struct record {
   double occupancy;  /* theoretical, 0..1 */
   char *limiter;     /* "registers" | "shared_memory" | "threads" | "blocks" | "" */
   double compile_ms;
+  double measure_ms; /* the GPU worker's wall time on this configuration: load, check, timing */
 
   /* provenance */
   char *template_hash; /* sha256 of the template and every file it includes (hex, 16 bytes; compile_source) */
@@ -77,7 +78,7 @@ void record_set_str(char **field, const char *value); /* replaces, copying value
 
 /* Numeric fields by name, for objectives and the Pareto front: "time" (t_median), "energy"
  * (energy_mj), and t_min t_mean t_std gbps copy_share gflops regs smem_static smem_dynamic
- * local_bytes spill_stores spill_loads block_threads occupancy compile_ms temperature_c
+ * local_bytes spill_stores spill_loads block_threads occupancy compile_ms measure_ms temperature_c
  * sm_clock_mhz. record_field gives NAN for an unknown name or an unmeasured value. */
 int record_field_known(const char *name);
 const char *record_field_names(void); /* the list above, for messages */

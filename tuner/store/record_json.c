@@ -93,6 +93,7 @@ void record_to_json(const record *r, dbuf *b) {
   put_str(b, "limiter", r->limiter, &g);
   dbuf_puts(b, "}");
   put_num(b, "compile_ms", r->compile_ms, &f);
+  if (isfinite(r->measure_ms)) put_num(b, "measure_ms", r->measure_ms, &f);
 
   key(b, "provenance", &f);
   dbuf_puts(b, "{");
@@ -135,7 +136,7 @@ typedef struct {
 
 static const field top_fields[] = {FS("space", space),     FS("config", config),         FS("problem", problem),
                                    FS("message", message), FN("gbps", gbps),             FN("copy_share", copy_share),
-                                   FN("gflops", gflops),   FN("cublas_share", cublas_share), FN("energy_mj", energy_mj),   FN("compile_ms", compile_ms),
+                                   FN("gflops", gflops),   FN("cublas_share", cublas_share), FN("energy_mj", energy_mj),   FN("compile_ms", compile_ms), FN("measure_ms", measure_ms),
                                    {NULL, F_STR, 0}};
 static const field time_fields[] = {FN("median", t_median), FN("min", t_min),        FN("mean", t_mean),
                                     FN("std", t_std),       FI("samples", samples),
