@@ -154,6 +154,7 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d) {
   return 0;
 }
 CUresult cuDevicePrimaryCtxRelease(CUdevice d) { return 0; }
+CUresult cuDevicePrimaryCtxSetFlags(CUdevice d, unsigned f) { return 0; }
 CUresult cuCtxSetCurrent(CUcontext c) { return 0; }
 static CUresult syncit(void) {
   if (spin)

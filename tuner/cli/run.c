@@ -74,7 +74,7 @@ static const char run_usage[] =
     "  --problem KEY       tune one problem only: its index (0, 1, ...) or key (\"M=8192,N=8192\")\n"
     "  --top N             rows in the table of best configurations (default 10)\n"
     "  --min-samples N     timed launches at least (default 10, but as few as 5 where 10 would\n"
-    "                      take more than 25 ms of launches; a value given here is kept exactly)\n"
+    "                      take more than 12 ms of launches; a value given here is kept exactly)\n"
     "  --max-samples N     timed launches at most (default 200)\n"
     "  --rse X             stop timing once the relative standard error is below X (default 0.005)\n"
     "  --energy-top N      energy objective: the second pass measures energy for at most the N\n"

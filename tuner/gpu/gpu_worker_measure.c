@@ -20,6 +20,9 @@
 
 #include "gpu_worker_int.h"
 
+#define WK_SAMPLE_FLOOR_MS 12.0 /* min_samples of long launches: about this much of launches */
+#define WK_ISO_CAP_MS 8.0       /* the isolated time: about this much of launches at most */
+
 int wk_context_dead(worker *w, CUresult r) {
   switch (r) {
     case CUDA_ERROR_ILLEGAL_ADDRESS: case CUDA_ERROR_LAUNCH_FAILED: case CUDA_ERROR_MISALIGNED_ADDRESS:
@@ -183,8 +186,9 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, wir
   if (r || (r = cu->cuEventSynchronize(w->ev[1])) || (r = cu->cuEventElapsedTime(&ms, w->ev[0], w->ev[1])))
     { fail_run(w, res, r, "timing"); return; }
   double t1 = ms > 1e-4 ? ms : 1e-4;
-  int warm = (int)ceil(1.0 / t1); /* ~1 ms: the GPU is kept busy from one configuration to the next */
-  if (warm < 1) warm = 1;
+  /* ~1 ms: the GPU is kept busy from one configuration to the next; a launch of 1 ms or more
+   * has had its warm-up in the check and estimate launches */
+  int warm = t1 >= 1.0 ? 0 : (int)ceil(1.0 / t1);
   if (warm > 200) warm = 200;
   double left_ms = (budget_end - now_seconds()) * 1e3;
   if (warm * t1 > 0.25 * left_ms) warm = (int)(0.25 * left_ms / t1);
@@ -194,9 +198,11 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, wir
 
   /* Long launches (GEMMs of milliseconds) need fewer samples for the same confidence, and the
    * tuning rate is the GPU's time: unless the count was given, min_samples launches take at
-   * most ~25 ms, 5 samples at least (the relative-error target still applies on top). */
-  if (!job->min_samples_fixed && min_s > 5 && min_s * t1 > 25.0) {
-    min_s = (int)ceil(25.0 / t1);
+   * most ~WK_SAMPLE_FLOOR_MS, 5 samples at least (the relative-error target still applies on
+   * top, and a contender for the best gets twice the samples). A 2.8 ms SGEMM on the H200 has a
+   * standard deviation of ~0.05 % between launches: 5 samples put its mean within ~0.02 %. */
+  if (!job->min_samples_fixed && min_s > 5 && min_s * t1 > WK_SAMPLE_FLOOR_MS) {
+    min_s = (int)ceil(WK_SAMPLE_FLOOR_MS / t1);
     if (min_s < 5) min_s = 5;
   }
   int K = 1;
@@ -321,10 +327,10 @@ static CUresult iso_median(worker *w, CUfunction f, const launch_geom *g, int n,
 static void wk_time_isolated(worker *w, CUfunction f, const wire_job *job, wire_result *res) {
   int n = job->isolated_samples < WK_MAX_CHUNK ? job->isolated_samples : WK_MAX_CHUNK;
   if (!w->scratch || n <= 0) return;
-  /* at most ~15 ms of launches (at least 5): a 3 ms GEMM gets 5, not 21 (the tuning rate) */
+  /* at most ~WK_ISO_CAP_MS of launches (at least 3): a 3 ms GEMM gets 3, not 21 (the tuning rate) */
   if (isfinite(res->t_median) && res->t_median > 0) {
-    int cap = (int)ceil(15.0 / res->t_median);
-    if (cap < 5) cap = 5;
+    int cap = (int)ceil(WK_ISO_CAP_MS / res->t_median);
+    if (cap < 3) cap = 3;
     if (n > cap) n = cap;
   }
   double raw = NAN;
