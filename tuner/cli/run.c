@@ -89,7 +89,7 @@ static const char run_usage[] =
     "Spaces too large to exhaust: without --budget and --time, a space of more than\n"
     "" XSTR(TUNE_EXHAUSTIVE_MAX) " valid configurations gets a budgeted search on each problem: the default\n"
     "strategy (hybrid) with --budget " XSTR(TUNE_DEFAULT_BUDGET) " --time " XSTR(TUNE_DEFAULT_TIME) ", whichever ends first (the matmul\n"
-    "space: ~75,000 configurations, about 1.5 minutes per problem on an H200). Only what the\n"
+    "space: ~93,000 configurations, about 1.5 minutes per problem on an H200). Only what the\n"
     "strategy asks for is compiled: the compile pool runs at most 2 x --jobs configurations\n"
     "ahead of the GPU (2 x --jobs + 4), in parallel NVRTC processes. Give --budget or --time (or --strategy\n"
     "exhaustive) to override; --budget larger than the space measures all of it. --time\n"
