@@ -97,7 +97,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *cmd = argv[1];
-  if (!strcmp(cmd, "__compile-worker")) return compile_worker_main();
+  if (!strcmp(cmd, "__compile-worker"))
+    return compile_worker_main(argc > 2 && !strcmp(argv[2], COMPILE_WORKER_NO_NVRTC_CACHE));
   if (!strcmp(cmd, "__gpu-worker")) return gpu_worker_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "__profile-one")) return profile_one_main(argc - 1, argv + 1);
   /* Whole lines, each in one write, on both streams even into a pipe or file: a table row on

@@ -103,8 +103,8 @@ char *compile_cache_default_dir(void);
 
 /* Pool of compile worker processes: `self_exe __compile-worker` started with posix_spawn
  * (lazily, as jobs need them; nworkers <= 0 means one per online CPU), cache_dir NULL
- * for no cache (NVRTC's own cache is then turned off too: CUDA_CACHE_DISABLE=1 is set in
- * this process, and so in its workers),
+ * for no cache (NVRTC's own cache is then turned off too: the workers are started with
+ * COMPILE_WORKER_NO_NVRTC_CACHE and set CUDA_CACHE_DISABLE=1 for themselves),
  * fed jobs over pipes. Results come back in completion order, tagged. A worker that dies
  * is replaced and its job reported as failed, naming the signal: `lost` when it was killed
  * from outside (SIGKILL, SIGTERM, SIGINT, SIGHUP), a compile error when it crashed (NVRTC
@@ -128,7 +128,8 @@ size_t cpool_pending(const cpool *p); /* submitted and not yet returned */
 void cpool_free(cpool *p);
 /* Body of the hidden `cutune __compile-worker` subcommand: reads jobs on stdin, writes
  * results on stdout until EOF. */
-int compile_worker_main(void);
+#define COMPILE_WORKER_NO_NVRTC_CACHE "--no-nvrtc-cache"
+int compile_worker_main(int no_nvrtc_cache);
 
 /* Theoretical occupancy on an architecture from resources and block size.
  * limiter: "registers" | "shared_memory" | "threads" | "blocks" | "none". */

@@ -77,7 +77,11 @@ static void item_free(jobitem *it) {
 }
 
 static int worker_start(cpool *p, worker *w, cterr *err) {
-  char *argv[] = {p->self_exe, "__compile-worker", NULL};
+  /* No cache means no cache: NVRTC (CUDA 12.9+) keeps compiled programs of its own in the
+   * driver's compute cache (~/.nv/ComputeCache) where a driver is present, which answered
+   * about half of a second "cold" matmul run on the H200 in ~20 ms each. The worker turns it
+   * off for itself (CUDA_CACHE_DISABLE=1); this process's environment stays as it was. */
+  char *argv[] = {p->self_exe, "__compile-worker", p->cache_dir ? NULL : COMPILE_WORKER_NO_NVRTC_CACHE, NULL};
   int rc = proc_spawn(&w->pr, p->self_exe, argv, 0);
   if (rc != 0)
     return cterr_set(err, "compile pool: cannot start worker '%s __compile-worker': %s", p->self_exe, strerror(rc));
@@ -141,11 +145,6 @@ int cpool_new(cpool **out, const char *self_exe, int nworkers, const char *cache
   cpool *p = xcalloc(1, sizeof *p);
   p->self_exe = xstrdup(self_exe);
   p->cache_dir = cache_dir ? xstrdup(cache_dir) : NULL;
-  /* No cache means no cache: NVRTC (CUDA 12.9+) keeps compiled programs of its own in the
-   * driver's compute cache (~/.nv/ComputeCache) where a driver is present, which answered
-   * about half of a second "cold" matmul run on the H200 in ~20 ms each. It reads
-   * CUDA_CACHE_DISABLE; the workers inherit it. */
-  if (!cache_dir) setenv("CUDA_CACHE_DISABLE", "1", 1);
   p->nworkers = nworkers;
   p->timeout_s = COMPILE_TIMEOUT_S;
   p->w = xcalloc((size_t)nworkers, sizeof *p->w);

@@ -241,7 +241,8 @@ static int job_has_marker(const compile_job *j, const char *marker) {
   return 0;
 }
 
-int compile_worker_main(void) {
+int compile_worker_main(int no_nvrtc_cache) {
+  if (no_nvrtc_cache) setenv("CUDA_CACHE_DISABLE", "1", 1); /* before NVRTC first runs */
   /* Results go out on a private copy of stdout; fd 1 itself is pointed at stderr so that
    * nothing else printed in this process (a library's chatter) can corrupt a frame. */
   int out = dup(1);
