@@ -77,4 +77,14 @@ for run, model in (("mpi", "NVIDIA_H200"), ("kill", "NVIDIA_H200"), ("mixed", "N
 arch = {json.loads(l)["provenance"]["arch"] for l in open(f"{root}/mixed/NVIDIA_A100-SXM4-80GB/fake_copy.jsonl")}
 assert arch == {"sm_80"}, f"the A100 records were compiled for {arch}"
 PY
+
+# the energy objective's second pass runs on the ranks too: the same space with time and energy
+# objectives; rank 0 appends an energy record for each of the fastest configurations
+E="$TMPROOT/energy"
+mkdir -p "$E" && cp tests/spaces/fake_copy.cu "$E/"
+sed 's/objectives = { "time" },/objectives = { "time", "energy" },/' $SPACE > "$E/fake_copy.lua"
+grep -q '"energy"' "$E/fake_copy.lua" && ok || fail "could not make the energy space"
+expect_status 0 -- timeout 180 "${MPIRUN[@]}" "$BIN" run --no-progress --jobs 1 --energy-top 3 --results "$E/R" "$E/fake_copy.lua"
+n=$(grep -c '"energy_mj":[0-9]' "$E/R/NVIDIA_H200/fake_copy.jsonl" || true)
+[ "$n" -eq 3 ] && ok || fail "$n records with energy under MPI (wanted 3: --energy-top 3)"
 finish

@@ -43,6 +43,7 @@ typedef struct msg_task {
   int32_t prob, lg;
   uint64_t cfg;
   double best_ms;
+  int32_t energy_ms; /* > 0: the energy pass (exec remeasure) with this window, not a tuning task */
 } msg_task;
 typedef struct msg_result { /* followed by the record as JSON */
   int32_t prob, lg;
@@ -65,6 +66,7 @@ typedef struct rrank {
 typedef struct task {
   int g, rank, lg; /* rank -1: queued, waiting for room */
   size_t cfg;
+  int energy_ms; /* > 0: a remeasure for the energy pass */
 } task;
 
 typedef struct exec_ranks {
@@ -134,7 +136,8 @@ static void assign(exec_ranks *e) {
     }
     if (best < 0) continue;
     rrank *rr = &e->r[best];
-    msg_task m = {.prob = e->prob, .lg = rank_lg(rr, t->g), .cfg = t->cfg, .best_ms = e->best[t->g]};
+    msg_task m = {.prob = e->prob, .lg = rank_lg(rr, t->g), .cfg = t->cfg, .best_ms = e->best[t->g],
+                  .energy_ms = t->energy_ms};
     cterr err;
     if (dist_send(e->d, best, TAG_TASK, &m, sizeof m, &err) != 0) {
       lose(e, best, err.msg);
@@ -180,7 +183,7 @@ static int take(exec_ranks *e, exec_done *d, int timeout_ms, cterr *err) {
     }
     rr->ready_prob = m.prob;
     memcpy(rr->copy, m.copy_gbps, sizeof rr->copy);
-  } else if (tag == TAG_RESULT && e->buf.len > sizeof(msg_result)) {
+  } else if (tag == TAG_RESULT && e->buf.len >= sizeof(msg_result)) {
     msg_result m;
     memcpy(&m, e->buf.data, sizeof m);
     if (m.prob != e->prob || m.lg < 0 || m.lg >= rr->ngroups) return 0;
@@ -188,6 +191,11 @@ static int take(exec_ranks *e, exec_done *d, int timeout_ms, cterr *err) {
     for (int i = 0; i < e->nt; i++) {
       task *t = &e->t[i];
       if (t->g != g || t->cfg != m.cfg || t->rank != from) continue;
+      if (e->buf.len == sizeof m) { /* no record: a remeasure with nothing to measure */
+        rr->used[m.lg]--;
+        e->t[i] = e->t[--e->nt];
+        return 0;
+      }
       record_init(&d->rec);
       if (record_from_json_n(e->buf.data + sizeof m, e->buf.len - sizeof m, &d->rec, err) != 0)
         return cterr_wrap(err, "a record from rank %d", from);
@@ -308,11 +316,22 @@ static void r_free(exec *x) {
   free(e);
 }
 
-/* The energy pass is not sent to ranks (yet): the time records are complete without it. */
+/* The energy pass: one task marked with its window, to a rank of the group with room; nothing
+ * else is in flight then. 1 with d filled, 0 when the rank had nothing to measure (or the task
+ * was lost with its rank and no other rank of the model took it), -1 on an error. */
 static int r_remeasure(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, cterr *err) {
-  static int said;
-  if (!said++) fprintf(stderr, "cutune: the energy pass is not run under MPI; the records hold time only\n");
-  return 0;
+  exec_ranks *e = (exec_ranks *)x;
+  if (e->nt) return cterr_set(err, "energy pass: %d configurations still in flight", e->nt);
+  if (e->nt == e->cap) {
+    e->cap = e->cap ? 2 * e->cap : 64;
+    e->t = xrealloc(e->t, (size_t)e->cap * sizeof *e->t);
+  }
+  e->t[e->nt++] = (task){.g = g, .rank = -1, .lg = -1, .cfg = cfg, .energy_ms = energy_ms > 0 ? energy_ms : 1};
+  for (;;) {
+    int w = r_wait(x, d, 1000, err);
+    if (w != 0) return w;
+    if (e->nt == 0) return 0;
+  }
 }
 
 static const exec_ops ranks_ops = {r_problem, r_room, r_submit, r_best, r_wait, r_inflight,
@@ -437,6 +456,32 @@ static int serve(dist *d, space *s, const run_opts *o, const char *self_exe, con
       for (int lg = 0; lg < x->ngroups; lg++) r.copy_gbps[lg] = x->ops->copy_gbps(x, lg);
       if (dist_send(d, 0, TAG_READY, &r, sizeof r, err) != 0) goto done;
       last_sent = now_seconds();
+    } else if (got == 1 && !failed && tag == TAG_TASK && buf.len == sizeof(msg_task) &&
+               ((msg_task *)buf.data)->energy_ms > 0) {
+      /* the energy pass: measured now (nothing else is in flight), the record sent back, or
+       * the bare header when there is nothing to measure */
+      msg_task m;
+      memcpy(&m, buf.data, sizeof m);
+      exec_done dn;
+      int w = m.prob == prob && m.lg >= 0 && m.lg < x->ngroups
+                  ? x->ops->remeasure(x, m.lg, (size_t)m.cfg, m.energy_ms, &dn, err)
+                  : 0;
+      if (w < 0) {
+        fprintf(stderr, "cutune: rank %d: %s\n", rank, err->msg);
+        send_fail(d, err->msg);
+        failed = 1;
+        continue;
+      }
+      msg_result r = {.prob = prob, .lg = m.lg, .cfg = m.cfg};
+      dbuf_reset(&json);
+      dbuf_append(&json, &r, sizeof r);
+      if (w == 1) {
+        record_to_json(&dn.rec, &json);
+        record_free(&dn.rec);
+      }
+      if (dist_send(d, 0, TAG_RESULT, json.data, json.len, err) != 0) goto done;
+      last_sent = now_seconds();
+      continue;
     } else if (got == 1 && !failed && tag == TAG_TASK && buf.len == sizeof(msg_task)) {
       msg_task m;
       memcpy(&m, buf.data, sizeof m);
