@@ -72,6 +72,10 @@ static const char score_usage[] =
     "  --hybrid-ramp X      hybrid: their share, 0.5 at the stall, grows by X per patience further\n"
     "                       results without improvement (0.5)\n"
     "  --hybrid-max X       hybrid: their share at most (0.8)\n"
+    "  --hybrid-credit on|off  hybrid: also give them the share their gain per proposal earns\n"
+    "                       against BO's (decayed log-time improvement of the best; on)\n"
+    "  --hybrid-credit-min X, --hybrid-credit-max X  hybrid: bounds of that share (0.1, 0.5)\n"
+    "  --hybrid-decay X     hybrid: credit decay per told result (0.97)\n"
     "  --csv FILE           also write the mean score per budget: budget,strategy...,one row per b\n";
 
 typedef struct {
@@ -220,6 +224,10 @@ static int parse_opts(int argc, char **argv, score_cfg *cfg, const char **svg, i
       NEED();
       if (strcmp(v, "on") && strcmp(v, "off")) return cterr_set(err, "--cost-aware must be on or off (got '%s')", v);
       cost_aware = !strcmp(v, "on");
+    } else if (!strcmp(a, "--hybrid-credit")) {
+      NEED();
+      if (strcmp(v, "on") && strcmp(v, "off")) return cterr_set(err, "--hybrid-credit must be on or off (got '%s')", v);
+      cfg->opts.hybrid_credit = !strcmp(v, "on") ? 0 : -1;
     } else if (!strcmp(a, "--hybrid-arm")) {
       NEED();
       cfg->opts.hybrid_arm = v;
@@ -238,15 +246,20 @@ static int parse_opts(int argc, char **argv, score_cfg *cfg, const char **svg, i
       NEED();
       cfg->opts.arms = v;
     } else if (!strcmp(a, "--bandit-c") || !strcmp(a, "--bo-xi") || !strcmp(a, "--hybrid-ramp") ||
-               !strcmp(a, "--hybrid-max")) {
+               !strcmp(a, "--hybrid-max") || !strcmp(a, "--hybrid-credit-min") || !strcmp(a, "--hybrid-credit-max") ||
+               !strcmp(a, "--hybrid-decay")) {
       NEED();
       if (parse_double(v, &d, a, err) < 0) return -1;
       if (!(d > 0)) return cterr_set(err, "%s must be positive (got %s)", a, v);
-      if (!strcmp(a, "--hybrid-max") && d > 1) return cterr_set(err, "--hybrid-max is a share: 0..1 (got %s)", v);
-      *(!strcmp(a, "--bo-xi")         ? &cfg->opts.bo_xi
-        : !strcmp(a, "--hybrid-ramp") ? &cfg->opts.hybrid_ramp
-        : !strcmp(a, "--hybrid-max")  ? &cfg->opts.hybrid_max
-                                      : &cfg->opts.bandit_c) = d;
+      if ((!strcmp(a, "--hybrid-max") || !strncmp(a, "--hybrid-credit-", 16) || !strcmp(a, "--hybrid-decay")) && d > 1)
+        return cterr_set(err, "%s is a fraction: 0..1 (got %s)", a, v);
+      *(!strcmp(a, "--bo-xi")                ? &cfg->opts.bo_xi
+        : !strcmp(a, "--hybrid-ramp")        ? &cfg->opts.hybrid_ramp
+        : !strcmp(a, "--hybrid-max")         ? &cfg->opts.hybrid_max
+        : !strcmp(a, "--hybrid-credit-min")  ? &cfg->opts.hybrid_credit_min
+        : !strcmp(a, "--hybrid-credit-max")  ? &cfg->opts.hybrid_credit_max
+        : !strcmp(a, "--hybrid-decay")       ? &cfg->opts.hybrid_decay
+                                             : &cfg->opts.bandit_c) = d;
     } else if (!strcmp(a, "--bandit-window") || !strcmp(a, "--ga-pop") || !strcmp(a, "--bo-init") ||
                !strcmp(a, "--bo-candidates") || !strcmp(a, "--hybrid-patience") || !strcmp(a, "--hybrid-min") ||
                !strcmp(a, "--bo-design")) {

@@ -33,6 +33,9 @@ void strategy_opts_default(strategy_opts *o) {
   o->hybrid_min = 20;
   o->hybrid_ramp = 0.5;
   o->hybrid_max = 0.8;
+  o->hybrid_credit_min = 0.1;
+  o->hybrid_credit_max = 0.5;
+  o->hybrid_decay = 0.97;
 }
 
 static void opts_merge(strategy_opts *dst, const strategy_opts *src) {
@@ -52,6 +55,10 @@ static void opts_merge(strategy_opts *dst, const strategy_opts *src) {
   if (src->hybrid_min > 0) dst->hybrid_min = src->hybrid_min;
   if (src->hybrid_ramp > 0) dst->hybrid_ramp = src->hybrid_ramp;
   if (src->hybrid_max > 0) dst->hybrid_max = src->hybrid_max;
+  if (src->hybrid_credit < 0) dst->hybrid_credit = -1;
+  if (src->hybrid_credit_min > 0) dst->hybrid_credit_min = src->hybrid_credit_min;
+  if (src->hybrid_credit_max > 0) dst->hybrid_credit_max = src->hybrid_credit_max;
+  if (src->hybrid_decay > 0) dst->hybrid_decay = src->hybrid_decay;
   if (src->cost_aware > 0) dst->cost_aware = 1;
 }
 

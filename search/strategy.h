@@ -46,6 +46,9 @@ typedef struct strategy_opts {
   int hybrid_min;         /* hybrid: evaluations before it may join; default 20 */
   double hybrid_ramp;     /* hybrid: their share (0.5 at the stall) grows by this per patience further stale results; default 0.5 */
   double hybrid_max;      /* hybrid: their share at most; default 0.8 */
+  int hybrid_credit;      /* hybrid: 0 = the credit share on (default), -1 = off (the stall ramp alone) */
+  double hybrid_credit_min, hybrid_credit_max; /* hybrid: bounds of the credit share; default 0.1, 0.5 */
+  double hybrid_decay;    /* hybrid: credit decay per told result; default 0.97 */
   int cost_aware;   /* bo (and bo inside bandit/hybrid): use the told costs (strategy_tell_cost) in the
                      * acquisition, expected improvement per predicted second; 0 = off (default), 1 = on.
                      * For budgets in seconds (cutune score --cost time, cutune run --time). */

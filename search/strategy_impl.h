@@ -56,6 +56,12 @@ void st_row(const strategy *s, size_t i, uint16_t *row);
  * free row at Hamming distance 1, then 2; else a random free row. -1 when nothing is left. */
 long st_repair(strategy *s, const uint16_t *row);
 
+/* The hybrid's credit share (strat_hybrid.c): the exploitation arms' share of the proposals from
+ * the decayed proposals u[] and log-time gains g[] of BO ([0]) and of the exploitation arms
+ * ([1]): their gain per proposal over the sum of both rates, the exploitation arms' rate pulled
+ * towards half the overall one while they have few proposals; clamped to lo..hi. */
+double hybrid_credit_share(const double u[2], const double g[2], double lo, double hi);
+
 extern const strategy_ops strat_exhaustive_ops, strat_random_ops, strat_ils_ops, strat_anneal_ops,
     strat_ga_ops, strat_bo_ops, strat_bandit_ops, strat_hybrid_ops;
 
