@@ -46,7 +46,7 @@ static const char score_usage[] =
     "                       in lockstep see; default 1 = one at a time)\n"
     "  --cost evals|time    what a budget counts (default evals). time: every evaluation costs\n"
     "                       its recorded compile + measuring time (Kernel Tuner: compile_time +\n"
-    "                       benchmark_time; cutune: compile_ms + median x samples) and budget b\n"
+    "                       benchmark_time; cutune: compile_ms + measure_ms, or median x samples) and budget b\n"
     "                       means b times the space's mean cost per configuration, in seconds:\n"
     "                       what random search spends on average in b draws, so the baseline\n"
     "                       stays E_b. The per-file table gives the budget in seconds.\n"

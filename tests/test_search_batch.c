@@ -19,6 +19,7 @@
  *     hybrid_credit_min and hybrid_credit_max of the proposals from hybrid_min on, none with
  *     the credit off, the same proposals under the same seed, and bo's first 20 either way. */
 #include <math.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -354,12 +355,42 @@ static void test_share_without_stall(const configset *cs) {
   CHECK_MSG(!memcmp(a, b, 20 * sizeof(size_t)), "the first 20 proposals are bo's with or without credit");
 }
 
+/* A cutune store: a record's cost is compile_ms + measure_ms (the GPU worker's own time on it),
+ * and compile_ms + median x samples in a record without measure_ms (older stores). */
+static void test_store_cost(void) {
+  char path[] = "/tmp/cutune_store_cost_XXXXXX";
+  int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  REQUIRE(f != NULL);
+#define REC "{\"space\":\"c\",\"config\":\"X=%d\",\"params\":{\"X\":\"%d\"},\"problem\":\"n=1\",\"status\":\"ok\"," \
+            "\"message\":\"\",\"time_ms\":{\"median\":%g,\"samples\":%d},\"compile_ms\":%g%s}\n"
+  fprintf(f, REC, 0, 0, 2.0, 10, 500.0, ",\"measure_ms\":250");
+  fprintf(f, REC, 1, 1, 3.0, 10, 1000.0, "");
+#undef REC
+  fclose(f);
+  replay *r;
+  cterr err;
+  REQUIRE_OK(replay_load(path, NULL, &r, &err));
+  REQUIRE(replay_count(r) == 2);
+  double c0 = NAN, c1 = NAN; /* the replay's own order of the two configurations: by value */
+  for (size_t i = 0; i < 2; i++) {
+    if (replay_value(r, i) == 2.0) c0 = replay_cost_seconds(r, i);
+    if (replay_value(r, i) == 3.0) c1 = replay_cost_seconds(r, i);
+  }
+  CHECK_MSG(fabs(c0 - 0.75) < 1e-9, "with measure_ms: cost %g s, expected 0.5 + 0.25", c0);
+  CHECK_MSG(fabs(c1 - 1.03) < 1e-9, "without measure_ms: cost %g s, expected 1.0 + 3 ms x 10", c1);
+  replay_free(r);
+  unlink(path);
+}
+
 int main(void) {
   configset *cs = make_space();
   REQUIRE(configset_count(cs) > 600);
   test_default_batches(cs);
   test_bo_batch_spread(cs);
   test_time_cost();
+  test_store_cost();
   test_cost_aware(cs);
   test_share();
   test_share_without_stall(cs);
