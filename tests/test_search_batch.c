@@ -19,10 +19,10 @@
  *     hybrid_credit_min and hybrid_credit_max of the proposals from hybrid_min on, none with
  *     the credit off, the same proposals under the same seed, and bo's first 20 either way. */
 #include <math.h>
-#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "search/driver.h"
@@ -358,7 +358,9 @@ static void test_share_without_stall(const configset *cs) {
 /* A cutune store: a record's cost is compile_ms + measure_ms (the GPU worker's own time on it),
  * and compile_ms + median x samples in a record without measure_ms (older stores). */
 static void test_store_cost(void) {
-  char path[] = "/tmp/cutune_store_cost_XXXXXX";
+  const char *tmp = getenv("CUTUNE_TMP") ? getenv("CUTUNE_TMP") : "/tmp";
+  char path[4096];
+  snprintf(path, sizeof path, "%s/cutune_store_cost_XXXXXX", tmp);
   int fd = mkstemp(path);
   REQUIRE(fd >= 0);
   FILE *f = fdopen(fd, "w");
