@@ -138,7 +138,7 @@ static void test_sidecar(void) {
   char *side = explain_sidecar_path(spath);
   CHECK(strstr(side, "space.explain.jsonl") != NULL);
   remove(side);
-  CHECK(explain_verdict_ok(spath, "A=1", NULL, NULL, 0) == 1); /* no sidecar: nothing flagged */
+  CHECK(explain_verdict_ok(spath, "A=1", NULL, NULL, NULL, 0) == 1); /* no sidecar: nothing flagged */
 
   explain_entry e;
   memset(&e, 0, sizeof e);
@@ -173,16 +173,36 @@ static void test_sidecar(void) {
   CHECK(g && near(g->m.v[NM_DURATION_NS], 127776) && g->m.nstalls == 1 && isnan(g->cutune_isolated_ms));
   CHECK(g && near(g->cutune_median_ms, 0.1323) && !strcmp(g->reading, "memory-bound"));
   char why[600];
-  CHECK(explain_verdict(set, "A=2", NULL, why, sizeof why) == EXPLAIN_FLAGGED && strstr(why, "racecheck on N=8"));
-  CHECK(explain_verdict(set, "A=1", NULL, why, sizeof why) == EXPLAIN_CLEAN);
-  CHECK(explain_verdict(set, "A=3", NULL, why, sizeof why) == EXPLAIN_UNCHECKED);
+  CHECK(explain_verdict(set, "A=2", NULL, NULL, why, sizeof why) == EXPLAIN_FLAGGED && strstr(why, "racecheck on N=8"));
+  CHECK(explain_verdict(set, "A=1", NULL, NULL, why, sizeof why) == EXPLAIN_CLEAN);
+  CHECK(explain_verdict(set, "A=3", NULL, NULL, why, sizeof why) == EXPLAIN_UNCHECKED);
   explain_free(set);
-  CHECK(explain_verdict_ok(spath, "A=2", "N=8", why, sizeof why) == 0);
-  CHECK(explain_verdict_ok(spath, "A=1", "N=8", why, sizeof why) == 1);
+  CHECK(explain_verdict_ok(spath, "A=2", "N=8", NULL, why, sizeof why) == 0);
+  CHECK(explain_verdict_ok(spath, "A=1", "N=8", NULL, why, sizeof why) == 1);
   /* a newer clean racecheck line supersedes the flagged one */
   s.config = "A=2", s.v.tool = SAN_RACECHECK;
   CHECK(explain_append(spath, &s, &err) == 0);
-  CHECK(explain_verdict_ok(spath, "A=2", NULL, why, sizeof why) == 1);
+  CHECK(explain_verdict_ok(spath, "A=2", NULL, NULL, why, sizeof why) == 1);
+
+  /* verdicts belong to a version of the template: a flagged line of template "aaaa" stops
+   * shipping records of "aaaa", not those of "bbbb"; a newer clean line of "bbbb" does not
+   * clear "aaaa"'s; lines without a hash count for every version */
+  s.config = "A=4", s.template_hash = "aaaa", s.v.tool = SAN_MEMCHECK, s.v.status = SAN_FLAGGED, s.v.errors = 2;
+  snprintf(s.v.finding, sizeof s.v.finding, "Invalid __global__ write of size 4");
+  CHECK(explain_append(spath, &s, &err) == 0);
+  s.template_hash = "bbbb", s.v.status = SAN_CLEAN, s.v.errors = 0, s.v.finding[0] = 0;
+  CHECK(explain_append(spath, &s, &err) == 0);
+  CHECK(explain_verdict_ok(spath, "A=4", NULL, "aaaa", why, sizeof why) == 0 && strstr(why, "memcheck"));
+  CHECK(explain_verdict_ok(spath, "A=4", NULL, "bbbb", why, sizeof why) == 1);
+  CHECK(explain_verdict_ok(spath, "A=4", NULL, "cccc", why, sizeof why) == 1); /* unchecked */
+  CHECK(explain_verdict_ok(spath, "A=2", NULL, "cccc", why, sizeof why) == 1); /* hashless lines count */
+  CHECK(explain_verdict_ok(spath, "A=1", "N=8", "cccc", why, sizeof why) == 1);
+  REQUIRE(explain_load(spath, &set, &skipped, &err) == 0);
+  CHECK(explain_verdict(set, "A=4", NULL, "cccc", why, sizeof why) == EXPLAIN_UNCHECKED);
+  CHECK(explain_verdict(set, "A=2", NULL, "cccc", why, sizeof why) == EXPLAIN_CLEAN);
+  const explain_entry *last = explain_get(set, explain_count(set) - 1);
+  CHECK(last && last->template_hash && !strcmp(last->template_hash, "bbbb")); /* written and read back */
+  explain_free(set);
   free(side), free(spath), free(dir);
 }
 

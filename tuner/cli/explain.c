@@ -11,6 +11,7 @@
 #include "explain/ncu.h"
 #include "explain/sanitize.h"
 #include "explain/tool_run.h"
+#include "job.h"
 #include "profile_one.h"
 #include "space/space.h"
 #include "store/store.h"
@@ -389,13 +390,14 @@ static int smallest_problem(space *s) {
   return best;
 }
 
-static int store_entries(const char *store_path, const pick *p, const char *pkey, const char *spkey, int profiled) {
+static int store_entries(const char *store_path, const pick *p, const char *pkey, const char *spkey, const char *thash,
+                         int profiled) {
   cterr err;
   char *now = iso8601_now();
   int rc = 0;
   explain_entry e;
   memset(&e, 0, sizeof e);
-  e.config = p->config, e.time = now;
+  e.config = p->config, e.time = now, e.template_hash = thash[0] ? (char *)thash : NULL;
   if (profiled && p->have_m) {
     dbuf r;
     dbuf_init(&r);
@@ -433,6 +435,15 @@ int explain_main(int argc, char **argv) {
   pick pk[MAX_PICKS];
   int npk = 0, rc = 1;
   if (space_load(o.space_path, &s, &err) != 0) goto fail;
+  /* the template's hash as records carry it: the verdicts are about this version of the code */
+  char thash[33] = "";
+  {
+    compile_source src;
+    compile_source_init(&src);
+    cterr serr;
+    if (job_load_source(s, &src, &serr) == 0) snprintf(thash, sizeof thash, "%.32s", src.digest);
+    compile_source_free(&src);
+  }
   if (!(spath = explain_find_store(o.results_dir, o.store_path, s, &err))) goto fail;
   dbuf warn;
   dbuf_init(&warn);
@@ -484,7 +495,7 @@ int explain_main(int argc, char **argv) {
         rc = EXPLAIN_EXIT_NO_NCU;
         goto out;
       }
-      store_entries(spath, &pk[i], pkey, spkey, 1); /* now: a later kill loses nothing done */
+      store_entries(spath, &pk[i], pkey, spkey, thash, 1); /* now: a later kill loses nothing done */
     }
   }
   int flagged = 0;
@@ -503,7 +514,7 @@ int explain_main(int argc, char **argv) {
         sanitize(&o, san, self, spkey, &pk[i], (san_tool)t);
         flagged |= pk[i].v[t].status == SAN_FLAGGED;
       }
-      store_entries(spath, &pk[i], pkey, spkey, 0);
+      store_entries(spath, &pk[i], pkey, spkey, thash, 0);
     }
   }
   if (!o.no_profile) explain_print_table(pk, npk, space_name(s), pkey, device);

@@ -22,7 +22,7 @@ char *explain_sidecar_path(const char *store_path) {
 }
 
 static void entry_free(explain_entry *e) {
-  free(e->config), free(e->problem), free(e->time), free(e->reading);
+  free(e->config), free(e->problem), free(e->time), free(e->reading), free(e->template_hash);
 }
 
 void explain_free(explain_set *s) {
@@ -69,6 +69,7 @@ void explain_entry_to_json(const explain_entry *e, dbuf *b) {
   put_key(b, "config", &f), dbuf_json_str(b, e->config ? e->config : "");
   put_key(b, "problem", &f), dbuf_json_str(b, e->problem ? e->problem : "");
   put_key(b, "time", &f), dbuf_json_str(b, e->time ? e->time : "");
+  if (e->template_hash) put_key(b, "template_hash", &f), dbuf_json_str(b, e->template_hash);
   if (e->kind == EXPLAIN_NCU) {
     put_key(b, "kernel", &f), dbuf_json_str(b, e->m.kernel);
     put_key(b, "metrics", &f);
@@ -124,6 +125,7 @@ static int entry_from_json(const char *line, size_t n, explain_entry *e) {
   json_t *kind = json_object_get(o, "kind");
   if (!json_is_string(kind)) goto out;
   e->config = jstr(o, "config"), e->problem = jstr(o, "problem"), e->time = jstr(o, "time");
+  e->template_hash = jstr(o, "template_hash");
   if (!e->config || !e->problem) goto out;
   if (!strcmp(json_string_value(kind), "ncu")) {
     e->kind = EXPLAIN_NCU;
@@ -226,15 +228,25 @@ out:
   return rc;
 }
 
-explain_verdict_kind explain_verdict(const explain_set *s, const char *config, const char *problem, char *why,
-                                     size_t whylen) {
+/* A sanitize line about config (on problem, if given) of template version th (if given). */
+static int san_counts(const explain_entry *e, const char *config, const char *problem, const char *th) {
+  return e->kind == EXPLAIN_SANITIZE && same(e->config, config) && (!problem || same(e->problem, problem)) &&
+         (!th || !e->template_hash || !strcmp(e->template_hash, th));
+}
+
+explain_verdict_kind explain_verdict(const explain_set *s, const char *config, const char *problem,
+                                     const char *template_hash, char *why, size_t whylen) {
   explain_verdict_kind k = EXPLAIN_UNCHECKED;
   if (why && whylen) why[0] = 0;
-  /* newest line per (problem, tool): walk back, skipping (problem, tool) pairs already seen */
+  /* newest counting line per (problem, tool): walk back, skipping pairs a later line had */
   for (size_t i = explain_count(s); i-- > 0;) {
     const explain_entry *e = &s->e[i];
-    if (e->kind != EXPLAIN_SANITIZE || !same(e->config, config) || (problem && !same(e->problem, problem))) continue;
-    if (explain_find_san(s, config, e->problem, e->v.tool) != e) continue; /* an older line */
+    if (!san_counts(e, config, problem, template_hash)) continue;
+    int newer = 0;
+    for (size_t j = i + 1; j < s->n && !newer; j++)
+      newer = san_counts(&s->e[j], config, problem, template_hash) && same(s->e[j].problem, e->problem) &&
+              s->e[j].v.tool == e->v.tool;
+    if (newer) continue; /* an older line */
     if (e->v.status == SAN_FLAGGED) {
       if (why) snprintf(why, whylen, "%s on %s: %s", san_tool_name(e->v.tool), e->problem, e->v.finding);
       return EXPLAIN_FLAGGED;
@@ -244,14 +256,15 @@ explain_verdict_kind explain_verdict(const explain_set *s, const char *config, c
   return k;
 }
 
-int explain_verdict_ok(const char *store_path, const char *config, const char *problem, char *why, size_t whylen) {
+int explain_verdict_ok(const char *store_path, const char *config, const char *problem, const char *template_hash,
+                       char *why, size_t whylen) {
   explain_set *s = NULL;
   cterr err;
   if (explain_load(store_path, &s, NULL, &err) != 0) {
     if (why) snprintf(why, whylen, "the sanitizer verdicts cannot be read: %s", err.msg);
     return 0;
   }
-  explain_verdict_kind k = explain_verdict(s, config, problem, why, whylen);
+  explain_verdict_kind k = explain_verdict(s, config, problem, template_hash, why, whylen);
   explain_free(s);
   return k != EXPLAIN_FLAGGED;
 }

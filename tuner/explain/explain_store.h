@@ -7,12 +7,15 @@
  * A line is either {"kind":"ncu", config, problem, time, kernel, metrics{key: value},
  * stalls{reason: cycles per issue}, reading, cutune_median_ms, cutune_isolated_ms} or
  * {"kind":"sanitize", config, problem, time, tool, verdict: "clean"|"flagged"|"error", errors,
- * finding}. The newest line for a (config, problem[, tool]) counts. Lines that do not parse
- * are skipped (and counted), never deleted.
+ * finding}; both may carry template_hash, the store's hash of the template the configuration
+ * was built from (lines written before it existed have none). The newest line for a (config,
+ * problem[, tool]) counts. Lines that do not parse are skipped (and counted), never deleted.
  *
  * The shipping rule (for `cutune header`): a configuration with any sanitizer verdict
  * "flagged" — on any problem, by any tool, as of its newest line for that tool — is never
- * shipped. explain_verdict_ok answers it from a store path in one call.
+ * shipped. Only the verdicts of the record's own template count: a line with another
+ * template_hash is about other code (a line without one counts for every version).
+ * explain_verdict_ok answers it from a store path in one call.
  *
  * Ownership: an explain_set owns its entries; pointers from it live until explain_free. */
 #ifndef CUTUNE_EXPLAIN_STORE_H
@@ -29,6 +32,7 @@ typedef enum { EXPLAIN_NCU = 0, EXPLAIN_SANITIZE } explain_kind;
 typedef struct explain_entry {
   explain_kind kind;
   char *config, *problem, *time;
+  char *template_hash; /* of the template it was built from; NULL: not recorded (older lines) */
   /* ncu */
   ncu_metrics m;
   char *reading;
@@ -63,12 +67,14 @@ typedef enum {
   EXPLAIN_CLEAN,         /* sanitized, nothing flagged */
   EXPLAIN_FLAGGED        /* a tool found a race, an out-of-bounds access or uninitialised reads */
 } explain_verdict_kind;
-/* problem NULL: any problem. why (may be NULL) receives the finding of a flagged verdict:
- * "racecheck on M=8192,N=8192: Warning: Race reported between ...". */
-explain_verdict_kind explain_verdict(const explain_set *s, const char *config, const char *problem, char *why,
-                                     size_t whylen);
+/* problem NULL: any problem; template_hash NULL: lines of any template version, else only lines
+ * of that version and lines that name none. why (may be NULL) receives the finding of a flagged
+ * verdict: "racecheck on M=8192,N=8192: Warning: Race reported between ...". */
+explain_verdict_kind explain_verdict(const explain_set *s, const char *config, const char *problem,
+                                     const char *template_hash, char *why, size_t whylen);
 /* For `cutune header`: 1 when the configuration may be shipped (clean or never sanitized), 0
  * when flagged or when the sidecar exists but cannot be read (why says which). */
-int explain_verdict_ok(const char *store_path, const char *config, const char *problem, char *why, size_t whylen);
+int explain_verdict_ok(const char *store_path, const char *config, const char *problem, const char *template_hash,
+                       char *why, size_t whylen);
 
 #endif

@@ -66,7 +66,7 @@ static void td(dbuf *b, const char *cls, int prec, double v) {
 
 static void verdict_cell(dbuf *b, const explain_set *ex, const char *config) {
   char why[700];
-  explain_verdict_kind k = explain_verdict(ex, config, NULL, why, sizeof why);
+  explain_verdict_kind k = explain_verdict(ex, config, NULL, NULL, why, sizeof why);
   if (k == EXPLAIN_FLAGGED) {
     dbuf_puts(b, "<td class=\"l flagged\" title=\"");
     html_esc(b, why);

@@ -158,7 +158,7 @@ static int add_store(ship_data *d, const char *path, dbuf *warn, cterr *err) {
     record c;
     record_copy(&c, r);
     char why[600];
-    if (c.status == ST_OK && sidecar && !explain_verdict_ok(path, c.config, NULL, why, sizeof why)) {
+    if (c.status == ST_OK && sidecar && !explain_verdict_ok(path, c.config, NULL, c.template_hash, why, sizeof why)) {
       /* the shipping rule (explain/explain_store.h): never ship what a sanitizer flagged */
       c.status = ST_WRONG_RESULT;
       record_set_str(&c.message, why);
