@@ -31,10 +31,11 @@
 #   4096^3 winner and the REGDB=2/SDB/STAGES/HOIST/BK variants around it) measured whole at 4096^3
 #   and checked on the ragged problems, bench/matmul.sh on its best vs cuBLAS, and the cold compile
 #   rate of lua/matmul_space.lua (--budget 300) -> matmul_session.txt, matmul_logs.tgz.
-# mmrecheck (about 30 s): bench/matmul_recheck.sh -- the configuration whose REGDB=2 barrier raced
-#   (REGDB=2 STAGES=3, 16 warps) with the committed barrier and with the old plain one, its
-#   REGDB=1 / STAGES controls and the best REGDB=2 configurations, 400 checked runs each at
-#   4096^3 -> matmul_recheck.txt (its header says how to read it; only the PLAIN rows may fail).
+# mmrecheck (about 45 s): bench/matmul_recheck.sh -- the two configurations whose REGDB=2 barrier
+#   raced (REGDB=2 STAGES=3, 4x4 thread tiles) with the committed barrier, the old plain one and
+#   one whose predicate reads both fragment slots, the REGDB=1 / STAGES controls and the best
+#   REGDB=2 configurations, 400 checked runs each at 4096^3 -> matmul_recheck.txt (its header
+#   says how to read it; only the PLAIN rows may fail).
 # devices: the transpose space at 8192x8192 from a warm compile cache, once
 # on one device (a plain run) and once with --devices all; prints the rate per device count and
 # both winners (devices-plain.txt, devices-all.txt). On a one-GPU machine both runs use the one
