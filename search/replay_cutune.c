@@ -114,11 +114,7 @@ int replay_load_cutune(const char *path, const char *problem, replay **out, cter
       replay_set(rp, idx, ST_RUNTIME_FAULT, INFINITY, cms, 0, NULL, 0);
       continue;
     }
-    /* the GPU worker's own time on it where the record has one (measure_ms), else the launches */
-    double bench = isfinite(r->measure_ms)  ? r->measure_ms
-                   : isfinite(r->t_median) ? r->t_median * (r->samples > 0 ? r->samples : 1)
-                                           : 0;
-    replay_set(rp, idx, r->status, r->t_median, cms, ((isfinite(cms) ? cms : 0) + bench) / 1000.0, NULL, 0);
+    replay_set(rp, idx, r->status, r->t_median, cms, record_cost_ms(r) / 1000.0, NULL, 0);
   }
   replay_finish(rp);
   *out = rp;

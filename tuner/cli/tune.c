@@ -70,12 +70,10 @@ static double record_value(const record *r) {
   return (r->status == ST_OK && isfinite(r->t_median)) ? r->t_median : INFINITY;
 }
 
-/* What measuring r cost, in seconds: compile + timed launches (as `cutune score --cost time`
- * counts a cutune store); NAN when the record says neither. */
+/* What measuring r cost, in seconds (record_cost_ms, as `cutune score --cost time` counts a
+ * cutune store); NAN when the record says neither. */
 static double record_cost_s(const record *r) {
-  double c = isfinite(r->compile_ms) ? r->compile_ms : 0;
-  if (isfinite(r->measure_ms)) c += r->measure_ms; /* the worker's own clock (newer records) */
-  else if (isfinite(r->t_median)) c += r->t_median * (r->samples > 0 ? r->samples : 1);
+  double c = record_cost_ms(r);
   return c > 0 ? c / 1000.0 : NAN;
 }
 

@@ -449,9 +449,7 @@ int gpu_worker_main(int argc, char **argv) {
         res.status = ST_INVALID;
         snprintf(res.message, sizeof res.message, "GPU worker: measure before a successful setup");
       } else {
-        double t0 = now_seconds();
         wk_measure(w, &job, kernel, p.data + sizeof job + job.kernel_len, &res);
-        res.measure_ms = (now_seconds() - t0) * 1e3;
       }
       if (wire_write(out, MSG_RESULT, &res, sizeof res, NULL, 0, NULL, 0, &err)) break;
       if (res.fatal) { rc = 3; break; }

@@ -366,7 +366,7 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
   if ((r = cu->cuModuleLoadData(&mod, cubin))) {
     res->fatal = wk_context_dead(w, r);
     fail(res, res->fatal ? ST_RUNTIME_FAULT : ST_LAUNCH_ERROR, "loading the module: %s", cuda_errstr(r));
-    return;
+    goto out;
   }
   if ((r = cu->cuModuleGetFunction(&f, mod, kernel))) {
     fail(res, ST_LAUNCH_ERROR, "kernel '%s' not found in the module: %s", kernel, cuda_errstr(r));
@@ -429,4 +429,5 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
   if (job->want_energy > 0 && res->status == ST_OK) wk_energy(w, f, job, res);
 out:
   if (mod && !res->fatal) cu->cuModuleUnload(mod);
+  res->measure_ms = (now_seconds() - t0) * 1e3; /* the whole job: load, check, timing, unload */
 }

@@ -143,10 +143,16 @@ static int add_store(ship_data *d, const char *path, dbuf *warn, cterr *err) {
   if (store_load(path, &st, warn, err) < 0) return -1;
   size_t n = store_count(st), ok = 0, other = 0, flagged = 0;
   int rc = -1;
-  /* sanitizer verdicts of `cutune explain --sanitize` live beside the store */
+  /* sanitizer verdicts of `cutune explain --sanitize` live beside the store: read once; one that
+   * exists but cannot be read ships nothing (explain_verdict_ok's rule) */
   char *side = explain_sidecar_path(path);
   int sidecar = access(side, F_OK) == 0;
   free(side);
+  explain_set *ex = NULL;
+  char unread[CTERR_MAX + 64] = "";
+  cterr lerr;
+  if (sidecar && explain_load(path, &ex, NULL, &lerr) != 0)
+    snprintf(unread, sizeof unread, "the sanitizer verdicts cannot be read: %s", lerr.msg);
   for (size_t i = 0; i < n; i++) {
     const record *r = store_get(st, i);
     if (!r->space || !r->config || !r->problem) continue;
@@ -157,8 +163,13 @@ static int add_store(ship_data *d, const char *path, dbuf *warn, cterr *err) {
     }
     record c;
     record_copy(&c, r);
-    char why[600];
-    if (c.status == ST_OK && sidecar && !explain_verdict_ok(path, c.config, NULL, c.template_hash, why, sizeof why)) {
+    char why[CTERR_MAX + 64];
+    int no_ship = 0;
+    if (c.status == ST_OK && sidecar) {
+      if (unread[0]) snprintf(why, sizeof why, "%s", unread), no_ship = 1;
+      else no_ship = explain_verdict(ex, c.config, NULL, c.template_hash, why, sizeof why) == EXPLAIN_FLAGGED;
+    }
+    if (no_ship) {
       /* the shipping rule (explain/explain_store.h): never ship what a sanitizer flagged */
       c.status = ST_WRONG_RESULT;
       record_set_str(&c.message, why);
@@ -178,6 +189,7 @@ static int add_store(ship_data *d, const char *path, dbuf *warn, cterr *err) {
   }
   rc = 0;
 done:
+  explain_free(ex);
   store_close(st);
   return rc;
 }

@@ -97,6 +97,13 @@ const char *record_field_names(void) {
          "local_bytes, spill_stores, spill_loads, block_threads, occupancy, compile_ms, measure_ms, temperature_c, sm_clock_mhz";
 }
 
+double record_cost_ms(const record *r) {
+  double c = isfinite(r->compile_ms) ? r->compile_ms : 0;
+  if (isfinite(r->measure_ms)) c += r->measure_ms;
+  else if (isfinite(r->t_median)) c += r->t_median * (r->samples > 0 ? r->samples : 1);
+  return c;
+}
+
 double record_field(const record *r, const char *name) {
   const rec_field *f = find_field(name);
   if (!f) return NAN;

@@ -81,6 +81,10 @@ void record_set_str(char **field, const char *value); /* replaces, copying value
  * local_bytes spill_stores spill_loads block_threads occupancy compile_ms measure_ms temperature_c
  * sm_clock_mhz. record_field gives NAN for an unknown name or an unmeasured value. */
 int record_field_known(const char *name);
+/* What measuring the record cost, in ms: compile_ms plus measure_ms (the GPU worker's own time on
+ * it) or, in records without measure_ms, t_median x samples; 0 when it says neither (the cost
+ * of search, strategy_tell_cost, and of `cutune score --cost time`). */
+double record_cost_ms(const record *r);
 const char *record_field_names(void); /* the list above, for messages */
 double record_field(const record *r, const char *name);
 
