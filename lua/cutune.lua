@@ -25,8 +25,11 @@ function ct.space(spec)
   return t
 end
 
-function ct.param(name, values)
-  local t = { name = name, values = values }
+-- ct.param(name, values[, opts]): opts = { runtime = true } passes the value to the kernel as an
+-- argument (a ct.scalar whose value reads it) instead of -DNAME=value, so that configurations
+-- differing only in runtime parameters share one compile.
+function ct.param(name, values, opts)
+  local t = { name = name, values = values, opts = opts }
   t.__ct = "param"
   t.file, t.line = where()
   return t

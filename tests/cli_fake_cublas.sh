@@ -7,9 +7,7 @@
 # cublas_sgemm does not give three integers is refused with the file and line.
 . "$(dirname "$0")/lib_cli.sh"
 set -e
-FAKE="$(dirname "$BIN")/fakecuda"
-[ -f "$FAKE/libcuda.so.1" ] || { echo "skipped: the fake libcuda.so.1 was not built"; exit 77; }
-export LD_LIBRARY_PATH="$FAKE${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+use_fake_cuda
 d="$TMPROOT/space"
 mkdir -p "$d"
 cp tests/spaces/fake_gemm.lua tests/spaces/fake_run.cu tests/spaces/fake_run_inc.cuh "$d/"

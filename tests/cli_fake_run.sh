@@ -8,9 +8,7 @@
 # reference, and in every compile worker): the fake answers it too (item 3).
 . "$(dirname "$0")/lib_cli.sh"
 set -e
-FAKE="$(dirname "$BIN")/fakecuda"
-[ -f "$FAKE/libcuda.so.1" ] || { echo "skipped: the fake libcuda.so.1 was not built"; exit 77; }
-export LD_LIBRARY_PATH="$FAKE${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+use_fake_cuda
 d="$TMPROOT/space"
 mkdir -p "$d"
 cp tests/spaces/fake_run.lua tests/spaces/fake_run.cu tests/spaces/fake_run_inc.cuh "$d/"

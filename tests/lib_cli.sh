@@ -30,3 +30,10 @@ gpu_or_skip() {
 run_any() {
   set +e; OUTPUT=$("$@" 2>&1); STATUS=$?; set -e
 }
+# use_fake_cuda: the fake libcuda.so.1 (tests/fake) first on the library path, or exit 77 where
+# it was not built; $FAKE is its folder
+use_fake_cuda() {
+  FAKE="$(dirname "$BIN")/fakecuda"
+  [ -f "$FAKE/libcuda.so.1" ] || { echo "skipped: the fake libcuda.so.1 was not built"; exit 77; }
+  export LD_LIBRARY_PATH="$FAKE${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+}

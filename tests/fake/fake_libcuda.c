@@ -247,6 +247,8 @@ static const char *known[] = {"ct_cmp_b8",
                               "scale_big",
                               "accumulate",
                               "copy_ref", /* a reference kernel for cutune runs (tests/cli_fake_run.sh) */
+                              "copy_rt",  /* copy_ok whose 4th argument (int) must be 2: else element 7 is off
+                                             (runtime parameters, tests/cli_fake_runtime.sh) */
                               0};
 CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
   for (int i = 0; known[i]; i++)
@@ -330,6 +332,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
   for (unsigned long long i = 0; i < N && i < T; i++) {
     float v = in[i];
     if (!strcmp(n, "copy_wrong") && i == 12345) v += 1;
+    if (!strcmp(n, "copy_rt") && i == 7 && *(int *)pp[3] != 2) v += 1;
     if (!strcmp(n, "copy_partial") && i == N - 1) continue;
     if (!strcmp(n, "scale_tiny")) v *= 1.0000020265579224f;
     if (!strcmp(n, "scale_big")) v *= 1.001f;

@@ -26,7 +26,7 @@ typedef struct item {
   compile_result cr;
   record rec;    /* its record, made once it is compiled (the finished one on the done list) */
   int have_rec, needs_gpu;
-  launch_geom geom;
+  gpu_job launch; /* its geometry and per-configuration argument values (job_launch) */
 } item;
 
 typedef struct slot {
@@ -157,7 +157,7 @@ static int feed(exec_local *e, cterr *err) {
         job_record_base(e->s, it->cfg, e->prob, l->arch, &it->cr, &it->rec);
         stamp(e, it, &it->rec);
         cterr gerr;
-        it->needs_gpu = it->rec.status == ST_OK && space_geometry(e->s, it->cfg, e->prob, &it->geom, &gerr) == 0;
+        it->needs_gpu = it->rec.status == ST_OK && job_launch(e->s, it->cfg, e->prob, &it->launch, &gerr) == 0;
         it->have_rec = 1;
       }
       if (it->needs_gpu && !sl) break; /* every device of the group is busy: it waits */
@@ -168,8 +168,7 @@ static int feed(exec_local *e, cterr *err) {
         l->ndone++;
         continue;
       }
-      gpu_job job = {0};
-      job.geom = it->geom;
+      gpu_job job = it->launch;
       job.cubin = it->cr.cubin.data;
       job.cubin_len = it->cr.cubin.len;
       job.kernel = space_kernel(e->s);
@@ -366,7 +365,7 @@ static int l_remeasure(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, 
   record_set_str(&rec.options_hash, ohash);
   gpu_job gj = {0};
   int compiled = rec.status == ST_OK;
-  if (!compiled || space_geometry(e->s, cfg, e->prob, &gj.geom, err) != 0) {
+  if (!compiled || job_launch(e->s, cfg, e->prob, &gj, err) != 0) {
     compile_result_free(&cr);
     record_free(&rec);
     return compiled ? -1 : 0; /* a geometry that fails now did not fail in the time pass */

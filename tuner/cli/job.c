@@ -68,6 +68,7 @@ int job_make(const space *s, const compile_source *src, size_t cfg, const char *
                      np + space_noptions(s), COMPILE_MAX_OPTS);
   for (int p = 0; p < np; p++) {
     const cs_param *pp = configset_param(cs, p);
+    if (space_param_runtime(s, p)) continue; /* an argument value, not a -D (space.h) */
     hold->opts[hold->n++] = xasprintf("-D%s=%s", pp->name, pp->str[row[p]]);
   }
   for (int i = 0; i < space_noptions(s); i++) hold->opts[hold->n++] = xstrdup(space_option(s, i));
@@ -161,7 +162,9 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
 
   launch_geom g;
   cterr gerr;
-  if (space_geometry(s, cfg, prob, &g, &gerr) != 0) {
+  argval av[MAX_ARGVALS];
+  int nav;
+  if (space_geometry(s, cfg, prob, &g, &gerr) != 0 || space_config_args(s, cfg, prob, av, &nav, &gerr) != 0) {
     if (cr->ok) {
       rec->status = ST_INVALID;
       record_set_str(&rec->message, gerr.msg);
@@ -197,4 +200,9 @@ int job_problem(space *s, int prob, uint64_t seed, const compile_result *ref, gp
   gp->flops = space_flops(s, prob, err);
   space_sgemm(s, prob, gp->sgemm);
   return 0;
+}
+
+int job_launch(space *s, size_t cfg, int prob, gpu_job *gj, cterr *err) {
+  if (space_geometry(s, cfg, prob, &gj->geom, err) != 0) return -1;
+  return space_config_args(s, cfg, prob, gj->argvals, &gj->nargvals, err);
 }

@@ -56,7 +56,8 @@ typedef struct run_outcome {
 int job_compile_reference(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err);
 
 /* Shared by the compile-only and GPU paths: the compile job of configuration cfg
- * (-D options from the configuration, then the space's options). Strings in job point into
+ * (-D options from the configuration's compile-time parameters, then the space's options;
+ * runtime parameters reach the kernel as argument values instead: space_config_args). Strings in job point into
  * storage owned by `hold` (free with job_hold_free). */
 typedef struct job_hold {
   char *opts[COMPILE_MAX_OPTS];
@@ -87,4 +88,9 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
  * the check's tolerance, the reference (its compiled result ref, kernel and geometry), bytes and
  * flops. Shared by the tuning loop (exec_local.c) and `cutune __profile-one`. */
 int job_problem(space *s, int prob, uint64_t seed, const compile_result *ref, gpu_problem *gp, cterr *err);
+/* The launch of configuration cfg on problem prob: gj's geometry and its per-configuration
+ * argument values (runtime parameters; none for most spaces). job_record_base marks a
+ * configuration whose geometry or values fail invalid, so this fails only where that did. */
+int job_launch(space *s, size_t cfg, int prob, gpu_job *gj, cterr *err);
+
 #endif

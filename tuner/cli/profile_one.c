@@ -111,7 +111,7 @@ static int profile_one(const char *spath, const char *ckey, const char *pkey, in
     if (job_problem(s, prob, 1, &refc, &gp, err) != 0) goto done;
     if (gpu_setup(g, &gp, err) != 0) goto done;
     gpu_job gj = {0};
-    if (space_geometry(s, (size_t)cfg, prob, &gj.geom, err) != 0) goto done;
+    if (job_launch(s, (size_t)cfg, prob, &gj, err) != 0) goto done;
     gj.cubin = cr.cubin.data;
     gj.cubin_len = cr.cubin.len;
     gj.kernel = space_kernel(s);

@@ -106,6 +106,8 @@ typedef struct tune_tally {
   int flops; /* the space gives flops: progress in TFLOP/s */
   double gpu_ms, compile_ms; /* sums over this run's records: where the time went */
   size_t ngpu, ncompile;
+  char **modules; /* runtime parameters: the options hash of each record (modules shared) */
+  size_t nmodules;
 } tune_tally;
 
 static void note_best(tune_ctx *t, int g, tune_tally *ty, const record *r) {
@@ -114,6 +116,8 @@ static void note_best(tune_ctx *t, int g, tune_tally *ty, const record *r) {
     t->x->ops->best(t->x, g, ty->best);
   }
 }
+
+static int cmp_strp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* Where a problem's time went, from its records: the GPU's share of the wall time (below ~90 %
  * the devices waited for compiles; near 100 % the GPU is the bound) and the mean compile time
@@ -127,6 +131,13 @@ static void time_note(const tune_tally *ty, double wall, int ndev) {
     fprintf(stderr, "; a compile took %.2f s on average (in parallel processes: --jobs)",
             ty->compile_ms / 1e3 / (double)ty->ncompile);
   fputs("\n", stderr);
+  if (ty->nmodules) { /* configurations that differ only in runtime parameters share a module */
+    qsort(ty->modules, ty->nmodules, sizeof *ty->modules, cmp_strp);
+    size_t distinct = 0;
+    for (size_t i = 0; i < ty->nmodules; i++) distinct += i == 0 || strcmp(ty->modules[i], ty->modules[i - 1]) != 0;
+    fprintf(stderr, "  modules: %zu configurations from %zu compiled modules (runtime parameters share one)\n",
+            ty->nmodules, distinct);
+  }
 }
 
 /* A finished record: to its group's store (fsync'd), to the strategy, to the display. Frees rec. */
@@ -142,6 +153,10 @@ static int finish_record(tune_ctx *t, int g, tune_tally *ty, size_t cfg, record 
     if (rec->status != ST_OK) ty->failed++;
     if (isfinite(rec->measure_ms)) ty->gpu_ms += rec->measure_ms, ty->ngpu++;
     if (isfinite(rec->compile_ms) && rec->compile_ms > 0) ty->compile_ms += rec->compile_ms, ty->ncompile++;
+    if (space_nruntime(t->s) > 0 && rec->options_hash && rec->status != ST_WORKER_LOST) {
+      ty->modules = xrealloc(ty->modules, (ty->nmodules + 1) * sizeof *ty->modules);
+      ty->modules[ty->nmodules++] = xstrdup(rec->options_hash);
+    }
     if (t->o->verbose)
       progress_log(ty->pg, "%-40s %-13s %s", rec->config, rec_status_name(rec->status),
                    rec->status == ST_OK ? "" : (rec->message ? rec->message : ""));
@@ -267,6 +282,8 @@ done:
               t->grp[g].label, ty[g].charged, ty[g].failed, ty[g].resumed, wall);
       time_note(&ty[g], wall, x->group[g].ndevices);
     }
+    for (size_t i = 0; i < ty[g].nmodules; i++) free(ty[g].modules[i]);
+    free(ty[g].modules);
   }
   free(batch);
   return rc;

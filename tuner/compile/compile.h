@@ -49,6 +49,7 @@ typedef struct compile_result {
 
 void compile_result_init(compile_result *r);
 void compile_result_free(compile_result *r);
+void compile_result_copy(compile_result *dst, const compile_result *src); /* deep; dst uninitialised */
 
 /* NVRTC's version as "13.0". */
 const char *compile_nvrtc_version(void);

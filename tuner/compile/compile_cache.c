@@ -29,6 +29,20 @@ void compile_result_init(compile_result *r) {
   r->res.spill_stores = r->res.spill_loads = -1;
 }
 
+void compile_result_copy(compile_result *dst, const compile_result *src) {
+  compile_result_init(dst);
+  dst->ok = src->ok;
+  if (src->cubin.len) dbuf_append(&dst->cubin, src->cubin.data, src->cubin.len);
+  if (src->log.len) dbuf_append(&dst->log, src->log.data, src->log.len);
+  dst->message = src->message ? xstrdup(src->message) : NULL;
+  dst->res = src->res;
+  dst->compile_ms = src->compile_ms;
+  dst->cached = src->cached;
+  dst->timed_out = src->timed_out;
+  dst->lost = src->lost;
+  memcpy(dst->key, src->key, sizeof dst->key);
+}
+
 void compile_result_free(compile_result *r) {
   if (!r) return;
   dbuf_free(&r->cubin);

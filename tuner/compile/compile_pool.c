@@ -10,7 +10,11 @@
  * pipes and returns whichever finishes first. A worker whose pipe reaches EOF has died:
  * it is reaped, its job is answered with an error naming the signal or exit status, and
  * a fresh worker is started for the next job. Every pipe is O_CLOEXEC so no worker
- * inherits another's ends (a leaked write end would hide a death from us). */
+ * inherits another's ends (a leaked write end would hide a death from us).
+ *
+ * A job whose cache key matches one already queued or compiling (configurations that differ
+ * only in runtime parameters: space.h) is not compiled again: it follows that job and gets a
+ * copy of its result (marked cached) when it finishes, cache or no cache. */
 #define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
 #include <poll.h>
@@ -32,6 +36,7 @@ typedef struct jobitem {
   wire_job wj;
   int send_failures;  /* workers found dead when handed this job */
   compile_result res; /* filled once finished (items on the ready list) */
+  struct jobitem *followers, *fnext; /* jobs of the same key waiting for this one's result */
 } jobitem;
 
 typedef struct worker {
@@ -71,9 +76,40 @@ static jobitem *pop(jobitem **head, jobitem **tail) {
   return it;
 }
 static void item_free(jobitem *it) {
+  while (it->followers) {
+    jobitem *f = it->followers;
+    it->followers = f->fnext;
+    item_free(f);
+  }
   wire_job_free(&it->wj);
   compile_result_free(&it->res);
   free(it);
+}
+
+/* A finished job to the ready list, and after it each job that followed it, with a copy of
+ * its result. */
+static void finish(cpool *p, jobitem *it) {
+  jobitem *f = it->followers;
+  it->followers = NULL;
+  push(&p->ready_head, &p->ready_tail, it);
+  while (f) {
+    jobitem *n = f->fnext;
+    compile_result_free(&f->res);
+    compile_result_copy(&f->res, &it->res);
+    f->res.cached = 1;
+    memcpy(f->res.key, f->key, 65);
+    push(&p->ready_head, &p->ready_tail, f);
+    f = n;
+  }
+}
+
+/* The queued or compiling job of this key, if any. */
+static jobitem *in_flight(cpool *p, const char *key) {
+  for (jobitem *it = p->todo_head; it; it = it->next)
+    if (!strcmp(it->key, key)) return it;
+  for (int i = 0; i < p->nworkers; i++)
+    if (p->w[i].job && !strcmp(p->w[i].job->key, key)) return p->w[i].job;
+  return NULL;
 }
 
 static int worker_start(cpool *p, worker *w, cterr *err) {
@@ -131,7 +167,7 @@ static void worker_failed(cpool *p, worker *w, int kill_first, const char *what,
   dbuf_printf(&m, "%s for %s]", j->nopts ? "" : " no options", j->arch);
   it->res.message = dbuf_steal(&m);
   memcpy(it->res.key, it->key, 65);
-  push(&p->ready_head, &p->ready_tail, it);
+  finish(p, it);
 }
 
 int cpool_new(cpool **out, const char *self_exe, int nworkers, const char *cache_dir, cterr *err) {
@@ -178,6 +214,12 @@ int cpool_submit(cpool *p, uint64_t tag, const compile_job *job, cterr *err) {
   p->pending++;
   if (p->cache_dir && (p->resources_only ? compile_cache_get_resources : compile_cache_get)(p->cache_dir, it->key, &it->res)) {
     push(&p->ready_head, &p->ready_tail, it);
+    return 0;
+  }
+  jobitem *lead = in_flight(p, it->key);
+  if (lead) {
+    it->fnext = lead->followers;
+    lead->followers = it;
     return 0;
   }
   wire_job_copy(&it->wj, job);
@@ -239,7 +281,7 @@ static void take_result(cpool *p, worker *w, size_t body_len) {
   /* A cache write that fails (full disk, read-only folder) costs a recompile next time,
    * nothing more: the result itself is good. */
   if (p->cache_dir) compile_cache_put(p->cache_dir, it->key, &it->res, NULL);
-  push(&p->ready_head, &p->ready_tail, it);
+  finish(p, it);
 }
 
 static void read_worker(cpool *p, worker *w) {

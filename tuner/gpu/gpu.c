@@ -423,6 +423,10 @@ int gpu_submit(gpu *g, const gpu_job *job, cterr *err) {
   wj.max_samples = job->max_samples;
   wj.want_energy = job->want_energy;
   wj.isolated_samples = job->isolated_samples;
+  if (job->nargvals < 0 || job->nargvals > MAX_ARGVALS)
+    return cterr_set(err, "gpu_submit: %d argument values (at most %d)", job->nargvals, MAX_ARGVALS);
+  wj.nargvals = job->nargvals;
+  for (int i = 0; i < job->nargvals; i++) wj.argvals[i] = job->argvals[i];
   wj.kernel_len = job->kernel ? (uint32_t)strlen(job->kernel) : 0;
   wj.cubin_len = job->cubin_len;
   g->pending = 1;

@@ -85,6 +85,8 @@ typedef struct gpu_job {
                            isolated per-launch time (record t_isolated): that many single launches
                            (fewer when they would take more than ~15 ms, 5 at least), each after a
                            read-only L2 flush, timed one by one */
+  int nargvals;         /* scalars of this configuration (runtime parameters: space_config_args) */
+  argval argvals[MAX_ARGVALS];
 } gpu_job;
 
 /* Measure one configuration: load, check against the reference (outputs poisoned first),

@@ -133,6 +133,39 @@ static int upload_arg(worker *w, int i, const argspec *a, uint64_t seed, cterr *
  * placed, so that a write past a buffer's end lands in no live allocation (where memcheck
  * reports it) rather than in the next one. The gap must be small enough to be placed right
  * after the buffer (256 KiB is; 2 MiB is not). The gaps are freed on every way out. */
+/* A scalar argument's bytes as the kernel takes them; -1 for an unknown type. */
+static int set_scalar(wk_arg *d, elemtype type, int64_t ival, double fval) {
+  switch (type) {
+    case EL_F32: { float f = (float)fval; memcpy(d->scalar, &f, 4); break; }
+    case EL_F64: memcpy(d->scalar, &fval, 8); break;
+    case EL_F16: { uint16_t h = f2h((float)fval); memcpy(d->scalar, &h, 2); break; }
+    case EL_I32: case EL_U32: { uint32_t u = (uint32_t)ival; memcpy(d->scalar, &u, 4); break; }
+    case EL_I64: memcpy(d->scalar, &ival, 8); break;
+    case EL_U8: d->scalar[0] = (unsigned char)ival; break;
+    default: return -1;
+  }
+  return 0;
+}
+
+/* A job's own scalar values (runtime parameters) over the setup's, or (restore) the setup's
+ * back. An index that is not a scalar of the setup: -1 with msg filled. */
+static int job_scalars(worker *w, const wire_job *job, int restore, char *msg, size_t len) {
+  if (job->nargvals < 0 || job->nargvals > MAX_ARGVALS) {
+    snprintf(msg, len, "GPU worker: %d argument values in the job (at most %d)", (int)job->nargvals, MAX_ARGVALS);
+    return -1;
+  }
+  for (int k = 0; k < job->nargvals; k++) {
+    const argval *v = &job->argvals[k];
+    if (v->index < 0 || v->index >= w->setup.nargs || w->setup.args[v->index].kind != ARG_SCALAR) {
+      snprintf(msg, len, "GPU worker: argument value for index %d, which is not a scalar of the problem", (int)v->index);
+      return -1;
+    }
+    const argspec *a = &w->setup.args[v->index];
+    set_scalar(&w->arg[v->index], a->type, restore ? a->ival : v->ival, restore ? a->fval : v->fval);
+  }
+  return 0;
+}
+
 static int wk_alloc_args(worker *w, const wire_setup *s, cterr *err) {
   const cuda_api *cu = w->cu;
   CUresult r;
@@ -147,14 +180,9 @@ static int wk_alloc_args(worker *w, const wire_setup *s, cterr *err) {
     w->params[i] = &d->d;
     if (a->kind == ARG_SCALAR) {
       w->params[i] = d->scalar;
-      switch (a->type) {
-        case EL_F32: { float f = (float)a->fval; memcpy(d->scalar, &f, 4); break; }
-        case EL_F64: memcpy(d->scalar, &a->fval, 8); break;
-        case EL_F16: { uint16_t h = f2h((float)a->fval); memcpy(d->scalar, &h, 2); break; }
-        case EL_I32: case EL_U32: { uint32_t u = (uint32_t)a->ival; memcpy(d->scalar, &u, 4); break; }
-        case EL_I64: memcpy(d->scalar, &a->ival, 8); break;
-        case EL_U8: d->scalar[0] = (unsigned char)a->ival; break;
-        default: cterr_set(err, "argument '%s': unknown element type %d", a->name, (int)a->type); goto done;
+      if (set_scalar(d, a->type, a->ival, a->fval) < 0) {
+        cterr_set(err, "argument '%s': unknown element type %d", a->name, (int)a->type);
+        goto done;
       }
       continue;
     }
@@ -448,8 +476,11 @@ int gpu_worker_main(int argc, char **argv) {
       if (!w->have_problem) {
         res.status = ST_INVALID;
         snprintf(res.message, sizeof res.message, "GPU worker: measure before a successful setup");
+      } else if (job_scalars(w, &job, 0, res.message, sizeof res.message) < 0) {
+        res.status = ST_INVALID;
       } else {
         wk_measure(w, &job, kernel, p.data + sizeof job + job.kernel_len, &res);
+        job_scalars(w, &job, 1, NULL, 0);
       }
       if (wire_write(out, MSG_RESULT, &res, sizeof res, NULL, 0, NULL, 0, &err)) break;
       if (res.fatal) { rc = 3; break; }

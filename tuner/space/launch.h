@@ -35,6 +35,17 @@ typedef struct argspec {
 
 #define MAX_ARGS 32
 
+/* The value of scalar argument `index` for one configuration, where the space computes it from
+ * the configuration's runtime parameters (ct.param(..., {runtime = true})): it replaces the
+ * problem's value of that argument for this configuration's launches only. */
+typedef struct argval {
+  int32_t index;
+  int32_t pad_;
+  int64_t ival;
+  double fval;
+} argval;
+#define MAX_ARGVALS 8
+
 typedef struct launch_geom {
   unsigned grid[3], block[3];
   unsigned dyn_smem; /* bytes of dynamic shared memory */

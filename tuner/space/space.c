@@ -394,7 +394,7 @@ int space_load(const char *path, space **out, cterr *err) {
   }
   if (lua_tointeger(L, -1) < 0) goto fail;
   lua_settop(L, 1);
-  if (space_eval_problems(s, err) < 0) goto fail;
+  if (space_eval_problems(s, err) < 0 || space_eval_runtime_check(s, err) < 0) goto fail;
   double t0 = now_seconds();
   if (space_eval_enumerate(s, err) < 0) goto fail;
   s->enum_seconds = now_seconds() - t0;

@@ -45,6 +45,19 @@ int space_geometry(space *s, size_t cfg, int prob, launch_geom *out, cterr *err)
 /* Kernel arguments for problem prob (sizes evaluated). *nargs <= MAX_ARGS. */
 int space_args(space *s, int prob, argspec *out, int *nargs, cterr *err);
 
+/* Runtime parameters: ct.param(name, values, {runtime = true}) is not passed to NVRTC as -D;
+ * it reaches the kernel through the value of a scalar argument that reads it (a size
+ * expression naming it, "GROUPM", or function(n, p) reading p.GROUPM). Configurations that
+ * differ only in runtime parameters compile to the same module (one compile, one cache entry).
+ * At load every runtime parameter must be read by some scalar (else the load fails), and the
+ * scalars that read one are marked per-configuration; space_args gives them the parameters'
+ * first values. space_config_args: the values of those scalars for configuration cfg on
+ * problem prob (*n of them, 0 for a space without runtime parameters), each replacing the
+ * problem's argument of that index for this configuration's launches. */
+int space_param_runtime(const space *s, int p);
+int space_nruntime(const space *s);
+int space_config_args(space *s, size_t cfg, int prob, argval *out, int *n, cterr *err);
+
 /* Reference: `reference = { kernel = "...", template = optional, block = ..., grid = ... }`.
  * template defaults to the space's template; it is compiled with -DCUTUNE_REFERENCE=1 only. */
 const char *space_ref_kernel(const space *s);

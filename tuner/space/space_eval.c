@@ -153,10 +153,13 @@ static int eval_value(space *s, const sp_value *v, int nargs, vres *out, const c
   if (v->kind == SV_EXPR) {
     /* globals of the expression: the problem's sizes, then the sandbox (math.max etc.) */
     lua_pushvalue(L, base + nargs);
-    lua_createtable(L, 0, 1);
-    lua_getfield(L, LUA_REGISTRYINDEX, "cutune.sandbox");
-    lua_setfield(L, -2, "__index");
-    lua_setmetatable(L, -2);
+    if (lua_getmetatable(L, -1)) lua_pop(L, 1); /* a per-configuration value's (push_rt_env) */
+    else {
+      lua_createtable(L, 0, 1);
+      lua_getfield(L, LUA_REGISTRYINDEX, "cutune.sandbox");
+      lua_setfield(L, -2, "__index");
+      lua_setmetatable(L, -2);
+    }
     lua_setupvalue(L, -2, 1);
     lua_replace(L, base + 1);
     lua_settop(L, base + 1);
@@ -265,19 +268,119 @@ int space_geometry(space *s, size_t cfg, int prob, launch_geom *out, cterr *err)
   return rc;
 }
 
+/* ---- runtime parameters: values of scalar arguments per configuration ---- */
+
+/* __index of the tables a per-configuration value reads runtime parameters from. Upvalues:
+ * 1 the runtime values (name -> integer), 2 a table that records the names read (or nil),
+ * 3 the fallback for other names (the sandbox, for a size expression's globals) or nil (the
+ * p of a function(n, p), where any other name is a mistake worth a message). */
+static int rt_index(lua_State *L) {
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) {
+    if (!lua_isnil(L, lua_upvalueindex(2))) {
+      lua_pushvalue(L, 2);
+      lua_pushboolean(L, 1);
+      lua_rawset(L, lua_upvalueindex(2));
+    }
+    return 1;
+  }
+  lua_pop(L, 1);
+  if (lua_isnil(L, lua_upvalueindex(3))) {
+    const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "?";
+    return luaL_error(L, "p.%s: not a runtime parameter (an argument value sees only the parameters declared "
+                      "{runtime = true}; the others reach the kernel as -D)", k);
+  }
+  lua_pushvalue(L, 2);
+  lua_gettable(L, lua_upvalueindex(3));
+  return 1;
+}
+
+/* Push the runtime values of configuration cfg (cfg == SIZE_MAX: each parameter's first value,
+ * the probe of space_eval_problems) as a table name -> integer. */
+static void push_rt_values(space *s, size_t cfg) {
+  const uint16_t *row = cfg == SIZE_MAX ? NULL : configset_row(s->cs, cfg);
+  int np = configset_nparams(s->cs);
+  lua_createtable(s->L, 0, s->nruntime);
+  for (int p = 0; p < np; p++) {
+    if (!s->runtime[p]) continue;
+    lua_pushinteger(s->L, s->pval[p][row ? row[p] : 0]);
+    lua_setfield(s->L, -2, configset_param(s->cs, p)->name);
+  }
+}
+
+/* Push what a per-configuration value of kind kind is called with, given the runtime values
+ * and the names-read table (or nil) on the stack top (both popped): a size expression gets one
+ * table, the problem's sizes over the runtime values over the sandbox; a function gets (n, p).
+ * Returns how many values were pushed. */
+static int push_rt_env(space *s, int prob, sv_kind kind) {
+  lua_State *L = s->L;
+  int vals = lua_gettop(L) - 1, seen = vals + 1;
+  if (kind == SV_EXPR) {
+    push_problem(s, prob);
+    lua_createtable(L, 0, 1);
+    lua_pushvalue(L, vals), lua_pushvalue(L, seen);
+    lua_getfield(L, LUA_REGISTRYINDEX, "cutune.sandbox");
+    lua_pushcclosure(L, rt_index, 3);
+    lua_setfield(L, -2, "__index");
+    lua_setmetatable(L, -2);
+    lua_replace(L, vals);
+    lua_settop(L, vals);
+    return 1;
+  }
+  lua_createtable(L, 0, 0); /* p: empty, every read goes through rt_index */
+  lua_createtable(L, 0, 1);
+  lua_pushvalue(L, vals), lua_pushvalue(L, seen), lua_pushnil(L);
+  lua_pushcclosure(L, rt_index, 3);
+  lua_setfield(L, -2, "__index");
+  lua_setmetatable(L, -2);
+  push_problem(s, prob);
+  lua_replace(L, vals); /* n where the values were (the closure keeps them) */
+  lua_replace(L, seen); /* p where the names-read table was */
+  return 2;
+}
+
 /* ---- per-problem values, evaluated once at load ---- */
 
+/* A scalar's value r: within its type's range, integral where the type is. */
+static int scalar_value(const sp_arg *a, const vres *r, const char *what, const char *ctx, argspec *o, cterr *err) {
+  double lo = 0, hi = 0;
+  switch (a->type) {
+  case EL_I32: lo = -2147483648.0, hi = 2147483647.0; break;
+  case EL_U32: hi = 4294967295.0; break;
+  case EL_U8: hi = 255; break;
+  case EL_I64: lo = -9.3e18, hi = 9.3e18; break;
+  default: lo = -INFINITY, hi = INFINITY; break;
+  }
+  int isf = a->type == EL_F32 || a->type == EL_F64 || a->type == EL_F16;
+  if ((!isf && !r->isint[0]) || r->d[0] < lo || r->d[0] > hi)
+    return cterr_set(err, "%s:%d: %s%s is %.17g: not a valid %s", a->size.file, a->size.line, what, ctx, r->d[0],
+                     elemtype_name(a->type));
+  o->ival = r->isint[0] ? r->i[0] : (int64_t)r->d[0];
+  o->fval = r->d[0];
+  return 0;
+}
+
 static int eval_arg(space *s, int prob, int i, cterr *err) {
-  const sp_arg *a = &s->args[i];
+  sp_arg *a = &s->args[i];
   argspec *o = &s->probs[prob].args[i];
   char *ctx = xasprintf(" on problem %s", s->probs[prob].key), what[80];
   snprintf(what, sizeof what, "%s (args[%d] '%s')", a->kind == ARG_SCALAR ? "value" : "element count", i + 1, a->name);
   memset(o, 0, sizeof *o);
   o->kind = a->kind, o->type = a->type, o->fill = a->fill, o->lo = a->lo, o->hi = a->hi;
   snprintf(o->name, sizeof o->name, "%s", a->name);
-  push_problem(s, prob);
+  /* a scalar of a space with runtime parameters: evaluated with their first values, and the
+   * names it reads recorded, which makes it a per-configuration value (space_config_args) */
+  int probe = a->kind == ARG_SCALAR && s->nruntime > 0 && (a->size.kind == SV_EXPR || a->size.kind == SV_FUNC);
+  int nargs = 1, seen = 0;
+  if (probe) {
+    push_rt_values(s, SIZE_MAX);
+    lua_createtable(s->L, 0, 2);
+    lua_pushvalue(s->L, -1);
+    seen = luaL_ref(s->L, LUA_REGISTRYINDEX);
+    nargs = push_rt_env(s, prob, a->size.kind);
+  } else push_problem(s, prob);
   vres r;
-  int rc = eval_value(s, &a->size, 1, &r, what, ctx, err);
+  int rc = eval_value(s, &a->size, nargs, &r, what, ctx, err);
   if (rc == 0 && r.n != 1) rc = cterr_set(err, "%s:%d: %s%s gave %d values (expected one)", a->size.file, a->size.line, what, ctx, r.n);
   if (rc == 0 && a->kind != ARG_SCALAR) {
     int64_t bytes = r.isint[0] && r.i[0] > 0 && r.i[0] < ((int64_t)1 << 40) ? r.i[0] * elemtype_size(a->type) : 0;
@@ -286,20 +389,22 @@ static int eval_arg(space *s, int prob, int i, cterr *err) {
                      a->size.file, a->size.line, what, ctx, r.d[0]);
     o->count = r.i[0];
   } else if (rc == 0) {
-    double lo = 0, hi = 0;
-    switch (a->type) {
-    case EL_I32: lo = -2147483648.0, hi = 2147483647.0; break;
-    case EL_U32: hi = 4294967295.0; break;
-    case EL_U8: hi = 255; break;
-    case EL_I64: lo = -9.3e18, hi = 9.3e18; break;
-    default: lo = -INFINITY, hi = INFINITY; break;
+    rc = scalar_value(a, &r, what, ctx, o, err);
+  }
+  if (probe) {
+    lua_rawgeti(s->L, LUA_REGISTRYINDEX, seen);
+    luaL_unref(s->L, LUA_REGISTRYINDEX, seen);
+    int np = configset_nparams(s->cs);
+    for (int p = 0; p < np; p++) {
+      if (!s->runtime[p] || lua_getfield(s->L, -1, configset_param(s->cs, p)->name) == LUA_TNIL) {
+        if (s->runtime[p]) lua_pop(s->L, 1);
+        continue;
+      }
+      lua_pop(s->L, 1);
+      a->per_config = 1;
+      s->rt_read[p] = 1;
     }
-    int isf = a->type == EL_F32 || a->type == EL_F64 || a->type == EL_F16;
-    if ((!isf && !r.isint[0]) || r.d[0] < lo || r.d[0] > hi)
-      rc = cterr_set(err, "%s:%d: %s%s is %.17g: not a valid %s", a->size.file, a->size.line, what, ctx, r.d[0],
-                     elemtype_name(a->type));
-    o->ival = r.isint[0] ? r.i[0] : (int64_t)r.d[0];
-    o->fval = r.d[0];
+    lua_pop(s->L, 1);
   }
   free(ctx);
   return rc;
@@ -354,3 +459,63 @@ int space_eval_problems(space *s, cterr *err) {
   }
   return 0;
 }
+
+/* After space_eval_problems: a runtime parameter that no argument value reads would reach the
+ * kernel nowhere (it is not a -D): its configurations would differ in name only. Nor may it
+ * share a name with a problem size, which a size expression would read instead. */
+int space_eval_runtime_check(space *s, cterr *err) {
+  int np = configset_nparams(s->cs);
+  for (int p = 0; p < np; p++) {
+    if (!s->runtime[p]) continue;
+    const char *name = configset_param(s->cs, p)->name;
+    for (int prob = 0; prob < s->nproblems; prob++)
+      for (int j = 0; j < s->probs[prob].nvars; j++)
+        if (!strcmp(s->probs[prob].names[j], name))
+          return cterr_set(err, "%s:%d: runtime parameter '%s' has the name of a size of problem %s: rename one of them",
+                           s->file, s->line > 0 ? s->line : 1, name, s->probs[prob].key);
+    if (!s->rt_read[p])
+      return cterr_set(err, "%s:%d: runtime parameter '%s' reaches no kernel argument: it is not passed as -D%s, so "
+                       "the kernel sees it only through a scalar whose value reads it, e.g. ct.scalar(\"int\", \"%s\") "
+                       "or ct.scalar(\"int\", function(n, p) return p.%s end)",
+                       s->file, s->line > 0 ? s->line : 1, name, name, name, name);
+  }
+  return 0;
+}
+
+int space_config_args(space *s, size_t cfg, int prob, argval *out, int *n, cterr *err) {
+  *n = 0;
+  if (s->nruntime == 0) return 0;
+  if (cfg >= configset_count(s->cs) || prob < 0 || prob >= s->nproblems)
+    return cterr_set(err, "%s: no configuration %zu on problem %d", s->path, cfg, prob);
+  space_limits_enter(s);
+  char *key = NULL, *ctx = NULL;
+  int rc = 0;
+  for (int i = 0; i < s->nargs && rc == 0; i++) {
+    const sp_arg *a = &s->args[i];
+    if (!a->per_config) continue;
+    if (*n >= MAX_ARGVALS) {
+      rc = cterr_set(err, "%s:%d: more than %d arguments read runtime parameters", a->size.file, a->size.line, MAX_ARGVALS);
+      break;
+    }
+    if (!ctx) {
+      key = configset_row_key(s->cs, configset_row(s->cs, cfg));
+      ctx = xasprintf(" for %s on problem %s", key, s->probs[prob].key);
+    }
+    char what[80];
+    snprintf(what, sizeof what, "value (args[%d] '%s')", i + 1, a->name);
+    push_rt_values(s, cfg);
+    lua_pushnil(s->L);
+    int nargs = push_rt_env(s, prob, a->size.kind);
+    vres r;
+    argspec o;
+    rc = eval_value(s, &a->size, nargs, &r, what, ctx, err);
+    if (rc == 0 && r.n != 1) rc = cterr_set(err, "%s:%d: %s%s gave %d values (expected one)", a->size.file, a->size.line, what, ctx, r.n);
+    if (rc == 0) rc = scalar_value(a, &r, what, ctx, &o, err);
+    if (rc == 0) out[(*n)++] = (argval){.index = i, .ival = o.ival, .fval = o.fval};
+  }
+  free(key), free(ctx);
+  return rc;
+}
+
+int space_param_runtime(const space *s, int p) { return p >= 0 && p < configset_nparams(s->cs) && s->runtime[p]; }
+int space_nruntime(const space *s) { return s->nruntime; }

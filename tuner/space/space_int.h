@@ -45,6 +45,7 @@ typedef struct sp_arg {
   fillkind fill;
   double lo, hi;
   sp_value size; /* buffers: element count; scalars: the value */
+  int per_config; /* a scalar whose value reads a runtime parameter: evaluated per configuration */
 } sp_arg;
 
 typedef struct sp_problem {
@@ -72,6 +73,9 @@ struct space {
   configset *cs;
   double enum_seconds;
   int64_t *pval[CS_MAX_PARAMS]; /* integer values of each parameter */
+  int runtime[CS_MAX_PARAMS];   /* ct.param(..., {runtime = true}): an argument, not a -D */
+  int nruntime;
+  int rt_read[CS_MAX_PARAMS];   /* runtime parameters some argument value read (at load) */
   int nrules;
   sp_rule *rules;
   int nproblems;
@@ -122,6 +126,7 @@ int space_parse(space *s, cterr *err);
 /* space_eval.c */
 int space_eval_enumerate(space *s, cterr *err);
 int space_eval_problems(space *s, cterr *err); /* args, bytes, flops, reference geometry */
+int space_eval_runtime_check(space *s, cterr *err); /* every runtime parameter reaches an argument */
 void space_value_free(lua_State *L, sp_value *v);
 
 #endif

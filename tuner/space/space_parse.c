@@ -191,6 +191,27 @@ done:
   return rc;
 }
 
+/* ct.param's third argument: { runtime = true } (the parameter reaches the kernel through an
+ * argument value, not as -D: see space.h). The parameter just added is the last one. */
+static int param_opts(space *s, lua_State *L, int pidx, const char *name, where w, cterr *err) {
+  char gbuf[96];
+  if (lua_getfield(L, pidx, "opts") == LUA_TNIL) return lua_pop(L, 1), 0;
+  int o = lua_gettop(L);
+  char what[96];
+  snprintf(what, sizeof what, "ct.param(\"%s\") options", name);
+  if (lua_type(L, o) != LUA_TTABLE) return perr(err, w, "%s must be a table such as {runtime = true} (got %s)", what, GOT(o));
+  static const char *const keys[] = {"runtime", NULL};
+  if (check_keys(L, o, keys, what, w, err) < 0) return -1;
+  int ty = lua_getfield(L, o, "runtime");
+  if (ty != LUA_TNIL && ty != LUA_TBOOLEAN) return perr(err, w, "%s: runtime must be true or false (got %s)", what, GOT(-1));
+  if (lua_toboolean(L, -1)) {
+    s->runtime[configset_nparams(s->cs) - 1] = 1;
+    s->nruntime++;
+  }
+  lua_pop(L, 2);
+  return 0;
+}
+
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static int parse_params(space *s, lua_State *L, int t, cterr *err) {
@@ -214,6 +235,7 @@ static int parse_params(space *s, lua_State *L, int t, cterr *err) {
       const char *name = lua_tostring(L, -1);
       lua_getfield(L, -2, "values");
       if (add_param(s, L, name, -1, pw, err) < 0) return -1;
+      if (param_opts(s, L, lua_gettop(L) - 2, name, pw, err) < 0) return -1;
       lua_pop(L, 3);
     }
   } else { /* map form: sorted by name so the order does not depend on hashing */

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Runtime parameters end to end without a GPU, through the fake libcuda.so.1 (tests/fake):
+# tests/spaces/fake_runtime.lua has one -D parameter (U: 2 values) and two runtime ones (R: 3,
+# S: 2) that reach the kernel as its 4th and 5th arguments. The 12 configurations compile to 2
+# modules (in the cache: 2 entries beside the reference's, and no -DR/-DS anywhere); each
+# configuration's launch gets its own R (the fake's copy_rt is right only with 2 there: exactly
+# the 4 R=2 configurations pass, so a value that did not reach the kernel, or reached the wrong
+# configuration, fails the count); the run says how many modules served how many configurations;
+# compile-only compiles 2 modules; with --no-cache, jobs of one key in flight together compile once.
+. "$(dirname "$0")/lib_cli.sh"
+set -e
+use_fake_cuda
+d="$TMPROOT/space"
+mkdir -p "$d"
+cp tests/spaces/fake_runtime.lua tests/spaces/fake_runtime.cu "$d/"
+R="$TMPROOT/results"
+STORE="$R/Fake_H200/fake_runtime.jsonl"
+
+run_any "$BIN" run --jobs 2 --no-progress --results "$R" "$d/fake_runtime.lua"
+[ "$STATUS" -eq 3 ] && ok || fail "run exited $STATUS (wanted 3: some configurations gave wrong results)"
+expect_output "problem n=4096: 12 configurations" "run"
+expect_output "modules: 12 configurations from 2 compiled modules" "the time note"
+n=$(grep -c . "$STORE" || true)
+[ "$n" -eq 12 ] && ok || fail "store has $n records (wanted 12)"
+oks=$(grep '"status":"ok"' "$STORE" | grep -c '"R":"2"\|R=2' || true)
+all_ok=$(grep -c '"status":"ok"' "$STORE" || true)
+[ "$all_ok" -eq 4 ] && [ "$oks" -eq 4 ] && ok || fail "$all_ok ok records, $oks of them R=2 (wanted exactly the 4 with R=2)"
+wrong=$(grep -c '"status":"wrong_result"' "$STORE" || true)
+[ "$wrong" -eq 8 ] && ok || fail "$wrong wrong_result records (wanted the 8 with R=1 or R=3)"
+# every configuration is recorded under its full key, runtime parameters included
+keys=$(sed 's/.*"config":"\([^"]*\)".*/\1/' "$STORE" | sort -u | wc -l)
+[ "$keys" -eq 12 ] && ok || fail "$keys distinct configuration keys (wanted 12)"
+# the cache: the reference and one module per U, none with a runtime parameter as -D
+metas=$(find "$CUTUNE_CACHE" -name '*.meta' | wc -l)
+[ "$metas" -eq 3 ] && ok || fail "$metas compile cache entries (wanted 3: the reference and U=1, U=2)"
+if grep -l -e '-DR=' -e '-DS=' $(find "$CUTUNE_CACHE" -name '*.meta') >/dev/null 2>&1; then
+  fail "a runtime parameter was passed to NVRTC as -D"
+else ok; fi
+# the options hash is that of the module: 2 distinct values over 12 records
+oh=$(sed 's/.*"options_hash":"\([^"]*\)".*/\1/' "$STORE" | sort -u | wc -l)
+[ "$oh" -eq 2 ] && ok || fail "$oh distinct options hashes (wanted 2)"
+
+# the same run again: everything answered from the store
+run_any "$BIN" run --jobs 2 --no-progress --results "$R" "$d/fake_runtime.lua"
+expect_output "problem n=4096: 0 measured (0 failed), 12 answered from the store" "second run"
+
+# compile-only: 12 configurations, 2 modules
+export CUTUNE_CACHE="$TMPROOT/cache2"
+expect_status 0 -- "$BIN" run --compile-only --arch sm_90 --jobs 2 --no-progress "$d/fake_runtime.lua"
+metas=$(find "$CUTUNE_CACHE" -name '*.meta' | wc -l)
+[ "$metas" -eq 3 ] && ok || fail "compile-only left $metas cache entries (wanted 3)"
+
+# no cache at all: jobs of one key submitted together follow the first (one compile each); the
+# run still measures all 12 correctly
+R2="$TMPROOT/results-nocache"
+run_any "$BIN" run --jobs 1 --no-cache --no-progress --results "$R2" "$d/fake_runtime.lua"
+[ "$STATUS" -eq 3 ] && ok || fail "no-cache run exited $STATUS (wanted 3)"
+all_ok=$(grep -c '"status":"ok"' "$R2/Fake_H200/fake_runtime.jsonl" || true)
+[ "$all_ok" -eq 4 ] && ok || fail "no-cache run: $all_ok ok records (wanted 4)"
+expect_output "modules: 12 configurations from 2 compiled modules" "no-cache time note"
+finish

@@ -1,0 +1,12 @@
+-- expect: p.TILE: not a runtime parameter
+local ct = require "cutune"
+return ct.space {
+  template = "tiny.cu",
+  kernel = "tiny",
+  params = { ct.param("TILE", {16, 32}), ct.param("R", {1, 2}, {runtime = true}) },
+  problem = { N = 64 },
+  args = { ct.output("float", "N"), ct.scalar("int", "R"),
+    ct.scalar("int", function(n, p) return p.TILE end) }, --@
+  block = {32},
+  grid = {2},
+}
