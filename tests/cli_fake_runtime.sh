@@ -6,7 +6,8 @@
 # configuration's launch gets its own R (the fake's copy_rt is right only with 2 there: exactly
 # the 4 R=2 configurations pass, so a value that did not reach the kernel, or reached the wrong
 # configuration, fails the count); the run says how many modules served how many configurations;
-# compile-only compiles 2 modules; with --no-cache, jobs of one key in flight together compile once.
+# compile-only compiles 2 modules; the header's cutune-config lines (the -D's of a production
+# build) leave R and S out; with --no-cache, jobs of one key in flight together compile once.
 . "$(dirname "$0")/lib_cli.sh"
 set -e
 use_fake_cuda
@@ -39,6 +40,17 @@ else ok; fi
 # the options hash is that of the module: 2 distinct values over 12 records
 oh=$(sed 's/.*"options_hash":"\([^"]*\)".*/\1/' "$STORE" | sort -u | wc -l)
 [ "$oh" -eq 2 ] && ok || fail "$oh distinct options hashes (wanted 2)"
+
+# the header: the cutune-config lines (what CutuneKernels.cmake -D's) leave the runtime
+# parameters out; the X-macros and entries keep them, and each is marked a kernel argument
+expect_status 0 -- "$BIN" header "$d/fake_runtime.lua" "$R" -o "$TMPROOT/rt.h"
+if grep '^ \* cutune-config' "$TMPROOT/rt.h" | grep -q -e ' R=' -e ' S='; then fail "a cutune-config line lists a runtime parameter"
+else ok; fi
+if grep -q '^ \* cutune-config 0 U=[12]$' "$TMPROOT/rt.h"; then ok; else fail "cutune-config 0 is not 'U=<value>' alone"; fi
+if grep -q 'CONFIG_0(X) X(U, [12]) X(R, 2) X(S, [05])$' "$TMPROOT/rt.h"; then ok; else fail "the X-macro of configuration 0 lacks R=2 or S"; fi
+for p in R S; do
+  if grep -q "^#define CUTUNE_FAKE_RUNTIME_RUNTIME_$p 1" "$TMPROOT/rt.h"; then ok; else fail "no CUTUNE_FAKE_RUNTIME_RUNTIME_$p"; fi
+done
 
 # the same run again: everything answered from the store
 run_any "$BIN" run --jobs 2 --no-progress --results "$R" "$d/fake_runtime.lua"

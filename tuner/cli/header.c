@@ -144,6 +144,8 @@ int header_main(int argc, char **argv) {
   so.nparams = configset_nparams(cs);
   for (int p = 0; p < so.nparams; p++) pnames[p] = configset_param(cs, p)->name;
   so.params = pnames;
+  int rtflag[CS_MAX_PARAMS];
+  for (int p = 0; p < so.nparams; p++) rtflag[p] = space_param_runtime(s, p);
   if (kt) {
     ktcopy = xstrdup(kt);
     char *save = NULL;
@@ -162,7 +164,8 @@ int header_main(int argc, char **argv) {
     goto done;
   }
   block_ctx bc = {s};
-  header_opts ho = {.mean = mean, .regenerate = cmd.data, .block = block_of, .block_ctx = &bc};
+  header_opts ho = {.mean = mean, .regenerate = cmd.data, .block = block_of, .block_ctx = &bc,
+                    .runtime = space_nruntime(s) ? rtflag : NULL};
   if (header_write(d, &ho, &out, &warn, &err) < 0) goto done;
   if (warn.len) fputs(warn.data, stderr);
   if (outpath) {

@@ -37,6 +37,9 @@ typedef struct header_opts {
   const char *regenerate;   /* the command line that regenerates it, for the comment */
   header_block_fn block;
   void *block_ctx;
+  const int *runtime;       /* per parameter (ship order): 1 for a runtime parameter, which the
+                               cutune-config lines leave out (no -D: the launcher passes it as the
+                               kernel argument the space gives it); NULL: none */
 } header_opts;
 
 int header_write(const ship_data *d, const header_opts *o, dbuf *out, dbuf *warn, cterr *err);

@@ -156,15 +156,29 @@ int hdr_emit(hdr *h, const ship_data *d, const header_opts *o, dbuf *out, cterr 
   dbuf_printf(b, " *\n * Launch contract: an entry carries the parameter values and the block dimensions (and\n"
                  " * dynamic shared bytes) the space's block/shared functions give; the launcher computes the\n"
                  " * grid from the parameters and the problem the same way the space's grid function does.\n *\n");
+  const int *rt = o->runtime;
+  int nrt = 0;
+  for (int q = 0; rt && q < np; q++) nrt += rt[q] != 0;
   dbuf_printf(b, " * Shipped configurations (one line each, read by cmake/CutuneKernels.cmake):\n");
+  if (nrt) {
+    dbuf_printf(b, " * (runtime parameters, which the lines leave out: they are no -D but the kernel argument the\n"
+                   " * space gives them, which the launcher passes from the entry:");
+    for (int q = 0; q < np; q++)
+      if (rt[q]) dbuf_printf(b, " %s", ship_param(d, q));
+    dbuf_puts(b, ")\n");
+  }
   for (int i = 0; i < h->nship; i++) {
     dbuf_printf(b, " * cutune-config %d", i);
-    for (int q = 0; q < np; q++) dbuf_printf(b, " %s=%lld", ship_param(d, q), val[(size_t)i * np + q]);
+    for (int q = 0; q < np; q++)
+      if (!rt || !rt[q]) dbuf_printf(b, " %s=%lld", ship_param(d, q), val[(size_t)i * np + q]);
     dbuf_puts(b, "\n");
   }
   dbuf_printf(b, " */\n#ifndef CUTUNE_%s_H_\n#define CUTUNE_%s_H_\n\n#include <string.h>\n\n", SID, SID);
   dbuf_printf(b, "#define CUTUNE_%s_NCONFIGS %d\n#define CUTUNE_%s_NPARAMS %d\n#define CUTUNE_%s_NDIMS %d\n\n", SID,
               h->nship, SID, np, SID, h->nv);
+  for (int q = 0; q < np; q++)
+    if (rt && rt[q]) dbuf_printf(b, "#define CUTUNE_%s_RUNTIME_%s 1 /* a kernel argument, not a -D */\n", SID, ship_param(d, q));
+  if (nrt) dbuf_puts(b, "\n");
   dbuf_printf(b, "/* Each shipped configuration as an X-macro: X(NAME, value) per parameter. */\n");
   for (int i = 0; i < h->nship; i++) {
     dbuf_printf(b, "#define CUTUNE_%s_CONFIG_%d(X)", SID, i);
