@@ -139,6 +139,47 @@ static void test_map(void) {
   space_free(s);
 }
 
+/* fake_runtime.lua: runtime parameters R (a size expression "R") and S (function(n, p) p.S * 2)
+ * are per-configuration values of args 4 and 5; U is not; space_args has the first values */
+static void test_runtime(void) {
+  space *s;
+  cterr e;
+  int rc = space_load("tests/spaces/fake_runtime.lua", &s, &e);
+  CHECK_MSG(rc == 0, "%s", e.msg);
+  REQUIRE(rc == 0);
+  const configset *cs = space_configs(s);
+  REQUIRE(configset_nparams(cs) == 3 && configset_count(cs) == 12);
+  CHECK(space_nruntime(s) == 2);
+  CHECK(!space_param_runtime(s, 0) && space_param_runtime(s, 1) && space_param_runtime(s, 2));
+  argspec a[MAX_ARGS];
+  int na = 0;
+  REQUIRE(space_args(s, 0, a, &na, &e) == 0 && na == 5);
+  CHECK(a[3].ival == 1 && a[4].ival == 0); /* the probe: each runtime parameter's first value */
+  int seen = 0;
+  for (size_t c = 0; c < configset_count(cs); c++) {
+    const uint16_t *row = configset_row(cs, c);
+    const cs_param *pr = configset_param(cs, 1), *ps = configset_param(cs, 2);
+    long r = atol(pr->str[row[1]]), sv = atol(ps->str[row[2]]);
+    argval v[MAX_ARGVALS];
+    int n = -1;
+    rc = space_config_args(s, c, 0, v, &n, &e);
+    CHECK_MSG(rc == 0, "%s", e.msg);
+    if (rc != 0 || n != 2) {
+      CHECK_MSG(0, "configuration %zu: %d values (wanted 2)", c, n);
+      continue;
+    }
+    CHECK(v[0].index == 3 && v[0].ival == r);
+    CHECK(v[1].index == 4 && v[1].ival == 2 * sv);
+    seen += r == 2 && sv == 5;
+  }
+  CHECK(seen == 2); /* U=1 and U=2 */
+  /* out of range: an error naming the configuration, not a crash */
+  argval v[MAX_ARGVALS];
+  int n;
+  CHECK(space_config_args(s, 99, 0, v, &n, &e) == -1);
+  space_free(s);
+}
+
 /* big.lua: 10^6 raw combinations, four rules at depths 1, 3, 4 and 5 */
 static void test_big(void) {
   space *s;
@@ -194,6 +235,7 @@ int main(void) {
   test_good();
   test_map();
   test_big();
+  test_runtime();
   space_free(NULL);
   return check_report();
 }
