@@ -56,6 +56,20 @@ done
 run_any "$BIN" run --jobs 2 --no-progress --results "$R" "$d/fake_runtime.lua"
 expect_output "problem n=4096: 0 measured (0 failed), 12 answered from the store" "second run"
 
+# the runtime sweep: a search (random, 6 of the 12) measures the strategy's first proposal at
+# all 6 values of (R, S): 6 configurations, 1 module, both R=2 ones among them; with
+# --no-runtime-sweep the strategy picks all 6, from both modules (seed 1)
+R3="$TMPROOT/results-sweep"
+run_any "$BIN" run --jobs 2 --no-progress --strategy random --budget 6 --results "$R3" "$d/fake_runtime.lua"
+expect_output "modules: 6 configurations from 1 compiled modules" "sweep"
+S3="$R3/Fake_H200/fake_runtime.jsonl"
+u=$(sed 's/.*"config":"U=\([0-9]\).*/\1/' "$S3" | sort -u | wc -l)
+[ "$u" -eq 1 ] && [ "$(grep -c . "$S3")" -eq 6 ] && ok || fail "sweep: $(grep -c . "$S3") records over $u values of U (wanted 6 over 1)"
+[ "$(grep -c '"status":"ok"' "$S3")" -eq 2 ] && ok || fail "sweep: not exactly the 2 R=2 configurations passed"
+R4="$TMPROOT/results-nosweep"
+run_any "$BIN" run --jobs 2 --no-progress --strategy random --budget 6 --no-runtime-sweep --results "$R4" "$d/fake_runtime.lua"
+expect_output "modules: 6 configurations from 2 compiled modules" "--no-runtime-sweep"
+
 # compile-only: 12 configurations, 2 modules
 export CUTUNE_CACHE="$TMPROOT/cache2"
 expect_status 0 -- "$BIN" run --compile-only --arch sm_90 --jobs 2 --no-progress "$d/fake_runtime.lua"

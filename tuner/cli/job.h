@@ -38,6 +38,7 @@ typedef struct run_opts {
   int progress_tty;        /* -1 auto */
   int energy_top;          /* energy pass: at most this many configurations per problem */
   double energy_within;    /* ... within this fraction of the best time */
+  int no_runtime_sweep;    /* --no-runtime-sweep: measure only what the strategy proposes */
 } run_opts;
 
 /* What a run came to, for the exit status (run.c maps it; the codes are in run's --help):

@@ -70,6 +70,8 @@ static const char run_usage[] =
     "  --time SECONDS      wall-clock limit per problem (default: none, or see below); --time\n"
     "                      without --budget also makes BO prefer configurations predicted cheap\n"
     "                      to compile and measure (expected improvement per second)\n"
+    "  --no-runtime-sweep  measure only what the strategy proposes (default: see runtime\n"
+    "                      parameters below)\n"
     "  --seed N            seed for the strategy and the input data (default 1)\n"
     "  --problem KEY       tune one problem only: its index (0, 1, ...) or key (\"M=8192,N=8192\")\n"
     "  --top N             rows in the table of best configurations (default 10)\n"
@@ -94,6 +96,13 @@ static const char run_usage[] =
     "ahead of the GPU (2 x --jobs + 4), in parallel NVRTC processes. Give --budget or --time (or --strategy\n"
     "exhaustive) to override; --budget larger than the space measures all of it. --time\n"
     "alone on such a space searches (hybrid) until the time is up.\n"
+    "\n"
+    "Runtime parameters (ct.param(..., {runtime = true}): kernel arguments, not -D, docs/SPACE.md):\n"
+    "configurations that differ only in them share one compile. When the strategy proposes one,\n"
+    "the run also measures it at every other value of them (up to " XSTR(TUNE_SWEEP_MAX) " combinations), charged to\n"
+    "the budget like any evaluation but costing GPU time only; the default budget grows by as\n"
+    "many (one runtime parameter of 3 values: --budget 3000 --time " XSTR(TUNE_DEFAULT_TIME) "). --no-runtime-sweep turns\n"
+    "it off: the strategy then chooses the runtime values too, one configuration at a time.\n"
     "\n"
     "Where the time went: each problem ends with a line 'time: the GPU worked N % of it (M ms\n"
     "per configuration ...); a compile took S s on average'. Well below 100 % the GPU waited for\n"
@@ -146,7 +155,7 @@ int run_main(int argc, char **argv) {
                 .energy_top = 8, .energy_within = 0.10, .compile_timeout = 60};
   enum { O_RESULTS = 256, O_ARCH, O_COMPILE_ONLY, O_DEVICE, O_JOBS, O_CACHE, O_NO_CACHE, O_STRATEGY,
          O_BUDGET, O_TIME, O_SEED, O_PROBLEM, O_TOP, O_MINS, O_MAXS, O_RSE, O_NOPROG, O_ETOP, O_EWITHIN,
-         O_SAMPLE, O_COMPILE_TIMEOUT, O_DEVICES, O_RANK_TIMEOUT };
+         O_SAMPLE, O_COMPILE_TIMEOUT, O_DEVICES, O_RANK_TIMEOUT, O_NO_SWEEP };
   static const struct option longopts[] = {
       {"results", required_argument, 0, O_RESULTS}, {"arch", required_argument, 0, O_ARCH},
       {"compile-only", no_argument, 0, O_COMPILE_ONLY}, {"device", required_argument, 0, O_DEVICE},
@@ -160,6 +169,7 @@ int run_main(int argc, char **argv) {
       {"no-progress", no_argument, 0, O_NOPROG}, {"sample", required_argument, 0, O_SAMPLE},
       {"compile-timeout", required_argument, 0, O_COMPILE_TIMEOUT}, {"quiet", no_argument, 0, 'q'},
       {"devices", required_argument, 0, O_DEVICES}, {"rank-timeout", required_argument, 0, O_RANK_TIMEOUT},
+      {"no-runtime-sweep", no_argument, 0, O_NO_SWEEP},
       {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
   cterr err = {{0}};
   long l;
@@ -245,6 +255,7 @@ int run_main(int argc, char **argv) {
       o.energy_within = d;
       break;
     case O_NOPROG: o.progress_tty = 0; break;
+    case O_NO_SWEEP: o.no_runtime_sweep = 1; break;
     case O_SAMPLE:
       if (parse_long(optarg, &l, "--sample", &err) || l < 1) return bad_usage("--sample needs a positive number of configurations, got '%s'", optarg);
       o.sample = l;

@@ -108,6 +108,8 @@ typedef struct tune_tally {
   size_t ngpu, ncompile;
   char **modules; /* runtime parameters: the options hash of each record (modules shared) */
   size_t nmodules;
+  uint8_t *swept; /* the runtime sweep: configurations handed out (or answered) with a sibling */
+  size_t combos;  /* ... and how many siblings a proposal has at most */
 } tune_tally;
 
 static void note_best(tune_ctx *t, int g, tune_tally *ty, const record *r) {
@@ -175,35 +177,64 @@ static int timeout_retry(const tune_ctx *t, const tune_group *tg, const char *ke
   return store_count_status(tg->st, key, pkey, t->template_hash, tg->ohash[idx], ST_COMPILE_TIMEOUT) < 2;
 }
 
+/* Configuration idx to group g: answered from the store (told to the strategy, not charged)
+ * when it was measured before, else submitted. */
+static int offer(tune_ctx *t, int g, int prob, tune_tally *ty, size_t idx, cterr *err) {
+  const configset *cs = space_configs(t->s);
+  const char *pkey = space_problem_key(t->s, prob);
+  tune_group *tg = &t->grp[g];
+  char *key = configset_row_key(cs, configset_row(cs, idx));
+  const record *have = store_find(tg->st, key, pkey, t->template_hash, tg->ohash[idx]);
+  if (have && have->status == ST_COMPILE_TIMEOUT && timeout_retry(t, tg, key, pkey, idx, have)) have = NULL;
+  free(key);
+  if (have) { /* measured before: answered from the store, not charged */
+    strategy_tell_cost(ty->strat, idx, record_value(have), record_cost_s(have));
+    note_best(t, g, ty, have);
+    ty->resumed++;
+    progress_skip(ty->pg, 1);
+    return 0;
+  }
+  return t->x->ops->submit(t->x, g, idx, err);
+}
+
+/* The runtime sweep: with idx, the configurations that differ from it in runtime parameters
+ * only, while the budget lasts. They share idx's compile (the pool runs one per key), so each
+ * costs the GPU's time alone; their results reach the strategy as told results. */
+static int sweep(tune_ctx *t, int g, int prob, tune_tally *ty, size_t idx, cterr *err) {
+  size_t sib[TUNE_SWEEP_MAX];
+  size_t n = space_runtime_siblings(t->s, idx, sib, TUNE_SWEEP_MAX);
+  if (n > TUNE_SWEEP_MAX) n = TUNE_SWEEP_MAX;
+  for (size_t j = 0; j < n; j++) {
+    if (sib[j] == idx || ty->swept[sib[j]]) continue;
+    if (ty->budget - ty->charged - t->x->ops->inflight(t->x, g) <= 0) return 0;
+    ty->swept[sib[j]] = 1;
+    if (offer(t, g, prob, ty, sib[j], err) != 0) return -1;
+  }
+  return 0;
+}
+
 /* Hand group g as many new configurations as the exec has room for and the budget allows;
  * those already in the store are told to the strategy and not charged. */
 static int propose(tune_ctx *t, int g, int prob, tune_tally *ty, size_t *batch, int batch_max, cterr *err) {
   exec *x = t->x;
-  const configset *cs = space_configs(t->s);
-  const char *pkey = space_problem_key(t->s, prob);
-  tune_group *tg = &t->grp[g];
   while (!ty->exhausted) {
     long left = ty->budget - ty->charged - x->ops->inflight(x, g);
     int k = x->ops->room(x, g);
     if (k > batch_max) k = batch_max;
     if (left < k) k = (int)left;
     if (k <= 0) return 0;
+    if (ty->swept && ty->combos > 1) k = k / (int)ty->combos > 0 ? k / (int)ty->combos : 1; /* siblings fill the rest */
     int got = strategy_ask(ty->strat, batch, k);
     if (got == 0) ty->exhausted = 1;
     for (int i = 0; i < got; i++) {
       size_t idx = batch[i];
-      char *key = configset_row_key(cs, configset_row(cs, idx));
-      const record *have = store_find(tg->st, key, pkey, t->template_hash, tg->ohash[idx]);
-      if (have && have->status == ST_COMPILE_TIMEOUT && timeout_retry(t, tg, key, pkey, idx, have)) have = NULL;
-      free(key);
-      if (have) { /* measured before: answered from the store, not charged */
-        strategy_tell_cost(ty->strat, idx, record_value(have), record_cost_s(have));
-        note_best(t, g, ty, have);
-        ty->resumed++;
-        progress_skip(ty->pg, 1);
-        continue;
-      }
-      if (x->ops->submit(x, g, idx, err) != 0) return -1;
+      if (ty->swept && ty->swept[idx]) continue; /* handed out with a sibling: its result is told */
+      /* the siblings of an earlier proposal of this batch may have spent the budget: the rest
+       * of the batch is dropped (the budget is spent for good: what is in flight is charged) */
+      if (ty->budget - ty->charged - x->ops->inflight(x, g) <= 0) return 0;
+      if (ty->swept) ty->swept[idx] = 1;
+      if (offer(t, g, prob, ty, idx, err) != 0) return -1;
+      if (ty->swept && sweep(t, g, prob, ty, idx, err) != 0) return -1;
     }
   }
   return 0;
@@ -222,6 +253,18 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
   double time_limit;
   const char *sname, *dflt;
   tune_limits(count, t->o, &budget, &time_limit, &sname, &dflt);
+  /* runtime parameters: each configuration the strategy proposes is measured at every value of
+   * them (one compile); the default budget grows by as many, the default time stays */
+  size_t combos = space_runtime_combos(t->s);
+  int sweeping = !t->o->no_runtime_sweep && space_nruntime(t->s) > 0 && combos > 1 && combos <= TUNE_SWEEP_MAX &&
+                 (long)count > budget;
+  char note[256];
+  if (sweeping && t->o->budget <= 0 && budget == TUNE_DEFAULT_BUDGET) {
+    budget *= (long)combos;
+    snprintf(note, sizeof note, " (default for a space this large: --budget %ld --time %d, each proposal measured at "
+             "its %zu runtime values: --no-runtime-sweep)", budget, TUNE_DEFAULT_TIME, combos);
+    dflt = note;
+  }
   strategy_opts sopts;
   strategy_opts_default(&sopts);
   sopts.budget_hint = budget < (long)count ? budget : (long)count;
@@ -238,6 +281,7 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
   for (int g = 0; g < ng; g++) {
     ty[g].best = NAN;
     ty[g].budget = budget;
+    if (sweeping) ty[g].swept = xcalloc(count, 1), ty[g].combos = combos;
     char label[256];
     snprintf(label, sizeof label, "%s%s", pkey, t->grp[g].label);
     ty[g].pg = progress_new(stderr, label, (size_t)(budget < (long)count ? budget : (long)count),
@@ -284,6 +328,7 @@ done:
     }
     for (size_t i = 0; i < ty[g].nmodules; i++) free(ty[g].modules[i]);
     free(ty[g].modules);
+    free(ty[g].swept);
   }
   free(batch);
   return rc;

@@ -11,6 +11,9 @@
 #define TUNE_EXHAUSTIVE_MAX 5000
 #define TUNE_DEFAULT_BUDGET 1000
 #define TUNE_DEFAULT_TIME 90
+/* The runtime sweep (`cutune run --help`: runtime parameters) covers spaces whose runtime
+ * parameters make at most this many combinations per compiled module. */
+#define TUNE_SWEEP_MAX 16
 #define XSTR_(x) #x
 #define XSTR(x) XSTR_(x)
 

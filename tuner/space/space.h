@@ -57,6 +57,11 @@ int space_args(space *s, int prob, argspec *out, int *nargs, cterr *err);
 int space_param_runtime(const space *s, int p);
 int space_nruntime(const space *s);
 int space_config_args(space *s, size_t cfg, int prob, argval *out, int *n, cterr *err);
+/* How many combinations the runtime parameters' values make (1 without any), and the valid
+ * configurations that differ from cfg in runtime parameters only, cfg among them, in
+ * enumeration order: up to max into out; returns how many there are (also past max). */
+size_t space_runtime_combos(const space *s);
+size_t space_runtime_siblings(const space *s, size_t cfg, size_t *out, size_t max);
 
 /* Reference: `reference = { kernel = "...", template = optional, block = ..., grid = ... }`.
  * template defaults to the space's template; it is compiled with -DCUTUNE_REFERENCE=1 only. */

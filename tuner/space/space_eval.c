@@ -519,3 +519,32 @@ int space_config_args(space *s, size_t cfg, int prob, argval *out, int *n, cterr
 
 int space_param_runtime(const space *s, int p) { return p >= 0 && p < configset_nparams(s->cs) && s->runtime[p]; }
 int space_nruntime(const space *s) { return s->nruntime; }
+
+size_t space_runtime_combos(const space *s) {
+  size_t n = 1;
+  int np = configset_nparams(s->cs);
+  for (int p = 0; p < np; p++)
+    if (s->runtime[p]) n *= (size_t)configset_param(s->cs, p)->nvalues;
+  return n;
+}
+
+size_t space_runtime_siblings(const space *s, size_t cfg, size_t *out, size_t max) {
+  if (cfg >= configset_count(s->cs)) return 0;
+  int np = configset_nparams(s->cs), rp[CS_MAX_PARAMS], nr = 0;
+  uint16_t row[CS_MAX_PARAMS];
+  memcpy(row, configset_row(s->cs, cfg), (size_t)np * sizeof *row);
+  for (int p = 0; p < np; p++)
+    if (s->runtime[p]) rp[nr++] = p, row[p] = 0;
+  size_t n = 0;
+  for (;;) { /* every combination of the runtime values, in enumeration order */
+    long idx = configset_find(s->cs, row);
+    if (idx >= 0) {
+      if (n < max) out[n] = (size_t)idx;
+      n++;
+    }
+    int k = nr - 1;
+    while (k >= 0 && ++row[rp[k]] == configset_param(s->cs, rp[k])->nvalues) row[rp[k--]] = 0;
+    if (k < 0) break;
+  }
+  return n;
+}
