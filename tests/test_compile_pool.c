@@ -1,6 +1,7 @@
 /* test_compile_pool: the pool of `cutune __compile-worker` processes (CUTUNE_BIN): jobs
  * come back tagged and right, a second pass is served from the cache, a worker killed
- * mid-job becomes that job's error and the pool goes on. */
+ * mid-job becomes that job's error and the pool goes on, jobs of one key in flight together
+ * compile once. */
 #include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
@@ -271,6 +272,44 @@ int main(void) {
     compile_result_free(&r);
   }
   check_worker_pipes(2);
+
+  /* Jobs of one key in flight together (configurations that differ only in runtime
+   * parameters) compile once, without a cache too: the first is compiled, the others follow it
+   * and get a copy of its result, marked cached; a crash of the first is the followers' too.
+   * Freeing the pool with followers queued frees them. */
+  cpool *q;
+  REQUIRE(cpool_new(&q, bin, 2, NULL, &err) == 0);
+  char *same = xasprintf("extern \"C\" __global__ void k(float *a) { a[4] = %ld; }\n", (long)getpid());
+  compile_job jsame = job_of(same);
+  for (int i = 0; i < 3; i++) REQUIRE(cpool_submit(q, 80 + (uint64_t)i, &jsame, &err) == 0);
+  REQUIRE(cpool_submit(q, 90, &jc, &err) == 0);
+  REQUIRE(cpool_submit(q, 91, &jc, &err) == 0);
+  int ncopies = 0, nfirst = 0, nlost = 0;
+  size_t cubin_len = 0;
+  for (int i = 0; i < 5; i++) {
+    REQUIRE(cpool_wait(q, &tag, &r, 60000, &err) == 1);
+    if (tag >= 80 && tag < 83) {
+      CHECK_MSG(r.ok, "%s", r.message ? r.message : "");
+      if (r.cached) ncopies++;
+      else nfirst++;
+      if (cubin_len) CHECK(r.cubin.len == cubin_len);
+      cubin_len = r.cubin.len;
+      char key[65];
+      compile_job_key(&jsame, key);
+      CHECK(!strcmp(key, r.key));
+    } else {
+      CHECK(tag == 90 || tag == 91);
+      CHECK(!r.ok && r.lost);
+      CHECK_STR_CONTAINS(r.message, "SIGKILL");
+      nlost++;
+    }
+    compile_result_free(&r);
+  }
+  CHECK(nfirst == 1 && ncopies == 2 && nlost == 2);
+  CHECK(cubin_len > 4);
+  for (int i = 0; i < 3; i++) REQUIRE(cpool_submit(q, 95 + (uint64_t)i, &ja, &err) == 0);
+  cpool_free(q); /* a leader with two followers queued: all freed (the sanitizer build checks) */
+  free(same);
 
   /* freeing with jobs still queued or running kills and reaps everything */
   for (int i = 0; i < 4; i++) {

@@ -39,7 +39,7 @@ typedef struct compile_result {
   dbuf log;        /* the NVRTC log, whole */
   char *message;   /* on failure: "templates/x.cu(37): error: ... [compiled with -DTILE=64 ...]" */
   kresources res;
-  double compile_ms; /* time NVRTC took (0 when served from the cache) */
+  double compile_ms; /* time NVRTC took (a cache hit or a follower: as its compile took) */
   int cached;        /* 1 if served from the on-disk cache */
   int timed_out;     /* 1: ran past the pool's deadline; the worker was killed (not cached) */
   int lost;          /* 1: the worker was killed from outside mid-job (SIGKILL, SIGTERM, ...):
