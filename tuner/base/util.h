@@ -37,7 +37,7 @@ void dbuf_reset(dbuf *b); /* len = 0, keeps memory */
 void dbuf_append(dbuf *b, const void *p, size_t n);
 void dbuf_puts(dbuf *b, const char *s);
 void dbuf_printf(dbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void dbuf_vprintf(dbuf *b, const char *fmt, va_list ap);
+void dbuf_vprintf(dbuf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* Append s as a JSON string literal (quotes and escapes included). */
 void dbuf_json_str(dbuf *b, const char *s);
 /* Append a double as JSON: finite values with %.17g precision trimmed, non-finite as null. */
