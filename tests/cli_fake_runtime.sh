@@ -73,6 +73,8 @@ expect_output "modules: 6 configurations from 2 compiled modules" "--no-runtime-
 # compile-only: 12 configurations, 2 modules
 export CUTUNE_CACHE="$TMPROOT/cache2"
 expect_status 0 -- "$BIN" run --compile-only --arch sm_90 --jobs 2 --no-progress "$d/fake_runtime.lua"
+expect_output "12 configurations for sm_90 in" "compile-only"
+expect_output ": 2 compiled, 10 sharing another's module (runtime parameters), 0 from the cache, 0 failed" "compile-only"
 metas=$(find "$CUTUNE_CACHE" -name '*.meta' | wc -l)
 [ "$metas" -eq 3 ] && ok || fail "compile-only left $metas cache entries (wanted 3)"
 

@@ -105,7 +105,7 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   view = xcalloc(n, sizeof(record *));
   pg = progress_new(stderr, "compile", n, o->quiet ? 0 : o->progress_tty);
   progress_set_quiet(pg, o->quiet);
-  size_t got = 0, failed = 0, cached = 0;
+  size_t got = 0, failed = 0, cached = 0, shared = 0;
   while (got < n) {
     uint64_t tag;
     compile_result cr;
@@ -115,12 +115,13 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
     job_record_base(s, idx[tag], prob, arch, &cr, &recs[tag]);
     view[tag] = &recs[tag];
     if (cr.cached) cached++;
+    else if (cr.shared) shared++;
     if (recs[tag].status != ST_OK) failed++;
     if (o->verbose) { /* -v: a line per configuration, as it finishes */
       const record *r = &recs[tag];
       if (r->status == ST_OK)
         progress_log(pg, "%-40s %-13s %3d regs %6d B smem %4d B spills %3.0f%% occupancy", r->config,
-                     cr.cached ? "ok (cached)" : "ok", r->regs, r->smem_static, r->spill_stores, 100.0 * r->occupancy);
+                     cr.cached ? "ok (cached)" : cr.shared ? "ok (shared)" : "ok", r->regs, r->smem_static, r->spill_stores, 100.0 * r->occupancy);
       else
         progress_log(pg, "%-40s %-13s %s", r->config, rec_status_name(r->status), r->message ? r->message : "");
     }
@@ -135,8 +136,10 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   list_failures(o, view, n, ST_INVALID, "invalid configurations (geometry or launch limits), whole");
   list_failures(o, view, n, ST_COMPILE_TIMEOUT, "compile timeouts");
   list_failures(o, view, n, ST_WORKER_LOST, "compile workers lost (measured again on the next run)");
-  printf("\n%zu configurations for %s in %.2f s: %zu compiled, %zu from the cache, %zu failed%s\n", n, arch, dt,
-         n - cached, cached, failed,
+  char sharedtxt[96] = "";
+  if (shared) snprintf(sharedtxt, sizeof sharedtxt, ", %zu sharing another's module (runtime parameters)", shared);
+  printf("\n%zu configurations for %s in %.2f s: %zu compiled%s, %zu from the cache, %zu failed%s\n", n, arch, dt,
+         n - cached - shared, sharedtxt, cached, failed,
          !failed ? "" : failed == n ? " (none succeeded: exit status 4)"
                                     : " (see the table; failed configurations are data: exit status 3)");
   printf("%s: timing needs a GPU. Run this command on a machine with a CUDA device to measure;\n"

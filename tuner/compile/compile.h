@@ -39,8 +39,10 @@ typedef struct compile_result {
   dbuf log;        /* the NVRTC log, whole */
   char *message;   /* on failure: "templates/x.cu(37): error: ... [compiled with -DTILE=64 ...]" */
   kresources res;
-  double compile_ms; /* time NVRTC took (a cache hit or a follower: as its compile took) */
+  double compile_ms; /* time NVRTC took (a cache hit or a shared result: as its compile took) */
   int cached;        /* 1 if served from the on-disk cache */
+  int shared;        /* 1: a copy of the result of a job of the same key that was queued or
+                        compiling when this one was submitted (compile_pool.c), not compiled again */
   int timed_out;     /* 1: ran past the pool's deadline; the worker was killed (not cached) */
   int lost;          /* 1: the worker was killed from outside mid-job (SIGKILL, SIGTERM, ...):
                         no fault of the configuration (not cached; a resumed run retries it) */

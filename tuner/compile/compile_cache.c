@@ -38,6 +38,7 @@ void compile_result_copy(compile_result *dst, const compile_result *src) {
   dst->res = src->res;
   dst->compile_ms = src->compile_ms;
   dst->cached = src->cached;
+  dst->shared = src->shared;
   dst->timed_out = src->timed_out;
   dst->lost = src->lost;
   memcpy(dst->key, src->key, sizeof dst->key);

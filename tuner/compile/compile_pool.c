@@ -14,7 +14,7 @@
  *
  * A job whose cache key matches one already queued or compiling (configurations that differ
  * only in runtime parameters: space.h) is not compiled again: it follows that job and gets a
- * copy of its result (marked cached) when it finishes, cache or no cache. */
+ * copy of its result (marked shared) when it finishes, cache or no cache. */
 #define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
 #include <poll.h>
@@ -96,7 +96,7 @@ static void finish(cpool *p, jobitem *it) {
     jobitem *n = f->fnext;
     compile_result_free(&f->res);
     compile_result_copy(&f->res, &it->res);
-    f->res.cached = 1;
+    f->res.shared = 1;
     memcpy(f->res.key, f->key, 65);
     push(&p->ready_head, &p->ready_tail, f);
     f = n;
