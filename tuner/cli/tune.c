@@ -257,7 +257,7 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
    * them (one compile); the default budget grows by as many, the default time stays */
   size_t combos = space_runtime_combos(t->s);
   int sweeping = !t->o->no_runtime_sweep && space_nruntime(t->s) > 0 && combos > 1 && combos <= TUNE_SWEEP_MAX &&
-                 (long)count > budget;
+                 strcmp(sname, "exhaustive") != 0; /* a search (exhaustive covers the siblings anyway) */
   char note[256];
   if (sweeping && t->o->budget <= 0 && budget == TUNE_DEFAULT_BUDGET) {
     budget *= (long)combos;
