@@ -61,7 +61,8 @@ expect_output "problem n=4096: 0 measured (0 failed), 12 answered from the store
 # --no-runtime-sweep the strategy picks all 6, from both modules (seed 1)
 R3="$TMPROOT/results-sweep"
 run_any "$BIN" run --jobs 2 --no-progress --strategy random --budget 6 --results "$R3" "$d/fake_runtime.lua"
-expect_output "modules: 6 configurations from 1 compiled modules" "sweep"
+expect_output "modules: 6 configurations from 1 compiled module (" "sweep"
+expect_output "strategy random (each proposal measured at its 6 runtime values: --no-runtime-sweep)" "sweep note"
 S3="$R3/Fake_H200/fake_runtime.jsonl"
 u=$(sed 's/.*"config":"U=\([0-9]\).*/\1/' "$S3" | sort -u | wc -l)
 [ "$u" -eq 1 ] && [ "$(grep -c . "$S3")" -eq 6 ] && ok || fail "sweep: $(grep -c . "$S3") records over $u values of U (wanted 6 over 1)"

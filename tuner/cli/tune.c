@@ -137,8 +137,8 @@ static void time_note(const tune_tally *ty, double wall, int ndev) {
     qsort(ty->modules, ty->nmodules, sizeof *ty->modules, cmp_strp);
     size_t distinct = 0;
     for (size_t i = 0; i < ty->nmodules; i++) distinct += i == 0 || strcmp(ty->modules[i], ty->modules[i - 1]) != 0;
-    fprintf(stderr, "  modules: %zu configurations from %zu compiled modules (runtime parameters share one)\n",
-            ty->nmodules, distinct);
+    fprintf(stderr, "  modules: %zu configurations from %zu compiled module%s (runtime parameters share one)\n",
+            ty->nmodules, distinct, distinct == 1 ? "" : "s");
   }
 }
 
@@ -258,11 +258,14 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
   size_t combos = space_runtime_combos(t->s);
   int sweeping = !t->o->no_runtime_sweep && space_nruntime(t->s) > 0 && combos > 1 && combos <= TUNE_SWEEP_MAX &&
                  strcmp(sname, "exhaustive") != 0; /* a search (exhaustive covers the siblings anyway) */
-  char note[256];
+  char note[320];
   if (sweeping && t->o->budget <= 0 && budget == TUNE_DEFAULT_BUDGET) {
     budget *= (long)combos;
     snprintf(note, sizeof note, " (default for a space this large: --budget %ld --time %d, each proposal measured at "
              "its %zu runtime values: --no-runtime-sweep)", budget, TUNE_DEFAULT_TIME, combos);
+    dflt = note;
+  } else if (sweeping) {
+    snprintf(note, sizeof note, "%s (each proposal measured at its %zu runtime values: --no-runtime-sweep)", dflt, combos);
     dflt = note;
   }
   strategy_opts sopts;
