@@ -106,7 +106,7 @@ typedef struct tune_tally {
   int flops; /* the space gives flops: progress in TFLOP/s */
   double gpu_ms, compile_ms; /* sums over this run's records: where the time went */
   size_t ngpu, ncompile;
-  char **modules; /* runtime parameters: the options hash of each record (modules shared) */
+  const char **modules; /* runtime parameters: each record's options hash (tune_group.ohash) */
   size_t nmodules;
   uint8_t *swept; /* the runtime sweep: configurations handed out (or answered) with a sibling */
   size_t combos;  /* ... and how many siblings a proposal has at most */
@@ -119,7 +119,7 @@ static void note_best(tune_ctx *t, int g, tune_tally *ty, const record *r) {
   }
 }
 
-static int cmp_strp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int cmp_strp(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
 /* Where a problem's time went, from its records: the GPU's share of the wall time (below ~90 %
  * the devices waited for compiles; near 100 % the GPU is the bound) and the mean compile time
@@ -155,9 +155,9 @@ static int finish_record(tune_ctx *t, int g, tune_tally *ty, size_t cfg, record 
     if (rec->status != ST_OK) ty->failed++;
     if (isfinite(rec->measure_ms)) ty->gpu_ms += rec->measure_ms, ty->ngpu++;
     if (isfinite(rec->compile_ms) && rec->compile_ms > 0) ty->compile_ms += rec->compile_ms, ty->ncompile++;
-    if (space_nruntime(t->s) > 0 && rec->options_hash && rec->status != ST_WORKER_LOST) {
+    if (space_nruntime(t->s) > 0 && rec->status != ST_WORKER_LOST) {
       ty->modules = xrealloc(ty->modules, (ty->nmodules + 1) * sizeof *ty->modules);
-      ty->modules[ty->nmodules++] = xstrdup(rec->options_hash);
+      ty->modules[ty->nmodules++] = t->grp[g].ohash[cfg];
     }
     if (t->o->verbose)
       progress_log(ty->pg, "%-40s %-13s %s", rec->config, rec_status_name(rec->status),
@@ -175,6 +175,11 @@ static int timeout_retry(const tune_ctx *t, const tune_group *tg, const char *ke
                          const record *have) {
   if (isfinite(have->compile_ms) && have->compile_ms > 0 && t->o->compile_timeout * 1e3 > have->compile_ms) return 1;
   return store_count_status(tg->st, key, pkey, t->template_hash, tg->ohash[idx], ST_COMPILE_TIMEOUT) < 2;
+}
+
+/* Evaluations group g may still start: the budget less what is charged and in flight. */
+static long budget_left(tune_ctx *t, int g, const tune_tally *ty) {
+  return ty->budget - ty->charged - t->x->ops->inflight(t->x, g);
 }
 
 /* Configuration idx to group g: answered from the store (told to the strategy, not charged)
@@ -206,7 +211,7 @@ static int sweep(tune_ctx *t, int g, int prob, tune_tally *ty, size_t idx, cterr
   if (n > TUNE_SWEEP_MAX) n = TUNE_SWEEP_MAX;
   for (size_t j = 0; j < n; j++) {
     if (sib[j] == idx || ty->swept[sib[j]]) continue;
-    if (ty->budget - ty->charged - t->x->ops->inflight(t->x, g) <= 0) return 0;
+    if (budget_left(t, g, ty) <= 0) return 0;
     ty->swept[sib[j]] = 1;
     if (offer(t, g, prob, ty, sib[j], err) != 0) return -1;
   }
@@ -218,7 +223,7 @@ static int sweep(tune_ctx *t, int g, int prob, tune_tally *ty, size_t idx, cterr
 static int propose(tune_ctx *t, int g, int prob, tune_tally *ty, size_t *batch, int batch_max, cterr *err) {
   exec *x = t->x;
   while (!ty->exhausted) {
-    long left = ty->budget - ty->charged - x->ops->inflight(x, g);
+    long left = budget_left(t, g, ty);
     int k = x->ops->room(x, g);
     if (k > batch_max) k = batch_max;
     if (left < k) k = (int)left;
@@ -231,7 +236,7 @@ static int propose(tune_ctx *t, int g, int prob, tune_tally *ty, size_t *batch, 
       if (ty->swept && ty->swept[idx]) continue; /* handed out with a sibling: its result is told */
       /* the siblings of an earlier proposal of this batch may have spent the budget: the rest
        * of the batch is dropped (the budget is spent for good: what is in flight is charged) */
-      if (ty->budget - ty->charged - x->ops->inflight(x, g) <= 0) return 0;
+      if (budget_left(t, g, ty) <= 0) return 0;
       if (ty->swept) ty->swept[idx] = 1;
       if (offer(t, g, prob, ty, idx, err) != 0) return -1;
       if (ty->swept && sweep(t, g, prob, ty, idx, err) != 0) return -1;
@@ -329,7 +334,6 @@ done:
               t->grp[g].label, ty[g].charged, ty[g].failed, ty[g].resumed, wall);
       time_note(&ty[g], wall, x->group[g].ndevices);
     }
-    for (size_t i = 0; i < ty[g].nmodules; i++) free(ty[g].modules[i]);
     free(ty[g].modules);
     free(ty[g].swept);
   }
