@@ -97,7 +97,7 @@ int main(int argc, char **argv) {
       seed_matmul_shared<<<dim3(N / 16, N / 16), dim3(16, 16)>>>(A, B, out, N, alpha, beta);
     };
     const int gm = (N + BM - 1) / BM, gn = (N + BN - 1) / BN;
-    auto tuned = [&](float *out) { matmul<<<gm * gn, threads, smem>>>(out, A, B, N, N, N, alpha, beta); };
+    auto tuned = [&](float *out) { matmul<<<gm * gn, threads, smem>>>(out, A, B, N, N, N, alpha, beta, GROUPM); };
 
     // the reference output: cuBLAS pedantic on C0
     CKB(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH));

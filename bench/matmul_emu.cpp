@@ -143,7 +143,7 @@ static void emu_stop(void) {
 }
 
 static void thread_entry(void) {
-  matmul(g_C, g_A, g_B, g_M, g_N, g_K, kAlpha, kBeta);
+  matmul(g_C, g_A, g_B, g_M, g_N, g_K, kAlpha, kBeta, GROUPM);
   if (!queue_of[cur].empty()) {
     fprintf(stderr, "a thread ended with %zu cp.async elements never waited for\n", queue_of[cur].size());
     abort();

@@ -94,7 +94,7 @@ int main(int argc, char **argv) {
     const unsigned long long init[2] = {0, ~0ull};
     CK(cudaMemcpy(C, C0, nn * 4, cudaMemcpyDeviceToDevice));
     CK(cudaMemcpy(counts, init, 16, cudaMemcpyHostToDevice));
-    matmul<<<grid, MM_THREADS, smem>>>(C, A, B, n, n, n, alpha, beta);
+    matmul<<<grid, MM_THREADS, smem>>>(C, A, B, n, n, n, alpha, beta, GROUPM);
     CK(cudaGetLastError());
     cmp_kernel<<<1024, 256>>>(C, R, nn, tol, counts);
     unsigned long long got[2];

@@ -20,6 +20,10 @@
 #   at STAGES=2 and 4, and the two best REGDB=2 configurations of the H200 store (BM=128 BN=256
 #   BK=32 TM=16 TN=8 STAGES=3), the first of them with the plain barrier too.
 #
+#   Since the fourth session (branch mmnext): the committed barrier's predicate also reads one
+#   accumulator per float4 of the fragments (acc[4i][0], acc[0][4j]), so every fragment load of
+#   the tile is consumed before the barrier by data dependence (seen in the SASS of F and S2 under
+#   nvcc and NVRTC: no LDS outstanding at the BAR); the "failing" and "second" rows measure it.
 #   Since call 5 of that session: S2 (BM=32 BN=32 BK=16 WM=16 WN=32 TM=TN=4 STAGES=3 GROUPM=8),
 #   wrong once with the committed barrier, with the committed, PLAIN and BOTH barriers (BOTH: the
 #   predicate also reads the step BK-2 fragments), and the first configuration with BOTH.

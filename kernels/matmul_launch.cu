@@ -3,7 +3,8 @@
 // way lua/matmul_space.lua does (the header's launch contract: block and dynamic shared bytes
 // come with the entry, the grid is ceil(M/BM) * ceil(N/BN) blocks in one dimension), raises the
 // kernel's dynamic shared memory limit where the entry needs more than the default 48 KiB, and
-// launches the kernel cutune_add_tuned_kernels compiled for that configuration.
+// launches the kernel cutune_add_tuned_kernels compiled for that configuration, with the entry's
+// GROUPM as its last argument (a runtime parameter of the space).
 #include <stdio.h>
 
 #include "cutune_matmul.h"
@@ -51,7 +52,8 @@ extern "C" cudaError_t cutune_sgemm(int M, int N, int K, float alpha, const floa
   dim3 block(e->block[0], e->block[1], e->block[2]), grid;
   r = cutune_launch::grid_1d(cutune_launch::cdiv(M, e->BM) * cutune_launch::cdiv(N, e->BN), &grid);
   if (r != cudaSuccess) return r;
-  void *args[] = {&C, &A, &B, &M, &N, &K, &alpha, &beta};
+  int groupm = e->GROUPM; // a runtime parameter: the kernel's last argument (ignored where a -D fixed it)
+  void *args[] = {&C, &A, &B, &M, &N, &K, &alpha, &beta, &groupm};
   return cudaLaunchKernel(k, grid, block, args, e->shared_bytes, stream);
 }
 

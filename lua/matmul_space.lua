@@ -64,7 +64,10 @@ return ct.space {
     ct.param("PAD", {0, 4}),                 -- floats of padding per row of the transposed A tile
     ct.param("REGDB", {0, 1, 2}),            -- register fragments: 1 double-buffered, 2 also across tiles
     ct.param("UNROLL", {0, 2}),              -- inner k loop: 0 full unroll, 2 partial
-    ct.param("GROUPM", {1, 8, 16}),          -- block order: bands of GROUPM block rows (L2 reuse)
+    -- block order: bands of GROUPM block rows (L2 reuse). A runtime parameter: the kernel's last
+    -- argument, not a -D, so configurations that differ only in it share one compile (in a default
+    -- run about a third of the configurations differ from another one only in GROUPM).
+    ct.param("GROUPM", {1, 8, 16}, {runtime = true}),
     ct.param("HOIST", {0, 1}),               -- load geometry computed once per thread (fewer integer ops)
   },
 
@@ -126,6 +129,7 @@ return ct.space {
     ct.scalar("int", "K"),
     ct.scalar("float", 1.0, {name = "alpha"}),
     ct.scalar("float", 0.5, {name = "beta"}),
+    ct.scalar("int", "GROUPM", {name = "groupm"}),
   },
 
   block = function(p, n) return threads(p) end,

@@ -3,7 +3,8 @@
 //   A is M x K, B is K x N, C is M x N, all row-major (leading dimensions K, N, N).
 //   No tensor cores, no TF32: every product is an FFMA on float32 operands.
 //
-// Parameters (each reaches the kernel as -DNAME=value; the defaults let `nvcc -c` build it):
+// Parameters (each reaches the kernel as -DNAME=value, GROUPM as an argument too; the defaults let
+// `nvcc -c` build it):
 //   BM, BN, BK  block tile: a block computes a BM x BN tile of C, walking K in steps of BK.
 //   WM, WN      warp tile: each warp computes a WM x WN piece of the block tile; the block has
 //               (BM/WM) * (BN/WN) warps.
@@ -32,7 +33,10 @@
 //               first version: ~200 integer instructions per tile of the cp.async path).
 //   GROUPM      block order: blocks walk the tiles of C in bands of GROUPM block rows (1: plain
 //               row-major order), so the blocks resident at one time share rows of A and
-//               columns of B in L2.
+//               columns of B in L2. A runtime parameter of lua/matmul_space.lua: the kernel's
+//               last argument `groupm` (read once per block), so configurations that differ
+//               only in it share one compile. With -DGROUPM=v (Kernel Tuner, bench/ harnesses)
+//               the value is a compile-time constant and the argument is ignored.
 //
 // Shared memory (dynamic, STAGES buffers, or one when STAGES=1), per buffer:
 //   As[BK][BM+PAD]  A transposed (k-major), so a thread's TM rows at one k are float4s;
@@ -96,9 +100,6 @@
 #endif
 #ifndef UNROLL
 #define UNROLL 0
-#endif
-#ifndef GROUPM
-#define GROUPM 8
 #endif
 #ifndef HOIST
 #define HOIST 1
@@ -182,7 +183,13 @@ __device__ __forceinline__ void mm_wait() { asm volatile("cp.async.wait_group %0
 #endif
 
 extern "C" __global__ void __launch_bounds__(MM_THREADS)
-matmul(float *C, const float *A, const float *B, int M, int N, int K, float alpha, float beta) {
+matmul(float *C, const float *A, const float *B, int M, int N, int K, float alpha, float beta, int groupm) {
+#ifdef GROUPM
+  (void)groupm;
+  const int group_m = GROUPM;
+#else
+  const int group_m = groupm > 0 ? groupm : 1;
+#endif
 #ifdef MM_EMU
   float4 *mm_smem4 = mm_emu_smem();
 #else
@@ -193,13 +200,13 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
   const int tid = threadIdx.x;
   const int warp = tid / 32, lane = tid % 32;
 
-  // Block order: bands of GROUPM block rows, column by column inside a band.
+  // Block order: bands of group_m block rows, column by column inside a band.
   const int gm = (M + BM - 1) / BM, gn = (N + BN - 1) / BN;
   const int b = blockIdx.x;
-  const int band = b / (GROUPM * gn);
-  const int first = band * GROUPM;
-  const int rows = (gm - first < GROUPM) ? gm - first : GROUPM;
-  const int inband = b - band * GROUPM * gn;
+  const int band = b / (group_m * gn);
+  const int first = band * group_m;
+  const int rows = (gm - first < group_m) ? gm - first : group_m;
+  const int inband = b - band * group_m * gn;
   const int m0 = (first + inband % rows) * BM;
   const int n0 = (inband / rows) * BN;
 
@@ -247,7 +254,9 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
   };
   // The tile's barrier. Its predicate reads every fragment of the last k step (slot 1), so the
   // shared-memory loads of that step have completed in every thread before any thread passes it
-  // and starts overwriting their buffer with a later tile. With a plain __syncthreads() ptxas
+  // and starts overwriting their buffer with a later tile; one accumulator per float4 of the
+  // A and B fragments (acc[4i][0], acc[0][4j]) does the same for every load of steps 0..BK-2
+  // (a data dependence: ptxas reorders LDS across k steps). With a plain __syncthreads() ptxas
   // leaves them in flight across the barrier, and on an H200 BM=32 BN=256 BK=16 WM=32 WN=16
   // TM=TN=4 STAGES=3 gave wrong results in 300 of 300 runs at 4096^3 (none with this barrier;
   // bench/matmul_recheck.sh, docs/MATMUL.md). The result is not used: no value is 1e30.
@@ -257,6 +266,10 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
     for (int i = 0; i < TM; i++) p |= af[1][i] == 1e30f;
 #pragma unroll
     for (int j = 0; j < TN; j++) p |= bf[1][j] == 1e30f;
+#pragma unroll
+    for (int i = 0; i < TM; i += 4) p |= acc[i][0] == 1e30f;
+#pragma unroll
+    for (int j = 4; j < TN; j += 4) p |= acc[0][j] == 1e30f;
     (void)__syncthreads_or(p);
   };
 #endif
@@ -710,7 +723,8 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
 // The reference: one element of C per thread, the dot product in float64 in order k = 0..K-1,
 // so it is more accurate than any float32 variant. Block {16, 16}, grid (ceil(N/16), ceil(M/16)).
 extern "C" __global__ void matmul_ref(float *C, const float *A, const float *B, int M, int N, int K, float alpha,
-                                      float beta) {
+                                      float beta, int groupm) {
+  (void)groupm; // the tuned kernel's arguments, all of them
   const int n = blockIdx.x * blockDim.x + threadIdx.x;
   const int m = blockIdx.y * blockDim.y + threadIdx.y;
   if (m >= M || n >= N) return;
