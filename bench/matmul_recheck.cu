@@ -1,12 +1,12 @@
 // matmul_recheck: one configuration of templates/matmul.cu (its -D flags on the nvcc line) run
-// many times at N x N x N on the same inputs, every output checked against a float64 reference
+// many times at N x N x N (or M x N x K) on the same inputs, every output checked against a float64 reference
 // with the tuner's tolerance, and the wrong elements of the first failing run located in the
 // kernel's geometry (block, warp, lane, thread-tile row i and column j) and explained (the delta
 // against one product A[m][k]*B[k][n] or one BK slice of them). For a failure that shows once in
 // thousands of checks (bench/matmul_recheck.sh says which): whether it repeats, and where.
 //
 //   nvcc -O3 -arch=sm_90 -DBM=32 ... -o recheck bench/matmul_recheck.cu
-//   ./recheck [--size 4096] [--reps 200]
+//   ./recheck [--size 4096 | --mnk M N K] [--reps 200]
 //   (-DMM_TEMPLATE='"path"' includes another copy of the template: the diagnostic variants)
 //
 // Output: one line "RESULT <config> reps=R failed_runs=F max_wrong=W" and, for a failing run,
@@ -28,12 +28,13 @@
 #include "bench_common.cuh" // CK
 
 // the reference: one element per thread, float64, k = 0..K-1 (as the template's matmul_ref)
-__global__ void ref_kernel(float *R, const float *A, const float *B, const float *C0, int n, float alpha, float beta) {
+__global__ void ref_kernel(float *R, const float *A, const float *B, const float *C0, int M, int N, int K, float alpha,
+                           float beta) {
   const int col = blockIdx.x * blockDim.x + threadIdx.x, row = blockIdx.y * blockDim.y + threadIdx.y;
-  if (row >= n || col >= n) return;
+  if (row >= M || col >= N) return;
   double s = 0;
-  for (int k = 0; k < n; k++) s += (double)A[(size_t)row * n + k] * (double)B[(size_t)k * n + col];
-  R[(size_t)row * n + col] = (float)((double)alpha * s + (double)beta * (double)C0[(size_t)row * n + col]);
+  for (int k = 0; k < K; k++) s += (double)A[(size_t)row * K + k] * (double)B[(size_t)k * N + col];
+  R[(size_t)row * N + col] = (float)((double)alpha * s + (double)beta * (double)C0[(size_t)row * N + col]);
 }
 
 // as the tuner's comparison: |c - r| <= tol * max(1, |r|); counts[0] = wrong, counts[1] = first
@@ -58,16 +59,18 @@ static void hist(const char *what, const std::map<int, int> &h) {
 }
 
 int main(int argc, char **argv) {
-  int n = 4096, reps = 200;
+  int M = 4096, N = 4096, K = 4096, reps = 200;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--size") && i + 1 < argc) n = atoi(argv[++i]);
+    if (!strcmp(argv[i], "--size") && i + 1 < argc) M = N = K = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--mnk") && i + 3 < argc) M = atoi(argv[i + 1]), N = atoi(argv[i + 2]), K = atoi(argv[i + 3]), i += 3;
     else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
-    else { fprintf(stderr, "usage: %s [--size N] [--reps R]\n", argv[0]); return 2; }
+    else { fprintf(stderr, "usage: %s [--size N | --mnk M N K] [--reps R]\n", argv[0]); return 2; }
   }
+  if (M < 1 || N < 1 || K < 1 || reps < 1) { fprintf(stderr, "%s: sizes and reps must be positive\n", argv[0]); return 2; }
   const float alpha = 1.0f, beta = 0.5f;
-  const double tol = 4.0 * n / 16777216.0;  // 4 u K: lua/matmul_space.lua's tolerance
-  const size_t nn = (size_t)n * n;
-  std::vector<float> hA(nn), hB(nn), hC0(nn), hC(nn), hR(nn);
+  const double tol = 4.0 * K / 16777216.0;  // 4 u K: lua/matmul_space.lua's tolerance
+  const size_t na = (size_t)M * K, nb = (size_t)K * N, nn = (size_t)M * N;
+  std::vector<float> hA(na), hB(nb), hC0(nn), hC(nn), hR(nn);
   unsigned s = 12345u;
   auto rnd = [&]() { s = s * 1664525u + 1013904223u; return (float)(s >> 8) / 8388608.0f - 1.0f; };
   for (auto &x : hA) x = rnd();
@@ -75,18 +78,18 @@ int main(int argc, char **argv) {
   for (auto &x : hC0) x = rnd();
   float *A, *B, *C0, *C, *R;
   unsigned long long *counts;
-  CK(cudaMalloc(&A, nn * 4)); CK(cudaMalloc(&B, nn * 4)); CK(cudaMalloc(&C0, nn * 4));
+  CK(cudaMalloc(&A, na * 4)); CK(cudaMalloc(&B, nb * 4)); CK(cudaMalloc(&C0, nn * 4));
   CK(cudaMalloc(&C, nn * 4)); CK(cudaMalloc(&R, nn * 4)); CK(cudaMalloc(&counts, 16));
-  CK(cudaMemcpy(A, hA.data(), nn * 4, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(B, hB.data(), nn * 4, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(A, hA.data(), na * 4, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(B, hB.data(), nb * 4, cudaMemcpyHostToDevice));
   CK(cudaMemcpy(C0, hC0.data(), nn * 4, cudaMemcpyHostToDevice));
-  ref_kernel<<<dim3((n + 15) / 16, (n + 15) / 16), dim3(16, 16)>>>(R, A, B, C0, n, alpha, beta);
+  ref_kernel<<<dim3((N + 15) / 16, (M + 15) / 16), dim3(16, 16)>>>(R, A, B, C0, M, N, K, alpha, beta);
   CK(cudaGetLastError());
   CK(cudaMemcpy(hR.data(), R, nn * 4, cudaMemcpyDeviceToHost));
 
   const size_t smem = (size_t)MM_NBUF * BK * (BM + PAD + BN) * 4;
   CK(cudaFuncSetAttribute(matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-  const int grid = ((n + BM - 1) / BM) * ((n + BN - 1) / BN);
+  const int grid = ((M + BM - 1) / BM) * ((N + BN - 1) / BN);
   int failed = 0;
   unsigned long long max_wrong = 0, total_wrong = 0;
   bool analysed = false;
@@ -94,7 +97,7 @@ int main(int argc, char **argv) {
     const unsigned long long init[2] = {0, ~0ull};
     CK(cudaMemcpy(C, C0, nn * 4, cudaMemcpyDeviceToDevice));
     CK(cudaMemcpy(counts, init, 16, cudaMemcpyHostToDevice));
-    matmul<<<grid, MM_THREADS, smem>>>(C, A, B, n, n, n, alpha, beta, GROUPM);
+    matmul<<<grid, MM_THREADS, smem>>>(C, A, B, M, N, K, alpha, beta, GROUPM);
     CK(cudaGetLastError());
     cmp_kernel<<<1024, 256>>>(C, R, nn, tol, counts);
     unsigned long long got[2];
@@ -114,7 +117,7 @@ int main(int argc, char **argv) {
     for (size_t e = 0; e < nn; e++) {
       const double ref = hR[e], c = hC[e];
       if (fabs(c - ref) <= tol * (fabs(ref) > 1 ? fabs(ref) : 1)) continue;
-      const int m = (int)(e / n), col = (int)(e % n);
+      const int m = (int)(e / N), col = (int)(e % N);
       const int rb = m % BM, cb = col % BN;
       const int warp = (rb / WM) * MM_WARPS_N + cb / WN, rw = rb % WM, cw = cb % WN;
       const int ly = (rw % (MM_LM * 4)) / 4, lx = (cw % (MM_LN * 4)) / 4;
@@ -122,19 +125,19 @@ int main(int argc, char **argv) {
       by_lane[ly * MM_LN + lx]++;
       by_i[(rw / (MM_LM * 4)) * 4 + rw % 4]++;
       by_j[(cw / (MM_LN * 4)) * 4 + cw % 4]++;
-      by_tile[(m / BM) * ((n + BN - 1) / BN) + col / BN]++;
+      by_tile[(m / BM) * ((N + BN - 1) / BN) + col / BN]++;
       if (looked < 2000) {  // explain the delta: one product, or one BK slice, missing or doubled
         looked++;
         const double d = (c - ref) / alpha;
         int bk = -1, bs = -1;
         double best = 1e30, bests = 1e30;
-        for (int k = 0; k < n; k++) {
-          const double p = (double)hA[(size_t)m * n + k] * hB[(size_t)k * n + col];
+        for (int k = 0; k < K; k++) {
+          const double p = (double)hA[(size_t)m * K + k] * hB[(size_t)k * N + col];
           if (fmin(fabs(d + p), fabs(d - p)) < best) best = fmin(fabs(d + p), fabs(d - p)), bk = k;
         }
-        for (int t = 0; t < n / BK; t++) {
+        for (int t = 0; t < (K + BK - 1) / BK; t++) {
           double p = 0;
-          for (int k = t * BK; k < (t + 1) * BK; k++) p += (double)hA[(size_t)m * n + k] * hB[(size_t)k * n + col];
+          for (int k = t * BK; k < (t + 1) * BK && k < K; k++) p += (double)hA[(size_t)m * K + k] * hB[(size_t)k * N + col];
           if (fmin(fabs(d + p), fabs(d - p)) < bests) bests = fmin(fabs(d + p), fabs(d - p)), bs = t;
         }
         if (best < 1e-3) explained_k++, by_k[bk % BK]++;
@@ -152,8 +155,8 @@ int main(int argc, char **argv) {
     hist("k-slice % STAGES", by_slice);
   }
   printf("RESULT BM=%d BN=%d BK=%d WM=%d WN=%d TM=%d TN=%d STAGES=%d SDB=%d PAD=%d REGDB=%d UNROLL=%d GROUPM=%d HOIST=%d%s"
-         " size=%d reps=%d failed_runs=%d max_wrong=%llu total_wrong=%llu\n",
+         " size=%dx%dx%d reps=%d failed_runs=%d max_wrong=%llu total_wrong=%llu\n",
          BM, BN, BK, WM, WN, TM, TN, STAGES, SDB, PAD, REGDB, UNROLL, GROUPM, HOIST,
-         strcmp(MM_TEMPLATE, "../templates/matmul.cu") ? " (patched template)" : "", n, reps, failed, max_wrong, total_wrong);
+         strcmp(MM_TEMPLATE, "../templates/matmul.cu") ? " (patched template)" : "", M, N, K, reps, failed, max_wrong, total_wrong);
   return failed ? 1 : 0;
 }
