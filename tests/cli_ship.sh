@@ -94,4 +94,19 @@ if grep -q '/\* device NVIDIA H200, K=10,N=1000: A=4,B=2,C=1 \*/' "$TMPROOT/flag
   fail "the flagged configuration is still the H200 entry"
 else ok; fi
 if grep -q '/\* device NVIDIA H200, K=10,N=1000: A=4,B=2,C=1 \*/' "$TMPROOT/first.h"; then ok; else fail "the unflagged header lacks the H200 entry the test expects"; fi
+# a space narrowed after measuring (A=4 dropped from its values; then a constraint that rejects
+# B=2) ships none of what it excludes, says how many records it skipped, and names the first
+NS="$TMPROOT/narrow"
+mkdir -p "$NS"
+cp "$F/shipfix.cu" "$NS/"
+sed -e 's/ct.param("A", {1, 2, 4})/ct.param("A", {1, 2})/' "$F/shipfix.lua" > "$NS/shipfix.lua"
+expect_status 0 -- grep -q 'ct.param("A", {1, 2})' "$NS/shipfix.lua"
+expect_status 0 -- "$BIN" header "$NS/shipfix.lua" "$F/results" -o "$TMPROOT/narrow.h"
+expect_output "records of configurations the space does not have skipped (a value it no longer lists or a constraint that rejects them; the first: A=4,"
+if grep -q 'A=4,' "$TMPROOT/narrow.h"; then fail "the narrowed space's header ships an A=4 configuration"; else ok; fi
+if grep -q 'A=4,' "$TMPROOT/first.h"; then ok; else fail "the full header ships no A=4 configuration: the narrowing check proves nothing"; fi
+sed -e 's/^  params = /  constraints = { ct.rule({"B"}, function(p) return p.B == 1 end, "B=1 only") },\n  params = /' "$F/shipfix.lua" > "$NS/shipfix.lua"
+expect_status 0 -- "$BIN" header "$NS/shipfix.lua" "$F/results" "$F/kt_a4000.json" -o "$TMPROOT/narrow2.h"
+expect_output "configurations the space does not have skipped"
+if grep -q 'B=2,' "$TMPROOT/narrow2.h" || grep -q 'X(B, 2)' "$TMPROOT/narrow2.h"; then fail "the constrained space's header ships a B=2 configuration"; else ok; fi
 finish

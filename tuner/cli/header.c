@@ -21,7 +21,9 @@ static const char header_usage[] =
     "\n"
     "INPUTS are cutune stores (results/<device>/<space>.jsonl), folders of them (default:\n"
     "results; only <space>.jsonl files are read), and Kernel Tuner cache files (.json,\n"
-    ".json.gz) of GPUs you do not own. Only records of the space's current template count.\n"
+    ".json.gz) of GPUs you do not own. Only records of the space's current template count,\n"
+    "and only configurations the space still has: narrow a space (drop a value, add a\n"
+    "constraint) and the header ships none of what it excludes (a warning counts them).\n"
     "\n"
     "What the header chooses (docs/HEADER.md):\n"
     "  device entry    per GPU and problem: that GPU's fastest configuration\n"
@@ -50,9 +52,9 @@ typedef struct block_ctx {
   space *s;
 } block_ctx;
 
-/* The block dimensions and dynamic shared memory of a record's configuration, from the space. */
-static int block_of(void *ctx, const record *r, unsigned block[3], unsigned *shared, cterr *err) {
-  space *s = ((block_ctx *)ctx)->s;
+/* The index in the space of a record's configuration; -1 with err filled if the space does not
+ * have it (a value it does not list, or a constraint that rejects it). */
+static long config_of(const space *s, const record *r, cterr *err) {
   const configset *cs = space_configs(s);
   uint16_t row[CS_MAX_PARAMS];
   for (int p = 0; p < configset_nparams(cs); p++) {
@@ -67,6 +69,20 @@ static int block_of(void *ctx, const record *r, unsigned block[3], unsigned *sha
   }
   long cfg = configset_find(cs, row);
   if (cfg < 0) return cterr_set(err, "configuration %s is not a valid configuration of the space (its constraints reject it)", r->config);
+  return cfg;
+}
+
+/* ship_opts.in_space: records of configurations the space no longer has are not shipped */
+static int in_space(void *ctx, const record *r) {
+  cterr e;
+  return config_of(((block_ctx *)ctx)->s, r, &e) >= 0;
+}
+
+/* The block dimensions and dynamic shared memory of a record's configuration, from the space. */
+static int block_of(void *ctx, const record *r, unsigned block[3], unsigned *shared, cterr *err) {
+  space *s = ((block_ctx *)ctx)->s;
+  long cfg = config_of(s, r, err);
+  if (cfg < 0) return -1;
   int prob = 0;
   for (int p = 0; p < space_nproblems(s); p++)
     if (!strcmp(space_problem_key(s, p), r->problem)) prob = p;
@@ -144,6 +160,8 @@ int header_main(int argc, char **argv) {
   so.nparams = configset_nparams(cs);
   for (int p = 0; p < so.nparams; p++) pnames[p] = configset_param(cs, p)->name;
   so.params = pnames;
+  block_ctx bc = {s};
+  so.in_space = in_space, so.in_space_ctx = &bc;
   int rtflag[CS_MAX_PARAMS];
   for (int p = 0; p < so.nparams; p++) rtflag[p] = space_param_runtime(s, p);
   if (kt) {
@@ -163,7 +181,6 @@ int header_main(int argc, char **argv) {
               space_name(s), optind + 1 < argc ? "the inputs" : "results/", space_name(s), argv[optind]);
     goto done;
   }
-  block_ctx bc = {s};
   header_opts ho = {.mean = mean, .regenerate = cmd.data, .block = block_of, .block_ctx = &bc,
                     .runtime = space_nruntime(s) ? rtflag : NULL};
   if (header_write(d, &ho, &out, &warn, &err) < 0) goto done;

@@ -141,7 +141,8 @@ static int check_shape(ship_data *d, const char *path, const char *space, int np
 static int add_store(ship_data *d, const char *path, dbuf *warn, cterr *err) {
   store *st;
   if (store_load(path, &st, warn, err) < 0) return -1;
-  size_t n = store_count(st), ok = 0, other = 0, flagged = 0;
+  size_t n = store_count(st), ok = 0, other = 0, flagged = 0, outside = 0;
+  const char *first_outside = NULL;
   int rc = -1;
   /* sanitizer verdicts of `cutune explain --sanitize` live beside the store: read once; one that
    * exists but cannot be read ships nothing (explain_verdict_ok's rule) */
@@ -159,6 +160,10 @@ static int add_store(ship_data *d, const char *path, dbuf *warn, cterr *err) {
     if (check_shape(d, path, r->space, r->nparams, r->pname, err) < 0) goto done;
     if (d->o.template_hash && r->template_hash && strcmp(r->template_hash, d->o.template_hash)) {
       other++;
+      continue;
+    }
+    if (d->o.in_space && !d->o.in_space(d->o.in_space_ctx, r)) {
+      if (!outside++) first_outside = r->config;
       continue;
     }
     record c;
@@ -182,9 +187,12 @@ static int add_store(ship_data *d, const char *path, dbuf *warn, cterr *err) {
   if (other)
     dbuf_printf(warn, "%s: %zu records of another version of the template skipped (measure them again with cutune run)\n",
                 path, other);
+  if (outside)
+    dbuf_printf(warn, "%s: %zu records of configurations the space does not have skipped (a value it no longer lists or a "
+                      "constraint that rejects them; the first: %s)\n", path, outside, first_outside);
   if (!ok) {
-    cterr_set(err, "%s: no configuration ran successfully (%zu records, all failed, of another template or flagged by a "
-                   "sanitizer: %zu) — nothing to ship from it", path, n, flagged);
+    cterr_set(err, "%s: no configuration ran successfully (%zu records, all failed, of another template, outside the space "
+                   "(%zu) or flagged by a sanitizer (%zu)) — nothing to ship from it", path, n, outside, flagged);
     goto done;
   }
   rc = 0;
@@ -194,7 +202,7 @@ done:
   return rc;
 }
 
-static int add_kt(ship_data *d, const char *path, cterr *err) {
+static int add_kt(ship_data *d, const char *path, dbuf *warn, cterr *err) {
   replay *rp;
   if (replay_load(path, NULL, &rp, err) < 0) return -1;
   const configset *cs = replay_configs(rp);
@@ -242,7 +250,8 @@ static int add_kt(ship_data *d, const char *path, cterr *err) {
     vars[best].name = NULL;
   }
   int cc = ship_cc_of(&d->o, dev, NULL);
-  size_t ok = 0;
+  size_t ok = 0, outside = 0;
+  char first_outside[256] = "";
   for (size_t i = 0; i < replay_count(rp); i++) {
     record r;
     record_init(&r);
@@ -269,6 +278,11 @@ static int add_kt(ship_data *d, const char *path, cterr *err) {
     }
     r.config = dbuf_steal(&key);
     r.status = replay_status(rp, i);
+    if (d->o.in_space && !d->o.in_space(d->o.in_space_ctx, &r)) {
+      if (!outside++) snprintf(first_outside, sizeof first_outside, "%s", r.config);
+      record_free(&r);
+      continue;
+    }
     if (r.status == ST_OK) {
       r.t_median = r.t_mean = replay_value(rp, i); /* Kernel Tuner's "time" is the mean */
       r.samples = replay_nreps(rp, i);
@@ -277,8 +291,12 @@ static int add_kt(ship_data *d, const char *path, cterr *err) {
     put(d, &r, path);
   }
   free(copy), dbuf_free(&pk);
+  if (outside)
+    dbuf_printf(warn, "%s: %zu configurations the space does not have skipped (a value it no longer lists or a constraint "
+                      "that rejects them; the first: %s)\n", path, outside, first_outside);
   if (!ok) {
-    cterr_set(err, "%s: no configuration ran successfully — nothing to ship from it", path);
+    cterr_set(err, "%s: no configuration ran successfully%s — nothing to ship from it", path,
+              outside ? " among those the space has" : "");
     goto done;
   }
   rc = 0;
@@ -324,7 +342,7 @@ int ship_data_add(ship_data *d, const char *path, dbuf *warn, cterr *err) {
   if (stat(path, &sb) != 0) return cterr_set(err, "%s: no such file or folder", path);
   if (S_ISDIR(sb.st_mode)) return add_dir(d, path, warn, err);
   if (ends_with(path, ".jsonl") || ends_with(path, ".jsonl.gz")) return add_store(d, path, warn, err);
-  if (ends_with(path, ".json") || ends_with(path, ".json.gz")) return add_kt(d, path, err);
+  if (ends_with(path, ".json") || ends_with(path, ".json.gz")) return add_kt(d, path, warn, err);
   return cterr_set(err, "%s: neither a cutune store (.jsonl) nor a Kernel Tuner cache (.json, .json.gz)", path);
 }
 

@@ -31,6 +31,12 @@ typedef struct ship_opts {
   int ncc;                       /* --cc NAME=X.Y overrides of the built-in table */
   const char *const *cc_names;
   const int *cc_values;          /* 86 for 8.6 */
+  /* 1 if the space still has the record's configuration (its values and constraints; NULL:
+   * every configuration): those it no longer has (a value dropped from a parameter, a
+   * constraint added) are skipped with a warning, so a space narrowed after measuring ships
+   * only what it allows */
+  int (*in_space)(void *ctx, const record *r);
+  void *in_space_ctx;
 } ship_opts;
 
 typedef struct ship_data ship_data;
