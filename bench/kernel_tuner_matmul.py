@@ -44,7 +44,7 @@ src_path = os.path.join(here, "..", "templates", "matmul.cu")
 tune_params = {
     "BM": [32, 64, 128, 256], "BN": [32, 64, 128, 256], "BK": [8, 16, 32],
     "WM": [16, 32, 64, 128], "WN": [16, 32, 64, 128], "TM": [4, 8, 16], "TN": [4, 8, 16],
-    "STAGES": [1, 2, 3, 4], "SDB": [0, 1], "PAD": [0, 4], "REGDB": [0, 1, 2], "UNROLL": [0, 2], "GROUPM": [1, 8, 16], "HOIST": [0, 1],
+    "STAGES": [1, 2, 3, 4], "SDB": [0, 1], "PAD": [0, 4], "REGDB": [0, 1], "UNROLL": [0, 2], "GROUPM": [1, 8, 16], "HOIST": [0, 1],
     "NTHREADS": [64, 128, 256, 512, 1024],
 }
 
@@ -181,7 +181,7 @@ def verify(answer, result, atol=None):
 
 # groupm: the template takes GROUPM as its last argument too; Kernel Tuner defines GROUPM, which wins
 args = [C0, A, B, np.int32(M), np.int32(N), np.int32(K), alpha, beta, np.int32(0)]
-answer = [ref.reshape(-1).astype(np.float64), None, None, None, None, None, None, None]
+answer = [ref.reshape(-1).astype(np.float64), None, None, None, None, None, None, None, None]
 cache = a.cache or f"kt_matmul_{a.size}.json"
 if os.path.exists(cache):
     os.remove(cache)  # a cold start
