@@ -9,7 +9,8 @@
 #               is checked against the float64 reference; prints the count of wrong_result
 #               records, which must be 0.
 #   2. default  `cutune run lua/matmul_space.lua --problem 0` with the default strategy and budget
-#               (no --budget/--time: bandit, 1000 evaluations or 90 s), one run per seed in SEEDS,
+#               (no --budget/--time: hybrid, 3000 evaluations or 90 s, each proposal measured at
+#               its three GROUPM values: the runtime sweep), one run per seed in SEEDS,
 #               each from a cold compile cache: best TFLOP/s, configurations measured, wall, rate.
 #   3. kt       Kernel Tuner on the same template, space and problem for KT_SECONDS (default 90,
 #               the default run's time limit) from a cold start (bench/kernel_tuner_matmul.py),

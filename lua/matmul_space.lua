@@ -64,9 +64,9 @@ return ct.space {
     ct.param("PAD", {0, 4}),                 -- floats of padding per row of the transposed A tile
     -- register fragments: 0 single, 1 double-buffered. The template's REGDB=2 (also across
     -- tiles) is left out: it has a race that no barrier tried so far removes (wrong results on
-    -- the H200 at STAGES=2 and 3, docs/MATMUL.md), and at 4096^3 its best is 0.05 % ahead of
-    -- REGDB=0's, within run-to-run noise. lua/matmul_variants.lua and bench/matmul_recheck.sh
-    -- still build it, to study the race.
+    -- the H200 at STAGES=2 and 3, docs/MATMUL.md), and at 4096^3 its best is 0.05-0.12 % ahead
+    -- of REGDB=0's, about the spread between seeds. lua/matmul_variants.lua and
+    -- bench/matmul_recheck.sh still build it, to study the race.
     ct.param("REGDB", {0, 1}),
     ct.param("UNROLL", {0, 2}),              -- inner k loop: 0 full unroll, 2 partial
     -- block order: bands of GROUPM block rows (L2 reuse). A runtime parameter: the kernel's last

@@ -8,6 +8,10 @@
 -- them on the ragged problems.
 local ct = require "cutune"
 local s = require "matmul_space"
+-- REGDB=2 is out of matmul_space.lua (its race, docs/MATMUL.md); this study space keeps it
+for _, prm in ipairs(s.spec.params) do
+  if prm.name == "REGDB" then prm.values = {0, 1, 2} end
+end
 local shapes = {
   ["128x256/64x64/16x8"] = true,
   ["128x256/128x32/16x8"] = true,
