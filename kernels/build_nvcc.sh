@@ -2,11 +2,13 @@
 # build_nvcc.sh: the example programs of the tuned kernels with plain nvcc, no CMake — the same
 # translation units as cmake/CutuneKernels.cmake generates (per space, one per "cutune-config"
 # line of its header, each defining its parameters, renaming the kernel and including the
-# template; a table of their kernels), plus kernels/<space>_launch.cu and the example program:
+# template; lines with the same values share one; a table of their kernels), plus
+# kernels/<space>_launch.cu and the example program:
 # transpose_example, sgemm_example (matmul) and vecadd_example.
 #   kernels/build_nvcc.sh ARCH OUTDIR [TRANSPOSE_HEADER]    e.g. kernels/build_nvcc.sh 90 build-nvcc
-# The headers are results/<space>.h (the transpose's may be given). $CUTUNE_SPACES limits the
-# programs built (default "transpose matmul vecadd").
+# The headers are results/<space>.h (the transpose's may be given; $CUTUNE_HEADER_DIR replaces
+# results/ for the others). $CUTUNE_SPACES limits the programs built (default "transpose matmul
+# vecadd"); CUTUNE_GEN_ONLY=1 writes the generated sources and stops before nvcc.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 usage="usage: kernels/build_nvcc.sh ARCH OUTDIR [TRANSPOSE_HEADER]"
@@ -22,8 +24,16 @@ gen() {
   rm -f "$g"/*.cu
   local table="$g/kernels.cu"
   : > "$table"
+  local -A built=()  # the -D values of a configuration already built -> its kernel
   while read -r id defs; do
     local f="$g/config_$id.cu" fn="cutune_${space}_kernel_$id"
+    # configurations that differ only in runtime parameters (which the lines leave out) have
+    # the same line: one build, one kernel for all of them
+    if [ -n "${built[$defs]:-}" ]; then
+      cases="$cases    case $id: return ${built[$defs]}_ptr();\n"
+      continue
+    fi
+    built[$defs]=$fn
     : > "$f"
     for d in $defs; do echo "#define ${d%%=*} ${d#*=}" >> "$f"; done
     printf '#define %s %s\n#include "%s/templates/%s.cu"\n#undef %s\n' "$space" "$fn" "$PWD" "$space" "$space" >> "$f"
@@ -38,11 +48,12 @@ gen() {
 for space in ${CUTUNE_SPACES:-transpose matmul vecadd}; do
   case $space in
     transpose) header=$transpose_header prog=transpose_example main=kernels/example/main.cu ;;
-    matmul) header=results/matmul.h prog=sgemm_example main=kernels/example/sgemm_example.cu ;;
-    vecadd) header=results/vecadd.h prog=vecadd_example main=kernels/example/vecadd_example.cu ;;
+    matmul) header=${CUTUNE_HEADER_DIR:-results}/matmul.h prog=sgemm_example main=kernels/example/sgemm_example.cu ;;
+    vecadd) header=${CUTUNE_HEADER_DIR:-results}/vecadd.h prog=vecadd_example main=kernels/example/vecadd_example.cu ;;
     *) echo "build_nvcc.sh: unknown space '$space' (transpose, matmul, vecadd)" >&2; exit 2 ;;
   esac
   gen "$space" "$header"
+  if [ -n "${CUTUNE_GEN_ONLY:-}" ]; then echo "$out/gen/$space"; continue; fi
   "$NVCC" -O3 -arch=sm_"$arch" -I "$(dirname "$header")" -I kernels -o "$out/$prog" \
     "$out/gen/$space"/*.cu "kernels/${space}_launch.cu" "$main"
   echo "$out/$prog"

@@ -2,7 +2,7 @@
 # cli_kernels_launchers: the tuned SGEMM and vector add launchers (kernels/matmul_launch.cu,
 # kernels/vecadd_launch.cu) build from the committed headers with plain nvcc for sm_80
 # (kernels/build_nvcc.sh; cli_kernels_example builds them for sm_90 through CMake), with one
-# generated unit per shipped configuration that renames the template's kernel; the committed
+# generated unit per distinct shipped configuration that renames the template's kernel; the committed
 # results/matmul.h and results/vecadd.h are what `cutune header` writes from results/ today;
 # the example programs exit 77 where there is no GPU. No GPU needed (cli_gpu_launcher runs them).
 source "$(dirname "$0")/lib_cli.sh"
@@ -22,14 +22,40 @@ for prog in sgemm_example vecadd_example; do
   if [ -x "$TMPROOT/nv/$prog" ]; then ok; else fail "build_nvcc.sh built no $prog"; fi
 done
 for sp in matmul vecadd; do
-  n=$(grep -c "^ \* cutune-config" results/$sp.h)
+  # one unit per distinct line (configurations that differ only in GROUPM share one)
+  n=$(sed -n 's/^ \* cutune-config [0-9]* //p' results/$sp.h | sort -u | wc -l)
   m=$(ls "$TMPROOT/nv/gen/$sp"/config_*.cu | wc -l)
-  if [ "$n" -eq "$m" ] && [ "$n" -gt 0 ]; then ok; else fail "$sp: $m generated units for $n shipped configurations"; fi
+  if [ "$n" -eq "$m" ] && [ "$n" -gt 0 ]; then ok; else fail "$sp: $m generated units for $n distinct shipped configurations"; fi
   if grep -q "^#define $sp cutune_${sp}_kernel_0$" "$TMPROOT/nv/gen/$sp/config_0.cu"; then ok; else fail "$sp config_0.cu does not rename the kernel"; fi
   # the parameters of configuration 0 are defined as the header lists them
   first=$(sed -n 's/^ \* cutune-config 0 //p' results/$sp.h | awk '{print $1}')
   if grep -q "^#define ${first%%=*} ${first#*=}$" "$TMPROOT/nv/gen/$sp/config_0.cu"; then ok; else fail "$sp config_0.cu lacks $first"; fi
 done
+# shipped configurations that differ only in runtime parameters (GROUPM) have the same
+# cutune-config line: one generated unit, one kernel for both, in build_nvcc.sh and in
+# cmake/CutuneKernels.cmake alike (a header whose configuration 1 is configuration 0's -D's)
+D="$TMPROOT/dup"
+mkdir -p "$D"
+c0=$(sed -n 's/^ \* cutune-config 0 //p' results/matmul.h)
+sed "s/^ \* cutune-config 1 .*/ * cutune-config 1 $c0/" results/matmul.h > "$D/matmul.h"
+if [ "$(grep -c "^ \* cutune-config [01] $c0\$" "$D/matmul.h")" -eq 2 ]; then ok; else fail "the test header lacks the duplicate line"; fi
+expect_status 0 -- env CUTUNE_GEN_ONLY=1 CUTUNE_HEADER_DIR="$D" CUTUNE_SPACES=matmul bash kernels/build_nvcc.sh 80 "$D/nv"
+check_dup() { # folder of generated units
+  if [ -f "$1/config_0.cu" ] && [ ! -e "$1/config_1.cu" ] && [ -f "$1/config_2.cu" ]; then ok
+  else fail "$1: not config_0.cu and config_2.cu without config_1.cu: $(ls "$1" | tr '\n' ' ')"; fi
+  if grep -q "case 1: return cutune_matmul_kernel_0_ptr();" "$1/kernels.cu"; then ok; else fail "$1/kernels.cu does not give configuration 1 the kernel of 0"; fi
+}
+check_dup "$D/nv/gen/matmul"
+mkdir -p "$D/cm"
+cat > "$D/cm/CMakeLists.txt" <<CM
+cmake_minimum_required(VERSION 3.20)
+project(dup LANGUAGES CXX CUDA)
+include($SRC/cmake/CutuneKernels.cmake)
+cutune_add_tuned_kernels(TARGET dup SPACE matmul HEADER $D/matmul.h TEMPLATE $SRC/templates/matmul.cu KERNEL matmul
+  ARCHS 80 SOURCES $SRC/kernels/matmul_launch.cu)
+CM
+expect_status 0 -- cmake -S "$D/cm" -B "$D/cmb" -DCMAKE_CUDA_COMPILER="$NVCC"
+check_dup "$D/cmb/cutune_dup"
 # the launchers pick an entry for an architecture the header has no entry for (sm_80 here):
 # the selector's portable default, the same configuration (a compile-time check of the C API)
 cat > "$TMPROOT/api.cu" <<'CU'
