@@ -112,7 +112,7 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
     int w = cpool_wait(pool, &tag, &cr, -1, err);
     if (w < 0) goto done;
     if (w == 0) continue;
-    job_record_base(s, idx[tag], prob, arch, &cr, &recs[tag]);
+    job_record_base(s, idx[tag], prob, arch, &cr, &recs[tag], NULL);
     view[tag] = &recs[tag];
     if (cr.cached) cached++;
     else if (cr.shared) shared++;

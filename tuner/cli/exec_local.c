@@ -26,7 +26,7 @@ typedef struct item {
   compile_result cr;
   record rec;    /* its record, made once it is compiled (the finished one on the done list) */
   int have_rec, needs_gpu;
-  gpu_job launch; /* its geometry and per-configuration argument values (job_launch) */
+  gpu_job launch; /* its geometry and per-configuration argument values (job_record_base) */
 } item;
 
 typedef struct slot {
@@ -154,10 +154,9 @@ static int feed(exec_local *e, cterr *err) {
         if (e->slots[i].alive && e->slots[i].group == g && !e->slots[i].it) sl = &e->slots[i];
       item *it = l->ready_head;
       if (!it->have_rec) {
-        job_record_base(e->s, it->cfg, e->prob, l->arch, &it->cr, &it->rec);
+        job_record_base(e->s, it->cfg, e->prob, l->arch, &it->cr, &it->rec, &it->launch);
         stamp(e, it, &it->rec);
-        cterr gerr;
-        it->needs_gpu = it->rec.status == ST_OK && job_launch(e->s, it->cfg, e->prob, &it->launch, &gerr) == 0;
+        it->needs_gpu = it->rec.status == ST_OK;
         it->have_rec = 1;
       }
       if (it->needs_gpu && !sl) break; /* every device of the group is busy: it waits */
@@ -360,15 +359,14 @@ static int l_remeasure(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, 
   compile_result cr;
   if (sr != 0 || cpool_wait(e->pool, &tag, &cr, -1, err) != 1) return -1;
   record rec;
-  job_record_base(e->s, cfg, e->prob, l->arch, &cr, &rec);
+  gpu_job gj = {0};
+  job_record_base(e->s, cfg, e->prob, l->arch, &cr, &rec, &gj);
   record_set_str(&rec.template_hash, e->template_hash);
   record_set_str(&rec.options_hash, ohash);
-  gpu_job gj = {0};
-  int compiled = rec.status == ST_OK;
-  if (!compiled || job_launch(e->s, cfg, e->prob, &gj, err) != 0) {
+  if (rec.status != ST_OK) { /* not measurable (as in the time pass): nothing to remeasure */
     compile_result_free(&cr);
     record_free(&rec);
-    return compiled ? -1 : 0; /* a geometry that fails now did not fail in the time pass */
+    return 0;
   }
   gj.cubin = cr.cubin.data, gj.cubin_len = cr.cubin.len;
   gj.kernel = space_kernel(e->s);

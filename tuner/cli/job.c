@@ -133,7 +133,7 @@ void job_options_hash(const compile_job *job, char out[33]) {
 }
 
 void job_record_base(space *s, size_t cfg, int prob, const char *arch, const compile_result *cr,
-                     record *rec) {
+                     record *rec, gpu_job *launch) {
   const configset *cs = space_configs(s);
   const uint16_t *row = configset_row(cs, cfg);
   record_init(rec);
@@ -160,22 +160,23 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
   rec->spill_loads = cr->res.spill_loads;
   rec->compile_ms = cr->compile_ms;
 
-  launch_geom g;
+  gpu_job own = {0};
+  gpu_job *gj = launch ? launch : &own;
   cterr gerr;
-  argval av[MAX_ARGVALS];
-  int nav;
-  if (space_geometry(s, cfg, prob, &g, &gerr) != 0 || space_config_args(s, cfg, prob, av, &nav, &gerr) != 0) {
+  if (space_geometry(s, cfg, prob, &gj->geom, &gerr) != 0 ||
+      space_config_args(s, cfg, prob, gj->argvals, &gj->nargvals, &gerr) != 0) {
     if (cr->ok) {
       rec->status = ST_INVALID;
       record_set_str(&rec->message, gerr.msg);
     }
     return;
   }
-  rec->block_threads = (int)launch_threads(&g);
-  rec->smem_dynamic = (int)g.dyn_smem;
+  const launch_geom *g = &gj->geom;
+  rec->block_threads = (int)launch_threads(g);
+  rec->smem_dynamic = (int)g->dyn_smem;
   if (cr->ok && rec->regs >= 0) {
     occupancy_info oi;
-    int smem = (rec->smem_static > 0 ? rec->smem_static : 0) + (int)g.dyn_smem;
+    int smem = (rec->smem_static > 0 ? rec->smem_static : 0) + (int)g->dyn_smem;
     if (occupancy_theoretical(arch, rec->block_threads, rec->regs, smem, &oi, &gerr) == 0) {
       rec->occupancy = oi.occupancy;
       record_set_str(&rec->limiter, oi.limiter);
@@ -200,9 +201,4 @@ int job_problem(space *s, int prob, uint64_t seed, const compile_result *ref, gp
   gp->flops = space_flops(s, prob, err);
   space_sgemm(s, prob, gp->sgemm);
   return 0;
-}
-
-int job_launch(space *s, size_t cfg, int prob, gpu_job *gj, cterr *err) {
-  if (space_geometry(s, cfg, prob, &gj->geom, err) != 0) return -1;
-  return space_config_args(s, cfg, prob, gj->argvals, &gj->nargvals, err);
 }

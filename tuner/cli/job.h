@@ -82,16 +82,15 @@ int job_open_pool(const run_opts *o, const char *self_exe, cpool **pool, int *jo
 
 /* A record for configuration cfg on problem prob with the space's parameters, the compile
  * result's status and resources, and the theoretical occupancy on arch (geometry from the
- * space). Fills rec (initialised by the call). */
+ * space). Fills rec (initialised by the call). launch (NULL: not wanted) gets the launch of the
+ * GPU job: the geometry and the per-configuration argument values (runtime parameters; none for
+ * most spaces), evaluated once here; a configuration whose geometry or values fail is recorded
+ * invalid, so launch is whole wherever rec's status is ST_OK. */
 void job_record_base(space *s, size_t cfg, int prob, const char *arch, const compile_result *cr,
-                     record *rec);
+                     record *rec, gpu_job *launch);
 /* The GPU worker's description of problem prob: the space's arguments (inputs filled from seed),
  * the check's tolerance, the reference (its compiled result ref, kernel and geometry), bytes and
  * flops. Shared by the tuning loop (exec_local.c) and `cutune __profile-one`. */
 int job_problem(space *s, int prob, uint64_t seed, const compile_result *ref, gpu_problem *gp, cterr *err);
-/* The launch of configuration cfg on problem prob: gj's geometry and its per-configuration
- * argument values (runtime parameters; none for most spaces). job_record_base marks a
- * configuration whose geometry or values fail invalid, so this fails only where that did. */
-int job_launch(space *s, size_t cfg, int prob, gpu_job *gj, cterr *err);
 
 #endif

@@ -105,13 +105,12 @@ static int profile_one(const char *spath, const char *ckey, const char *pkey, in
   compile_job job;
   if (job_make(s, &src, (size_t)cfg, arch, &job, &hold, err) != 0) goto done;
   if (compile_cached(&job, &cr, err) != 0) goto done;
-  job_record_base(s, (size_t)cfg, prob, arch, &cr, &rec);
+  gpu_job gj = {0};
+  job_record_base(s, (size_t)cfg, prob, arch, &cr, &rec, &gj);
   if (rec.status == ST_OK) {
     gpu_problem gp;
     if (job_problem(s, prob, 1, &refc, &gp, err) != 0) goto done;
     if (gpu_setup(g, &gp, err) != 0) goto done;
-    gpu_job gj = {0};
-    if (job_launch(s, (size_t)cfg, prob, &gj, err) != 0) goto done;
     gj.cubin = cr.cubin.data;
     gj.cubin_len = cr.cubin.len;
     gj.kernel = space_kernel(s);

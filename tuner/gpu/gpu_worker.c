@@ -126,13 +126,6 @@ static int upload_arg(worker *w, int i, const argspec *a, uint64_t seed, cterr *
   return rc;
 }
 
-/* Set the scalars and allocate and fill the buffers of the setup's arguments (the worker's
- * previous problem is freed first; what this allocates before an error is freed by the next
- * setup's free_problem, or by the caller). Under a memory checker (CUTUNE_GUARD_BYTES, set by
- * `cutune explain --sanitize`): a gap after each buffer, allocated now and freed once all are
- * placed, so that a write past a buffer's end lands in no live allocation (where memcheck
- * reports it) rather than in the next one. The gap must be small enough to be placed right
- * after the buffer (256 KiB is; 2 MiB is not). The gaps are freed on every way out. */
 /* A scalar argument's bytes as the kernel takes them; -1 for an unknown type. */
 static int set_scalar(wk_arg *d, elemtype type, int64_t ival, double fval) {
   switch (type) {
@@ -166,6 +159,13 @@ static int job_scalars(worker *w, const wire_job *job, int restore, char *msg, s
   return 0;
 }
 
+/* Set the scalars and allocate and fill the buffers of the setup's arguments (the worker's
+ * previous problem is freed first; what this allocates before an error is freed by the next
+ * setup's free_problem, or by the caller). Under a memory checker (CUTUNE_GUARD_BYTES, set by
+ * `cutune explain --sanitize`): a gap after each buffer, allocated now and freed once all are
+ * placed, so that a write past a buffer's end lands in no live allocation (where memcheck
+ * reports it) rather than in the next one. The gap must be small enough to be placed right
+ * after the buffer (256 KiB is; 2 MiB is not). The gaps are freed on every way out. */
 static int wk_alloc_args(worker *w, const wire_setup *s, cterr *err) {
   const cuda_api *cu = w->cu;
   CUresult r;

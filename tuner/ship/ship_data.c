@@ -138,6 +138,13 @@ static int check_shape(ship_data *d, const char *path, const char *space, int np
   return 0;
 }
 
+/* The warning for the records of an input that the space does not have (ship_opts.in_space). */
+static void warn_outside(dbuf *warn, const char *path, size_t n, const char *first) {
+  if (n)
+    dbuf_printf(warn, "%s: %zu records of configurations the space does not have skipped (a value it no longer lists or a "
+                      "constraint that rejects them; the first: %s)\n", path, n, first);
+}
+
 static int add_store(ship_data *d, const char *path, dbuf *warn, cterr *err) {
   store *st;
   if (store_load(path, &st, warn, err) < 0) return -1;
@@ -187,9 +194,7 @@ static int add_store(ship_data *d, const char *path, dbuf *warn, cterr *err) {
   if (other)
     dbuf_printf(warn, "%s: %zu records of another version of the template skipped (measure them again with cutune run)\n",
                 path, other);
-  if (outside)
-    dbuf_printf(warn, "%s: %zu records of configurations the space does not have skipped (a value it no longer lists or a "
-                      "constraint that rejects them; the first: %s)\n", path, outside, first_outside);
+  warn_outside(warn, path, outside, first_outside);
   if (!ok) {
     cterr_set(err, "%s: no configuration ran successfully (%zu records, all failed, of another template, outside the space "
                    "(%zu) or flagged by a sanitizer (%zu)) — nothing to ship from it", path, n, outside, flagged);
@@ -291,9 +296,7 @@ static int add_kt(ship_data *d, const char *path, dbuf *warn, cterr *err) {
     put(d, &r, path);
   }
   free(copy), dbuf_free(&pk);
-  if (outside)
-    dbuf_printf(warn, "%s: %zu configurations the space does not have skipped (a value it no longer lists or a constraint "
-                      "that rejects them; the first: %s)\n", path, outside, first_outside);
+  warn_outside(warn, path, outside, first_outside);
   if (!ok) {
     cterr_set(err, "%s: no configuration ran successfully%s — nothing to ship from it", path,
               outside ? " among those the space has" : "");

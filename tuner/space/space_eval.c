@@ -360,6 +360,13 @@ static int scalar_value(const sp_arg *a, const vres *r, const char *what, const 
   return 0;
 }
 
+/* An argument's size or value from the nargs values on the stack top (popped): exactly one. */
+static int eval_one(space *s, const sp_arg *a, int nargs, vres *r, const char *what, const char *ctx, cterr *err) {
+  int rc = eval_value(s, &a->size, nargs, r, what, ctx, err);
+  if (rc == 0 && r->n != 1) rc = cterr_set(err, "%s:%d: %s%s gave %d values (expected one)", a->size.file, a->size.line, what, ctx, r->n);
+  return rc;
+}
+
 static int eval_arg(space *s, int prob, int i, cterr *err) {
   sp_arg *a = &s->args[i];
   argspec *o = &s->probs[prob].args[i];
@@ -380,8 +387,7 @@ static int eval_arg(space *s, int prob, int i, cterr *err) {
     nargs = push_rt_env(s, prob, a->size.kind);
   } else push_problem(s, prob);
   vres r;
-  int rc = eval_value(s, &a->size, nargs, &r, what, ctx, err);
-  if (rc == 0 && r.n != 1) rc = cterr_set(err, "%s:%d: %s%s gave %d values (expected one)", a->size.file, a->size.line, what, ctx, r.n);
+  int rc = eval_one(s, a, nargs, &r, what, ctx, err);
   if (rc == 0 && a->kind != ARG_SCALAR) {
     int64_t bytes = r.isint[0] && r.i[0] > 0 && r.i[0] < ((int64_t)1 << 40) ? r.i[0] * elemtype_size(a->type) : 0;
     if (bytes <= 0 || bytes > ((int64_t)1 << 40))
@@ -508,8 +514,7 @@ int space_config_args(space *s, size_t cfg, int prob, argval *out, int *n, cterr
     int nargs = push_rt_env(s, prob, a->size.kind);
     vres r;
     argspec o;
-    rc = eval_value(s, &a->size, nargs, &r, what, ctx, err);
-    if (rc == 0 && r.n != 1) rc = cterr_set(err, "%s:%d: %s%s gave %d values (expected one)", a->size.file, a->size.line, what, ctx, r.n);
+    rc = eval_one(s, a, nargs, &r, what, ctx, err);
     if (rc == 0) rc = scalar_value(a, &r, what, ctx, &o, err);
     if (rc == 0) out[(*n)++] = (argval){.index = i, .ival = o.ival, .fval = o.fval};
   }
