@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "cli/exec.h"
+#include "engine/exec.h"
 #include "gpu/gpu.h"
 
 #define N (1 << 16)

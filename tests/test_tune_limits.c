@@ -1,11 +1,11 @@
 /* test_tune_limits: the budget, time limit and strategy `cutune run` chooses per problem from the
- * space's size and the options (tuner/cli/tune.h: a space too large to exhaust gets a budgeted
+ * space's size and the options (tuner/engine/tune.h: a space too large to exhaust gets a budgeted
  * search by default; --time alone searches; explicit options win). */
 #include <string.h>
 
 #include "check.h"
 #include "search/strategy.h"
-#include "cli/tune.h"
+#include "engine/tune.h"
 
 int main(void) {
   long b;

@@ -11,7 +11,7 @@
 #include "explain/ncu.h"
 #include "explain/sanitize.h"
 #include "explain/tool_run.h"
-#include "job.h"
+#include "engine/job.h"
 #include "profile_one.h"
 #include "space/space.h"
 #include "store/store.h"

@@ -12,7 +12,7 @@
 
 #include "compile/compile.h"
 #include "gpu/gpu.h"
-#include "job.h"
+#include "engine/job.h"
 #include "profile_one.h"
 #include "store/store.h"
 

@@ -10,16 +10,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compile_only.h"
+#include "engine/compile_only.h"
 #include "dist/dist.h"
-#include "exec.h"
+#include "engine/exec.h"
 #include "gpu/gpu.h"
 #include "report/progress.h"
 #include "store/record.h"
 #include "report/report.h"
 #include "search/score.h"
 #include "search/strategy.h"
-#include "tune.h"
+#include "engine/tune.h"
 
 
 static const char run_usage[] =

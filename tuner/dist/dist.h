@@ -4,7 +4,7 @@
  *
  * Failure model: MPI's default error handler aborts the whole job on any communication error;
  * dist sets MPI_ERRORS_RETURN, so an error is a value here. Open MPI without ULFM does not
- * tell the others that a rank died: the caller (cli/exec_ranks.c) notices silence (ranks send
+ * tell the others that a rank died: the caller (engine/exec_ranks.c) notices silence (ranks send
  * a heartbeat every second) and gives the rank's work to others. Whether the job survives a
  * rank's death at all is the launcher's choice (mpirun --enable-recovery; srun --no-kill):
  * see docs/DISTRIBUTED.md.

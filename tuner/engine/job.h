@@ -1,7 +1,7 @@
 /* job: what both paths of `cutune run` share — the run's options, the compile job of a
  * configuration and its options hash, the record a measurement starts from, problem selection
  * and the compile pool. run.c fills the options; compile_only.c and tune.c call the rest.
- * job.c calls only the layers below cli/, never back into run, tune or compile_only. */
+ * job.c calls only the layers below engine/, never back into tune or compile_only. */
 #ifndef CUTUNE_JOB_H
 #define CUTUNE_JOB_H
 
