@@ -153,16 +153,17 @@ int main(int argc, char **argv) {
   CHECK(run(g, "no_such_kernel", job_for("no_such_kernel", 256), &r) == ST_LAUNCH_ERROR);
   CHECK(run(g, "scale_tiny exact", job_for("scale_tiny", 256), &r) == ST_WRONG_RESULT);
 
-  /* early stop: with an unreachable spread target, only max_samples or the 1.3x rule ends it */
+  /* racing: with an unreachable spread target, only max_samples or the racing rule ends it;
+   * against a reference of half its time it loses after its first 3 samples */
   gpu_job full = job_for("copy_ok", 256), early;
   full.target_rse = 1e-9;
   full.max_samples = 2000;
   CHECK(run(g, "copy_ok full 2000", full, &r) == ST_OK);
-  CHECK(r.samples == 2000);
+  CHECK(r.samples == 2000 && isnan(r.t_raced));
   early = full;
-  early.best_ms = r.t_median / 2;
-  CHECK(run(g, "copy_ok early stop", early, &r) == ST_OK);
-  CHECK(r.samples >= 10 && r.samples < 2000);
+  early.race_ms = r.t_median / 2, early.race_margin = 0.05, early.race_samples = 3;
+  CHECK(run(g, "copy_ok raced", early, &r) == ST_OK);
+  CHECK(r.samples == 3 && record_raced(&r) && r.t_min > r.t_raced);
 
   set_problem(&p, small, ARG_OUTPUT, 1e-5);
   REQUIRE(gpu_setup(g, &p, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));

@@ -161,8 +161,7 @@ int main(int argc, char **argv) {
 
   {
     /* long launches (4 ms): unless the count is fixed, min_samples shrinks to ~12 ms of
-     * launches, 5 at least (taken 2 per chunk: 6); fixed, all 10; clearly slower than the best
-     * (1.3x), 3 samples are enough (the first chunk past 3: 4) */
+     * launches, 5 at least (taken 2 per chunk: 6); fixed, all 10 */
     gpu_job j = {.cubin = "fake", .cubin_len = 5, .kernel = "copy_slow", .timeout_s = 10, .best_ms = NAN,
                  .min_samples = 10, .max_samples = 1000, .target_rse = 0.5};
     j.geom = (launch_geom){{(unsigned)((N + 255) / 256), 1, 1}, {256, 1, 1}, 0};
@@ -173,10 +172,28 @@ int main(int argc, char **argv) {
     record_free(&r);
     REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
     CHECK_MSG(r.status == ST_OK && r.samples >= 10, "fixed: %d samples (wanted >= 10)", r.samples);
-    j.min_samples_fixed = 0, j.best_ms = r.t_median / 2;
+    CHECK(isnan(r.t_raced));
+    /* racing (docs/MEASURE.md): against a reference of half its time, the slow kernel loses
+     * after the first chunk of race_samples, and the record says raced, with the bound */
+    double half = r.t_median / 2;
+    j.min_samples_fixed = 0, j.race_ms = half, j.race_margin = 0.05, j.race_samples = 3;
     record_free(&r);
     REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
-    CHECK_MSG(r.status == ST_OK && r.samples >= 3 && r.samples <= 4, "clearly slower: %d samples (wanted 3-4)", r.samples);
+    CHECK_MSG(r.status == ST_OK && r.samples == 3, "raced: %d samples (wanted 3)", r.samples);
+    CHECK_MSG(fabs(r.t_raced - half * 1.05) < 1e-9, "raced above %.6f ms, expected %.6f", r.t_raced, half * 1.05);
+    CHECK(record_raced(&r) && r.t_min > r.t_raced && isfinite(r.t_median) && isnan(r.t_isolated));
+    CHECK(isfinite(r.m_load_ms) && isfinite(r.m_check_ms) && isfinite(r.m_timing_ms) && isfinite(r.m_isolated_ms));
+    CHECK(r.m_load_ms + r.m_check_ms + r.m_timing_ms + r.m_isolated_ms <= r.measure_ms + 1e-6);
+    /* racing off (no race_samples): the same reference stops nothing */
+    j.race_samples = 0;
+    record_free(&r);
+    REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
+    CHECK_MSG(r.status == ST_OK && r.samples >= 5 && isnan(r.t_raced), "racing off: %d samples", r.samples);
+    /* a reference at its own time: within the margin, never raced, timed in full */
+    j.race_ms = 2 * half, j.race_samples = 3;
+    record_free(&r);
+    REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
+    CHECK_MSG(r.status == ST_OK && r.samples >= 5 && isnan(r.t_raced), "not slower: %d samples, raced %g", r.samples, r.t_raced);
   }
 
   CHECK(RUN("copy_wrong", 256) == ST_WRONG_RESULT);
@@ -198,11 +215,19 @@ int main(int argc, char **argv) {
   CHECK_STR_CONTAINS(r.message, "'no_such_kernel' not found");
   CHECK(RUN("scale_tiny", 256) == ST_WRONG_RESULT);
 
-  /* sample counts: an unreachable spread target runs to max_samples; the 1.3x rule stops early */
+  /* sample counts: an unreachable spread target runs to max_samples; racing against a
+   * reference of half its time stops it after race_samples (flushed single launches) */
   CHECK(run(g, "copy_ok", 256, 10, 600, 1e-9, NAN, &r) == ST_OK);
-  CHECK(r.samples == 600);
-  CHECK(run(g, "copy_ok", 256, 10, 600, 1e-9, expect / 2, &r) == ST_OK);
-  CHECK(r.samples >= 10 && r.samples < 600);
+  CHECK(r.samples == 600 && isnan(r.t_raced));
+  {
+    gpu_job j = {.cubin = "fake", .cubin_len = 5, .kernel = "copy_ok", .timeout_s = 10, .best_ms = expect,
+                 .min_samples = 10, .max_samples = 600, .target_rse = 1e-9, .race_ms = expect / 2,
+                 .race_margin = 0.05, .race_samples = 4};
+    j.geom = (launch_geom){{(unsigned)((N + 255) / 256), 1, 1}, {256, 1, 1}, 0};
+    record_free(&r);
+    REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
+    CHECK_MSG(r.status == ST_OK && r.samples == 4 && record_raced(&r), "raced: %d samples", r.samples);
+  }
 
   set_problem(&p, 1 << 20, ARG_OUTPUT, 1e-5);
   REQUIRE(gpu_setup(g, &p, &err) == 0);

@@ -63,6 +63,8 @@ static void make_full(record *r) {
   r->occupancy = 0.75;
   record_set_str(&r->limiter, "registers");
   r->compile_ms = 231.7;
+  r->measure_ms = 3.25, r->m_load_ms = 0.25, r->m_check_ms = 0.5, r->m_timing_ms = 2.0, r->m_isolated_ms = 0.5;
+  r->t_raced = 0.12875; /* a raced record: the bound its samples exceeded */
   record_set_str(&r->template_hash, "0123456789abcdef0123456789abcdef");
   record_set_str(&r->options_hash, "fedcba9876543210fedcba9876543210");
   record_set_str(&r->nvrtc_version, "13.0");
@@ -91,6 +93,9 @@ static int records_equal(const record *a, const record *b) {
            a->spill_stores == b->spill_stores && a->spill_loads == b->spill_loads &&
            a->block_threads == b->block_threads && same_num(a->occupancy, b->occupancy) &&
            same_str(a->limiter, b->limiter) && same_num(a->compile_ms, b->compile_ms) &&
+           same_num(a->measure_ms, b->measure_ms) && same_num(a->m_load_ms, b->m_load_ms) &&
+           same_num(a->m_check_ms, b->m_check_ms) && same_num(a->m_timing_ms, b->m_timing_ms) &&
+           same_num(a->m_isolated_ms, b->m_isolated_ms) && same_num(a->t_raced, b->t_raced) &&
            same_str(a->template_hash, b->template_hash) && same_str(a->options_hash, b->options_hash) &&
            same_str(a->nvrtc_version, b->nvrtc_version) && same_str(a->driver_version, b->driver_version) &&
            same_str(a->device_name, b->device_name) && same_str(a->device_cc, b->device_cc) &&
@@ -114,8 +119,11 @@ static void test_round_trip(void) {
   CHECK(!strchr(j.data, '\n'));
   CHECK_STR_CONTAINS(j.data, "\"t_median\":0.13421772812345678");
   CHECK_STR_CONTAINS(j.data, "\"params\":{\"TILE\":\"64\",\"PAD\":\"1\",\"VEC\":\"4\"}");
+  CHECK_STR_CONTAINS(j.data, "\"raced_above\":0.12875}");
+  CHECK_STR_CONTAINS(j.data, "\"measure_split_ms\":{\"load\":0.25,\"check\":0.5,\"timing\":2,\"isolated\":0.5}");
   REQUIRE(record_from_json(j.data, &b, &err) == 0);
   CHECK(records_equal(&a, &b));
+  CHECK(!record_raced(&b)); /* raced applies to ok records: this one is a wrong_result */
   record_to_json(&b, &j2);
   CHECK(!strcmp(j.data, j2.data)); /* stable key order: the same bytes again */
   record_free(&a), record_free(&b);
@@ -123,10 +131,12 @@ static void test_round_trip(void) {
   /* the same with ASCII text only (the fast reader's path, not jansson's) */
   make_full(&a);
   record_set_str(&a.message, "mismatch at [3,7]: got 1.5\nexpected\t2 \\ \"q\" /");
+  a.status = ST_OK;
   dbuf_reset(&j);
   record_to_json(&a, &j);
   REQUIRE(record_from_json(j.data, &b, &err) == 0);
   CHECK(records_equal(&a, &b));
+  CHECK(record_raced(&b));
   record_free(&a), record_free(&b);
 
   /* written by another tool: keys reordered, spaces, 12.0 for an int, \u escapes, unknown
@@ -137,6 +147,8 @@ static void test_round_trip(void) {
       "   \"resources\": {\"regs\": 12.0, \"limiter\": \"\\u0074hreads\"} } ";
   REQUIRE(record_from_json(other, &b, &err) == 0);
   CHECK(b.t_median == 1.5e-3 && b.regs == 12 && !strcmp(b.limiter, "threads"));
+  /* older than racing and the split: fully timed, split unknown */
+  CHECK(isnan(b.t_raced) && !record_raced(&b) && isnan(b.m_load_ms) && isnan(b.m_timing_ms));
   CHECK(b.nparams == 2 && !strcmp(b.pname[0], "B") && !strcmp(b.pvalue[0], "2") && !strcmp(b.pname[1], "A"));
   record_free(&b);
   /* the same without the \u escape takes the fast reader, which must agree */

@@ -249,6 +249,8 @@ static const char *known[] = {"ct_cmp_b8",
                               "copy_ref", /* a reference kernel for cutune runs (tests/cli_fake_run.sh) */
                               "copy_rt",  /* copy_ok whose 4th argument (int) must be 2: else element 7 is off
                                              (runtime parameters, tests/cli_fake_runtime.sh) */
+                              "copy_race", /* copy_ok taking 1024/B times as long at block B: slow by
+                                              design below 1024 threads (racing, tests/cli_fake_race.sh) */
                               0};
 CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
   for (int i = 0; known[i]; i++)
@@ -327,6 +329,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
    * advance the clock, so that timing loops cost no real time. */
   clk += (N * 8 / 4.0e12) * 1e3 * (1 + 0.02 * rnd()) + 0.003;
   if (!strcmp(n, "copy_slow")) clk += 4.0;
+  if (!strcmp(n, "copy_race")) clk += (N * 8 / 4.0e12) * 1e3 * (1024.0 / (bx * by * bz) - 1);
   if (!dirty) return 0;
   dirty = 0;
   for (unsigned long long i = 0; i < N && i < T; i++) {

@@ -223,6 +223,20 @@ void hex_encode(const uint8_t *p, size_t n, char *out) {
   for (size_t i = 0; i < n; i++) out[2 * i] = hx[p[i] >> 4], out[2 * i + 1] = hx[p[i] & 15];
   out[2 * n] = 0;
 }
+uint64_t checksum64(const void *data, size_t n) {
+  const unsigned char *p = data;
+  uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, p + i, 8);
+    h = (h ^ w) * 0xff51afd7ed558ccdULL;
+    h ^= h >> 32;
+  }
+  for (; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ULL;
+  return h ^ (h >> 29);
+}
+
 void sha256_hex(const void *p, size_t n, char *out, int nbytes) {
   sha256_ctx c;
   uint8_t d[32];

@@ -62,6 +62,9 @@ void sha256_update(sha256_ctx *c, const void *p, size_t n);
 void sha256_final(sha256_ctx *c, uint8_t out[32]);
 /* hex of the first nbytes of the digest of p[0..n): out must hold 2*nbytes+1 */
 void sha256_hex(const void *p, size_t n, char *out, int nbytes);
+/* A cheap 64-bit checksum, 8 bytes per step (not cryptographic: it catches a cut or changed
+ * image, and tells images apart before a byte compare). */
+uint64_t checksum64(const void *p, size_t n);
 void hex_encode(const uint8_t *p, size_t n, char *out);
 
 /* xoshiro256** seeded with splitmix64 */

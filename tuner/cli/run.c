@@ -79,6 +79,11 @@ static const char run_usage[] =
     "                      take more than 12 ms of launches; a value given here is kept exactly)\n"
     "  --max-samples N     timed launches at most (default 200)\n"
     "  --rse X             stop timing once the relative standard error is below X (default 0.005)\n"
+    "  --race X|off        racing: stop timing a configuration (recorded 'raced') once every one of\n"
+    "                      its samples is slower than the --top-th best so far by more than the\n"
+    "                      fraction X and by more than its noise explains (default 0.05; 'off':\n"
+    "                      time every configuration in full); see Racing below\n"
+    "  --race-samples N    racing: samples before the first test (default 3, at least 2)\n"
     "  --energy-top N      energy objective: the second pass measures energy for at most the N\n"
     "                      fastest configurations per problem (default 8) ...\n"
     "  --energy-within X   ... that are within X of the best time (default 0.10: 10 %)\n"
@@ -103,6 +108,15 @@ static const char run_usage[] =
     "the budget like any evaluation but costing GPU time only; the default budget grows by as\n"
     "many (one runtime parameter of 3 values: --budget 3000 --time " XSTR(TUNE_DEFAULT_TIME) "). --no-runtime-sweep turns\n"
     "it off: the strategy then chooses the runtime values too, one configuration at a time.\n"
+    "\n"
+    "Racing (docs/MEASURE.md): once --top configurations of a problem are timed in full, each\n"
+    "next one is tested after --race-samples samples and after each chunk of samples: raced out\n"
+    "when its fastest sample is slower than the --top-th best time x (1 + X) and the mean's excess\n"
+    "over that bound is beyond the 99.9 % one-sided Student t bound of its samples' spread. Every\n"
+    "configuration is checked first, as always; a raced one keeps the time of its few samples\n"
+    "(the search learns it), its record says 'raced_above' (the bound), and the tables count it,\n"
+    "never as a full measurement. What could enter the table of the best (and, with energy among\n"
+    "the objectives, --energy-top) is timed in full.\n"
     "\n"
     "Where the time went: each problem ends with a line 'time: the GPU worked N % of it (M ms\n"
     "per configuration ...); a compile took S s on average'. Well below 100 % the GPU waited for\n"
@@ -152,10 +166,11 @@ int run_main(int argc, char **argv) {
 
   run_opts o = {.results_dir = "results", .device = 0, .seed = 1, .top = 10, .min_samples = 10,
                 .max_samples = 200, .rse = 0.005, .progress_tty = -1,
-                .energy_top = 8, .energy_within = 0.10, .compile_timeout = 60};
+                .energy_top = 8, .energy_within = 0.10, .compile_timeout = 60, .race_margin = 0.05,
+                .race_samples = 3};
   enum { O_RESULTS = 256, O_ARCH, O_COMPILE_ONLY, O_DEVICE, O_JOBS, O_CACHE, O_NO_CACHE, O_STRATEGY,
          O_BUDGET, O_TIME, O_SEED, O_PROBLEM, O_TOP, O_MINS, O_MAXS, O_RSE, O_NOPROG, O_ETOP, O_EWITHIN,
-         O_SAMPLE, O_COMPILE_TIMEOUT, O_DEVICES, O_RANK_TIMEOUT, O_NO_SWEEP };
+         O_SAMPLE, O_COMPILE_TIMEOUT, O_DEVICES, O_RANK_TIMEOUT, O_NO_SWEEP, O_RACE, O_RACE_SAMPLES };
   static const struct option longopts[] = {
       {"results", required_argument, 0, O_RESULTS}, {"arch", required_argument, 0, O_ARCH},
       {"compile-only", no_argument, 0, O_COMPILE_ONLY}, {"device", required_argument, 0, O_DEVICE},
@@ -169,7 +184,8 @@ int run_main(int argc, char **argv) {
       {"no-progress", no_argument, 0, O_NOPROG}, {"sample", required_argument, 0, O_SAMPLE},
       {"compile-timeout", required_argument, 0, O_COMPILE_TIMEOUT}, {"quiet", no_argument, 0, 'q'},
       {"devices", required_argument, 0, O_DEVICES}, {"rank-timeout", required_argument, 0, O_RANK_TIMEOUT},
-      {"no-runtime-sweep", no_argument, 0, O_NO_SWEEP},
+      {"no-runtime-sweep", no_argument, 0, O_NO_SWEEP}, {"race", required_argument, 0, O_RACE},
+      {"race-samples", required_argument, 0, O_RACE_SAMPLES},
       {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
   cterr err = {{0}};
   long l;
@@ -253,6 +269,16 @@ int run_main(int argc, char **argv) {
     case O_EWITHIN:
       if (parse_double(optarg, &d, "--energy-within", &err) || d < 0) return bad_usage("--energy-within needs a fraction >= 0 (0.1 is 10 %%), got '%s'", optarg);
       o.energy_within = d;
+      break;
+    case O_RACE:
+      if (!strcmp(optarg, "off")) o.race_margin = -1;
+      else if (parse_double(optarg, &d, "--race", &err) || !(d >= 0) || d > 10)
+        return bad_usage("--race needs a margin as a fraction from 0 to 10 (0.05 is 5 %%) or 'off', got '%s'", optarg);
+      else o.race_margin = d;
+      break;
+    case O_RACE_SAMPLES:
+      if (parse_long(optarg, &l, "--race-samples", &err) || l < 2 || l > 256) return bad_usage("--race-samples needs an integer from 2 to 256, got '%s'", optarg);
+      o.race_samples = (int)l;
       break;
     case O_NOPROG: o.progress_tty = 0; break;
     case O_NO_SWEEP: o.no_runtime_sweep = 1; break;

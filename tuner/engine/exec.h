@@ -40,8 +40,9 @@ typedef struct exec_ops {
   /* How many more configurations of group g it takes now. */
   int (*room)(exec *x, int g);
   int (*submit)(exec *x, int g, size_t cfg, cterr *err);
-  /* The best median (ms) of group g so far, for measurements to stop early when clearly slower. */
-  void (*best)(exec *x, int g, double best_ms);
+  /* The best median (ms) of group g so far (who is a contender), and the racing reference: the
+   * k-th best fully timed median (NAN: no racing yet; gpu_job.race_ms). */
+  void (*best)(exec *x, int g, double best_ms, double race_ms);
   /* One finished configuration: 1 with *d filled, 0 when none finished within timeout_ms
    * (or nothing is in flight), -1 on an error that ends the run. */
   int (*wait)(exec *x, exec_done *d, int timeout_ms, cterr *err);

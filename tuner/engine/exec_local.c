@@ -39,7 +39,7 @@ typedef struct slot {
 typedef struct lgroup {
   item *ready_head, *ready_tail;
   int compiling, nready, ongpu, ndone;
-  double best;
+  double best, race; /* the best median so far; the racing reference (exec.h) */
   const char *arch;
   compile_result ref; /* the reference kernel for this architecture */
 } lgroup;
@@ -111,7 +111,11 @@ static int l_submit(exec *x, int g, size_t cfg, cterr *err) {
   return 0;
 }
 
-static void l_best(exec *x, int g, double best_ms) { ((exec_local *)x)->lg[g].best = best_ms; }
+static void l_best(exec *x, int g, double best_ms, double race_ms) {
+  exec_local *e = (exec_local *)x;
+  e->lg[g].best = best_ms;
+  e->lg[g].race = race_ms;
+}
 
 static void stamp(exec_local *e, item *it, record *r) {
   record_set_str(&r->template_hash, e->template_hash);
@@ -179,6 +183,9 @@ static int feed(exec_local *e, cterr *err) {
       job.target_rse = e->o->rse;
       job.want_energy = 0;       /* time first; energy in a pass of its own (tune.c energy_pass) */
       job.isolated_samples = 21; /* contenders only: see gpu_job */
+      job.race_ms = l->race;     /* the k-th best so far (tune.c): racing, docs/MEASURE.md */
+      job.race_margin = e->o->race_margin;
+      job.race_samples = e->o->race_margin >= 0 ? e->o->race_samples : 0;
       if (gpu_submit(sl->gw, &job, err) != 0) {
         item_free(it);
         return -1;
@@ -323,7 +330,7 @@ static int l_problem(exec *x, int prob, cterr *err) {
   space *s = e->s;
   e->prob = prob;
   e->stopped = 0;
-  for (int g = 0; g < x->ngroups; g++) e->lg[g].best = NAN;
+  for (int g = 0; g < x->ngroups; g++) e->lg[g].best = e->lg[g].race = NAN;
   for (int g = 0; g < x->ngroups; g++) {
     gpu_problem gp;
     if (job_problem(s, prob, e->o->seed, &e->lg[g].ref, &gp, err) != 0) return -1;
@@ -371,7 +378,7 @@ static int l_remeasure(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, 
   gj.cubin = cr.cubin.data, gj.cubin_len = cr.cubin.len;
   gj.kernel = space_kernel(e->s);
   gj.timeout_s = space_timeout(e->s) + 3.0 * energy_ms / 1000.0;
-  gj.best_ms = NAN; /* no early stop: these are all contenders */
+  gj.best_ms = NAN; /* no racing: these are all contenders (race_samples 0) */
   gj.min_samples = e->o->min_samples, gj.max_samples = e->o->max_samples, gj.target_rse = e->o->rse;
   gj.min_samples_fixed = e->o->min_samples_given;
   gj.want_energy = energy_ms;

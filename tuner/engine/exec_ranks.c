@@ -42,7 +42,7 @@ typedef struct msg_ready {
 typedef struct msg_task {
   int32_t prob, lg;
   uint64_t cfg;
-  double best_ms;
+  double best_ms, race_ms;
   int32_t energy_ms; /* > 0: the energy pass (exec remeasure) with this window, not a tuning task */
 } msg_task;
 typedef struct msg_result { /* followed by the record as JSON */
@@ -76,7 +76,7 @@ typedef struct exec_ranks {
   rrank *r;
   task *t;
   int nt, cap, prob;
-  double best[EXEC_MAX_GROUPS];
+  double best[EXEC_MAX_GROUPS], race[EXEC_MAX_GROUPS];
   int starved[EXEC_MAX_GROUPS]; /* asked for room while no rank of the group was left */
   double rank_timeout;
   dbuf buf;
@@ -136,7 +136,7 @@ static void assign(exec_ranks *e) {
     }
     if (best < 0) continue;
     rrank *rr = &e->r[best];
-    msg_task m = {.prob = e->prob, .lg = rank_lg(rr, t->g), .cfg = t->cfg, .best_ms = e->best[t->g],
+    msg_task m = {.prob = e->prob, .lg = rank_lg(rr, t->g), .cfg = t->cfg, .best_ms = e->best[t->g], .race_ms = e->race[t->g],
                   .energy_ms = t->energy_ms};
     cterr err;
     if (dist_send(e->d, best, TAG_TASK, &m, sizeof m, &err) != 0) {
@@ -160,7 +160,10 @@ static int r_submit(exec *x, int g, size_t cfg, cterr *err) {
   return 0;
 }
 
-static void r_best(exec *x, int g, double best_ms) { ((exec_ranks *)x)->best[g] = best_ms; }
+static void r_best(exec *x, int g, double best_ms, double race_ms) {
+  ((exec_ranks *)x)->best[g] = best_ms;
+  ((exec_ranks *)x)->race[g] = race_ms;
+}
 
 /* One message in, handled. 1 when it was a result (d filled), 0 otherwise, -1 on error. */
 static int take(exec_ranks *e, exec_done *d, int timeout_ms, cterr *err) {
@@ -246,7 +249,7 @@ static int r_wait(exec *x, exec_done *d, int timeout_ms, cterr *err) {
 static int r_problem(exec *x, int prob, cterr *err) {
   exec_ranks *e = (exec_ranks *)x;
   e->prob = prob;
-  for (int g = 0; g < EXEC_MAX_GROUPS; g++) e->best[g] = NAN, e->starved[g] = 0;
+  for (int g = 0; g < EXEC_MAX_GROUPS; g++) e->best[g] = e->race[g] = NAN, e->starved[g] = 0;
   msg_task m = {.prob = prob};
   for (int r = 1; r < e->n; r++) {
     if (!e->r[r].alive) continue;
@@ -486,7 +489,7 @@ static int serve(dist *d, space *s, const run_opts *o, const char *self_exe, con
       msg_task m;
       memcpy(&m, buf.data, sizeof m);
       if (m.prob == prob && m.lg >= 0 && m.lg < x->ngroups) {
-        x->ops->best(x, m.lg, m.best_ms);
+        x->ops->best(x, m.lg, m.best_ms, m.race_ms);
         if (x->ops->submit(x, m.lg, (size_t)m.cfg, err) != 0) goto done;
       }
     }

@@ -39,6 +39,8 @@ typedef struct run_opts {
   int energy_top;          /* energy pass: at most this many configurations per problem */
   double energy_within;    /* ... within this fraction of the best time */
   int no_runtime_sweep;    /* --no-runtime-sweep: measure only what the strategy proposes */
+  double race_margin;      /* --race: racing's margin (docs/MEASURE.md); < 0: off */
+  int race_samples;        /* --race-samples: samples before the first racing test */
 } run_opts;
 
 /* What a run came to, for the exit status (run.c maps it; the codes are in run's --help):

@@ -105,18 +105,30 @@ typedef struct tune_tally {
   double best;
   int flops; /* the space gives flops: progress in TFLOP/s */
   double gpu_ms, compile_ms; /* sums over this run's records: where the time went */
-  size_t ngpu, ncompile;
+  double split_ms[4];        /* ... the GPU's, by stage: load, check, timing, isolated */
+  size_t ngpu, ncompile, nsplit, raced;
+  double *top;               /* the ktop best fully timed medians, ascending: top[ktop-1] is the */
+  int ntop, ktop;            /* racing reference (docs/MEASURE.md) */
   const char **modules; /* runtime parameters: each record's options hash (tune_group.ohash) */
   size_t nmodules;
   uint8_t *swept; /* the runtime sweep: configurations handed out (or answered) with a sibling */
   size_t combos;  /* ... and how many siblings a proposal has at most */
 } tune_tally;
 
+/* A record with a time: the best so far, and the ktop best fully timed (raced records never
+ * enter: they are known to be slower than the reference they lost to). The exec hears of both
+ * when either changes. */
 static void note_best(tune_ctx *t, int g, tune_tally *ty, const record *r) {
-  if (r->status == ST_OK && isfinite(r->t_median) && (isnan(ty->best) || r->t_median < ty->best)) {
-    ty->best = r->t_median;
-    t->x->ops->best(t->x, g, ty->best);
+  if (r->status != ST_OK || !isfinite(r->t_median)) return;
+  int changed = 0;
+  if (isnan(ty->best) || r->t_median < ty->best) ty->best = r->t_median, changed = 1;
+  if (ty->ktop > 0 && !record_raced(r) && (ty->ntop < ty->ktop || r->t_median < ty->top[ty->ntop - 1])) {
+    int i = ty->ntop < ty->ktop ? ty->ntop++ : ty->ntop - 1;
+    for (; i > 0 && ty->top[i - 1] > r->t_median; i--) ty->top[i] = ty->top[i - 1];
+    ty->top[i] = r->t_median;
+    changed |= ty->ntop == ty->ktop;
   }
+  if (changed) t->x->ops->best(t->x, g, ty->best, ty->ktop > 0 && ty->ntop == ty->ktop ? ty->top[ty->ktop - 1] : NAN);
 }
 
 static int cmp_strp(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
@@ -127,12 +139,21 @@ static int cmp_strp(const void *a, const void *b) { return strcmp(*(const char *
 static void time_note(const tune_tally *ty, double wall, int ndev) {
   if (ty->ngpu == 0 || wall <= 0) return;
   double busy = ty->gpu_ms / 1e3 / (wall * (ndev > 0 ? ndev : 1));
-  fprintf(stderr, "  time: the GPU%s worked %.0f %% of it (%.0f ms per configuration: load, check, timing)", ndev > 1 ? "s" : "",
-          100 * busy, ty->gpu_ms / (double)ty->ngpu);
+  fprintf(stderr, "  time: the GPU%s worked %.0f %% of it, %.1f ms per configuration", ndev > 1 ? "s" : "", 100 * busy,
+          ty->gpu_ms / (double)ty->ngpu);
+  if (ty->nsplit) {
+    double n = (double)ty->nsplit;
+    fprintf(stderr, " (load %.2f, check %.2f, timing %.2f, isolated %.2f ms)", ty->split_ms[0] / n, ty->split_ms[1] / n,
+            ty->split_ms[2] / n, ty->split_ms[3] / n);
+  }
   if (ty->ncompile)
-    fprintf(stderr, "; a compile took %.2f s on average (in parallel processes: --jobs)",
+    fprintf(stderr, "; a compile took %.3f s per configuration on average (in parallel processes: --jobs)",
             ty->compile_ms / 1e3 / (double)ty->ncompile);
   fputs("\n", stderr);
+  if (ty->raced)
+    fprintf(stderr, "  raced: %zu of %zu timed configurations stopped early, slower than the %d%s best by more than the "
+            "margin and their noise (docs/MEASURE.md; --race off times every one in full)\n", ty->raced, ty->ngpu,
+            ty->ktop, ty->ktop == 1 ? "st" : ty->ktop == 2 ? "nd" : ty->ktop == 3 ? "rd" : "th");
   if (ty->nmodules) { /* configurations that differ only in runtime parameters share a module */
     qsort(ty->modules, ty->nmodules, sizeof *ty->modules, cmp_strp);
     size_t distinct = 0;
@@ -154,6 +175,12 @@ static int finish_record(tune_ctx *t, int g, tune_tally *ty, size_t cfg, record 
     strategy_tell_cost(ty->strat, cfg, record_value(rec), record_cost_s(rec));
     if (rec->status != ST_OK) ty->failed++;
     if (isfinite(rec->measure_ms)) ty->gpu_ms += rec->measure_ms, ty->ngpu++;
+    if (isfinite(rec->m_load_ms) && isfinite(rec->m_check_ms) && isfinite(rec->m_timing_ms) && isfinite(rec->m_isolated_ms)) {
+      ty->split_ms[0] += rec->m_load_ms, ty->split_ms[1] += rec->m_check_ms;
+      ty->split_ms[2] += rec->m_timing_ms, ty->split_ms[3] += rec->m_isolated_ms;
+      ty->nsplit++;
+    }
+    ty->raced += record_raced(rec);
     if (isfinite(rec->compile_ms) && rec->compile_ms > 0) ty->compile_ms += rec->compile_ms, ty->ncompile++;
     if (space_nruntime(t->s) > 0 && rec->status != ST_WORKER_LOST) {
       ty->modules = xrealloc(ty->modules, (ty->nmodules + 1) * sizeof *ty->modules);
@@ -245,6 +272,8 @@ static int propose(tune_ctx *t, int g, int prob, tune_tally *ty, size_t *batch, 
   return 0;
 }
 
+static int space_wants_energy(const space *s);
+
 /* Tune one problem on every group at once. Three stages run together: the strategies propose
  * into the exec (the compile pool works ahead of the devices), the devices measure, and the
  * coordinator records each finished configuration (store append with fsync, strategy,
@@ -286,8 +315,14 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
   int batch_max = 4096;
   size_t *batch = xcalloc((size_t)batch_max, sizeof *batch);
   double t0 = now_seconds();
+  /* racing keeps every configuration that could enter the table of the best (and, with energy
+   * among the objectives, the energy pass's candidates) fully timed */
+  int ktop = t->o->race_margin >= 0 && t->o->race_samples > 0 ? t->o->top : 0;
+  if (ktop > 0 && space_wants_energy(t->s) && t->o->energy_top > ktop) ktop = t->o->energy_top;
   for (int g = 0; g < ng; g++) {
     ty[g].best = NAN;
+    ty[g].ktop = ktop;
+    ty[g].top = ktop > 0 ? xcalloc((size_t)ktop, sizeof *ty[g].top) : NULL;
     ty[g].budget = budget;
     if (sweeping) ty[g].swept = xcalloc(count, 1), ty[g].combos = combos;
     char label[256];
@@ -336,6 +371,7 @@ done:
     }
     free(ty[g].modules);
     free(ty[g].swept);
+    free(ty[g].top);
   }
   free(batch);
   return rc;

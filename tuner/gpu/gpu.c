@@ -386,6 +386,9 @@ static void fill_record(const gpu *g, const wire_result *w, record *rec) {
   rec->t_isolated = w->t_isolated;
   rec->t_iso_floor = w->t_iso_floor;
   rec->measure_ms = w->measure_ms;
+  rec->m_load_ms = w->load_ms, rec->m_check_ms = w->check_ms;
+  rec->m_timing_ms = w->timing_ms, rec->m_isolated_ms = w->isolated_ms;
+  rec->t_raced = w->t_raced;
   rec->samples = w->samples;
   rec->gbps = w->gbps;
   /* against the problem's own copy figure, else the first worker's large copy (restarted
@@ -423,6 +426,9 @@ int gpu_submit(gpu *g, const gpu_job *job, cterr *err) {
   wj.max_samples = job->max_samples;
   wj.want_energy = job->want_energy;
   wj.isolated_samples = job->isolated_samples;
+  wj.race_ms = job->race_samples > 0 ? job->race_ms : NAN;
+  wj.race_margin = job->race_margin;
+  wj.race_samples = job->race_samples;
   if (job->nargvals < 0 || job->nargvals > MAX_ARGVALS)
     return cterr_set(err, "gpu_submit: %d argument values (at most %d)", job->nargvals, MAX_ARGVALS);
   wj.nargvals = job->nargvals;

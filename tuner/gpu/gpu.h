@@ -76,7 +76,7 @@ typedef struct gpu_job {
   const char *kernel;
   launch_geom geom;
   double timeout_s;     /* wall-clock limit for load+check+timing */
-  double best_ms;       /* best median so far on this problem (NAN if none): stop early when clearly slower */
+  double best_ms;       /* best median so far on this problem (NAN if none): who is a contender */
   int min_samples, max_samples;
   int min_samples_fixed; /* 0: min_samples may shrink (to 5 at least) where they would take > 25 ms */
   double target_rse;    /* stop once the relative standard error of the mean is below this (0.005) */
@@ -87,6 +87,13 @@ typedef struct gpu_job {
                            read-only L2 flush, timed one by one */
   int nargvals;         /* scalars of this configuration (runtime parameters: space_config_args) */
   argval argvals[MAX_ARGVALS];
+  /* Racing (docs/MEASURE.md): timing stops, and the record says raced (t_raced), once after at
+   * least race_samples samples every sample is slower than race_ms x (1 + race_margin) and the
+   * mean's excess over that bound is beyond the 99.9 % one-sided Student t bound of the samples'
+   * noise. race_ms is the k-th best fully timed median of the problem (the slowest time that
+   * still enters the tables); NAN (or 0 race_samples): every configuration is timed in full. */
+  double race_ms, race_margin;
+  int race_samples;
 } gpu_job;
 
 /* Measure one configuration: load, check against the reference (outputs poisoned first),

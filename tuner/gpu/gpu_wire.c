@@ -87,6 +87,7 @@ void wire_result_init(wire_result *r) {
   memset(r, 0, sizeof *r);
   r->status = ST_OK;
   r->t_median = r->t_min = r->t_mean = r->t_std = r->t_isolated = r->t_iso_floor = r->measure_ms = NAN;
+  r->load_ms = r->check_ms = r->timing_ms = r->isolated_ms = r->t_raced = NAN;
   r->samples = 0;
   r->gbps = r->copy_share = r->gflops = r->energy_mj = NAN;
   r->regs = r->smem_static = r->smem_dynamic = r->local_bytes = r->block_threads = -1;

@@ -67,6 +67,8 @@ typedef struct wire_job {
   int32_t isolated_samples; /* > 0: also time that many single launches after a clean L2 (contenders) */
   int32_t nargvals;         /* scalars that replace the setup's for this job (runtime parameters) */
   argval argvals[MAX_ARGVALS];
+  double race_ms, race_margin; /* racing (gpu_job): the reference and the margin; race_ms NAN: off */
+  int32_t race_samples;
   uint32_t kernel_len;
   uint64_t cubin_len;
 } wire_job;
@@ -86,6 +88,9 @@ typedef struct wire_result {
   double t_isolated;        /* median of single launches after a read-only L2 flush less t_iso_floor, ms; NAN: not measured */
   double t_iso_floor;       /* the event pair's floor subtracted from it (an empty kernel timed alike), ms */
   double measure_ms;        /* the worker's wall time on the job: load, check, timing, unload */
+  double load_ms, check_ms, timing_ms, isolated_ms; /* where measure_ms went (record.h) */
+  double t_raced;           /* raced: the bound every sample exceeded (record.h); NAN: timed in full */
+  int32_t module_reused;    /* 1: the module was already loaded (a sibling's: the same cubin) */
 } wire_result;
 
 /* Blocking, whole-frame I/O for the worker. 0, or -1 (EOF or error) with err filled. */

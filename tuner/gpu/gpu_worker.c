@@ -360,7 +360,8 @@ static int wk_init(worker *w, int ordinal, int measure_copy, cterr *err) {
   if (!r) r = cu->cuModuleGetFunction(&w->fill_f32, w->helpers, "ct_fill_f32");
   w->iso_floor_ms = NAN;
   if (r) return cterr_set(err, "helper kernels: %s", cuda_errstr(r));
-  if ((r = cu->cuMemAlloc(&w->cmp_res, 16))) return cterr_set(err, "cuMemAlloc: %s", cuda_errstr(r));
+  if ((r = cu->cuMemAlloc(&w->cmp_res, 16 * MAX_ARGS)) || (r = cu->cuMemsetD32Async(w->cmp_res, 0, 4 * MAX_ARGS, w->stream)))
+    return cterr_set(err, "the comparison's result slots: %s", cuda_errstr(r));
   w->scratch_bytes = 2 * (size_t)(in->l2_bytes > 0 ? in->l2_bytes : (64 << 20));
   if (cu->cuMemAlloc(&w->scratch, w->scratch_bytes)) w->scratch = 0; /* then no flushing: noted per result */
   /* written once, so the read-only flush of the isolated time never reads uninitialised memory
@@ -494,6 +495,7 @@ int gpu_worker_main(int argc, char **argv) {
   /* A dead context is left to the process exit; a healthy one is released cleanly. */
   if (rc != 3) {
     free_problem(w);
+    wk_modules_free(w);
     if (w->helpers) w->cu->cuModuleUnload(w->helpers);
   }
   nvml_close(w->nv);

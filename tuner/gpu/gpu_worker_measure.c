@@ -8,10 +8,11 @@
  * every launch and single launches are timed with an event pair each. Otherwise batches of K
  * back-to-back launches (K chosen so that a batch lasts >= 0.5 ms) are timed between
  * consecutive events, which takes launch overhead and event resolution out of the figure.
- * Samples are enqueued in chunks of ~20 ms between host synchronisations, and collected until
+ * Samples are enqueued in chunks of ~5 ms between host synchronisations, and collected until
  * the relative standard error of the mean is below target (after min_samples), max_samples
- * is reached, 60% of the job's time limit is spent, or the configuration is clearly (1.3x)
- * slower than the best so far. */
+ * is reached, 60% of the job's time limit is spent, or the racing rule says the configuration
+ * is slower than the k-th best by more than its noise explains (raced: t_raced). The whole
+ * method, with the racing rule and its statistics: docs/MEASURE.md. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -95,48 +96,64 @@ static void format_elem(char *buf, size_t n, elemtype t, const unsigned char *p)
   }
 }
 
-/* Compare every output with the reference on the device. 0: all equal; 1: res says which
- * differs; -1: a CUDA error (res filled). */
-static int wk_compare(worker *w, wire_result *res) {
+/* Enqueue the comparison of every output with the reference on the device, each into its own
+ * slot of cmp_res ({mismatches, first index}), so that one synchronisation serves them all. */
+static CUresult cmp_enqueue(worker *w) {
   const cuda_api *cu = w->cu;
-  double tol = w->setup.tolerance;
-  for (int i = 0; i < w->setup.nargs; i++) {
+  CUresult r = CUDA_SUCCESS;
+  for (int i = 0; i < w->setup.nargs && !r; i++) {
     const argspec *a = &w->setup.args[i];
     wk_arg *d = &w->arg[i];
     if (a->kind != ARG_OUTPUT && a->kind != ARG_INOUT) continue;
-    unsigned long long n = (unsigned long long)a->count, got[2];
+    unsigned long long n = (unsigned long long)a->count;
     int es = wk_elsize(a->type), isfloat = a->type == EL_F32 || a->type == EL_F64 || a->type == EL_F16;
     int bytes_idx = es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : 3;
+    CUdeviceptr slot = w->cmp_res + 16 * (CUdeviceptr)i;
     CUfunction f = w->cmp_bits[bytes_idx];
-    void *pb[] = {&d->d, &d->ref, &n, &w->cmp_res};
-    void *pt[] = {&d->d, &d->ref, &n, &tol, &w->cmp_res};
+    void *pb[] = {&d->d, &d->ref, &n, &slot};
+    void *pt[] = {&d->d, &d->ref, &n, &w->setup.tolerance, &slot};
     void **params = pb;
-    if (tol > 0 && isfloat) {
+    if (w->setup.tolerance > 0 && isfloat) {
       f = a->type == EL_F32 ? w->cmp_f32 : a->type == EL_F64 ? w->cmp_f64 : w->cmp_f16;
       params = pt;
     }
     unsigned long long blocks = (n + 255) / 256, cap = (unsigned long long)w->info.sms * 16;
     if (blocks > cap) blocks = cap;
-    CUresult r;
-    if ((r = cu->cuMemsetD32Async(w->cmp_res, 0, 2, w->stream)) || /* {0 mismatches, first = ~0} */
-        (r = cu->cuMemsetD32Async(w->cmp_res + 8, 0xffffffffu, 2, w->stream)) ||
-        (r = cu->cuLaunchKernel(f, (unsigned)blocks, 1, 1, 256, 1, 1, 0, w->stream, params, NULL)) ||
-        (r = cu->cuStreamSynchronize(w->stream)) || (r = cu->cuMemcpyDtoH(got, w->cmp_res, sizeof got))) {
-      fail_run(w, res, r, "comparing with the reference");
-      return -1;
-    }
-    if (got[0] == 0) continue;
+    if (!(r = cu->cuMemsetD32Async(slot, 0, 2, w->stream)) && /* {0 mismatches, first = ~0} */
+        !(r = cu->cuMemsetD32Async(slot + 8, 0xffffffffu, 2, w->stream)))
+      r = cu->cuLaunchKernel(f, (unsigned)blocks, 1, 1, 256, 1, 1, 0, w->stream, params, NULL);
+  }
+  return r;
+}
+
+/* The comparisons' results, once the stream is synchronised: 0 all equal; 1 res says which
+ * output differs and where; -1 a CUDA error (res filled). */
+static int cmp_read(worker *w, wire_result *res) {
+  const cuda_api *cu = w->cu;
+  unsigned long long got[2 * MAX_ARGS];
+  CUresult r = cu->cuMemcpyDtoH(got, w->cmp_res, 16 * (size_t)w->setup.nargs);
+  if (r) {
+    fail_run(w, res, r, "comparing with the reference");
+    return -1;
+  }
+  double tol = w->setup.tolerance;
+  for (int i = 0; i < w->setup.nargs; i++) {
+    const argspec *a = &w->setup.args[i];
+    wk_arg *d = &w->arg[i];
+    if ((a->kind != ARG_OUTPUT && a->kind != ARG_INOUT) || got[2 * i] == 0) continue;
+    unsigned long long n = (unsigned long long)a->count, at = got[2 * i + 1];
+    int es = wk_elsize(a->type), isfloat = a->type == EL_F32 || a->type == EL_F64 || a->type == EL_F16;
     unsigned char gv[8] = {0}, rv[8] = {0};
     char gs[64], rs[64];
-    cu->cuMemcpyDtoH(gv, d->d + got[1] * es, es);
-    cu->cuMemcpyDtoH(rv, d->ref + got[1] * es, es);
+    cu->cuMemcpyDtoH(gv, d->d + at * es, es);
+    cu->cuMemcpyDtoH(rv, d->ref + at * es, es);
     format_elem(gs, sizeof gs, a->type, gv);
     format_elem(rs, sizeof rs, a->type, rv);
     char how[64];
     if (tol > 0 && isfloat) snprintf(how, sizeof how, "relative tolerance %g", tol);
     else snprintf(how, sizeof how, "exact comparison");
     fail(res, ST_WRONG_RESULT, "output '%s': %llu of %llu elements differ from the reference (%s); first at index %llu: got %s, expected %s",
-         a->name, got[0], n, how, got[1], gs, rs);
+         a->name, got[2 * i], n, how, at, gs, rs);
     return 1;
   }
   return 0;
@@ -167,7 +184,36 @@ static CUresult enqueue_timed(worker *w, CUfunction f, const launch_geom *g, int
   return r ? r : cu->cuEventRecord(w->ev[j + 1], w->stream);
 }
 
-static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, wire_result *res) {
+/* The one-sided 99.9 % quantile of Student's t with df degrees of freedom (df >= 1); between
+ * tabulated degrees the larger (more cautious) value. */
+static double t999(int df) {
+  static const double t[31] = {0,      318.31, 22.327, 10.215, 7.173, 5.893, 5.208, 4.785, 4.501, 4.297, 4.144,
+                               4.025,  3.930,  3.852,  3.787,  3.733, 3.686, 3.646, 3.610, 3.579, 3.552, 3.527,
+                               3.505,  3.485,  3.467,  3.450,  3.435, 3.421, 3.408, 3.396, 3.385};
+  if (df < 1) return INFINITY;
+  if (df <= 30) return t[df];
+  return df <= 40 ? 3.385 : df <= 60 ? 3.307 : df <= 120 ? 3.232 : 3.160;
+}
+
+/* The racing rule (docs/MEASURE.md): every sample is slower than bound, and the mean's excess
+ * over bound is beyond the 99.9 % one-sided t bound of the samples' noise. The first part needs
+ * no model of the noise (were the true median at or under bound, each sample would exceed it
+ * with probability 1/2 at most); the second sees the noise the samples show. */
+static int race_lost(int n, double mean, double sd, double min, double bound) {
+  return n >= 2 && min > bound && mean - bound > t999(n - 1) * sd / sqrt((double)n);
+}
+
+/* Warm-up before the samples: ~WK_WARM_MS of launches (the clocks up, the instruction cache
+ * filled), or ~WK_WARM_HOT_MS when the worker's previous job ended less than WK_HOT_GAP_MS
+ * before this one started (the GPU never sat idle long enough to clock down); none for a launch
+ * of a millisecond or more, whose check and estimate launches were warm-up enough. */
+#define WK_WARM_MS 1.0
+#define WK_WARM_HOT_MS 0.2
+#define WK_HOT_GAP_MS 5.0
+
+/* Time a checked configuration; t1 is the first estimate of one launch (ms), gap_ms how long
+ * the GPU had been without work of this worker when the job started. */
+static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, double t1, double gap_ms, wire_result *res) {
   const cuda_api *cu = w->cu;
   const launch_geom *g = &job->geom;
   double timeout = job->timeout_s > 0 ? job->timeout_s : 10.0, budget_end = t0 + 0.6 * timeout;
@@ -176,25 +222,18 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, wir
   if (max_s < min_s) max_s = min_s;
   double target = job->target_rse > 0 ? job->target_rse : 0.005;
   int flush = w->scratch && w->working_set < 2 * (size_t)w->info.l2_bytes;
-  CUresult r;
+  CUresult r = CUDA_SUCCESS;
   float ms = 0;
+  if (!(t1 > 1e-4)) t1 = 1e-4;
 
-  /* A first estimate of one launch (the check launch before it has warmed the module and the
-   * clocks), then warm-up of ~1 ms (clocks up, instruction cache). */
-  r = flush ? CUDA_SUCCESS : cu->cuEventRecord(w->ev[0], w->stream);
-  if (!r) r = enqueue_timed(w, f, g, flush, 1, 0);
-  if (r || (r = cu->cuEventSynchronize(w->ev[1])) || (r = cu->cuEventElapsedTime(&ms, w->ev[0], w->ev[1])))
-    { fail_run(w, res, r, "timing"); return; }
-  double t1 = ms > 1e-4 ? ms : 1e-4;
-  /* ~1 ms: the GPU is kept busy from one configuration to the next; a launch of 1 ms or more
-   * has had its warm-up in the check and estimate launches */
-  int warm = t1 >= 1.0 ? 0 : (int)ceil(1.0 / t1);
+  double want = gap_ms < WK_HOT_GAP_MS ? WK_WARM_HOT_MS : WK_WARM_MS;
+  int warm = t1 >= 1.0 ? 0 : (int)ceil(want / t1);
   if (warm > 200) warm = 200;
   double left_ms = (budget_end - now_seconds()) * 1e3;
   if (warm * t1 > 0.25 * left_ms) warm = (int)(0.25 * left_ms / t1);
+  /* no synchronisation after the warm-up: the first chunk follows it on the stream */
   for (int k = 0; k < warm; k++)
     if ((r = wk_launch(w, f, g))) { fail_run(w, res, r, "warm-up launch"); return; }
-  if ((r = cu->cuStreamSynchronize(w->stream))) { fail_run(w, res, r, "warm-up"); return; }
 
   /* Long launches (GEMMs of milliseconds) need fewer samples for the same confidence, and the
    * tuning rate is the GPU's time: unless the count was given, min_samples launches take at
@@ -213,15 +252,20 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, wir
   int chunk = (int)ceil(5.0 / (K * t1));
   if (chunk < 1) chunk = 1;
   if (chunk > WK_MAX_CHUNK) chunk = WK_MAX_CHUNK;
+  /* Racing: the first chunk is race_samples long; the rule is tried after each chunk. */
+  int race = isfinite(job->race_ms) && job->race_ms > 0 && job->race_samples > 0;
+  double bound = race ? job->race_ms * (1 + (job->race_margin > 0 ? job->race_margin : 0)) : NAN;
+  int rs = job->race_samples < 2 ? 2 : job->race_samples;
+  int next = race ? (rs < WK_MAX_CHUNK ? rs : WK_MAX_CHUNK) : chunk;
 
   double *s = xmalloc(2 * (size_t)max_s * sizeof *s), *tmp = s + max_s;
   int n = 0;
-  double median = NAN, mean = 0, sd = 0;
+  double median = NAN, mean = 0, sd = 0, min = INFINITY;
   nvml_sample ns; /* read during each chunk, while the GPU is busy: never on the idle path */
   memset(&ns, 0, sizeof ns);
   double tw0 = now_seconds();
   while (n < max_s) {
-    int m = chunk < max_s - n ? chunk : max_s - n;
+    int m = next < max_s - n ? next : max_s - n;
     /* batches: one untimed launch first keeps the GPU busy while the host enqueues the rest,
      * so the first batch does not include the host's launch latency */
     r = flush ? CUDA_SUCCESS : wk_launch(w, f, g);
@@ -234,6 +278,7 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, wir
       r = flush ? cu->cuEventElapsedTime(&ms, w->ev[2 * j], w->ev[2 * j + 1])
                 : cu->cuEventElapsedTime(&ms, w->ev[j], w->ev[j + 1]);
       s[n + j] = (double)ms / K;
+      if (s[n + j] < min) min = s[n + j];
     }
     if (r) break;
     n += m;
@@ -244,27 +289,27 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, wir
     for (int i = 0; i < n; i++) sd += (s[i] - mean) * (s[i] - mean);
     sd = n > 1 ? sqrt(sd / (n - 1)) : 0;
     median = wk_median(s, n, tmp);
-    double now = now_seconds();
-    if (n >= min_s) {
-      /* a contender for the best gets twice the samples: the winner's figure must hold */
-      int contender = isfinite(job->best_ms) && job->best_ms > 0 && median < 1.03 * job->best_ms;
-      if (sd / sqrt(n) < target * mean && (!contender || n >= 2 * min_s)) break;
-    }
-    /* clearly slower than the best: three samples say enough */
-    if (n >= 3 && isfinite(job->best_ms) && job->best_ms > 0 && median > 1.3 * job->best_ms)
+    if (race && n >= rs && race_lost(n, mean, sd, min, bound)) {
+      res->t_raced = bound;
       break;
+    }
+    double now = now_seconds();
+    /* a contender for the best gets twice the samples: the winner's figure must hold */
+    int contender = isfinite(job->best_ms) && job->best_ms > 0 && median < 1.03 * job->best_ms;
+    if (n >= min_s && sd / sqrt(n) < target * mean && (!contender || n >= 2 * min_s)) break;
     if (now >= budget_end) break;
+    /* racing: a contender goes on in whole chunks, as without racing; the others in chunks
+     * twice the last, so that the rule is tried again soon */
+    next = !race || contender ? chunk : 2 * next < chunk ? 2 * next : chunk;
     double per = (now - tw0) / n; /* seconds per sample so far: keep the next chunk inside the budget */
     int fit = (int)((budget_end - now) / per);
-    if (fit < chunk) chunk = fit < 1 ? 1 : fit;
+    if (fit < next) next = fit < 1 ? 1 : fit;
   }
-  if (r) {
-    free(s);
-    { fail_run(w, res, r, "timing"); return; }
-  }
-  double min = s[0];
-  for (int i = 1; i < n; i++) min = s[i] < min ? s[i] : min;
   free(s);
+  if (r) {
+    fail_run(w, res, r, "timing");
+    return;
+  }
   res->t_median = median;
   res->t_min = min;
   res->t_mean = mean;
@@ -357,17 +402,21 @@ static int attr(worker *w, CUfunction f, CUfunction_attribute a) {
 void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *cubin, wire_result *res) {
   const cuda_api *cu = w->cu;
   const launch_geom *g = &job->geom;
-  double t0 = now_seconds();
+  double t0 = now_seconds(), t_load = 0, t_check = 0, t_timed = 0; /* when each stage ended (0: not yet) */
+  double gap_ms = w->last_end > 0 ? (t0 - w->last_end) * 1e3 : INFINITY;
   CUmodule mod = NULL;
   CUfunction f;
   CUresult r;
+  int reused = 0;
   res->block_threads = (int)launch_threads(g);
   res->smem_dynamic = (int)g->dyn_smem;
-  if ((r = cu->cuModuleLoadData(&mod, cubin))) {
+  if ((r = wk_module_get(w, cubin, (size_t)job->cubin_len, &mod, &reused))) {
+    mod = NULL;
     res->fatal = wk_context_dead(w, r);
     fail(res, res->fatal ? ST_RUNTIME_FAULT : ST_LAUNCH_ERROR, "loading the module: %s", cuda_errstr(r));
     goto out;
   }
+  res->module_reused = reused;
   if ((r = cu->cuModuleGetFunction(&f, mod, kernel))) {
     fail(res, ST_LAUNCH_ERROR, "kernel '%s' not found in the module: %s", kernel, cuda_errstr(r));
     goto out;
@@ -404,8 +453,12 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
   int blocks = 0;
   if (!cu->cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, (int)threads, g->dyn_smem) && w->max_threads_sm > 0)
     res->occupancy = (double)blocks * threads / w->max_threads_sm;
+  t_load = now_seconds();
 
-  /* the check: one launch on poisoned outputs and restored inouts */
+  /* The check: one launch on poisoned outputs and restored inouts, the comparison of every
+   * output with the reference, and the first estimate of one launch's time behind them on the
+   * stream: one synchronisation for the three. A kernel that faults fails the synchronisation
+   * (the comparisons are the worker's own kernels). */
   if ((r = wk_prepare_run(w))) {
     fail_run(w, res, r, "preparing the arguments");
     goto out;
@@ -417,17 +470,35 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
          g->dyn_smem, cuda_errstr(r));
     goto out;
   }
-  if ((r = cu->cuStreamSynchronize(w->stream))) {
+  int flush = w->scratch && w->working_set < 2 * (size_t)w->info.l2_bytes;
+  if ((r = cmp_enqueue(w)) || (!flush && (r = cu->cuEventRecord(w->ev[0], w->stream))) ||
+      (r = enqueue_timed(w, f, g, flush, 1, 0)) || (r = cu->cuStreamSynchronize(w->stream))) {
     fail_run(w, res, r, "the kernel failed");
     goto out;
   }
-  if (wk_compare(w, res)) goto out;
-  wk_time(w, f, job, t0, res);
-  if (res->status == ST_OK && job->isolated_samples > 0 && isfinite(res->t_median) &&
+  if (cmp_read(w, res)) goto out;
+  float est = 0;
+  if ((r = cu->cuEventElapsedTime(&est, w->ev[0], w->ev[1]))) {
+    fail_run(w, res, r, "timing");
+    goto out;
+  }
+  t_check = now_seconds();
+  wk_time(w, f, job, t0, est, gap_ms, res);
+  t_timed = now_seconds();
+  if (res->status == ST_OK && job->isolated_samples > 0 && isfinite(res->t_median) && !isfinite(res->t_raced) &&
       (!isfinite(job->best_ms) || job->best_ms <= 0 || res->t_median < 1.05 * job->best_ms))
     wk_time_isolated(w, f, job, res);
   if (job->want_energy > 0 && res->status == ST_OK) wk_energy(w, f, job, res);
-out:
-  if (mod && !res->fatal) cu->cuModuleUnload(mod);
-  res->measure_ms = (now_seconds() - t0) * 1e3; /* the whole job: load, check, timing, unload */
+out:;
+  /* the module stays loaded for the next job of the same image (gpu_worker_modules.c) */
+  double end = now_seconds();
+  if (!t_load) t_load = end; /* the stage it ended in takes the rest of the time */
+  if (!t_check) t_check = end;
+  if (!t_timed) t_timed = end;
+  res->load_ms = (t_load - t0) * 1e3;
+  res->check_ms = (t_check - t_load) * 1e3;
+  res->timing_ms = (t_timed - t_check) * 1e3;
+  res->isolated_ms = (end - t_timed) * 1e3; /* the isolated pass (and the energy pass's window) */
+  res->measure_ms = (end - t0) * 1e3;       /* the whole job */
+  w->last_end = end;
 }

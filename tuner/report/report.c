@@ -187,8 +187,13 @@ int report_best(FILE *out, const record *const *recs, size_t n, const char *prob
   const char *names[REC_MAX_PARAMS];
   int np = param_names(s, m, names);
 
-  fprintf(out, "%s%s: %zu of %zu configurations passed\n", problem ? "problem " : "", problem ? problem : "all problems",
+  size_t nraced = 0;
+  for (size_t i = 0; i < nok; i++) nraced += record_raced(ok[i].r);
+  fprintf(out, "%s%s: %zu of %zu configurations passed", problem ? "problem " : "", problem ? problem : "all problems",
           nok, m);
+  if (nraced) /* docs/MEASURE.md: checked, timed until known slower than the table's last row */
+    fprintf(out, " (%zu fully timed, %zu raced: timed only until clearly slower than the best)", nok - nraced, nraced);
+  fputs("\n", out);
   size_t rows = top > 0 && (size_t)top < nok ? (size_t)top : nok;
   /* A space that gives flops (a GEMM) is judged by its arithmetic rate: TFLOP/s instead of
    * GB/s and % copy, which say nothing about a compute-bound kernel; with a cuBLAS baseline
@@ -246,7 +251,8 @@ int report_best(FILE *out, const record *const *recs, size_t n, const char *prob
         tbl_cell(&t, "-");
       if (r->regs >= 0) tbl_cell(&t, "%d", r->regs);
       else tbl_cell(&t, "-");
-      tbl_cell(&t, "%d", r->samples);
+      if (record_raced(r)) tbl_cell(&t, "%d raced", r->samples); /* not a full measurement: said so */
+      else tbl_cell(&t, "%d", r->samples);
     }
     tbl_print(out, &t, "  ");
     tbl_free(&t);

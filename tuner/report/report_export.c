@@ -46,7 +46,7 @@ void report_csv(FILE *out, const record *const *recs, size_t n) {
   dbuf_puts(&b, ",status,message,t_median_ms,t_min_ms,t_mean_ms,t_std_ms,samples,gbps,copy_share,gflops,energy_mj,"
                 "regs,smem_static,smem_dynamic,local_bytes,spill_stores,spill_loads,block_threads,occupancy,limiter,"
                 "compile_ms,template_hash,options_hash,nvrtc,driver,device,cc,uuid,arch,time,sm_clock_mhz,"
-                "mem_clock_mhz,throttle_reasons,temperature_c\n");
+                "mem_clock_mhz,throttle_reasons,temperature_c,raced_above_ms\n");
   fputs(b.data, out);
   for (size_t i = 0; i < n; i++) {
     const record *r = recs[i];
@@ -78,6 +78,7 @@ void report_csv(FILE *out, const record *const *recs, size_t n) {
     dbuf_puts(&b, ","), csv_num(&b, r->mem_clock_mhz);
     dbuf_puts(&b, ","), csv_int(&b, r->throttle_reasons);
     dbuf_puts(&b, ","), csv_num(&b, r->temperature_c);
+    dbuf_puts(&b, ","), csv_num(&b, r->t_raced); /* empty: timed in full (docs/MEASURE.md) */
     dbuf_puts(&b, "\n");
     fputs(b.data, out);
   }

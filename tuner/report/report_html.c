@@ -113,7 +113,7 @@ static void best_table(dbuf *b, int p, const record **ok, size_t nok, const reco
     td(b, NULL, 1, r->t_isolated * 1e3);
     td(b, NULL, flops ? 2 : 0, flops ? r->gflops / 1e3 : r->gbps);
     td(b, NULL, 1, (cublas ? r->cublas_share : r->copy_share) * 100);
-    dbuf_printf(b, "<td>%d</td>", r->samples);
+    dbuf_printf(b, "<td>%d%s</td>", r->samples, record_raced(r) ? " raced" : ""); /* docs/MEASURE.md */
     verdict_cell(b, ex, r->config);
     dbuf_puts(b, "</tr>");
   }

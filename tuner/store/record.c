@@ -28,6 +28,7 @@ void record_init(record *r) {
   r->t_median = r->t_min = r->t_mean = r->t_std = r->t_isolated = r->t_iso_floor = r->cublas_share = NAN;
   r->gbps = r->copy_share = r->gflops = r->energy_mj = NAN;
   r->occupancy = r->compile_ms = r->measure_ms = NAN;
+  r->m_load_ms = r->m_check_ms = r->m_timing_ms = r->m_isolated_ms = r->t_raced = NAN;
   r->sm_clock_mhz = r->mem_clock_mhz = r->temperature_c = NAN;
   r->samples = 0;
   r->regs = r->smem_static = r->smem_dynamic = r->local_bytes = r->spill_stores = r->spill_loads = -1;
@@ -57,6 +58,8 @@ void record_copy(record *dst, const record *src) {
     dst->pvalue[i] = xstrdup(src->pvalue[i]);
   }
 }
+
+int record_raced(const record *r) { return r->status == ST_OK && isfinite(r->t_raced); }
 
 void record_set_str(char **field, const char *value) {
   free(*field);

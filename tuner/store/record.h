@@ -47,6 +47,12 @@ typedef struct record {
    * (launch and event overhead, 1.4-3.9 us on the H200). Contenders only; NAN otherwise and in
    * older stores (whose t_isolated has no floor subtracted). */
   double t_isolated, t_iso_floor;
+  /* Raced (docs/MEASURE.md): its timing stopped early because every one of its `samples` was
+   * slower than this bound (ms: the k-th best time of the problem when it was measured, times
+   * 1 + the racing margin) by more than their noise explains. Its statistics are those of its
+   * few samples: an estimate of a time known to be above t_raced, not a full measurement; it is
+   * checked like every other. NAN: timed in full (and in stores written before racing). */
+  double t_raced;
   /* derived */
   double gbps, copy_share, gflops; /* copy_share: gbps / device's measured D2D copy GB/s */
   double cublas_share;              /* the problem's cuBLAS SGEMM time / t_median (cublas_sgemm spaces); NAN */
@@ -59,6 +65,10 @@ typedef struct record {
   char *limiter;     /* "registers" | "shared_memory" | "threads" | "blocks" | "" */
   double compile_ms;
   double measure_ms; /* the GPU worker's wall time on this configuration: load, check, timing */
+  /* ... and where it went (NAN in older stores): loading the module and reading its function's
+   * attributes; the check (poison, one launch, the comparison on the device, the first timing
+   * estimate); the timed launches (warm-up and samples); the isolated pass (contenders) */
+  double m_load_ms, m_check_ms, m_timing_ms, m_isolated_ms;
 
   /* provenance */
   char *template_hash; /* sha256 of the template and every file it includes (hex, 16 bytes; compile_source) */
@@ -81,6 +91,8 @@ void record_set_str(char **field, const char *value); /* replaces, copying value
  * local_bytes spill_stores spill_loads block_threads occupancy compile_ms measure_ms temperature_c
  * sm_clock_mhz. record_field gives NAN for an unknown name or an unmeasured value. */
 int record_field_known(const char *name);
+/* 1 when the record's timing was stopped by the racing rule (t_raced), 0 when it was timed in full. */
+int record_raced(const record *r);
 /* What measuring the record cost, in ms: compile_ms plus measure_ms (the GPU worker's own time on
  * it) or, in records without measure_ms, t_median x samples; 0 when it says neither (the cost
  * of search, strategy_tell_cost, and of `cutune score --cost time`). */

@@ -71,6 +71,7 @@ void record_to_json(const record *r, dbuf *b) {
   put_int(b, "samples", r->samples, &g);
   if (isfinite(r->t_isolated)) put_num(b, "isolated", r->t_isolated, &g); /* optional: older stores lack it */
   if (isfinite(r->t_iso_floor)) put_num(b, "isolated_floor", r->t_iso_floor, &g);
+  if (isfinite(r->t_raced)) put_num(b, "raced_above", r->t_raced, &g); /* optional: a raced record only */
   dbuf_puts(b, "}");
   put_num(b, "t_median", r->t_median, &f); /* duplicated at top level for simple tools */
   put_num(b, "gbps", r->gbps, &f);
@@ -94,6 +95,15 @@ void record_to_json(const record *r, dbuf *b) {
   dbuf_puts(b, "}");
   put_num(b, "compile_ms", r->compile_ms, &f);
   if (isfinite(r->measure_ms)) put_num(b, "measure_ms", r->measure_ms, &f);
+  if (isfinite(r->measure_ms)) { /* optional: older stores lack it */
+    key(b, "measure_split_ms", &f);
+    dbuf_puts(b, "{");
+    g = 1;
+    const double split[] = {r->m_load_ms, r->m_check_ms, r->m_timing_ms, r->m_isolated_ms};
+    static const char *const stage[] = {"load", "check", "timing", "isolated"};
+    for (int i = 0; i < 4; i++) put_num(b, stage[i], split[i], &g);
+    dbuf_puts(b, "}");
+  }
 
   key(b, "provenance", &f);
   dbuf_puts(b, "{");
@@ -141,7 +151,9 @@ static const field top_fields[] = {FS("space", space),     FS("config", config),
 static const field time_fields[] = {FN("median", t_median), FN("min", t_min),        FN("mean", t_mean),
                                     FN("std", t_std),       FI("samples", samples),
                                     FN("isolated", t_isolated), FN("isolated_floor", t_iso_floor),
-                                    {NULL, F_STR, 0}};
+                                    FN("raced_above", t_raced), {NULL, F_STR, 0}};
+static const field split_fields[] = {FN("load", m_load_ms), FN("check", m_check_ms), FN("timing", m_timing_ms),
+                                     FN("isolated", m_isolated_ms), {NULL, F_STR, 0}};
 static const field res_fields[] = {FI("regs", regs),
                                    FI("smem_static", smem_static),
                                    FI("smem_dynamic", smem_dynamic),
@@ -280,6 +292,9 @@ static int jx_record(json_t *o, record *r, cterr *err) {
     static const field tm[] = {FN("t_median", t_median), {NULL, F_STR, 0}};
     if (jx_fields(o, tm, r, err)) return -1;
   }
+  if (jx_obj(o, "measure_split_ms", &sub, err) ||
+      (sub && jx_fields(sub, split_fields, r, err) && cterr_wrap(err, "measure_split_ms")))
+    return -1;
   if (jx_obj(o, "resources", &sub, err) || (sub && jx_fields(sub, res_fields, r, err) && cterr_wrap(err, "resources")))
     return -1;
   if (jx_obj(o, "provenance", &sub, err) ||
@@ -516,6 +531,7 @@ static int fj_object(fj *j, record *r, const field *tab, int top, int *seen, dou
     const field *subtab = !strcmp(k, "time_ms")      ? time_fields
                           : !strcmp(k, "resources")  ? res_fields
                           : !strcmp(k, "provenance") ? prov_fields
+                          : !strcmp(k, "measure_split_ms") ? split_fields
                                                      : NULL;
     int is_params = !strcmp(k, "params");
     if ((subtab || is_params) && j->p < j->end && *j->p == 'n') {
