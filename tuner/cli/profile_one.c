@@ -104,6 +104,7 @@ static int profile_one(const char *spath, const char *ckey, const char *pkey, in
   if (compile_ref(s, arch, &refc, err) != 0) goto done;
   compile_job job;
   if (job_make(s, &src, (size_t)cfg, arch, &job, &hold, err) != 0) goto done;
+  job.lineinfo = 1; /* the profilers map SASS back to the template's lines (its own cache entry) */
   if (compile_cached(&job, &cr, err) != 0) goto done;
   gpu_job gj = {0};
   job_record_base(s, (size_t)cfg, prob, arch, &cr, &rec, &gj);

@@ -4,9 +4,13 @@
  *
  * Options given to NVRTC, beyond the job's own: --gpu-architecture=sm_XX (a real
  * architecture, so the result is a CUBIN, not PTX), -Xptxas=-v (ptxas' resource report
- * lands in the program log, where we read registers, shared memory and spills),
- * -lineinfo (profilers map SASS back to template lines) and -I<toolkit>/include when a
- * toolkit is found, so a template may #include <cuda_fp16.h>. */
+ * lands in the program log, where we read registers, shared memory and spills) and
+ * -I<toolkit>/include when a toolkit is found, so a template may #include <cuda_fp16.h>;
+ * -lineinfo only where a job asks (compile_job.lineinfo: `cutune explain`, whose profilers map
+ * SASS back to template lines). Tuning leaves it out: the code is the same byte for byte (the
+ * .text sections of both cubins are identical), but the line tables and the embedded PTX make
+ * the cubin ~3x larger and the compile ~10 % slower, and every module is loaded by the GPU
+ * worker. */
 #include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
@@ -236,7 +240,7 @@ int compile_now(const compile_job *job, compile_result *res, cterr *err) {
   snprintf(arch_opt, sizeof arch_opt, "--gpu-architecture=%s", job->arch);
   opts[n++] = arch_opt;
   opts[n++] = "-Xptxas=-v";
-  opts[n++] = "-lineinfo";
+  if (job->lineinfo) opts[n++] = "-lineinfo";
   const char *inc = compile_toolkit_include_dir();
   if (inc) {
     snprintf(inc_opt, sizeof inc_opt, "-I%s", inc);

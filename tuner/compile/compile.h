@@ -25,6 +25,7 @@ typedef struct compile_job {
                              or NULL: the cache key then hashes src alone */
   const char *kernel;   /* extern "C" kernel name, to check it exists and read its resources */
   const char *arch;     /* "sm_90" */
+  int lineinfo;         /* 1: -lineinfo too (for profilers: cutune explain; the code is the same) */
   int nopts;
   const char *opts[COMPILE_MAX_OPTS]; /* -DTILE=64 ... and the space's own options */
 } compile_job;

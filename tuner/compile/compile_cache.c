@@ -19,7 +19,7 @@
 
 /* Bump when what compile_now adds to the options (or the meta format) changes, so old
  * entries stop matching. */
-#define CACHE_FORMAT "cutune-compile-v2"
+#define CACHE_FORMAT "cutune-compile-v3" /* v3: -lineinfo only where asked */
 
 void compile_result_init(compile_result *r) {
   memset(r, 0, sizeof *r);
@@ -75,6 +75,7 @@ void compile_job_key(const compile_job *job, char out[65]) {
   for (int i = 0; i < job->nopts; i++) hash_field(&c, job->opts[i]);
   hash_field(&c, job->arch);
   hash_field(&c, job->kernel);
+  hash_field(&c, job->lineinfo ? "lineinfo" : "");
   hash_field(&c, compile_nvrtc_version());
   uint8_t d[32];
   sha256_final(&c, d);
