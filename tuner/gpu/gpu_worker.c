@@ -258,6 +258,7 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
   }
   cu->cuModuleUnload(mod);
   w->have_problem = 1;
+  w->last_t1 = NAN;
   return 0;
 }
 

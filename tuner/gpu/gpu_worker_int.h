@@ -49,6 +49,7 @@ typedef struct worker {
   wk_module mods[WK_MODULES];
   uint64_t mod_clock;
   double last_end; /* now_seconds() when the last job's GPU work ended (0: none yet) */
+  double last_t1;  /* the last configuration's first estimate of a launch, ms (NAN: none this problem) */
 
   int have_problem;
   wire_setup setup;
