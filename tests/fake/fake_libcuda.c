@@ -7,6 +7,8 @@
  * Only the entry points cutune resolves exist, plus what NVRTC 13 asks of the driver (see
  * "NVRTC's side" below). Not a model of a GPU: a test double.
  *
+ * Kernels renamed cutune_b<i>_<name> (the members of a batched compile) are <name>.
+ *
  * Test hooks (environment of the process that loads this library):
  *   FAKE_CUDA_KILL_ONCE_FILE=PATH  if PATH exists, the first kernel launch of the process that
  *       is not a helper (ct_*) kernel -- the reference run of a problem's setup -- removes it
@@ -253,6 +255,12 @@ static const char *known[] = {"ct_cmp_b8",
                                               design below 1024 threads (racing, tests/cli_fake_race.sh) */
                               0};
 CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+  /* a member of a batched compile (compile.h): cutune_b<i>_<kernel> is that kernel */
+  if (!strncmp(name, "cutune_b", 8) && name[8] >= '0' && name[8] <= '9') {
+    const char *p = name + 8;
+    while (*p >= '0' && *p <= '9') p++;
+    if (*p == '_') name = p + 1;
+  }
   for (int i = 0; known[i]; i++)
     if (!strcmp(known[i], name)) {
       *f = (CUfunction)known[i];

@@ -114,7 +114,7 @@ static int profile_one(const char *spath, const char *ckey, const char *pkey, in
     if (gpu_setup(g, &gp, err) != 0) goto done;
     gj.cubin = cr.cubin.data;
     gj.cubin_len = cr.cubin.len;
-    gj.kernel = space_kernel(s);
+    gj.kernel = cr.entry ? cr.entry : space_kernel(s);
     gj.timeout_s = 600;
     gj.best_ms = -1; /* no early stop */
     gj.min_samples = gj.max_samples = samples;

@@ -45,6 +45,9 @@ static const char run_usage[] =
     "                      that together use every value of every parameter (so every branch a\n"
     "                      parameter selects in the template is compiled; this part comes whole\n"
     "                      even when N is smaller), then random others (--seed) up to N\n"
+    "  --batch N|auto      configurations per NVRTC program (default auto: as many as keep NVRTC's\n"
+    "                      fixed cost per program, timed once, under 5 % of one's cost; 1: one\n"
+    "                      program per configuration); see Batches below\n"
     "  --compile-timeout S seconds one configuration may take to compile before its worker is\n"
     "                      killed and it is recorded as compile_timeout (default 60). A later\n"
     "                      run compiles such a configuration again when its --compile-timeout\n"
@@ -98,7 +101,7 @@ static const char run_usage[] =
     "strategy (hybrid) with --budget " XSTR(TUNE_DEFAULT_BUDGET) " --time " XSTR(TUNE_DEFAULT_TIME) ", whichever ends first (the matmul\n"
     "space: ~93,000 configurations, about 1.5 minutes per problem on an H200). Only what the\n"
     "strategy asks for is compiled: the compile pool runs at most 2 x --jobs configurations\n"
-    "ahead of the GPU (2 x --jobs + 4), in parallel NVRTC processes. Give --budget or --time (or --strategy\n"
+    "ahead of the GPU (2 x --jobs + 4; (batch + 1) x --jobs + 4 where it batches), in parallel NVRTC processes. Give --budget or --time (or --strategy\n"
     "exhaustive) to override; --budget larger than the space measures all of it. --time\n"
     "alone on such a space searches (hybrid) until the time is up.\n"
     "\n"
@@ -108,6 +111,15 @@ static const char run_usage[] =
     "the budget like any evaluation but costing GPU time only; the default budget grows by as\n"
     "many (one runtime parameter of 3 values: --budget 3000 --time " XSTR(TUNE_DEFAULT_TIME) "). --no-runtime-sweep turns\n"
     "it off: the strategy then chooses the runtime values too, one configuration at a time.\n"
+    "\n"
+    "Batches (docs/ARCHITECTURE.md, Compilation): one NVRTC program compiles several configurations\n"
+    "of a template that includes nothing, each in a namespace of its own with its kernel renamed,\n"
+    "so NVRTC's fixed cost per program (its built-in headers, NVVM's and ptxas' start) is paid\n"
+    "once. A configuration its batch cannot speak for (a compile error, a crash, a timeout) is\n"
+    "compiled again alone, so every record is its own; each keeps a cache entry of its own, and\n"
+    "--compile-timeout holds per configuration (a batch of N may take N times as long). Where\n"
+    "the members of a failed batch all compile alone, the template cannot be batched and the run\n"
+    "goes on without batches. --compile-only ends with how many programs it ran.\n"
     "\n"
     "Racing (docs/MEASURE.md): once --top configurations of a problem are timed in full, each\n"
     "next one is tested after --race-samples samples and after each chunk of samples: raced out\n"
@@ -170,7 +182,7 @@ int run_main(int argc, char **argv) {
                 .race_samples = 3};
   enum { O_RESULTS = 256, O_ARCH, O_COMPILE_ONLY, O_DEVICE, O_JOBS, O_CACHE, O_NO_CACHE, O_STRATEGY,
          O_BUDGET, O_TIME, O_SEED, O_PROBLEM, O_TOP, O_MINS, O_MAXS, O_RSE, O_NOPROG, O_ETOP, O_EWITHIN,
-         O_SAMPLE, O_COMPILE_TIMEOUT, O_DEVICES, O_RANK_TIMEOUT, O_NO_SWEEP, O_RACE, O_RACE_SAMPLES };
+         O_SAMPLE, O_COMPILE_TIMEOUT, O_DEVICES, O_RANK_TIMEOUT, O_NO_SWEEP, O_RACE, O_RACE_SAMPLES, O_BATCH };
   static const struct option longopts[] = {
       {"results", required_argument, 0, O_RESULTS}, {"arch", required_argument, 0, O_ARCH},
       {"compile-only", no_argument, 0, O_COMPILE_ONLY}, {"device", required_argument, 0, O_DEVICE},
@@ -185,7 +197,7 @@ int run_main(int argc, char **argv) {
       {"compile-timeout", required_argument, 0, O_COMPILE_TIMEOUT}, {"quiet", no_argument, 0, 'q'},
       {"devices", required_argument, 0, O_DEVICES}, {"rank-timeout", required_argument, 0, O_RANK_TIMEOUT},
       {"no-runtime-sweep", no_argument, 0, O_NO_SWEEP}, {"race", required_argument, 0, O_RACE},
-      {"race-samples", required_argument, 0, O_RACE_SAMPLES},
+      {"race-samples", required_argument, 0, O_RACE_SAMPLES}, {"batch", required_argument, 0, O_BATCH},
       {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
   cterr err = {{0}};
   long l;
@@ -279,6 +291,12 @@ int run_main(int argc, char **argv) {
     case O_RACE_SAMPLES:
       if (parse_long(optarg, &l, "--race-samples", &err) || l < 2 || l > 256) return bad_usage("--race-samples needs an integer from 2 to 256, got '%s'", optarg);
       o.race_samples = (int)l;
+      break;
+    case O_BATCH:
+      if (!strcmp(optarg, "auto")) o.batch = 0;
+      else if (parse_long(optarg, &l, "--batch", &err) || l < 1 || l > COMPILE_BATCH_MAX)
+        return bad_usage("--batch needs 'auto' or a number of configurations from 1 to %d, got '%s'", COMPILE_BATCH_MAX, optarg);
+      else o.batch = (int)l;
       break;
     case O_NOPROG: o.progress_tty = 0; break;
     case O_NO_SWEEP: o.no_runtime_sweep = 1; break;

@@ -13,6 +13,7 @@
  * worker. */
 #include <ctype.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@
 
 #include <nvrtc.h>
 
-#include "compile.h"
+#include "compile_int.h"
 
 const char *compile_nvrtc_version(void) {
   static char ver[32];
@@ -222,8 +223,49 @@ static void fill_log(nvrtcProgram prog, compile_result *res) {
   free(tmp);
 }
 
-int compile_now(const compile_job *job, compile_result *res, cterr *err) {
-  compile_result_init(res);
+/* cutune's options before the job's (see the top of this file); arch_opt and inc_opt hold the
+ * text of two of them. Returns their count. */
+static int base_opts(const compile_job *job, const char **opts, char *arch_opt, size_t alen, char *inc_opt, size_t ilen) {
+  int n = 0;
+  snprintf(arch_opt, alen, "--gpu-architecture=%s", job->arch);
+  opts[n++] = arch_opt;
+  opts[n++] = "-Xptxas=-v";
+  if (job->lineinfo) opts[n++] = "-lineinfo";
+  const char *inc = compile_toolkit_include_dir();
+  if (inc) {
+    snprintf(inc_opt, ilen, "-I%s", inc);
+    opts[n++] = inc_opt;
+  }
+  return n;
+}
+
+/* One NVRTC program: res gets its log, its cubin (where it compiled) and compile_ms; *rc is
+ * NVRTC's verdict. -1 (err) only when the program could not be created. */
+static int nvrtc_run(const char *name, const char *src, int nh, const char *const *hsrc, const char *const *hname,
+                     int nopts, const char *const *opts, compile_result *res, nvrtcResult *rc, cterr *err) {
+  nvrtcProgram prog;
+  nvrtcResult r = nvrtcCreateProgram(&prog, src, name, nh, hsrc, hname);
+  if (r != NVRTC_SUCCESS) return cterr_set(err, "%s: nvrtcCreateProgram failed: %s", name, nvrtcGetErrorString(r));
+  double t0 = now_seconds();
+  *rc = nvrtcCompileProgram(prog, nopts, opts);
+  fill_log(prog, res);
+  if (*rc == NVRTC_SUCCESS) {
+    size_t size = 0;
+    nvrtcResult r2 = nvrtcGetCUBINSize(prog, &size);
+    if (r2 == NVRTC_SUCCESS && size > 0) {
+      char *tmp = xmalloc(size);
+      r2 = nvrtcGetCUBIN(prog, tmp);
+      if (r2 == NVRTC_SUCCESS) dbuf_append(&res->cubin, tmp, size);
+      free(tmp);
+    }
+    if (r2 != NVRTC_SUCCESS) *rc = r2;
+  }
+  res->compile_ms = (now_seconds() - t0) * 1e3;
+  nvrtcDestroyProgram(&prog);
+  return 0;
+}
+
+static int check_job(const compile_job *job, cterr *err) {
   if (!job || !job->src || !job->kernel || !job->arch)
     return cterr_set(err, "compile job without %s", !job ? "a job" : !job->src ? "source" : !job->kernel ? "kernel name" : "architecture");
   const char *name = job->src_path ? job->src_path : "kernel.cu";
@@ -232,46 +274,29 @@ int compile_now(const compile_job *job, compile_result *res, cterr *err) {
   if (!compile_arch_supported(job->arch))
     return cterr_set(err, "%s: architecture '%s' is not one NVRTC %s can target (expected one of: %s)", name,
                      job->arch, compile_nvrtc_version(), compile_supported_archs());
+  return 0;
+}
+
+int compile_now(const compile_job *job, compile_result *res, cterr *err) {
+  compile_result_init(res);
+  if (check_job(job, err) != 0) return -1;
+  const char *name = job->src_path ? job->src_path : "kernel.cu";
   compile_job_key(job, res->key);
-
   const char *opts[COMPILE_MAX_OPTS + 8];
-  int n = 0;
   char arch_opt[64], inc_opt[PATH_MAX + 3];
-  snprintf(arch_opt, sizeof arch_opt, "--gpu-architecture=%s", job->arch);
-  opts[n++] = arch_opt;
-  opts[n++] = "-Xptxas=-v";
-  if (job->lineinfo) opts[n++] = "-lineinfo";
-  const char *inc = compile_toolkit_include_dir();
-  if (inc) {
-    snprintf(inc_opt, sizeof inc_opt, "-I%s", inc);
-    opts[n++] = inc_opt;
-  }
+  int n = base_opts(job, opts, arch_opt, sizeof arch_opt, inc_opt, sizeof inc_opt);
   for (int i = 0; i < job->nopts; i++) opts[n++] = job->opts[i];
-
-  nvrtcProgram prog;
-  nvrtcResult rc = nvrtcCreateProgram(&prog, job->src, name, 0, NULL, NULL);
-  if (rc != NVRTC_SUCCESS) return cterr_set(err, "%s: nvrtcCreateProgram failed: %s", name, nvrtcGetErrorString(rc));
-
-  double t0 = now_seconds();
-  rc = nvrtcCompileProgram(prog, n, opts);
-  fill_log(prog, res);
+  nvrtcResult rc;
+  if (nvrtc_run(name, job->src, 0, NULL, NULL, n, opts, res, &rc, err) != 0) return -1;
+  res->batch = 1;
   const char *log = res->log.data ? res->log.data : "";
   dbuf msg;
   dbuf_init(&msg);
-  if (rc == NVRTC_SUCCESS) {
-    size_t size = 0;
-    nvrtcResult rc2 = nvrtcGetCUBINSize(prog, &size);
-    if (rc2 == NVRTC_SUCCESS && size > 0) {
-      char *tmp = xmalloc(size);
-      rc2 = nvrtcGetCUBIN(prog, tmp);
-      if (rc2 == NVRTC_SUCCESS) dbuf_append(&res->cubin, tmp, size);
-      free(tmp);
-    }
-    res->compile_ms = (now_seconds() - t0) * 1e3;
-    if (rc2 != NVRTC_SUCCESS || res->cubin.len == 0) {
-      dbuf_printf(&msg, "%s: NVRTC produced no cubin (%s)", name, nvrtcGetErrorString(rc2));
-    } else if (!parse_resources(log, job->kernel, &res->res) && !strstr(log, "Compiling entry function") &&
-               cubin_has_symbol(&res->cubin, job->kernel)) {
+  if (rc == NVRTC_SUCCESS && res->cubin.len == 0) {
+    dbuf_printf(&msg, "%s: NVRTC produced no cubin", name);
+  } else if (rc == NVRTC_SUCCESS) {
+    if (!parse_resources(log, job->kernel, &res->res) && !strstr(log, "Compiling entry function") &&
+        cubin_has_symbol(&res->cubin, job->kernel)) {
       /* Seen on the GPU host under load: NVRTC returned a good cubin with an empty ptxas
        * report. The kernel is in the image; its resources stay unknown here (the GPU worker
        * reads them from the driver). */
@@ -284,7 +309,6 @@ int compile_now(const compile_job *job, compile_result *res, cterr *err) {
       res->ok = 1;
     }
   } else {
-    res->compile_ms = (now_seconds() - t0) * 1e3;
     collect_error_lines(&msg, log);
     kresources r = res->res;
     if (msg.len == 0 && parse_resources(log, job->kernel, &r) && r.smem_static > 48 * 1024)
@@ -299,12 +323,85 @@ int compile_now(const compile_job *job, compile_result *res, cterr *err) {
       free(lines);
     }
   }
-  nvrtcDestroyProgram(&prog);
   if (!res->ok) {
     append_options_note(&msg, job);
     res->message = dbuf_steal(&msg);
     dbuf_reset(&res->cubin);
   }
   dbuf_free(&msg);
+  return 0;
+}
+
+/* ptxas' own time for one entry ("Compile time = 12.3 ms" in its section of the log); NAN when
+ * the log does not say. */
+static double entry_ms(const char *log, const char *entry) {
+  char *head = xasprintf("Compiling entry function '%s' for", entry);
+  const char *sec = strstr(log, head);
+  free(head);
+  if (!sec) return NAN;
+  const char *end = strstr(sec + 1, "Compiling entry function '"), *t = strstr(sec, "Compile time = ");
+  if (!t || (end && t > end)) return NAN;
+  return strtod(t + strlen("Compile time = "), NULL);
+}
+
+int compile_now_batch(const compile_job *jobs, int n, compile_result *res, cterr *err) {
+  if (n < 1 || n > COMPILE_BATCH_MAX) return cterr_set(err, "a batch of %d configurations (1 to %d)", n, COMPILE_BATCH_MAX);
+  for (int i = 0; i < n; i++) compile_result_init(&res[i]);
+  if (n == 1) return compile_now(&jobs[0], &res[0], err);
+  for (int i = 0; i < n; i++) {
+    if (check_job(&jobs[i], err) != 0) return -1;
+    if (i && !compile_batch_compatible(&jobs[0], &jobs[i]))
+      return cterr_set(err, "%s: configuration %d of a batch cannot share its program", jobs[0].src_path, i);
+    compile_job_key(&jobs[i], res[i].key);
+  }
+  dbuf src;
+  dbuf_init(&src);
+  const char *common[COMPILE_MAX_OPTS], *opts[COMPILE_MAX_OPTS + 8];
+  int nc = 0;
+  compile_batch_source(jobs, n, &src, common, &nc);
+  char arch_opt[64], inc_opt[PATH_MAX + 3];
+  int no = base_opts(&jobs[0], opts, arch_opt, sizeof arch_opt, inc_opt, sizeof inc_opt);
+  for (int i = 0; i < nc; i++) opts[no++] = common[i];
+  const char *path = jobs[0].src_path ? jobs[0].src_path : "kernel.cu";
+  char *name = xasprintf("%s (%d configurations)", path, n);
+  compile_result all;
+  compile_result_init(&all);
+  nvrtcResult rc = NVRTC_SUCCESS;
+  int ran = nvrtc_run(name, src.data, 1, &jobs[0].src, &path, no, opts, &all, &rc, err);
+  free(name);
+  dbuf_free(&src);
+  if (ran != 0) {
+    compile_result_free(&all);
+    return -1;
+  }
+  const char *log = all.log.data ? all.log.data : "";
+  char entry[COMPILE_BATCH_MAX][300];
+  double own[COMPILE_BATCH_MAX], own_sum = 0;
+  int have_own = 1, noreport = !strstr(log, "Compiling entry function");
+  for (int i = 0; i < n; i++) {
+    snprintf(entry[i], sizeof entry[i], COMPILE_BATCH_ENTRY_FMT, i, jobs[0].kernel);
+    own[i] = entry_ms(log, entry[i]);
+    if (isfinite(own[i])) own_sum += own[i];
+    else have_own = 0;
+  }
+  for (int i = 0; i < n; i++) {
+    compile_result *r = &res[i];
+    int ok = rc == NVRTC_SUCCESS && all.cubin.len > 0 &&
+             (parse_resources(log, entry[i], &r->res) || (noreport && cubin_has_symbol(&all.cubin, entry[i])));
+    if (!ok) { /* the batch says nothing of this member: it is compiled alone */
+      r->retry = 1;
+      r->message = xasprintf("%s: compiled in a batch that failed; to be compiled alone", path);
+      continue;
+    }
+    r->ok = 1;
+    dbuf_append(&r->cubin, all.cubin.data, all.cubin.len);
+    dbuf_append(&r->log, log, strlen(log));
+    r->entry = xstrdup(entry[i]);
+    r->batch = n;
+    /* its share: ptxas' own time for its kernel, and an even share of the rest (front end,
+     * NVVM, fixed costs) */
+    r->compile_ms = have_own && own_sum <= all.compile_ms ? (all.compile_ms - own_sum) / n + own[i] : all.compile_ms / n;
+  }
+  compile_result_free(&all);
   return 0;
 }

@@ -26,6 +26,9 @@ typedef struct compile_job {
   const char *kernel;   /* extern "C" kernel name, to check it exists and read its resources */
   const char *arch;     /* "sm_90" */
   int lineinfo;         /* 1: -lineinfo too (for profilers: cutune explain; the code is the same) */
+  int twice;            /* 1: a compile worker compiles it twice and reports the second (the pool's
+                           probe of NVRTC's fixed cost: a process's first compile also pays
+                           NVRTC's own start) */
   int nopts;
   const char *opts[COMPILE_MAX_OPTS]; /* -DTILE=64 ... and the space's own options */
 } compile_job;
@@ -48,6 +51,10 @@ typedef struct compile_result {
   int lost;          /* 1: the worker was killed from outside mid-job (SIGKILL, SIGTERM, ...):
                         no fault of the configuration (not cached; a resumed run retries it) */
   char key[65];      /* cache key (sha256 hex) */
+  char *entry;       /* the kernel's name in the cubin when it is not the job's: a member of a
+                        batch (cutune_b<i>_<kernel>); NULL otherwise */
+  int batch;         /* configurations in the NVRTC program that made it (1: alone; 0: unknown) */
+  int retry;         /* 1: its batch could not say whether it compiles: compile it alone */
 } compile_result;
 
 void compile_result_init(compile_result *r);
@@ -93,6 +100,23 @@ void compile_job_key(const compile_job *job, char out[65]);
  * a compile error is a result, not a failure), -1 when NVRTC could not run at all. */
 int compile_now(const compile_job *job, compile_result *res, cterr *err);
 
+/* Several configurations in one NVRTC program (compile_batch.c, compile.c). A batch's members
+ * share one cubin holding all their kernels, member i's renamed cutune_b<i>_<kernel>
+ * (compile_result.entry); resources come from each kernel's own ptxas report, compile_ms is the
+ * member's share (ptxas' own time for its kernel where the log gives it, plus an even share of
+ * the rest). A batch that fails, or lacks a member's kernel, says nothing of its members:
+ * each comes back with `retry` set, to be compiled alone.
+ * compile_batch_safe: the job's template can be batched (it includes nothing, has no
+ * #pragma once, and its kernel is a plain identifier). compile_batch_compatible: a and b can
+ * share a program (batch-safe, the same template, kernel, architecture, and the same options
+ * other than -D, in order). */
+#define COMPILE_BATCH_MAX 16
+int compile_batch_safe(const compile_job *job);
+int compile_batch_compatible(const compile_job *a, const compile_job *b);
+/* n (1..COMPILE_BATCH_MAX) compatible jobs as one program: res[0..n-1] initialised and filled.
+ * 0 when NVRTC ran, -1 when it could not run at all (err). */
+int compile_now_batch(const compile_job *jobs, int n, compile_result *res, cterr *err);
+
 /* On-disk cache: dir/<key[0:2]>/<key>.cubin and .meta (JSON: resources, log, status).
  * Compile errors are cached too, so a broken configuration is not recompiled (a worker
  * that died is not: that may not happen again). Entries are written tmp+rename, meta
@@ -123,6 +147,20 @@ int cpool_new(cpool **out, const char *self_exe, int nworkers, const char *cache
 void cpool_set_timeout(cpool *p, double seconds);
 /* 1: results served from the cache come without their cubin (resources only; compile-only). */
 void cpool_set_resources_only(cpool *p, int on);
+/* Batches (compile_now_batch; compile_pool.c says how they are formed): n configurations at
+ * most per NVRTC program, 1 for none, 0 (the default) for the automatic size. */
+void cpool_set_batch(cpool *p, int n);
+/* The batch size the pool would use now (1: no batching). */
+int cpool_batch_size(const cpool *p);
+typedef struct cpool_stats {
+  long programs;  /* NVRTC programs run for jobs (cache hits and shared results not counted) */
+  long batches;   /* ... of them with more than one configuration */
+  long batched;   /* configurations compiled in a batch */
+  long retried;   /* configurations a failed batch sent back to be compiled alone */
+  int batch_off;  /* 1: a failed batch's members all compiled alone: batching turned off */
+  double fixed_ms; /* NVRTC's fixed cost per program as timed (NAN: not timed) */
+} cpool_stats;
+void cpool_get_stats(const cpool *p, cpool_stats *out);
 /* Queue a job (copied). Never blocks on a full pool: jobs wait in a queue. */
 int cpool_submit(cpool *p, uint64_t tag, const compile_job *job, cterr *err);
 /* Wait up to timeout_ms (-1 forever) for one finished job. Returns 1 with *tag and *res

@@ -1,7 +1,11 @@
 /* compile_cache: compile results, their cache keys and the on-disk compile cache.
  *
  * Layout: <dir>/<key[0:2]>/<key>.cubin and <key>.meta (JSON: status, resources, compile
- * time, message, log, and the cubin's size and a 64-bit checksum). The checksum is a cheap
+ * time, message, log, and the cubin's size and a 64-bit checksum; for a member of a batched
+ * compile, "entry": its kernel's name in the cubin and "batch": the members of the program).
+ * A batched configuration's entry holds the whole batch's cubin: every configuration keeps an
+ * entry of its own, whole, whatever happens to its batch-mates' (a few times the disk of a
+ * single compile, for no shared file to count references to). The checksum is a cheap
  * word-at-a-time mix, not a cryptographic hash: it catches a cubin cut short or overwritten,
  * and costs next to nothing on a fully cached run (sha256 of every cubin was most of it). Both files are written with
  * tmp+rename, cubin first, so the meta file is the commit mark: a crash leaves either a
@@ -35,6 +39,9 @@ void compile_result_copy(compile_result *dst, const compile_result *src) {
   if (src->cubin.len) dbuf_append(&dst->cubin, src->cubin.data, src->cubin.len);
   if (src->log.len) dbuf_append(&dst->log, src->log.data, src->log.len);
   dst->message = src->message ? xstrdup(src->message) : NULL;
+  dst->entry = src->entry ? xstrdup(src->entry) : NULL;
+  dst->batch = src->batch;
+  dst->retry = src->retry;
   dst->res = src->res;
   dst->compile_ms = src->compile_ms;
   dst->cached = src->cached;
@@ -49,6 +56,7 @@ void compile_result_free(compile_result *r) {
   dbuf_free(&r->cubin);
   dbuf_free(&r->log);
   free(r->message);
+  free(r->entry);
   compile_result_init(r);
 }
 
@@ -179,6 +187,10 @@ static int cache_get(const char *dir, const char *key, compile_result *res, int 
   res->compile_ms = json_number_value(ms);
   dbuf_puts(&res->log, log);
   if (json_is_string(msg)) res->message = xstrdup(json_string_value(msg));
+  const char *entry = json_string_value(json_object_get(root, "entry")); /* absent: the job's kernel */
+  if (entry) res->entry = xstrdup(entry);
+  json_t *batch = json_object_get(root, "batch");
+  res->batch = json_is_integer(batch) ? (int)json_integer_value(batch) : 1;
   res->cached = 1;
   memcpy(res->key, key, 65);
   hit = 1;
@@ -212,6 +224,8 @@ int compile_cache_put(const char *dir, const char *key, const compile_result *re
   json_object_set_new(root, "compile_ms", json_real(res->compile_ms));
   json_object_set_new(root, "message", res->message ? json_text(res->message) : json_null());
   json_object_set_new(root, "log", json_text(res->log.data));
+  if (res->entry) json_object_set_new(root, "entry", json_string(res->entry));
+  if (res->batch > 1) json_object_set_new(root, "batch", json_integer(res->batch));
   if (res->ok) {
     char sum[17];
     cubin_check(res->cubin.data, res->cubin.len, sum);

@@ -14,9 +14,24 @@
  *
  * A job whose cache key matches one already queued or compiling (configurations that differ
  * only in runtime parameters: space.h) is not compiled again: it follows that job and gets a
- * copy of its result (marked shared) when it finishes, cache or no cache. */
+ * copy of its result (marked shared) when it finishes, cache or no cache.
+ *
+ * Batches (compile.h, compile_batch.c): an idle worker is handed up to the batch size of
+ * compatible queued jobs as one NVRTC program (fewer when the queue is short, so that every
+ * idle worker gets some), with a deadline of --compile-timeout per member. A member its batch
+ * could not speak for (the program failed, or lacks its kernel), and every unanswered member of
+ * a batch whose worker died or overran, goes back to the front of the queue to be compiled
+ * alone, with the usual deadline: errors, crashes, lost workers and timeouts are each one
+ * configuration's, as without batches. The size: fixed (cpool_set_batch), or automatic: the
+ * pool times NVRTC's fixed cost once (an empty program with the jobs' options) and follows the
+ * cost per configuration beyond it, and batches as many as keep the fixed share below 5 % of a
+ * configuration's cost (1 for compiles of a second or more, up to COMPILE_BATCH_MAX for the
+ * tiny ones). A batch that fails halves the size allowed (a success adds one back); one whose
+ * members then all compile alone turns batching off for the pool: the template cannot be
+ * batched. */
 #define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -37,20 +52,39 @@ typedef struct jobitem {
   int send_failures;  /* workers found dead when handed this job */
   compile_result res; /* filled once finished (items on the ready list) */
   struct jobitem *followers, *fnext; /* jobs of the same key waiting for this one's result */
+  int alone;    /* compiled by itself: a member its batch could not speak for */
+  int internal; /* the pool's probe of NVRTC's fixed cost: never delivered */
+  int group;    /* > 0: the failed batch it was retried from (retry_group) */
 } jobitem;
 
 typedef struct worker {
   proc pr;       /* the process and its stdin/stdout */
-  jobitem *job;  /* being compiled; NULL when idle */
-  double deadline; /* when its job must be done (now_seconds) */
+  jobitem *jobs[COMPILE_BATCH_MAX]; /* being compiled (njobs > 1: one batch) */
+  int njobs, nres; /* ... and how many of their results have come back */
+  double deadline; /* when its jobs must be done (now_seconds) */
+  double prog_ms;  /* the compile_ms of its results so far (the program's cost) */
+  int prog_ok, prog_retry;
+  int group;     /* the retry group of this batch's failed members (0: none yet) */
   dbuf rx;       /* bytes of the result frame received so far */
 } worker;
+
+/* The members of one failed batch, compiled alone: when all are back, whether any failed. */
+typedef struct retry_group {
+  int id, left, failed;
+} retry_group;
+#define RETRY_GROUPS 64
 
 struct cpool {
   char *self_exe, *cache_dir;
   int nworkers;
   double timeout_s; /* per compile */
   int resources_only; /* cache hits without their cubin */
+  int batch_opt, batch_cap, batch_off; /* cpool_set_batch (0 auto); the size allowed now; no more */
+  double fixed_ms, body_ms; /* NVRTC's fixed cost per program; the cost per configuration beyond it */
+  int probe;                /* the fixed cost's probe: 0 not started, 1 in flight, 2 done */
+  cpool_stats st;
+  retry_group grp[RETRY_GROUPS];
+  int next_group;
   worker *w;
   jobitem *todo_head, *todo_tail, *ready_head, *ready_tail;
   size_t pending;
@@ -108,7 +142,8 @@ static jobitem *in_flight(cpool *p, const char *key) {
   for (jobitem *it = p->todo_head; it; it = it->next)
     if (!strcmp(it->key, key)) return it;
   for (int i = 0; i < p->nworkers; i++)
-    if (p->w[i].job && !strcmp(p->w[i].job->key, key)) return p->w[i].job;
+    for (int k = p->w[i].nres; k < p->w[i].njobs; k++)
+      if (!strcmp(p->w[i].jobs[k]->key, key)) return p->w[i].jobs[k];
   return NULL;
 }
 
@@ -121,7 +156,7 @@ static int worker_start(cpool *p, worker *w, cterr *err) {
   int rc = proc_spawn(&w->pr, p->self_exe, argv, 0);
   if (rc != 0)
     return cterr_set(err, "compile pool: cannot start worker '%s __compile-worker': %s", p->self_exe, strerror(rc));
-  w->job = NULL;
+  w->njobs = w->nres = 0;
   dbuf_reset(&w->rx);
   return 0;
 }
@@ -139,16 +174,55 @@ static int killed_from_outside(int sig) {
   return sig == SIGKILL || sig == SIGTERM || sig == SIGINT || sig == SIGHUP;
 }
 
-/* The worker died (or spoke nonsense, or overran: timed_out) mid-job: its job fails. */
+/* A member of w's batch goes back to the front of the queue, to be compiled alone. When NVRTC
+ * ran the batch and it failed (judge), the batch's members form a retry group: whether they
+ * then all compile tells whether the template can be batched at all. A batch whose worker died
+ * or overran says nothing of that. */
+static void retry_alone(cpool *p, worker *w, jobitem *it, int judge) {
+  if (judge && !w->group && p->next_group < RETRY_GROUPS) {
+    retry_group *g = &p->grp[p->next_group++];
+    g->id = p->next_group, g->left = 0, g->failed = 0;
+    w->group = g->id;
+  }
+  if (judge && w->group) p->grp[w->group - 1].left++;
+  it->group = judge ? w->group : 0;
+  it->alone = 1;
+  compile_result_free(&it->res);
+  push_front(&p->todo_head, &p->todo_tail, it);
+  p->st.retried++;
+}
+
+/* An alone member of a failed batch has its result: once the whole group is back, a group
+ * none of whose members failed says the template cannot be batched (their batch should have
+ * compiled); otherwise a member had a real error (the failed batch has halved the size). */
+static void group_result(cpool *p, const jobitem *it) {
+  if (it->group <= 0 || it->group > p->next_group) return;
+  retry_group *g = &p->grp[it->group - 1];
+  g->failed += !it->res.ok;
+  if (--g->left == 0 && !g->failed) p->batch_off = 1;
+}
+
+/* The worker died (or spoke nonsense, or overran: timed_out) mid-job. A single job fails; the
+ * unanswered members of a batch are compiled again, alone. */
 static void worker_failed(cpool *p, worker *w, int kill_first, const char *what, int timed_out) {
   char why[160];
   why[0] = 0;
   pid_t pid = w->pr.pid;
-  jobitem *it = w->job;
-  double ran_ms = (now_seconds() - (w->deadline - p->timeout_s)) * 1e3; /* since the job was handed over */
+  int n = w->njobs, from = w->nres;
+  double ran_ms = (now_seconds() - (w->deadline - p->timeout_s * (n > 0 ? n : 1))) * 1e3; /* since handed over */
   worker_reap(w, kill_first, why, sizeof why);
-  w->job = NULL;
-  if (!it) return;
+  w->njobs = w->nres = 0;
+  if (n > 1 || (n == 1 && w->jobs[0]->internal)) {
+    if (n > 1) p->batch_cap = p->batch_cap > 2 ? p->batch_cap / 2 : 1; /* a batch that died or overran */
+    for (int k = from; k < n; k++) {
+      if (w->jobs[k]->internal) item_free(w->jobs[k]), p->probe = 2; /* the fixed cost stays unknown */
+      else retry_alone(p, w, w->jobs[k], 0);
+    }
+    w->group = 0;
+    return;
+  }
+  if (n == 0) return;
+  jobitem *it = w->jobs[0];
   compile_result_init(&it->res);
   it->res.timed_out = timed_out;
   if (timed_out) it->res.compile_ms = ran_ms; /* how long it ran before it was killed (resume compares it) */
@@ -167,6 +241,7 @@ static void worker_failed(cpool *p, worker *w, int kill_first, const char *what,
   dbuf_printf(&m, "%s for %s]", j->nopts ? "" : " no options", j->arch);
   it->res.message = dbuf_steal(&m);
   memcpy(it->res.key, it->key, 65);
+  group_result(p, it);
   finish(p, it);
 }
 
@@ -183,6 +258,8 @@ int cpool_new(cpool **out, const char *self_exe, int nworkers, const char *cache
   p->cache_dir = cache_dir ? xstrdup(cache_dir) : NULL;
   p->nworkers = nworkers;
   p->timeout_s = COMPILE_TIMEOUT_S;
+  p->batch_cap = COMPILE_BATCH_MAX;
+  p->fixed_ms = p->body_ms = p->st.fixed_ms = NAN;
   p->w = xcalloc((size_t)nworkers, sizeof *p->w);
   for (int i = 0; i < nworkers; i++) {
     proc_init(&p->w[i].pr);
@@ -198,6 +275,48 @@ void cpool_set_timeout(cpool *p, double seconds) {
 
 void cpool_set_resources_only(cpool *p, int on) {
   if (p) p->resources_only = on;
+}
+
+void cpool_set_batch(cpool *p, int n) {
+  if (p) p->batch_opt = n < 0 ? 0 : n > COMPILE_BATCH_MAX ? COMPILE_BATCH_MAX : n;
+}
+
+/* The automatic size keeps NVRTC's fixed cost under this share of a configuration's cost. */
+#define BATCH_FIXED_SHARE 0.05
+
+int cpool_batch_size(const cpool *p) {
+  if (!p || p->batch_off || p->batch_opt == 1) return 1;
+  int b = p->batch_opt;
+  if (b == 0) { /* automatic: 1 until the fixed cost and a configuration's cost are known */
+    if (!isfinite(p->fixed_ms) || !isfinite(p->body_ms)) return 1;
+    double body = p->body_ms > 0.5 ? p->body_ms : 0.5;
+    double want = ceil(p->fixed_ms / (BATCH_FIXED_SHARE * body));
+    b = want >= COMPILE_BATCH_MAX ? COMPILE_BATCH_MAX : want < 1 ? 1 : (int)want;
+  }
+  return b < p->batch_cap ? b : p->batch_cap;
+}
+
+void cpool_get_stats(const cpool *p, cpool_stats *out) {
+  *out = p->st;
+  out->batch_off = p->batch_off;
+  out->fixed_ms = p->fixed_ms;
+}
+
+/* The probe of NVRTC's fixed cost for the automatic batch size: an empty kernel with job's
+ * architecture and its options other than -D (what every program of the run pays). First in
+ * the queue; its result is the pool's own. */
+static void queue_probe(cpool *p, const compile_job *job) {
+  compile_job pj = {.src_path = "cutune-probe.cu", .src = "extern \"C\" __global__ void cutune_probe(void) {}\n",
+                    .kernel = "cutune_probe", .arch = job->arch, .twice = 1};
+  for (int i = 0; i < job->nopts; i++)
+    if (strncmp(job->opts[i], "-D", 2)) pj.opts[pj.nopts++] = job->opts[i];
+  jobitem *it = xcalloc(1, sizeof *it);
+  compile_result_init(&it->res);
+  compile_job_key(&pj, it->key);
+  it->internal = 1;
+  wire_job_copy(&it->wj, &pj);
+  push_front(&p->todo_head, &p->todo_tail, it);
+  p->probe = 1;
 }
 
 int cpool_submit(cpool *p, uint64_t tag, const compile_job *job, cterr *err) {
@@ -224,38 +343,71 @@ int cpool_submit(cpool *p, uint64_t tag, const compile_job *job, cterr *err) {
   }
   wire_job_copy(&it->wj, job);
   push(&p->todo_head, &p->todo_tail, it);
+  if (p->batch_opt == 0 && p->probe == 0 && compile_batch_safe(job)) queue_probe(p, job);
   return 0;
 }
 
 size_t cpool_pending(const cpool *p) { return p ? p->pending : 0; }
 
-/* Give queued jobs to idle workers. -1 only when no worker can run at all. */
+/* Up to want-1 queued jobs that can share head's program, taken out of the queue (in order). */
+static int take_batch(cpool *p, jobitem *head, int want, jobitem **out) {
+  int n = 0;
+  jobitem *prev = NULL;
+  for (jobitem *it = p->todo_head; it && n < want - 1;) {
+    jobitem *next = it->next;
+    if (!it->alone && !it->internal && compile_batch_compatible(&head->wj.job, &it->wj.job)) {
+      if (prev) prev->next = next;
+      else p->todo_head = next;
+      if (p->todo_tail == it) p->todo_tail = prev;
+      out[n++] = it;
+    } else {
+      prev = it;
+    }
+    it = next;
+  }
+  return n;
+}
+
+/* Give queued jobs to idle workers, batched where the batch size allows: as many members as
+ * the queue holds for each idle worker, up to the size. -1 only when no worker can run at all. */
 static int dispatch(cpool *p, cterr *err) {
   dbuf frame;
   dbuf_init(&frame);
   int rc = 0;
   for (int i = 0; i < p->nworkers && p->todo_head; i++) {
     worker *w = &p->w[i];
-    if (w->job) continue;
+    if (w->njobs) continue;
     if (w->pr.pid <= 0 && worker_start(p, w, err) != 0) {
       int busy = 0;
-      for (int k = 0; k < p->nworkers; k++) busy += p->w[k].job != NULL;
+      for (int k = 0; k < p->nworkers; k++) busy += p->w[k].njobs > 0;
       if (!busy && !p->ready_head) rc = -1;
       break;
     }
     jobitem *it = pop(&p->todo_head, &p->todo_tail);
+    w->jobs[0] = it;
+    w->njobs = 1;
+    int size = cpool_batch_size(p);
+    if (size > 1 && !it->alone && !it->internal && compile_batch_safe(&it->wj.job)) {
+      int idle = 0, queued = 1;
+      for (int k = 0; k < p->nworkers; k++) idle += p->w[k].njobs == 0;
+      for (jobitem *q = p->todo_head; q; q = q->next) queued++;
+      int share = (queued + idle) / (idle + 1); /* this worker and the idle ones after it */
+      w->njobs += take_batch(p, it, share < size ? share : size, w->jobs + 1);
+    }
+    const compile_job *jobs[COMPILE_BATCH_MAX];
+    for (int k = 0; k < w->njobs; k++) jobs[k] = &w->jobs[k]->wj.job;
     dbuf_reset(&frame);
-    wire_encode_job(&frame, &it->wj.job);
-    w->job = it;
-    w->deadline = now_seconds() + p->timeout_s;
+    wire_encode_jobs(&frame, jobs, w->njobs);
+    w->nres = 0, w->prog_ms = 0, w->prog_ok = w->prog_retry = 0, w->group = 0;
+    w->deadline = now_seconds() + p->timeout_s * w->njobs; /* each member its --compile-timeout */
     if (wire_write_all(w->pr.to, frame.data, frame.len) == 0) continue;
-    /* The worker died while idle (killed from outside, say): the job never reached it,
-     * so it goes back to the queue for a fresh worker, a few times at most, so a worker
+    /* The worker died while idle (killed from outside, say): the jobs never reached it,
+     * so they go back to the queue for a fresh worker, a few times at most, so a worker
      * that cannot live at all ends in an error rather than a loop. */
     if (++it->send_failures < 3) {
       worker_reap(w, 1, NULL, 0);
-      w->job = NULL;
-      push_front(&p->todo_head, &p->todo_tail, it);
+      for (int k = w->njobs - 1; k >= 0; k--) push_front(&p->todo_head, &p->todo_tail, w->jobs[k]);
+      w->njobs = 0;
       i--; /* start a fresh worker in this slot */
     } else {
       worker_failed(p, w, 1, "could not be sent the job", 0);
@@ -265,23 +417,57 @@ static int dispatch(cpool *p, cterr *err) {
   return rc;
 }
 
+/* A program's results are all in: what it says of the batch size and of the cost per
+ * configuration beyond the fixed one. */
+static void program_done(cpool *p, worker *w) {
+  int n = w->njobs;
+  w->njobs = w->nres = 0;
+  if (n == 1 && w->jobs[0] == NULL) return; /* the probe */
+  p->st.programs++;
+  if (n > 1) {
+    p->st.batches++;
+    p->st.batched += w->prog_ok;
+    if (w->prog_retry) p->batch_cap = p->batch_cap > 2 ? p->batch_cap / 2 : 1; /* a failed batch */
+    else if (p->batch_cap < COMPILE_BATCH_MAX) p->batch_cap++;
+  }
+  if (w->prog_ok && !w->prog_retry && isfinite(p->fixed_ms)) {
+    double body = (w->prog_ms - p->fixed_ms) / w->prog_ok;
+    if (body < 0) body = 0;
+    p->body_ms = isfinite(p->body_ms) ? 0.8 * p->body_ms + 0.2 * body : body;
+  }
+}
+
 /* A complete result frame sits in w->rx: decode it, cache it, queue it. */
 static void take_result(cpool *p, worker *w, size_t body_len) {
-  jobitem *it = w->job;
+  jobitem *it = w->jobs[w->nres];
   compile_result_init(&it->res);
   if (wire_decode_result(w->rx.data + 4, body_len, &it->res) != 0) {
     worker_failed(p, w, 1, "sent a malformed result", 0);
     return;
   }
-  w->job = NULL;
+  w->nres++;
   size_t rest = w->rx.len - 4 - body_len;
   memmove(w->rx.data, w->rx.data + 4 + body_len, rest);
   w->rx.len = rest;
-  memcpy(it->res.key, it->key, 65);
-  /* A cache write that fails (full disk, read-only folder) costs a recompile next time,
-   * nothing more: the result itself is good. */
-  if (p->cache_dir) compile_cache_put(p->cache_dir, it->key, &it->res, NULL);
-  finish(p, it);
+  if (it->internal) { /* the probe: NVRTC's fixed cost */
+    p->fixed_ms = it->res.ok ? it->res.compile_ms : NAN;
+    p->probe = 2;
+    item_free(it);
+    w->jobs[w->nres - 1] = NULL;
+  } else if (it->res.retry) {
+    w->prog_retry++;
+    retry_alone(p, w, it, 1);
+  } else {
+    memcpy(it->res.key, it->key, 65);
+    w->prog_ms += it->res.compile_ms;
+    w->prog_ok += it->res.ok;
+    /* A cache write that fails (full disk, read-only folder) costs a recompile next time,
+     * nothing more: the result itself is good. */
+    if (p->cache_dir) compile_cache_put(p->cache_dir, it->key, &it->res, NULL);
+    group_result(p, it);
+    finish(p, it);
+  }
+  if (w->nres == w->njobs) program_done(p, w);
 }
 
 static void read_worker(cpool *p, worker *w) {
@@ -294,11 +480,16 @@ static void read_worker(cpool *p, worker *w) {
     return;
   }
   dbuf_append(&w->rx, buf, (size_t)r);
-  if (w->rx.len < 4) return;
-  uint32_t len;
-  memcpy(&len, w->rx.data, 4);
-  if (len > WIRE_MAX_FRAME) worker_failed(p, w, 1, "sent an oversized frame", 0);
-  else if (w->rx.len >= 4 + (size_t)len) take_result(p, w, len);
+  while (w->njobs && w->rx.len >= 4) { /* a batch's results may arrive in one read */
+    uint32_t len;
+    memcpy(&len, w->rx.data, 4);
+    if (len > WIRE_MAX_FRAME) {
+      worker_failed(p, w, 1, "sent an oversized frame", 0);
+      return;
+    }
+    if (w->rx.len < 4 + (size_t)len) return;
+    take_result(p, w, len);
+  }
 }
 
 static int deliver(cpool *p, uint64_t *tag, compile_result *res) {
@@ -331,18 +522,18 @@ int cpool_wait(cpool *p, uint64_t *tag, compile_result *res, int timeout_ms, cte
     double now = now_seconds(), next = -1;
     for (int i = 0; i < p->nworkers; i++) {
       worker *w = &p->w[i];
-      if (!w->job) continue;
+      if (!w->njobs) continue;
       if (now >= w->deadline) {
         /* a result may be sitting in the pipe (we were away): take it before judging */
         struct pollfd pf = {.fd = w->pr.from, .events = POLLIN};
-        while (w->job && poll(&pf, 1, 0) > 0 && pf.revents) read_worker(p, w);
-        if (w->job) worker_failed(p, w, 1, NULL, 1);
+        while (w->njobs && poll(&pf, 1, 0) > 0 && pf.revents) read_worker(p, w);
+        if (w->njobs) worker_failed(p, w, 1, NULL, 1);
       } else if (next < 0 || w->deadline < next) next = w->deadline;
     }
     if (p->ready_head) continue;
     int n = 0;
     for (int i = 0; i < p->nworkers; i++)
-      if (p->w[i].job) fds[n] = (struct pollfd){.fd = p->w[i].pr.from, .events = POLLIN}, who[n++] = i;
+      if (p->w[i].njobs) fds[n] = (struct pollfd){.fd = p->w[i].pr.from, .events = POLLIN}, who[n++] = i;
     if (n == 0) break; /* nothing pending */
     int wait_ms = -1;
     if (deadline >= 0) {
@@ -374,12 +565,12 @@ void cpool_free(cpool *p) {
    * longer wanted, and waiting for a long compile would stall the caller). */
   for (int i = 0; i < p->nworkers; i++) {
     worker *w = &p->w[i];
-    if (w->pr.pid > 0 && !w->job) close(w->pr.to), w->pr.to = -1;
+    if (w->pr.pid > 0 && !w->njobs) close(w->pr.to), w->pr.to = -1;
   }
   for (int i = 0; i < p->nworkers; i++) {
     worker *w = &p->w[i];
-    if (w->pr.pid > 0) worker_reap(w, w->job != NULL, NULL, 0);
-    if (w->job) item_free(w->job);
+    if (w->pr.pid > 0) worker_reap(w, w->njobs > 0, NULL, 0);
+    for (int k = w->nres; k < w->njobs; k++) item_free(w->jobs[k]);
     dbuf_free(&w->rx);
   }
   jobitem *it;

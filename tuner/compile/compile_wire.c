@@ -30,6 +30,7 @@ void wire_job_copy(wire_job *dst, const compile_job *src) {
   dst->job.kernel = own(dst, src->kernel);
   dst->job.arch = own(dst, src->arch);
   dst->job.lineinfo = src->lineinfo;
+  dst->job.twice = src->twice;
   dst->job.nopts = src->nopts;
   for (int i = 0; i < src->nopts && i < COMPILE_MAX_OPTS; i++) dst->job.opts[i] = own(dst, src->opts[i]);
 }
@@ -64,16 +65,22 @@ static void finish_frame(dbuf *b, size_t at) {
   memcpy(b->data + at, &n, 4);
 }
 
-void wire_encode_job(dbuf *out, const compile_job *job) {
-  size_t at = start_frame(out);
-  put_u32(out, MAGIC_JOB);
+static void put_job(dbuf *out, const compile_job *job) {
   put_str(out, job->src_path);
   put_str(out, job->src);
   put_str(out, job->kernel);
   put_str(out, job->arch);
   put_i32(out, job->lineinfo);
+  put_i32(out, job->twice);
   put_i32(out, job->nopts);
   for (int i = 0; i < job->nopts; i++) put_str(out, job->opts[i]);
+}
+
+void wire_encode_jobs(dbuf *out, const compile_job *const *jobs, int n) {
+  size_t at = start_frame(out);
+  put_u32(out, MAGIC_JOB);
+  put_i32(out, n);
+  for (int i = 0; i < n; i++) put_job(out, jobs[i]);
   finish_frame(out, at);
 }
 
@@ -91,6 +98,9 @@ void wire_encode_result(dbuf *out, const compile_result *r) {
   put_str(out, r->message);
   put_bytes(out, r->log.data, r->log.len);
   put_bytes(out, r->cubin.data, r->cubin.len);
+  put_str(out, r->entry);
+  put_i32(out, r->batch);
+  put_i32(out, r->retry);
   finish_frame(out, at);
 }
 
@@ -138,28 +148,47 @@ static char *get_str(cursor *c) {
   return out;
 }
 
-int wire_decode_job(const char *body, size_t n, wire_job *out) {
+static int get_job(cursor *c, wire_job *out) {
   memset(out, 0, sizeof *out);
-  cursor c = {body, n, 0};
-  if (get_u32(&c) != MAGIC_JOB) return -1;
   char *s[4];
-  for (int i = 0; i < 4; i++) s[i] = out->strs[out->nstrs++] = get_str(&c);
+  for (int i = 0; i < 4; i++) s[i] = out->strs[out->nstrs++] = get_str(c);
   out->job.src_path = s[0], out->job.src = s[1], out->job.kernel = s[2], out->job.arch = s[3];
-  out->job.lineinfo = (int)get_u32(&c);
-  int nopts = (int)get_u32(&c);
-  if (c.bad || nopts < 0 || nopts > COMPILE_MAX_OPTS) goto bad;
+  out->job.lineinfo = (int)get_u32(c);
+  out->job.twice = (int)get_u32(c);
+  int nopts = (int)get_u32(c);
+  if (c->bad || nopts < 0 || nopts > COMPILE_MAX_OPTS) goto bad;
   out->job.nopts = nopts;
   for (int i = 0; i < nopts; i++) {
-    char *o = get_str(&c);
+    char *o = get_str(c);
     out->strs[out->nstrs++] = o;
     out->job.opts[i] = o;
     if (!o) goto bad;
   }
-  if (c.bad || c.left || !out->job.src || !out->job.kernel || !out->job.arch) goto bad;
+  if (c->bad || !out->job.src || !out->job.kernel || !out->job.arch) goto bad;
   return 0;
 bad:
   wire_job_free(out);
   return -1;
+}
+
+int wire_decode_jobs(const char *body, size_t n, wire_job *out, int max, int *count) {
+  cursor c = {body, n, 0};
+  *count = 0;
+  if (get_u32(&c) != MAGIC_JOB) return -1;
+  int k = (int)get_u32(&c);
+  if (c.bad || k < 1 || k > max) return -1;
+  for (int i = 0; i < k; i++) {
+    if (get_job(&c, &out[i]) != 0) {
+      while (i > 0) wire_job_free(&out[--i]);
+      return -1;
+    }
+  }
+  if (c.left) {
+    for (int i = 0; i < k; i++) wire_job_free(&out[i]);
+    return -1;
+  }
+  *count = k;
+  return 0;
 }
 
 int wire_decode_result(const char *body, size_t n, compile_result *r) {
@@ -180,6 +209,9 @@ int wire_decode_result(const char *body, size_t n, compile_result *r) {
   if (log) dbuf_append(&r->log, log, len);
   const char *cubin = get_bytes(&c, &len);
   if (cubin) dbuf_append(&r->cubin, cubin, len);
+  r->entry = get_str(&c);
+  r->batch = (int)get_u32(&c);
+  r->retry = (int)get_u32(&c);
   if (c.bad || c.left) {
     compile_result_free(r);
     return -1;
@@ -279,29 +311,44 @@ int compile_worker_main(int no_nvrtc_cache) {
       status = 2;
       break;
     }
-    wire_job job;
-    int bad = wire_decode_job(tmp, len, &job);
+    wire_job jobs[COMPILE_BATCH_MAX];
+    int n = 0;
+    int bad = wire_decode_jobs(tmp, len, jobs, COMPILE_BATCH_MAX, &n);
     free(tmp);
     if (bad) {
       fprintf(stderr, "cutune compile worker: malformed job frame\n");
       status = 2;
       break;
     }
-    if (job_has_marker(&job.job, crash_marker)) raise(SIGKILL);
-    if (job_has_marker(&job.job, abort_marker)) abort();
-    if (job_has_marker(&job.job, stop_marker)) raise(SIGSTOP);
-    compile_result res;
+    compile_job cj[COMPILE_BATCH_MAX];
+    for (int i = 0; i < n; i++) {
+      cj[i] = jobs[i].job;
+      if (job_has_marker(&cj[i], crash_marker)) raise(SIGKILL);
+      if (job_has_marker(&cj[i], abort_marker)) abort();
+      if (job_has_marker(&cj[i], stop_marker)) raise(SIGSTOP);
+    }
+    /* one result frame per job, in order */
+    compile_result res[COMPILE_BATCH_MAX];
     cterr err;
     err.msg[0] = 0;
-    if (compile_now(&job.job, &res, &err) != 0) {
-      compile_result_free(&res);
-      res.ok = 0;
-      res.message = xstrdup(err.msg);
+    int rc = n == 1 ? compile_now(&cj[0], &res[0], &err) : compile_now_batch(cj, n, res, &err);
+    if (rc == 0 && n == 1 && cj[0].twice) {
+      compile_result_free(&res[0]);
+      rc = compile_now(&cj[0], &res[0], &err);
     }
+    if (rc != 0)
+      for (int i = 0; i < n; i++) {
+        compile_result_free(&res[i]);
+        res[i].ok = 0;
+        res[i].message = xstrdup(err.msg);
+        res[i].retry = n > 1; /* NVRTC could not run on the batch: each alone says why */
+      }
     dbuf_reset(&frame);
-    wire_encode_result(&frame, &res);
-    compile_result_free(&res);
-    wire_job_free(&job);
+    for (int i = 0; i < n; i++) {
+      wire_encode_result(&frame, &res[i]);
+      compile_result_free(&res[i]);
+      wire_job_free(&jobs[i]);
+    }
     if (wire_write_all(out, frame.data, frame.len) != 0) break; /* the pool went away */
   }
   dbuf_free(&frame);

@@ -6,7 +6,11 @@
  * (job or result), then fields: 32-bit integers, doubles, and byte strings as a 4-byte
  * length (0xffffffff for NULL) followed by the bytes.
  *
- * Ownership: wire_decode_job fills a wire_job whose strings it owns (wire_job_free);
+ * A job frame holds 1..COMPILE_BATCH_MAX jobs: more than one is a batch, compiled as one NVRTC
+ * program (compile_now_batch); the worker answers a frame of n jobs with n result frames, in
+ * order.
+ *
+ * Ownership: wire_decode_jobs fills wire_jobs whose strings they own (wire_job_free);
  * wire_decode_result fills a caller-initialised compile_result. */
 #ifndef CUTUNE_COMPILE_WIRE_H
 #define CUTUNE_COMPILE_WIRE_H
@@ -25,11 +29,12 @@ typedef struct wire_job {
 void wire_job_copy(wire_job *dst, const compile_job *src);
 void wire_job_free(wire_job *j);
 
-/* Append one whole frame (length included) to out. */
-void wire_encode_job(dbuf *out, const compile_job *job);
+/* Append one whole frame (length included) to out: n jobs (1..COMPILE_BATCH_MAX), a result. */
+void wire_encode_jobs(dbuf *out, const compile_job *const *jobs, int n);
 void wire_encode_result(dbuf *out, const compile_result *res);
-/* Decode one frame body (without its length). 0 on success, -1 if malformed. */
-int wire_decode_job(const char *body, size_t n, wire_job *out);
+/* Decode one frame body (without its length): up to max jobs into out, their count in *count.
+ * 0 on success, -1 if malformed (nothing left to free). */
+int wire_decode_jobs(const char *body, size_t n, wire_job *out, int max, int *count);
 int wire_decode_result(const char *body, size_t n, compile_result *res);
 
 /* Write all of p to fd; a reader that has gone away gives -1 (errno EPIPE) without

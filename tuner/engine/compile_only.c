@@ -142,6 +142,17 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
          n - cached - shared, sharedtxt, cached, failed,
          !failed ? "" : failed == n ? " (none succeeded: exit status 4)"
                                     : " (see the table; failed configurations are data: exit status 3)");
+  cpool_stats ps;
+  cpool_get_stats(pool, &ps);
+  if (ps.programs) {
+    printf("NVRTC programs: %ld for %zu compiled configurations", ps.programs, n - cached - shared);
+    if (ps.batches)
+      printf(" (%ld configurations in %ld batches, up to %d per program)", ps.batched, ps.batches, cpool_batch_size(pool));
+    if (ps.retried) printf("; %ld compiled again alone after their batch failed", ps.retried);
+    if (ps.batch_off) printf("; batching turned off: a failed batch's members all compiled alone");
+    if (isfinite(ps.fixed_ms)) printf("; NVRTC's fixed cost per program %.0f ms", ps.fixed_ms);
+    printf("\n");
+  }
   printf("%s: timing needs a GPU. Run this command on a machine with a CUDA device to measure;\n"
          "nothing was written to %s/.\n", why_no_gpu, o->results_dir);
   out->configs = n, out->failed = failed;

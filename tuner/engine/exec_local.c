@@ -80,7 +80,10 @@ static void item_free(item *it) {
 static int l_room(exec *x, int g) {
   exec_local *e = (exec_local *)x;
   lgroup *l = &e->lg[g];
-  int window = 2 * e->jobs + 4 + x->group[g].ndevices;
+  /* the compile pool works ahead of the devices: 2 configurations per worker, or as many as a
+   * batch (compile.h) and one more where it batches */
+  int per = cpool_batch_size(e->pool);
+  int window = (per > 1 ? per + 1 : 2) * e->jobs + 4 + x->group[g].ndevices;
   int used = l->compiling + l->nready + l->ongpu + l->ndone;
   return e->stopped || used >= window ? 0 : window - used;
 }
@@ -174,7 +177,7 @@ static int feed(exec_local *e, cterr *err) {
       gpu_job job = it->launch;
       job.cubin = it->cr.cubin.data;
       job.cubin_len = it->cr.cubin.len;
-      job.kernel = space_kernel(e->s);
+      job.kernel = it->cr.entry ? it->cr.entry : space_kernel(e->s); /* renamed in a batch (compile.h) */
       job.timeout_s = space_timeout(e->s);
       job.best_ms = l->best;
       job.min_samples = e->o->min_samples;
@@ -376,7 +379,7 @@ static int l_remeasure(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, 
     return 0;
   }
   gj.cubin = cr.cubin.data, gj.cubin_len = cr.cubin.len;
-  gj.kernel = space_kernel(e->s);
+  gj.kernel = cr.entry ? cr.entry : space_kernel(e->s);
   gj.timeout_s = space_timeout(e->s) + 3.0 * energy_ms / 1000.0;
   gj.best_ms = NAN; /* no racing: these are all contenders (race_samples 0) */
   gj.min_samples = e->o->min_samples, gj.max_samples = e->o->max_samples, gj.target_rse = e->o->rse;

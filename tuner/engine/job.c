@@ -44,6 +44,7 @@ int job_open_pool(const run_opts *o, const char *self_exe, cpool **pool, int *jo
   int rc = cpool_new(pool, self_exe, n, cache, err);
   free(cache);
   if (rc == 0 && o->compile_timeout > 0) cpool_set_timeout(*pool, o->compile_timeout);
+  if (rc == 0) cpool_set_batch(*pool, o->batch);
   if (jobs) *jobs = n;
   return rc;
 }

@@ -40,6 +40,7 @@ typedef struct run_opts {
   double energy_within;    /* ... within this fraction of the best time */
   int no_runtime_sweep;    /* --no-runtime-sweep: measure only what the strategy proposes */
   double race_margin;      /* --race: racing's margin (docs/MEASURE.md); < 0: off */
+  int batch;               /* --batch: configurations per NVRTC program; 0 automatic, 1 none */
   int race_samples;        /* --race-samples: samples before the first racing test */
 } run_opts;
 
