@@ -204,6 +204,36 @@ int main(int argc, char **argv) {
   CHECK(RUN("copy_fault", 256) == ST_RUNTIME_FAULT);
   CHECK_STR_CONTAINS(r.message, "CUDA_ERROR_ILLEGAL_ADDRESS");
   CHECK(RUN("copy_ok", 256) == ST_OK);
+  {
+    /* two jobs in flight (gpu.h: GPU_DEPTH): the first faults and kills its worker; the one
+     * queued behind it goes to the replacement worker and is measured there */
+    gpu_job f = {.cubin = "fake", .cubin_len = 5, .kernel = "copy_fault", .timeout_s = 10, .best_ms = NAN,
+                 .min_samples = 10, .max_samples = 100, .target_rse = 0.005};
+    f.geom = (launch_geom){{(unsigned)((N + 255) / 256), 1, 1}, {256, 1, 1}, 0};
+    gpu_job o = f;
+    o.kernel = "copy_ok";
+    CHECK(gpu_pending(g) == 0 && gpu_can_queue(g, &f));
+    REQUIRE(gpu_submit(g, &f, &err) == 0);
+    CHECK(gpu_can_queue(g, &o));
+    REQUIRE(gpu_submit(g, &o, &err) == 0);
+    CHECK(gpu_pending(g) == 2 && !gpu_can_queue(g, &o));
+    record_free(&r);
+    REQUIRE(gpu_collect(g, &r, &err) == 0);
+    CHECK_MSG(r.status == ST_RUNTIME_FAULT, "first of two: %s", rec_status_name(r.status));
+    record_free(&r);
+    REQUIRE(gpu_collect(g, &r, &err) == 0);
+    CHECK_MSG(r.status == ST_OK && r.samples > 0, "queued behind a fault: %s %s", rec_status_name(r.status), r.message);
+    CHECK(gpu_pending(g) == 0);
+    /* ... and behind a hang: the first times out, the second has a clock of its own */
+    f.kernel = "copy_spin", f.timeout_s = 0.5;
+    REQUIRE(gpu_submit(g, &f, &err) == 0 && gpu_submit(g, &o, &err) == 0);
+    record_free(&r);
+    REQUIRE(gpu_collect(g, &r, &err) == 0);
+    CHECK_MSG(r.status == ST_TIMEOUT, "first of two: %s", rec_status_name(r.status));
+    record_free(&r);
+    REQUIRE(gpu_collect(g, &r, &err) == 0);
+    CHECK_MSG(r.status == ST_OK, "queued behind a hang: %s %s", rec_status_name(r.status), r.message);
+  }
   CHECK(run(g, "copy_spin", 256, 0.5, 1000, 0.005, NAN, &r) == ST_TIMEOUT);
   CHECK(RUN("copy_ok", 256) == ST_OK);
   CHECK(RUN("copy_ok", 2048) == ST_LAUNCH_ERROR);

@@ -32,8 +32,9 @@ typedef struct item {
 typedef struct slot {
   gpu *gw;
   int ordinal, group, alive;
-  item *it;    /* on the GPU; NULL when idle */
-  record pend; /* its record, stamped before submit */
+  item *it[GPU_DEPTH];    /* on the GPU, oldest first (the second waits in the worker's pipe) */
+  record pend[GPU_DEPTH]; /* their records, stamped before submit */
+  int n;                  /* how many; 0: idle */
 } slot;
 
 typedef struct lgroup {
@@ -83,7 +84,7 @@ static int l_room(exec *x, int g) {
   /* the compile pool works ahead of the devices: 2 configurations per worker, or as many as a
    * batch (compile.h) and one more where it batches */
   int per = cpool_batch_size(e->pool);
-  int window = (per > 1 ? per + 1 : 2) * e->jobs + 4 + x->group[g].ndevices;
+  int window = (per > 1 ? per + 1 : 2) * e->jobs + 4 + GPU_DEPTH * x->group[g].ndevices;
   int used = l->compiling + l->nready + l->ongpu + l->ndone;
   return e->stopped || used >= window ? 0 : window - used;
 }
@@ -150,15 +151,45 @@ static int collect_compiles(exec_local *e, int timeout_ms, cterr *err) {
   }
 }
 
-/* Ready configurations to idle devices of their group; those that need no GPU to the done list. */
+/* The GPU job of a compiled configuration of group l (its cubin stays with the item). */
+static gpu_job make_job(exec_local *e, const lgroup *l, const item *it) {
+  gpu_job job = it->launch;
+  job.cubin = it->cr.cubin.data;
+  job.cubin_len = it->cr.cubin.len;
+  job.kernel = it->cr.entry ? it->cr.entry : space_kernel(e->s); /* renamed in a batch (compile.h) */
+  job.timeout_s = space_timeout(e->s);
+  job.best_ms = l->best;
+  job.min_samples = e->o->min_samples;
+  job.min_samples_fixed = e->o->min_samples_given;
+  job.max_samples = e->o->max_samples;
+  job.target_rse = e->o->rse;
+  job.want_energy = 0;       /* time first; energy in a pass of its own (tune.c energy_pass) */
+  job.isolated_samples = 21; /* contenders only: see gpu_job */
+  job.race_ms = l->race;     /* the k-th best so far (tune.c): racing, docs/MEASURE.md */
+  job.race_margin = e->o->race_margin;
+  job.race_samples = e->o->race_margin >= 0 ? e->o->race_samples : 0;
+  return job;
+}
+
+/* A device of group g for job: an idle one first, else one that can queue it behind the job it
+ * is on (gpu.h: GPU_DEPTH), so the worker goes from one to the next without waiting for us. */
+static slot *pick_slot(exec_local *e, int g, const gpu_job *job) {
+  slot *busy = NULL;
+  for (int i = 0; i < e->nslots; i++) {
+    slot *sl = &e->slots[i];
+    if (!sl->alive || sl->group != g) continue;
+    if (sl->n == 0) return sl;
+    if (!busy && sl->n < GPU_DEPTH && gpu_can_queue(sl->gw, job)) busy = sl;
+  }
+  return busy;
+}
+
+/* Ready configurations to the devices of their group; those that need no GPU to the done list. */
 static int feed(exec_local *e, cterr *err) {
   if (e->stopped) return 0;
   for (int g = 0; g < e->base.ngroups; g++) {
     lgroup *l = &e->lg[g];
     while (l->nready > 0) {
-      slot *sl = NULL;
-      for (int i = 0; i < e->nslots && !sl; i++)
-        if (e->slots[i].alive && e->slots[i].group == g && !e->slots[i].it) sl = &e->slots[i];
       item *it = l->ready_head;
       if (!it->have_rec) {
         job_record_base(e->s, it->cfg, e->prob, l->arch, &it->cr, &it->rec, &it->launch);
@@ -166,7 +197,12 @@ static int feed(exec_local *e, cterr *err) {
         it->needs_gpu = it->rec.status == ST_OK;
         it->have_rec = 1;
       }
-      if (it->needs_gpu && !sl) break; /* every device of the group is busy: it waits */
+      slot *sl = NULL;
+      gpu_job job;
+      if (it->needs_gpu) {
+        job = make_job(e, l, it);
+        if (!(sl = pick_slot(e, g, &job))) break; /* every device of the group is full: it waits */
+      }
       pop(&l->ready_head, &l->ready_tail);
       l->nready--;
       if (!it->needs_gpu) { /* compile error or invalid geometry: a record without the GPU */
@@ -174,27 +210,12 @@ static int feed(exec_local *e, cterr *err) {
         l->ndone++;
         continue;
       }
-      gpu_job job = it->launch;
-      job.cubin = it->cr.cubin.data;
-      job.cubin_len = it->cr.cubin.len;
-      job.kernel = it->cr.entry ? it->cr.entry : space_kernel(e->s); /* renamed in a batch (compile.h) */
-      job.timeout_s = space_timeout(e->s);
-      job.best_ms = l->best;
-      job.min_samples = e->o->min_samples;
-      job.min_samples_fixed = e->o->min_samples_given;
-      job.max_samples = e->o->max_samples;
-      job.target_rse = e->o->rse;
-      job.want_energy = 0;       /* time first; energy in a pass of its own (tune.c energy_pass) */
-      job.isolated_samples = 21; /* contenders only: see gpu_job */
-      job.race_ms = l->race;     /* the k-th best so far (tune.c): racing, docs/MEASURE.md */
-      job.race_margin = e->o->race_margin;
-      job.race_samples = e->o->race_margin >= 0 ? e->o->race_samples : 0;
       if (gpu_submit(sl->gw, &job, err) != 0) {
         item_free(it);
         return -1;
       }
-      sl->it = it;
-      sl->pend = it->rec;
+      sl->it[sl->n] = it;
+      sl->pend[sl->n++] = it->rec;
       record_init(&it->rec);
       l->ongpu++;
     }
@@ -202,40 +223,57 @@ static int feed(exec_local *e, cterr *err) {
   return 0;
 }
 
+/* The oldest job of slot sl off it: its item, and its record into *rec. */
+static item *slot_shift(slot *sl, record *rec) {
+  item *it = sl->it[0];
+  *rec = sl->pend[0];
+  for (int k = 1; k < sl->n; k++) sl->it[k - 1] = sl->it[k], sl->pend[k - 1] = sl->pend[k];
+  sl->n--;
+  record_init(&sl->pend[sl->n]);
+  return it;
+}
+
 /* The result of device i: 1 with *d filled, 0 when its worker could not be restarted (the
  * device is dropped and its configuration queued again), -1 when no device of the group is left. */
 static int collect_gpu(exec_local *e, int i, exec_done *d, cterr *err) {
   slot *sl = &e->slots[i];
-  item *it = sl->it;
   lgroup *l = &e->lg[sl->group];
-  sl->it = NULL;
-  l->ongpu--;
-  if (gpu_collect(sl->gw, &sl->pend, err) != 0) {
-    record_free(&sl->pend);
+  if (gpu_collect(sl->gw, &sl->pend[0], err) != 0) {
     sl->alive = 0;
     e->gws[i] = NULL;
     int left = 0;
     for (int k = 0; k < e->nslots; k++) left += e->slots[k].alive && e->slots[k].group == sl->group;
     fprintf(stderr, "cutune: device %d dropped (%s); %d device%s of its model left\n", sl->ordinal, err->msg, left,
             left == 1 ? "" : "s");
-    if (!left) {
-      item_free(it);
-      return cterr_set(err, "every device of the model %s was lost", e->base.group[sl->group].info.name);
+    /* every job it had goes to the front, in order: the next idle device of the group takes them */
+    for (int k = sl->n - 1; k >= 0; k--) {
+      item *it = sl->it[k];
+      record_free(&sl->pend[k]);
+      l->ongpu--;
+      if (!left) {
+        item_free(it);
+        continue;
+      }
+      it->have_rec = 0; /* made again, for the device that takes it */
+      record_free(&it->rec);
+      it->next = l->ready_head;
+      l->ready_head = it;
+      if (!l->ready_tail) l->ready_tail = it;
+      l->nready++;
     }
-    it->have_rec = 0; /* made again, for the device that takes it */
-    record_free(&it->rec);
-    it->next = l->ready_head; /* to the front: the next idle device of the group takes it */
-    l->ready_head = it;
-    if (!l->ready_tail) l->ready_tail = it;
-    l->nready++;
+    sl->n = 0;
+    if (!left) return cterr_set(err, "every device of the model %s was lost", e->base.group[sl->group].info.name);
     return 0;
   }
-  const record *r = &sl->pend; /* the next job of the group stops early against this one too */
-  if (r->status == ST_OK && isfinite(r->t_median) && (isnan(l->best) || r->t_median < l->best)) l->best = r->t_median;
+  l->ongpu--;
+  record rec;
+  item *it = slot_shift(sl, &rec);
+  /* the next job of the group is a contender against this one too */
+  if (rec.status == ST_OK && isfinite(rec.t_median) && !record_raced(&rec) && (isnan(l->best) || rec.t_median < l->best))
+    l->best = rec.t_median;
   d->group = sl->group;
   d->cfg = it->cfg;
-  d->rec = sl->pend;
-  record_init(&sl->pend);
+  d->rec = rec;
   item_free(it);
   return 1;
 }
@@ -265,11 +303,11 @@ static int l_wait(exec *x, exec_done *d, int timeout_ms, cterr *err) {
       if (r == 1) return 1;
       continue;
     }
-    int ongpu = 0, idle = 0;
+    int ongpu = 0, idle = 0; /* idle: a device with room for another job */
     for (int k = 0; k < e->nslots; k++) {
       if (!e->slots[k].alive) continue;
-      if (e->slots[k].it) ongpu++;
-      else idle++;
+      ongpu += e->slots[k].n > 0;
+      idle += e->slots[k].n < GPU_DEPTH;
     }
     int compiling = cpool_pending(e->pool) > 0;
     double left = until - now_seconds();
@@ -304,14 +342,19 @@ static void l_drain(exec *x) {
   l_stop(x);
   for (int i = 0; i < e->nslots; i++) { /* let busy workers finish, so the next problem finds them idle */
     slot *sl = &e->slots[i];
-    if (!sl->it) continue;
-    cterr e2;
-    if (gpu_pending(sl->gw)) gpu_collect(sl->gw, &sl->pend, &e2);
-    record_free(&sl->pend);
-    record_init(&sl->pend);
-    e->lg[sl->group].ongpu--;
-    item_free(sl->it);
-    sl->it = NULL;
+    while (sl->n > 0) {
+      cterr e2;
+      if (gpu_pending(sl->gw) && gpu_collect(sl->gw, &sl->pend[0], &e2) != 0) {
+        for (int k = 0; k < sl->n; k++) record_free(&sl->pend[k]), item_free(sl->it[k]);
+        e->lg[sl->group].ongpu -= sl->n;
+        sl->n = 0;
+        break;
+      }
+      record rec;
+      item_free(slot_shift(sl, &rec));
+      record_free(&rec);
+      e->lg[sl->group].ongpu--;
+    }
   }
   item *it;
   while ((it = pop(&e->done_head, &e->done_tail))) {
@@ -356,7 +399,7 @@ static int l_remeasure(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, 
   lgroup *l = &e->lg[g];
   slot *sl = NULL;
   for (int i = 0; i < e->nslots && !sl; i++)
-    if (e->slots[i].alive && e->slots[i].group == g && !e->slots[i].it) sl = &e->slots[i];
+    if (e->slots[i].alive && e->slots[i].group == g && !e->slots[i].n) sl = &e->slots[i];
   if (!sl) return cterr_set(err, "no idle device of %s for the energy pass", x->group[g].info.name);
   compile_job job;
   job_hold hold;
@@ -435,7 +478,7 @@ int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int 
   if (gpu_start_all(started, self_exe, ordinals, n, err) != 0) goto fail;
   for (int i = 0; i < n; i++) {
     slot *sl = &e->slots[e->nslots];
-    record_init(&sl->pend);
+    for (int k = 0; k < GPU_DEPTH; k++) record_init(&sl->pend[k]);
     sl->gw = started[i];
     e->gws[e->nslots++] = sl->gw;
     sl->ordinal = ordinals[i], sl->alive = 1;

@@ -5,9 +5,11 @@
  * dies. Every wait for the worker has a wall-clock deadline (poll), so a hung kernel costs one
  * job's time limit: the worker is killed, the job is recorded as a timeout, and a fresh worker
  * is started and given the same problem (its reference runs again) before gpu_measure returns. */
+#define _GNU_SOURCE /* F_SETPIPE_SZ */
 #include "gpu.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -25,6 +27,18 @@
 #define SETUP_TIMEOUT_S 600.0 /* host-side random fill of GB-sized inputs + the reference */
 #define SETUP_ATTEMPTS 3      /* workers that may die in a problem's setup before the run gives up */
 
+/* A job sent to the worker and not yet collected. Kept whole (the cubin borrowed from the
+ * caller) so that it can be sent again to a replacement worker. */
+typedef struct gpu_pend {
+  wire_job wj;
+  char kernel[256];
+  const void *cubin;
+  double deadline; /* 0: it waits behind the one before it (its clock starts when that ends) */
+  launch_geom geom;
+  int send_failed, unsent;
+  char why[1024];
+} gpu_pend;
+
 struct gpu {
   char *self_exe;
   int ordinal;
@@ -38,11 +52,10 @@ struct gpu {
   double problem_copy_gbps; /* the worker's copy of the problem's bytes; NAN: use info.copy_gbps */
   double problem_sgemm_ms;  /* the problem's cuBLAS SGEMM baseline; NAN: none */
   char sgemm_why[200];      /* why it is missing, when it was asked for */
-  /* the job sent by gpu_submit and not yet collected */
-  int pending, send_failed;
-  double pending_timeout, pending_deadline;
-  launch_geom pending_geom;
-  char pending_why[1024];
+  /* the jobs sent by gpu_submit and not yet collected, oldest first (gpu.h: GPU_DEPTH) */
+  gpu_pend q[GPU_DEPTH];
+  int nq;
+  int pipe_cap; /* bytes the pipe to the worker holds (a queued job must fit beside the first) */
 };
 
 static void errtail_add(gpu *g, const char *p, size_t n) {
@@ -82,6 +95,10 @@ static int worker_spawn(gpu *g, const char *mode, int no_copy_bw, cterr *err) {
   char *argv[] = {g->self_exe, "__gpu-worker", (char *)mode, no_copy_bw ? "--no-copy-bw" : NULL, NULL};
   int rc = proc_spawn(&g->pr, g->self_exe, argv, 1);
   if (rc) return cterr_set(err, "starting the GPU worker '%s': %s", g->self_exe, strerror(rc));
+  /* room in the pipe for a queued job beside the one being measured, so that queueing it
+   * never blocks the coordinator (Linux: up to /proc/sys/fs/pipe-max-size, 1 MiB by default) */
+  int cap = fcntl(g->pr.to, F_SETPIPE_SZ, 1 << 20);
+  g->pipe_cap = cap > 0 ? cap : fcntl(g->pr.to, F_GETPIPE_SZ);
   g->errlen = 0;
   g->errtail[0] = 0;
   return 0;
@@ -315,6 +332,7 @@ void gpu_stop(gpu *g) {
 }
 
 int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
+  if (g->nq) return cterr_set(err, "gpu_setup: %d jobs not collected", g->nq);
   if (p->nargs < 0 || p->nargs > MAX_ARGS) return cterr_set(err, "gpu_setup: %d arguments (at most %d)", p->nargs, MAX_ARGS);
   if (!p->ref_cubin || !p->ref_kernel) return cterr_set(err, "gpu_setup: the reference cubin and kernel name are required");
   g->problem_copy_gbps = NAN; /* measured by the worker for this problem */
@@ -411,68 +429,106 @@ static void fill_record(const gpu *g, const wire_result *w, record *rec) {
   rec->temperature_c = w->temperature_c;
 }
 
+static size_t pend_bytes(const gpu_pend *q) { return 16 + sizeof q->wj + q->wj.kernel_len + q->wj.cubin_len; }
+
+/* Send queued job k to the worker; a worker found dead marks it (send_failed for the job it
+ * would run now, unsent for one queued behind: the death is the running job's, and a
+ * replacement worker gets it again). */
+static void send_pend(gpu *g, int k) {
+  gpu_pend *q = &g->q[k];
+  cterr e;
+  q->send_failed = q->unsent = 0;
+  q->why[0] = 0;
+  if (wire_write(g->pr.to, MSG_MEASURE, &q->wj, sizeof q->wj, q->kernel, q->wj.kernel_len, q->cubin, q->wj.cubin_len, &e)) {
+    if (k == 0) {
+      describe_death(g, 0, q->why, sizeof q->why);
+      q->send_failed = 1;
+    } else {
+      q->unsent = 1;
+    }
+  }
+}
+
+int gpu_can_queue(const gpu *g, const gpu_job *job) {
+  if (g->nq == 0) return 1;
+  if (g->nq >= GPU_DEPTH) return 0;
+  size_t mine = 16 + sizeof(wire_job) + (job->kernel ? strlen(job->kernel) : 0) + job->cubin_len, ahead = 0;
+  for (int k = 0; k < g->nq; k++) ahead += pend_bytes(&g->q[k]);
+  return g->pipe_cap > 0 && ahead + mine <= (size_t)g->pipe_cap;
+}
+
 int gpu_submit(gpu *g, const gpu_job *job, cterr *err) {
   if (!g->have_setup) return cterr_set(err, "gpu_submit: no problem set up (gpu_setup first)");
-  if (g->pending) return cterr_set(err, "gpu_submit: the previous job was not collected");
-  if (g->pr.pid <= 0 && worker_restart(g, err)) return -1;
-  wire_job wj;
-  memset(&wj, 0, sizeof wj);
-  wj.geom = job->geom;
-  wj.timeout_s = job->timeout_s > 0 ? job->timeout_s : 10.0;
-  wj.best_ms = job->best_ms;
-  wj.target_rse = job->target_rse;
-  wj.min_samples = job->min_samples;
-  wj.min_samples_fixed = job->min_samples_fixed;
-  wj.max_samples = job->max_samples;
-  wj.want_energy = job->want_energy;
-  wj.isolated_samples = job->isolated_samples;
-  wj.race_ms = job->race_samples > 0 ? job->race_ms : NAN;
-  wj.race_margin = job->race_margin;
-  wj.race_samples = job->race_samples;
+  if (!gpu_can_queue(g, job)) return cterr_set(err, "gpu_submit: %d jobs in flight and no room for another", g->nq);
+  if (g->nq == 0 && g->pr.pid <= 0 && worker_restart(g, err)) return -1;
   if (job->nargvals < 0 || job->nargvals > MAX_ARGVALS)
     return cterr_set(err, "gpu_submit: %d argument values (at most %d)", job->nargvals, MAX_ARGVALS);
-  wj.nargvals = job->nargvals;
-  for (int i = 0; i < job->nargvals; i++) wj.argvals[i] = job->argvals[i];
-  wj.kernel_len = job->kernel ? (uint32_t)strlen(job->kernel) : 0;
-  wj.cubin_len = job->cubin_len;
-  g->pending = 1;
-  g->pending_timeout = wj.timeout_s;
-  /* The worker keeps its own timing within 60% of the limit; the margin covers module load. */
-  g->pending_deadline = now_seconds() + wj.timeout_s + 1.0;
-  g->pending_geom = job->geom;
-  g->send_failed = 0;
-  g->pending_why[0] = 0;
-  if (wire_write(g->pr.to, MSG_MEASURE, &wj, sizeof wj, job->kernel, wj.kernel_len, job->cubin, job->cubin_len, err)) {
-    describe_death(g, 0, g->pending_why, sizeof g->pending_why);
-    g->send_failed = 1;
-  }
+  if (job->kernel && strlen(job->kernel) >= sizeof g->q[0].kernel)
+    return cterr_set(err, "gpu_submit: kernel name of %zu characters", strlen(job->kernel));
+  gpu_pend *q = &g->q[g->nq];
+  memset(q, 0, sizeof *q);
+  wire_job *wj = &q->wj;
+  wj->geom = job->geom;
+  wj->timeout_s = job->timeout_s > 0 ? job->timeout_s : 10.0;
+  wj->best_ms = job->best_ms;
+  wj->target_rse = job->target_rse;
+  wj->min_samples = job->min_samples;
+  wj->min_samples_fixed = job->min_samples_fixed;
+  wj->max_samples = job->max_samples;
+  wj->want_energy = job->want_energy;
+  wj->isolated_samples = job->isolated_samples;
+  wj->race_ms = job->race_samples > 0 ? job->race_ms : NAN;
+  wj->race_margin = job->race_margin;
+  wj->race_samples = job->race_samples;
+  wj->nargvals = job->nargvals;
+  for (int i = 0; i < job->nargvals; i++) wj->argvals[i] = job->argvals[i];
+  wj->kernel_len = job->kernel ? (uint32_t)strlen(job->kernel) : 0;
+  if (job->kernel) memcpy(q->kernel, job->kernel, wj->kernel_len + 1);
+  wj->cubin_len = job->cubin_len;
+  q->cubin = job->cubin;
+  q->geom = job->geom;
+  /* The worker keeps its own timing within 60% of the limit; the margin covers module load.
+   * A job queued behind another starts its clock when that one is collected. */
+  q->deadline = g->nq == 0 ? now_seconds() + wj->timeout_s + 1.0 : 0;
+  g->nq++;
+  send_pend(g, g->nq - 1);
   return 0;
 }
 
+/* After the oldest job: the next one's clock starts; after a restart (rest == the replacement
+ * worker), the jobs queued for the dead one are sent to it again. */
+static void pend_shift(gpu *g, int restarted) {
+  memmove(&g->q[0], &g->q[1], (size_t)(GPU_DEPTH - 1) * sizeof g->q[0]);
+  g->nq--;
+  for (int k = 0; k < g->nq; k++) {
+    if (restarted || g->q[k].unsent) send_pend(g, k);
+    if (k == 0) g->q[0].deadline = now_seconds() + g->q[0].wj.timeout_s + 1.0;
+  }
+}
+
 int gpu_collect(gpu *g, record *rec, cterr *err) {
-  if (!g->pending) return cterr_set(err, "gpu_collect: no job was submitted");
-  g->pending = 0;
+  if (!g->nq) return cterr_set(err, "gpu_collect: no job was submitted");
+  gpu_pend *q = &g->q[0];
   const gpu_device_info *in = &g->info;
   record_set_str(&rec->device_name, in->name);
   record_set_str(&rec->device_cc, in->cc);
   record_set_str(&rec->device_uuid, in->uuid);
   record_set_str(&rec->arch, in->arch);
   record_set_str(&rec->driver_version, in->driver);
-  rec->block_threads = (int)launch_threads(&g->pending_geom);
-  rec->smem_dynamic = (int)g->pending_geom.dyn_smem;
+  rec->block_threads = (int)launch_threads(&q->geom);
+  rec->smem_dynamic = (int)q->geom.dyn_smem;
 
   int restart = 0;
   char why[1024];
-  if (g->send_failed) {
+  if (q->send_failed) {
     rec->status = ST_RUNTIME_FAULT;
-    record_set_str(&rec->message, g->pending_why);
+    record_set_str(&rec->message, q->why);
     restart = 1;
   } else {
     uint32_t type;
     dbuf p;
     dbuf_init(&p);
-    double deadline = g->pending_deadline;
-    int r = recv_frame(g, &type, &p, deadline, err);
+    int r = recv_frame(g, &type, &p, q->deadline, err);
     if (r == 0 && type == MSG_RESULT && p.len == sizeof(wire_result)) {
       wire_result w;
       memcpy(&w, p.data, sizeof w);
@@ -483,7 +539,7 @@ int gpu_collect(gpu *g, record *rec, cterr *err) {
       worker_reap(g, 1, NULL, 0);
       rec->status = ST_TIMEOUT;
       char *m = xasprintf("no result within the time limit of %.1f s (a hung or very slow kernel); the GPU worker was killed",
-                          g->pending_timeout);
+                          q->wj.timeout_s);
       record_set_str(&rec->message, m);
       free(m);
       restart = 1;
@@ -500,11 +556,15 @@ int gpu_collect(gpu *g, record *rec, cterr *err) {
     }
     dbuf_free(&p);
   }
-  if (restart && worker_restart(g, err)) return -1;
+  if (restart && worker_restart(g, err)) {
+    g->nq = 0; /* the device is lost: the queued jobs come back to the caller unmeasured (gpu.h) */
+    return -1;
+  }
+  pend_shift(g, restart);
   return 0;
 }
 
-int gpu_pending(const gpu *g) { return g->pending; }
+int gpu_pending(const gpu *g) { return g->nq; }
 
 int gpu_wait_any(gpu *const *gs, int n, int timeout_ms) {
   double until = timeout_ms < 0 ? INFINITY : now_seconds() + timeout_ms / 1000.0;
@@ -515,9 +575,9 @@ int gpu_wait_any(gpu *const *gs, int n, int timeout_ms) {
     int np = 0;
     for (int i = 0; i < n && i < GPU_WAIT_MAX; i++) {
       gpu *g = gs[i];
-      if (!g || !g->pending) continue;
-      if (g->send_failed || g->pr.from < 0 || now >= g->pending_deadline) return i;
-      if (g->pending_deadline < wake) wake = g->pending_deadline;
+      if (!g || !g->nq) continue;
+      if (g->q[0].send_failed || g->pr.from < 0 || now >= g->q[0].deadline) return i;
+      if (g->q[0].deadline < wake) wake = g->q[0].deadline;
       pf[np] = (struct pollfd){g->pr.from, POLLIN, 0}, who[np++] = i;
       if (g->pr.err >= 0) pf[np] = (struct pollfd){g->pr.err, POLLIN, 0}, who[np++] = -1 - i;
     }

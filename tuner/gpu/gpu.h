@@ -105,11 +105,19 @@ int gpu_measure(gpu *g, const gpu_job *job, record *rec, cterr *err);
 
 /* gpu_measure in two halves, so the coordinator can record one result (write, fsync) while
  * the worker measures the next: gpu_submit sends the job and returns at once; gpu_collect waits
- * for its result (deadline, restart on death) and fills rec as gpu_measure does. One job at a
- * time: submit, collect, submit, ... */
+ * for the oldest job's result (deadline, restart on death) and fills rec as gpu_measure does.
+ * Up to GPU_DEPTH jobs may be in flight: the second waits in the worker's pipe, so the worker
+ * starts it the moment it has answered the first, without waiting for the coordinator; its
+ * time limit runs from when the first is collected. The job's cubin must stay valid until it is
+ * collected (a replacement worker, after a fault, is sent the queued jobs again). When
+ * gpu_collect fails (the worker cannot be restarted), every job in flight is dropped. */
+#define GPU_DEPTH 2
 int gpu_submit(gpu *g, const gpu_job *job, cterr *err);
 int gpu_collect(gpu *g, record *rec, cterr *err);
-/* Whether a job was submitted and not yet collected. */
+/* Whether job can be submitted now: nothing in flight, or room for it (GPU_DEPTH, and the
+ * pipe holds it beside the jobs ahead of it, so that submitting never blocks). */
+int gpu_can_queue(const gpu *g, const gpu_job *job);
+/* How many jobs were submitted and not yet collected. */
 int gpu_pending(const gpu *g);
 /* Several GPUs at once: waits up to timeout_ms (-1: until one is ready) for one of the n
  * (at most GPU_WAIT_MAX; NULL entries and those without a pending job are skipped) whose
