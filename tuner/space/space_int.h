@@ -2,7 +2,9 @@
  *
  *   space.c       the Lua state, the sandbox (restricted globals, require), loading a file,
  *                 protected calls, the accessors of space.h
- *   space_parse.c reading the table a space file returns into struct space (strict keys)
+ *   space_parse.c reading the table a space file returns into struct space (strict keys): the
+ *                 top level; space_parse_params.c params, constraints, problems;
+ *                 space_parse_args.c args; space_read.c the typed readers they share
  *   space_eval.c  enumeration with constraints, geometry, argument sizes, bytes and flops
  *   space_limits.c memory, instruction, time and string-pattern bounds on the space's Lua code
  *   space_options.c the allow-list of NVRTC options a space may pass
