@@ -57,6 +57,16 @@ ct.inout = argctor("inout")
 ct.scalar = argctor("scalar")
 ct.out = ct.output -- spelling used in early sketches
 
+-- ct.symbol(name, type, count[, opts]): a __constant__ or __device__ variable filled per problem
+-- (opts: fill/lo/hi, values = {...} or function(n), file = "x.npy", from = "buffer name")
+function ct.symbol(name, etype, count, opts)
+  if opts == nil and type(count) == "table" then count, opts = nil, count end
+  local t = { name = name, type = etype, count = count, opts = opts }
+  t.__ct = "symbol"
+  t.file, t.line = where()
+  return t
+end
+
 local function int_arg(fname, i, v)
   local n = type(v) == "number" and tointeger(v)
   if not n then

@@ -17,16 +17,21 @@
 #include "base/util.h"
 
 #define COMPILE_MAX_OPTS 96
+#define COMPILE_MAX_NAMES 15
 
 typedef struct compile_job {
   const char *src_path; /* for messages and #line: the template's path */
   const char *src;      /* the source text */
   const char *src_digest; /* compile_source digest of src and everything it includes (64 hex),
                              or NULL: the cache key then hashes src alone */
-  const char *kernel;   /* extern "C" kernel name, to check it exists and read its resources */
+  const char *kernel;   /* the kernel as a C++ name expression ("k", "ns::k<TILE, 4>": parameters are
+                           macros there), to check it exists, instantiate it and read its resources */
   const char *arch;     /* "sm_90" */
   int nopts;
   const char *opts[COMPILE_MAX_OPTS]; /* -DTILE=64 ... and the space's own options */
+  int nnames;           /* further name expressions (other kernels; "&sym" for a __constant__ or
+                           __device__ variable) whose lowered names the result carries */
+  const char *names[COMPILE_MAX_NAMES];
 } compile_job;
 
 typedef struct kresources {
@@ -47,11 +52,17 @@ typedef struct compile_result {
   int lost;          /* 1: the worker was killed from outside mid-job (SIGKILL, SIGTERM, ...):
                         no fault of the configuration (not cached; a resumed run retries it) */
   char key[65];      /* cache key (sha256 hex) */
+  char *lowered;     /* the lowered (mangled) names of the job's kernel and names[], one line each, in
+                        that order (nvrtcGetLoweredName); NULL where unknown: the names as given */
 } compile_result;
 
 void compile_result_init(compile_result *r);
 void compile_result_free(compile_result *r);
 void compile_result_copy(compile_result *dst, const compile_result *src); /* deep; dst uninitialised */
+/* The lowered name of name i of the job (0: the kernel, 1..: names[i-1]) as the result recorded
+ * it, into out (size n); where the result has none, the name expression given as fallback (less
+ * a leading '&': an extern "C" name lowers to itself). */
+const char *compile_lowered(const compile_result *r, int i, const char *fallback, char *out, size_t n);
 
 /* NVRTC's version as "13.0". */
 const char *compile_nvrtc_version(void);

@@ -19,7 +19,7 @@
 
 /* Bump when what compile_now adds to the options (or the meta format) changes, so old
  * entries stop matching. */
-#define CACHE_FORMAT "cutune-compile-v2"
+#define CACHE_FORMAT "cutune-compile-v3" /* v3: name expressions, lowered names */
 
 void compile_result_init(compile_result *r) {
   memset(r, 0, sizeof *r);
@@ -42,6 +42,16 @@ void compile_result_copy(compile_result *dst, const compile_result *src) {
   dst->timed_out = src->timed_out;
   dst->lost = src->lost;
   memcpy(dst->key, src->key, sizeof dst->key);
+  dst->lowered = src->lowered ? xstrdup(src->lowered) : NULL;
+}
+
+const char *compile_lowered(const compile_result *r, int i, const char *fallback, char *out, size_t n) {
+  const char *name = fallback ? fallback : "";
+  const char *p = r->lowered;
+  for (int k = 0; p && k < i; k++) p = (p = strchr(p, '\n')) ? p + 1 : NULL;
+  if (p && *p) snprintf(out, n, "%.*s", (int)strcspn(p, "\n"), p);
+  else snprintf(out, n, "%s", name[0] == '&' ? name + 1 : name);
+  return out;
 }
 
 void compile_result_free(compile_result *r) {
@@ -49,6 +59,7 @@ void compile_result_free(compile_result *r) {
   dbuf_free(&r->cubin);
   dbuf_free(&r->log);
   free(r->message);
+  free(r->lowered);
   compile_result_init(r);
 }
 
@@ -75,6 +86,7 @@ void compile_job_key(const compile_job *job, char out[65]) {
   for (int i = 0; i < job->nopts; i++) hash_field(&c, job->opts[i]);
   hash_field(&c, job->arch);
   hash_field(&c, job->kernel);
+  for (int i = 0; i < job->nnames; i++) hash_field(&c, job->names[i]);
   hash_field(&c, compile_nvrtc_version());
   uint8_t d[32];
   sha256_final(&c, d);
@@ -189,6 +201,8 @@ static int cache_get(const char *dir, const char *key, compile_result *res, int 
   res->compile_ms = json_number_value(ms);
   dbuf_puts(&res->log, log);
   if (json_is_string(msg)) res->message = xstrdup(json_string_value(msg));
+  const char *low = json_string_value(json_object_get(root, "lowered"));
+  if (low) res->lowered = xstrdup(low);
   res->cached = 1;
   memcpy(res->key, key, 65);
   hit = 1;
@@ -222,6 +236,7 @@ int compile_cache_put(const char *dir, const char *key, const compile_result *re
   json_object_set_new(root, "compile_ms", json_real(res->compile_ms));
   json_object_set_new(root, "message", res->message ? json_text(res->message) : json_null());
   json_object_set_new(root, "log", json_text(res->log.data));
+  if (res->lowered) json_object_set_new(root, "lowered", json_text(res->lowered));
   if (res->ok) {
     char sum[17];
     cubin_check(res->cubin.data, res->cubin.len, sum);

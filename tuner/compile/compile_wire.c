@@ -31,6 +31,8 @@ void wire_job_copy(wire_job *dst, const compile_job *src) {
   dst->job.arch = own(dst, src->arch);
   dst->job.nopts = src->nopts;
   for (int i = 0; i < src->nopts && i < COMPILE_MAX_OPTS; i++) dst->job.opts[i] = own(dst, src->opts[i]);
+  dst->job.nnames = src->nnames;
+  for (int i = 0; i < src->nnames && i < COMPILE_MAX_NAMES; i++) dst->job.names[i] = own(dst, src->names[i]);
 }
 
 void wire_job_free(wire_job *j) {
@@ -72,6 +74,8 @@ void wire_encode_job(dbuf *out, const compile_job *job) {
   put_str(out, job->arch);
   put_i32(out, job->nopts);
   for (int i = 0; i < job->nopts; i++) put_str(out, job->opts[i]);
+  put_i32(out, job->nnames);
+  for (int i = 0; i < job->nnames; i++) put_str(out, job->names[i]);
   finish_frame(out, at);
 }
 
@@ -89,6 +93,7 @@ void wire_encode_result(dbuf *out, const compile_result *r) {
   put_str(out, r->message);
   put_bytes(out, r->log.data, r->log.len);
   put_bytes(out, r->cubin.data, r->cubin.len);
+  put_str(out, r->lowered);
   finish_frame(out, at);
 }
 
@@ -152,6 +157,15 @@ int wire_decode_job(const char *body, size_t n, wire_job *out) {
     out->job.opts[i] = o;
     if (!o) goto bad;
   }
+  int nnames = (int)get_u32(&c);
+  if (c.bad || nnames < 0 || nnames > COMPILE_MAX_NAMES) goto bad;
+  out->job.nnames = nnames;
+  for (int i = 0; i < nnames; i++) {
+    char *o = get_str(&c);
+    out->strs[out->nstrs++] = o;
+    out->job.names[i] = o;
+    if (!o) goto bad;
+  }
   if (c.bad || c.left || !out->job.src || !out->job.kernel || !out->job.arch) goto bad;
   return 0;
 bad:
@@ -177,6 +191,7 @@ int wire_decode_result(const char *body, size_t n, compile_result *r) {
   if (log) dbuf_append(&r->log, log, len);
   const char *cubin = get_bytes(&c, &len);
   if (cubin) dbuf_append(&r->cubin, cubin, len);
+  r->lowered = get_str(&c);
   if (c.bad || c.left) {
     compile_result_free(r);
     return -1;

@@ -17,7 +17,7 @@
 
 typedef struct wire_job {
   compile_job job;   /* pointers into the owned strings below */
-  char *strs[4 + COMPILE_MAX_OPTS];
+  char *strs[4 + COMPILE_MAX_OPTS + COMPILE_MAX_NAMES];
   int nstrs;
 } wire_job;
 

@@ -394,7 +394,7 @@ int space_load(const char *path, space **out, cterr *err) {
   }
   if (lua_tointeger(L, -1) < 0) goto fail;
   lua_settop(L, 1);
-  if (space_eval_problems(s, err) < 0 || space_eval_runtime_check(s, err) < 0) goto fail;
+  if (space_eval_problems(s, err) < 0 || space_eval_runtime_check(s, err) < 0 || space_eval_symbols(s, err) < 0) goto fail;
   double t0 = now_seconds();
   if (space_eval_enumerate(s, err) < 0) goto fail;
   s->enum_seconds = now_seconds() - t0;
@@ -420,6 +420,7 @@ void space_free(space *s) {
   if (s->L) lua_close(s->L); /* releases every registry reference at once */
   for (int i = 0; i < s->nrules; i++) free(s->rules[i].desc);
   free(s->rules);
+  space_symbols_free(s); /* before the problems that hold the data */
   for (int i = 0; i < s->nproblems; i++) {
     sp_problem *p = &s->probs[i];
     for (int j = 0; j < p->nvars; j++) free(p->names[j]);
@@ -437,6 +438,8 @@ void space_free(space *s) {
   free(s->objectives), free(s->objmax), free(s->options), free(s->files);
   free(s->path), free(s->dir), free(s->chunkname), free(s->name), free(s->template_path), free(s->kernel);
   free(s->ref_kernel), free(s->ref_template_path);
+  for (int i = 0; i < s->nref_defines; i++) free(s->ref_defines[i]);
+  free(s->ref_defines);
   configset_free(s->cs);
   free(s);
 }
@@ -461,6 +464,10 @@ const char *space_problem_var(const space *s, int prob, int j, int64_t *value) {
 const char *space_ref_kernel(const space *s) { return s->ref_kernel; }
 const char *space_ref_template_path(const space *s) { return s->ref_template_path; }
 double space_tolerance(const space *s) { return s->tolerance; }
+int space_unchecked(const space *s) { return s->unchecked; }
+int space_ref_ndefines(const space *s) { return s->nref_defines; }
+const char *space_ref_define(const space *s, int i) { return i >= 0 && i < s->nref_defines ? s->ref_defines[i] : NULL; }
+int space_ref_per_config(const space *s) { return s->ref_per_config; }
 int space_nobjectives(const space *s) { return s->nobjectives; }
 int space_objective_max(const space *s, int i) { return i >= 0 && i < s->nobjectives ? s->objmax[i] : 0; }
 const char *space_objective(const space *s, int i) { return i >= 0 && i < s->nobjectives ? s->objectives[i] : NULL; }
@@ -474,7 +481,8 @@ int space_args(space *s, int prob, argspec *out, int *nargs, cterr *err) {
 }
 
 int space_ref_geometry(space *s, int prob, launch_geom *out, cterr *err) {
-  if (!s->ref_kernel) return cterr_set(err, "%s: the space has no reference kernel", s->path);
+  if (!s->ref_kernel) return cterr_set(err, "%s: the space has no reference kernel (give one, or check = false to time "
+                                       "without checking)", s->path);
   if (prob < 0 || prob >= s->nproblems) return cterr_set(err, "%s: no problem %d", s->path, prob);
   *out = s->probs[prob].ref_geom;
   return 0;

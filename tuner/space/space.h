@@ -69,8 +69,24 @@ const char *space_ref_kernel(const space *s);
 const char *space_ref_template_path(const space *s);
 int space_ref_geometry(space *s, int prob, launch_geom *out, cterr *err);
 
-/* Tolerance for the output check: 0 means bitwise exact (`check = { tolerance = 1e-5 }`). */
+/* reference.defines: the -DNAME=VALUE options of the reference's program (sorted), beside
+ * -DCUTUNE_REFERENCE=1. reference.params: the reference is run from each configuration's own
+ * program (compiled with the configuration's -D, so it sees them), its kernel a further name of the
+ * configuration's compile job; the GPU worker runs it again only when the key changes (the values
+ * of the parameters it names, and the problem). Its geometry functions take (n, p). */
+int space_ref_ndefines(const space *s);
+const char *space_ref_define(const space *s, int i);
+int space_ref_per_config(const space *s);
+int space_ref_config(space *s, size_t cfg, int prob, launch_geom *geom, uint64_t *key, cterr *err);
+
+/* Tolerance for the output check: 0 means bitwise exact (`check = { tolerance = 1e-5 }`); each
+ * output's own atol/rtol/reduce travel in its argspec. check = false: timing only (unchecked). */
 double space_tolerance(const space *s);
+int space_unchecked(const space *s);
+/* symbols = { ct.symbol(...) }: how many, and problem prob's (out: MAX_SYMBOLS; data[k]: the
+ * bytes of a SYMSRC_DATA symbol, owned by the space). Returns how many. */
+int space_nsymbols(const space *s);
+int space_symbols(const space *s, int prob, symspec *out, const void **data);
 /* Bytes and flops per launch for derived figures; NAN where the space gives none. */
 double space_bytes(space *s, int prob, cterr *err);
 double space_flops(space *s, int prob, cterr *err);

@@ -48,7 +48,23 @@ typedef struct sp_arg {
   double lo, hi;
   sp_value size; /* buffers: element count; scalars: the value */
   int per_config; /* a scalar whose value reads a runtime parameter: evaluated per configuration */
+  double atol, rtol; /* the check of an output (ct.output options; 0: the space's check) */
+  int reduce, nocheck;
 } sp_arg;
+
+typedef struct sp_symbol { /* ct.symbol: a __constant__ / __device__ variable filled per problem */
+  char name[SYM_NAME_MAX], shown[SYM_NAME_MAX];
+  elemtype type;
+  int src;               /* symsrc */
+  sp_value count;        /* elements (SV_NONE: from the values, the file or the buffer) */
+  sp_value values;       /* SYMSRC_DATA from Lua: a list of numbers, or function(n) returning one */
+  char *path;            /* SYMSRC_DATA from a file (.npy, else raw bytes of the type), resolved */
+  int arg;               /* SYMSRC_ARG: args index */
+  fillkind fill;
+  double lo, hi;
+  const char *file;
+  int line;
+} sp_symbol;
 
 typedef struct sp_problem {
   int nvars;
@@ -59,6 +75,8 @@ typedef struct sp_problem {
   double bytes, flops;
   int64_t sgemm[3]; /* cublas_sgemm: M, N, K of the cuBLAS baseline; 0 0 0: none */
   launch_geom ref_geom;
+  symspec syms[MAX_SYMBOLS]; /* the symbols for this problem, their data (SYMSRC_DATA) alongside */
+  dbuf symdata[MAX_SYMBOLS];
 } sp_problem;
 
 typedef struct sp_geom {
@@ -89,6 +107,14 @@ struct space {
   sp_geom ref_geom;
   sp_value bytes, flops, sgemm;
   double tolerance, timeout;
+  double atol, rtol;          /* check = { atol =, rtol = }: the default of every output */
+  int unchecked;              /* check = false: timing only, records marked unchecked */
+  int nsyms;
+  sp_symbol syms[MAX_SYMBOLS];
+  int nref_defines;           /* reference.defines: -DNAME=VALUE of the reference's program */
+  char **ref_defines;
+  int ref_per_config;         /* reference.params: run from each configuration's own program */
+  int nref_params, ref_params[CS_MAX_PARAMS];
   int nobjectives; char **objectives; int *objmax; /* objmax[i]: maximised */
   int noptions; char **options;
   /* space_limits.c */
@@ -125,10 +151,18 @@ int space_option_check(const char *opt, cterr *err);
 /* space_parse.c: stack top is the wrapper table returned by ct.space */
 int space_parse(space *s, cterr *err);
 
+/* space_symbols.c: `symbols = { ct.symbol(...) }` read (t: the spec table), evaluated for every
+ * problem once the arguments are (after space_eval_problems), and freed */
+int space_parse_symbols(space *s, lua_State *L, int t, cterr *err);
+int space_eval_symbols(space *s, cterr *err);
+void space_symbols_free(space *s);
+
 /* space_eval.c */
 int space_eval_enumerate(space *s, cterr *err);
 int space_eval_problems(space *s, cterr *err); /* args, bytes, flops, reference geometry */
 int space_eval_runtime_check(space *s, cterr *err); /* every runtime parameter reaches an argument */
+/* v (SV_NONE: NAN) on problem prob: one finite number >= 0, else err names what and the problem */
+int space_eval_number(space *s, int prob, const sp_value *v, const char *what, double *out, cterr *err);
 void space_value_free(lua_State *L, sp_value *v);
 
 #endif
