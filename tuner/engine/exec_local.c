@@ -168,9 +168,10 @@ static int feed(exec_local *e, cterr *err) {
         continue;
       }
       gpu_job job = it->launch;
+      char kname[GPU_NAME_MAX];
       job.cubin = it->cr.cubin.data;
       job.cubin_len = it->cr.cubin.len;
-      job.kernel = space_kernel(e->s);
+      job.kernel = job_kernel_name(e->s, &it->cr, kname, sizeof kname);
       job.timeout_s = space_timeout(e->s);
       job.best_ms = l->best;
       job.min_samples = e->o->min_samples;
@@ -368,8 +369,9 @@ static int l_remeasure(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, 
     record_free(&rec);
     return 0;
   }
+  char kname[GPU_NAME_MAX];
   gj.cubin = cr.cubin.data, gj.cubin_len = cr.cubin.len;
-  gj.kernel = space_kernel(e->s);
+  gj.kernel = job_kernel_name(e->s, &cr, kname, sizeof kname);
   gj.timeout_s = space_timeout(e->s) + 3.0 * energy_ms / 1000.0;
   gj.best_ms = NAN; /* no early stop: these are all contenders */
   gj.min_samples = e->o->min_samples, gj.max_samples = e->o->max_samples, gj.target_rse = e->o->rse;

@@ -77,6 +77,7 @@ int job_make(const space *s, const compile_source *src, size_t cfg, const char *
   job->src_digest = src->digest;
   job->kernel = space_kernel(s);
   job->arch = arch;
+  if (space_ref_per_config(s)) job->names[job->nnames++] = space_ref_kernel(s); /* in each configuration's program */
   job->nopts = hold->n;
   for (int i = 0; i < hold->n; i++) job->opts[i] = hold->opts[i];
   return 0;
@@ -84,7 +85,7 @@ int job_make(const space *s, const compile_source *src, size_t cfg, const char *
 
 int job_compile_reference(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err) {
   compile_result_init(cr);
-  if (!space_ref_kernel(s)) return 0;
+  if (!space_ref_kernel(s) || space_ref_per_config(s)) return 0; /* none, or one in every configuration's program */
   /* the reference's includes are hashed into its cache key as the template's are */
   compile_source rsrc;
   const char *ropts[COMPILE_MAX_OPTS];
@@ -99,6 +100,7 @@ int job_compile_reference(const space *s, const char *arch, cpool *pool, compile
   job.kernel = space_ref_kernel(s);
   job.arch = arch;
   job.opts[job.nopts++] = "-DCUTUNE_REFERENCE=1";
+  for (int i = 0; i < space_ref_ndefines(s) && job.nopts < COMPILE_MAX_OPTS; i++) job.opts[job.nopts++] = space_ref_define(s, i);
   for (int i = 0; i < space_noptions(s) && job.nopts < COMPILE_MAX_OPTS; i++) job.opts[job.nopts++] = space_option(s, i);
   int rc;
   if (!pool) rc = compile_now(&job, cr, err);
@@ -153,6 +155,7 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
   if (!cr) return;
   rec->status = cr->ok ? ST_OK : cr->lost ? ST_WORKER_LOST : cr->timed_out ? ST_COMPILE_TIMEOUT : ST_COMPILE_ERROR;
   if (!cr->ok) record_set_str(&rec->message, cr->message ? cr->message : "compile error");
+  if (rec->status == ST_COMPILE_ERROR && job_over_limit(rec->message)) rec->status = ST_INVALID;
   rec->regs = cr->res.regs;
   rec->smem_static = cr->res.smem_static;
   rec->local_bytes = cr->res.local_bytes;
@@ -164,13 +167,15 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
   gpu_job *gj = launch ? launch : &own;
   cterr gerr;
   if (space_geometry(s, cfg, prob, &gj->geom, &gerr) != 0 ||
-      space_config_args(s, cfg, prob, gj->argvals, &gj->nargvals, &gerr) != 0) {
+      space_config_args(s, cfg, prob, gj->argvals, &gj->nargvals, &gerr) != 0 ||
+      (space_ref_per_config(s) && space_ref_config(s, cfg, prob, &gj->ref_geom, &gj->ref_key, &gerr) != 0)) {
     if (cr->ok) {
       rec->status = ST_INVALID;
       record_set_str(&rec->message, gerr.msg);
     }
     return;
   }
+  if (cr->ok && space_ref_per_config(s)) compile_lowered(cr, 1, space_ref_kernel(s), gj->ref_kernel, sizeof gj->ref_kernel);
   const launch_geom *g = &gj->geom;
   rec->block_threads = (int)launch_threads(g);
   rec->smem_dynamic = (int)g->dyn_smem;
@@ -188,15 +193,35 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
   }
 }
 
+int job_over_limit(const char *message) {
+  /* ptxas' words for a kernel over the architecture's shared memory or registers; compile_now's
+   * for static shared memory past 48 KB */
+  static const char *const marks[] = {"uses too much shared data", "too much shared data", "bytes of static shared memory; at most",
+                                      "too many resources", "uses too many registers", NULL};
+  for (int i = 0; message && marks[i]; i++)
+    if (strstr(message, marks[i])) return 1;
+  return 0;
+}
+
+const char *job_kernel_name(const space *s, const compile_result *cr, char *buf, size_t n) {
+  return compile_lowered(cr, 0, space_kernel(s), buf, n);
+}
+
 int job_problem(space *s, int prob, uint64_t seed, const compile_result *ref, gpu_problem *gp, cterr *err) {
   memset(gp, 0, sizeof *gp);
   if (space_args(s, prob, gp->args, &gp->nargs, err) != 0) return -1;
   gp->seed = seed;
   gp->tolerance = space_tolerance(s);
-  gp->ref_cubin = ref->cubin.data;
-  gp->ref_cubin_len = ref->cubin.len;
-  gp->ref_kernel = space_ref_kernel(s);
-  if (space_ref_geometry(s, prob, &gp->ref_geom, err) != 0) return -1;
+  gp->unchecked = space_unchecked(s);
+  gp->ref_per_config = space_ref_per_config(s);
+  gp->nsyms = space_symbols(s, prob, gp->syms, gp->symdata);
+  static char rname[GPU_NAME_MAX]; /* gpu_setup copies it into its frame */
+  if (ref->cubin.len && space_ref_kernel(s)) {
+    gp->ref_cubin = ref->cubin.data;
+    gp->ref_cubin_len = ref->cubin.len;
+    gp->ref_kernel = compile_lowered(ref, 0, space_ref_kernel(s), rname, sizeof rname);
+  }
+  if (!gp->unchecked && !gp->ref_per_config && space_ref_geometry(s, prob, &gp->ref_geom, err) != 0) return -1;
   gp->bytes = space_bytes(s, prob, err);
   gp->flops = space_flops(s, prob, err);
   space_sgemm(s, prob, gp->sgemm);

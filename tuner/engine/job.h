@@ -92,5 +92,10 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
  * the check's tolerance, the reference (its compiled result ref, kernel and geometry), bytes and
  * flops. Shared by the tuning loop (exec_local.c) and `cutune __profile-one`. */
 int job_problem(space *s, int prob, uint64_t seed, const compile_result *ref, gpu_problem *gp, cterr *err);
+/* The lowered name of the space's kernel in compile result cr (a C++ kernel's mangled name), into buf. */
+const char *job_kernel_name(const space *s, const compile_result *cr, char *buf, size_t n);
+/* Whether a compile error says the kernel is over a limit of the architecture (shared memory,
+ * registers): such a configuration is recorded invalid, which is data, not a failure. */
+int job_over_limit(const char *message);
 
 #endif

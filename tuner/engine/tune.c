@@ -432,7 +432,7 @@ static void report_problem(tune_ctx *t, int g, int prob, run_outcome *out) {
     const record *r = store_find(tg->st, key, pkey, t->template_hash, tg->ohash[i]);
     free(key);
     if (r) view[k++] = r;
-    if (r) out->configs++, out->failed += r->status != ST_OK;
+    if (r) out->configs++, out->failed += r->status != ST_OK && r->status != ST_INVALID; /* invalid: over a limit */
   }
   printf("\n== %s, problem %s: %zu of %zu configurations measured on %s ==\n", space_name(t->s), pkey, k, n,
          t->x->group[g].info.name);

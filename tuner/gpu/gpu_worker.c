@@ -85,6 +85,12 @@ static void fill_chunk(const argspec *a, rng *r, int64_t start, int64_t n, unsig
   }
 }
 
+void wk_fill_host(const argspec *a, uint64_t seed, int stream, int64_t n, unsigned char *out) {
+  rng g;
+  rng_seed(&g, seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(stream + 1)));
+  fill_chunk(a, &g, 0, n, out);
+}
+
 static void free_problem(worker *w) {
   for (int i = 0; i < MAX_ARGS; i++) {
     wk_arg *a = &w->arg[i];
@@ -95,6 +101,8 @@ static void free_problem(worker *w) {
   }
   w->have_problem = 0;
   w->working_set = 0;
+  w->ref_key = 0;
+  wk_symbols_free(w);
 }
 
 static int upload_arg(worker *w, int i, const argspec *a, uint64_t seed, cterr *err) {
@@ -226,7 +234,7 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
   CUmodule mod = NULL;
   if (p->len < sizeof *s) return cterr_set(err, "GPU worker: setup frame of %zu bytes is too short", p->len);
   memcpy(s, p->data, sizeof *s);
-  if (s->nargs < 0 || s->nargs > MAX_ARGS || sizeof *s + s->kernel_len + s->cubin_len != p->len)
+  if (s->nargs < 0 || s->nargs > MAX_ARGS || sizeof *s + s->kernel_len + s->cubin_len > p->len)
     return cterr_set(err, "GPU worker: malformed setup frame (%d args, %zu bytes)", (int)s->nargs, p->len);
   char kernel[256];
   snprintf(kernel, sizeof kernel, "%.*s", (int)s->kernel_len, p->data + sizeof *s);
@@ -237,9 +245,20 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
     *fatal = wk_context_dead(w, r);
     return cterr_set(err, "uploading the arguments: %s", cuda_errstr(r));
   }
+  size_t head = sizeof *s + s->kernel_len + s->cubin_len;
+  if (wk_symbols_setup(w, p->data + head, p->len - head, err)) return -1;
+  if (s->unchecked || s->ref_per_config || !s->cubin_len) { /* no reference at setup: timing only, or one per job */
+    w->have_problem = 1;
+    return 0;
+  }
   CUfunction f;
+  char msg[512];
   if ((r = cu->cuModuleLoadData(&mod, cubin)))
     return cterr_set(err, "reference: loading its module: %s", cuda_errstr(r));
+  if (wk_symbols_fill(w, mod, 0, msg, sizeof msg)) {
+    cu->cuModuleUnload(mod);
+    return cterr_set(err, "reference: %s", msg);
+  }
   if ((r = cu->cuModuleGetFunction(&f, mod, kernel))) {
     cu->cuModuleUnload(mod);
     return cterr_set(err, "reference: kernel '%s' not found in its module: %s", kernel, cuda_errstr(r));
@@ -358,9 +377,15 @@ static int wk_init(worker *w, int ordinal, int measure_copy, cterr *err) {
   if (!r) r = cu->cuModuleGetFunction(&w->cmp_f16, w->helpers, "ct_cmp_f16");
   if (!r) r = cu->cuModuleGetFunction(&w->empty, w->helpers, "ct_empty");
   if (!r) r = cu->cuModuleGetFunction(&w->fill_f32, w->helpers, "ct_fill_f32");
+  static const char *more[] = {"ct_cmpar_f32", "ct_cmpar_f64", "ct_cmpar_f16", "ct_reduce_f32", "ct_reduce_f64",
+                               "ct_reduce_i32", "ct_reduce_u32"};
+  CUfunction *dst[] = {&w->cmpar_f32, &w->cmpar_f64, &w->cmpar_f16, &w->reduce_f32, &w->reduce_f64, &w->reduce_i32,
+                       &w->reduce_u32};
+  for (int i = 0; i < 7 && !r; i++) r = cu->cuModuleGetFunction(dst[i], w->helpers, more[i]);
   w->iso_floor_ms = NAN;
   if (r) return cterr_set(err, "helper kernels: %s", cuda_errstr(r));
-  if ((r = cu->cuMemAlloc(&w->cmp_res, 16))) return cterr_set(err, "cuMemAlloc: %s", cuda_errstr(r));
+  if ((r = cu->cuMemAlloc(&w->cmp_res, 16)) || (r = cu->cuMemAlloc(&w->red_res, 8 * sizeof(double))))
+    return cterr_set(err, "cuMemAlloc: %s", cuda_errstr(r));
   w->scratch_bytes = 2 * (size_t)(in->l2_bytes > 0 ? in->l2_bytes : (64 << 20));
   if (cu->cuMemAlloc(&w->scratch, w->scratch_bytes)) w->scratch = 0; /* then no flushing: noted per result */
   /* written once, so the read-only flush of the isolated time never reads uninitialised memory

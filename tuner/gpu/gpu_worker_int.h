@@ -34,6 +34,9 @@ typedef struct worker {
   CUfunction cmp_f32, cmp_f64, cmp_f16;
   CUfunction empty;     /* ct_empty: the floor of the isolated time */
   CUfunction fill_f32;  /* ct_fill_f32: uniform [-1, 1) floats (the cuBLAS baseline's inputs) */
+  CUfunction cmpar_f32, cmpar_f64, cmpar_f16;          /* |a - r| <= atol + rtol |r| */
+  CUfunction reduce_f32, reduce_f64, reduce_i32, reduce_u32; /* sum, max, min, NaNs of a buffer */
+  CUdeviceptr red_res;  /* 8 doubles: the reductions of an output and of its reference */
   double iso_floor_ms;  /* median event time of ct_empty after a flush; NAN: not measured yet */
   CUevent ev[2 * WK_MAX_CHUNK + 2];
 
@@ -42,6 +45,8 @@ typedef struct worker {
   wk_arg arg[MAX_ARGS];
   void *params[MAX_ARGS];
   size_t working_set; /* bytes of all buffers: decides whether L2 is flushed */
+  unsigned char *symdata[MAX_SYMBOLS]; /* the symbols' bytes for this problem (gpu_worker_symbols.c) */
+  uint64_t ref_key;   /* the key of the per-configuration reference now in the arg[].ref copies; 0 none */
 } worker;
 
 int wk_elsize(elemtype t);
@@ -55,6 +60,27 @@ int wk_context_dead(worker *w, CUresult r);
 /* Poison outputs (0xFF bytes: NaN for the float types) and restore inout buffers, on the stream. */
 CUresult wk_prepare_run(worker *w);
 CUresult wk_launch(worker *w, CUfunction f, const launch_geom *g);
+
+/* Elements [start, start+n) of a buffer's seeded fill (gpu_worker.c): argument (or symbol) index
+ * `stream` of the problem's seed, as the buffers' own fill draws them. */
+void wk_fill_host(const argspec *a, uint64_t seed, int stream, int64_t n, unsigned char *out);
+
+/* gpu_worker_symbols.c: the problem's symbols made on the host (from the setup frame's data
+ * after its cubin: data, len), and filled into a loaded module (required: a symbol the module
+ * lacks is an error with msg filled; else skipped). */
+int wk_symbols_setup(worker *w, const char *data, size_t len, cterr *err);
+int wk_symbols_fill(worker *w, CUmodule mod, int required, char *msg, size_t len);
+void wk_symbols_free(worker *w);
+
+/* gpu_worker_check.c: compare every checked output with its reference copy (element by element
+ * within bounds, or a reduction of each); 0 all pass, 1 res says which failed, -1 CUDA error. The
+ * per-configuration reference: run from mod when job->ref_kernel is set and its key differs from
+ * the last run's (0, or -1 with res filled). */
+int wk_compare(worker *w, wire_result *res);
+int wk_reference_in(worker *w, CUmodule mod, const wire_job *job, wire_result *res);
+/* A CUDA error while running the configuration: a fault when the context died (res filled). */
+void wk_fail_run(worker *w, wire_result *res, CUresult r, const char *what);
+void wk_fail(wire_result *res, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Load, check and time one configuration. Fills res; res->fatal set when the worker must exit. */
 void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *cubin, wire_result *res);
