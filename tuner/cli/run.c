@@ -38,6 +38,9 @@ static const char run_usage[] =
     "\n"
     "options:\n"
     "  --results DIR       where measurement records go (default: results)\n"
+    "  --kernel-path DIR   also look for the space's template (and reference template, symbol\n"
+    "                      files, modules) in DIR, after the space's folder, its parent and the\n"
+    "                      working directory; repeatable; $CUTUNE_KERNEL_PATH (DIR:DIR...) too\n"
     "  --arch sm_XY        target architecture without a GPU: one NVRTC supports (listed below)\n"
     "                      (default: the device's, or sm_90 when there is none)\n"
     "  --compile-only      do not use the GPU even if one is present\n"
@@ -155,7 +158,7 @@ int run_main(int argc, char **argv) {
                 .energy_top = 8, .energy_within = 0.10, .compile_timeout = 60};
   enum { O_RESULTS = 256, O_ARCH, O_COMPILE_ONLY, O_DEVICE, O_JOBS, O_CACHE, O_NO_CACHE, O_STRATEGY,
          O_BUDGET, O_TIME, O_SEED, O_PROBLEM, O_TOP, O_MINS, O_MAXS, O_RSE, O_NOPROG, O_ETOP, O_EWITHIN,
-         O_SAMPLE, O_COMPILE_TIMEOUT, O_DEVICES, O_RANK_TIMEOUT, O_NO_SWEEP };
+         O_SAMPLE, O_COMPILE_TIMEOUT, O_DEVICES, O_RANK_TIMEOUT, O_NO_SWEEP, O_KPATH };
   static const struct option longopts[] = {
       {"results", required_argument, 0, O_RESULTS}, {"arch", required_argument, 0, O_ARCH},
       {"compile-only", no_argument, 0, O_COMPILE_ONLY}, {"device", required_argument, 0, O_DEVICE},
@@ -169,7 +172,7 @@ int run_main(int argc, char **argv) {
       {"no-progress", no_argument, 0, O_NOPROG}, {"sample", required_argument, 0, O_SAMPLE},
       {"compile-timeout", required_argument, 0, O_COMPILE_TIMEOUT}, {"quiet", no_argument, 0, 'q'},
       {"devices", required_argument, 0, O_DEVICES}, {"rank-timeout", required_argument, 0, O_RANK_TIMEOUT},
-      {"no-runtime-sweep", no_argument, 0, O_NO_SWEEP},
+      {"no-runtime-sweep", no_argument, 0, O_NO_SWEEP}, {"kernel-path", required_argument, 0, O_KPATH},
       {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
   cterr err = {{0}};
   long l;
@@ -180,6 +183,7 @@ int run_main(int argc, char **argv) {
   while ((c = getopt_long(argc, argv, ":qvh", longopts, NULL)) != -1) {
     switch (c) {
     case O_RESULTS: o.results_dir = optarg; break;
+    case O_KPATH: space_kernel_path_add(optarg); break;
     case O_ARCH:
       if (!compile_arch_supported(optarg))
         return bad_usage("--arch '%s' is not an architecture NVRTC %s supports (it supports: %s; an 'a' or 'f' "

@@ -318,7 +318,11 @@ int compile_now(const compile_job *job, compile_result *res, cterr *err) {
       free(lines);
     }
     kresources r = res->res;
-    if (msg.len == 0 && parse_resources(log, job->kernel, &r) && r.smem_static > 48 * 1024)
+    /* the kernel's lowered name is not known after a failed compile: its entry is the first */
+    char first[512] = "";
+    const char *fe = strstr(log, "Compiling entry function '");
+    if (fe) snprintf(first, sizeof first, "%.*s", (int)strcspn(fe + 26, "'"), fe + 26);
+    if (msg.len == 0 && parse_resources(log, first[0] ? first : job->kernel, &r) && r.smem_static > 48 * 1024)
       /* ptxas refuses static shared memory over 48 KB without printing an error */
       dbuf_printf(&msg, "%s: kernel '%s' uses %d bytes of static shared memory; at most 49152 (48 KB) are allowed "
                   "(more needs dynamic shared memory)", name, job->kernel, r.smem_static);

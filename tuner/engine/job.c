@@ -5,6 +5,7 @@
 
 #include "base/input.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,12 +49,47 @@ int job_open_pool(const run_opts *o, const char *self_exe, cpool **pool, int *jo
   return rc;
 }
 
+/* template_var: the text of `var = """..."""` (or ''', r-prefixed too) in the file, in place
+ * of the whole file; the digest covers the file's and the name. */
+static int extract_python_string(const space *s, compile_source *src, cterr *err) {
+  const char *var = space_template_var(s), *t = src->text.data ? src->text.data : "";
+  size_t vl = strlen(var);
+  for (const char *p = strstr(t, var); p; p = strstr(p + 1, var)) {
+    if (p > t && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) continue;
+    const char *q = p + vl;
+    while (*q == ' ' || *q == '\t') q++;
+    if (*q++ != '=') continue;
+    while (*q == ' ' || *q == '\t') q++;
+    if (*q == 'r' || *q == 'R') q++;
+    if (strncmp(q, "\"\"\"", 3) && strncmp(q, "'''", 3)) continue;
+    char quote[4] = {q[0], q[0], q[0], 0};
+    const char *end = strstr(q + 3, quote);
+    if (!end) break;
+    char *text = xasprintf("%.*s", (int)(end - q - 3), q + 3);
+    sha256_ctx c;
+    uint8_t d[32];
+    sha256_init(&c);
+    sha256_update(&c, src->digest, strlen(src->digest));
+    sha256_update(&c, var, vl + 1);
+    sha256_final(&c, d);
+    hex_encode(d, 32, src->digest);
+    src->digest[64] = 0;
+    dbuf_reset(&src->text);
+    dbuf_puts(&src->text, text);
+    free(text);
+    return 0;
+  }
+  return cterr_set(err, "%s: no Python string %s = \"\"\"...\"\"\" in %s (template_var)", space_path(s), var,
+                   space_template_path(s));
+}
+
 int job_load_source(const space *s, compile_source *src, cterr *err) {
   const char *opts[COMPILE_MAX_OPTS];
   int n = space_noptions(s);
   if (n > COMPILE_MAX_OPTS) n = COMPILE_MAX_OPTS; /* job_make refuses more */
   for (int i = 0; i < n; i++) opts[i] = space_option(s, i);
-  return compile_source_load(src, space_template_path(s), n, opts, err);
+  if (compile_source_load(src, space_template_path(s), n, opts, err) != 0) return -1;
+  return space_template_var(s) ? extract_python_string(s, src, err) : 0;
 }
 
 int job_make(const space *s, const compile_source *src, size_t cfg, const char *arch, compile_job *job,

@@ -54,9 +54,17 @@ const char *space_intern_file(space *s, const char *file) {
 }
 
 /* Candidate locations of a path named in a space: the space file's directory, its parent,
- * then the working directory. */
+ * the working directory, then each folder of $CUTUNE_KERNEL_PATH (colon-separated; `cutune run
+ * --kernel-path DIR` puts DIR first): where kernels kept outside the project are found. */
+#define KPATH_MAX 16
+void space_kernel_path_add(const char *dir) {
+  const char *old = getenv("CUTUNE_KERNEL_PATH");
+  char *v = old && *old ? xasprintf("%s:%s", dir, old) : xstrdup(dir);
+  setenv("CUTUNE_KERNEL_PATH", v, 1);
+  free(v);
+}
 int space_resolve(space *s, const char *rel, char **out, dbuf *looked) {
-  char *cand[3] = {0};
+  char *cand[3 + KPATH_MAX] = {0};
   int n = 0;
   if (rel[0] == '/') cand[n++] = xstrdup(rel);
   else {
@@ -68,6 +76,16 @@ int space_resolve(space *s, const char *rel, char **out, dbuf *looked) {
     cand[n++] = strcmp(parent, ".") ? path_join(parent, rel) : xstrdup(rel);
     free(parent);
     cand[n++] = xstrdup(rel);
+    const char *kp = getenv("CUTUNE_KERNEL_PATH");
+    while (kp && *kp && n < 3 + KPATH_MAX) {
+      size_t len = strcspn(kp, ":");
+      if (len) {
+        char *dir = xasprintf("%.*s", (int)len, kp);
+        cand[n++] = path_join(dir, rel);
+        free(dir);
+      }
+      kp += len + (kp[len] == ':');
+    }
   }
   int found = -1;
   for (int i = 0; i < n; i++) {
@@ -437,7 +455,7 @@ void space_free(space *s) {
   for (int i = 0; i < s->nfiles; i++) free(s->files[i]);
   free(s->objectives), free(s->objmax), free(s->options), free(s->files);
   free(s->path), free(s->dir), free(s->chunkname), free(s->name), free(s->template_path), free(s->kernel);
-  free(s->ref_kernel), free(s->ref_template_path);
+  free(s->ref_kernel), free(s->ref_template_path), free(s->template_var);
   for (int i = 0; i < s->nref_defines; i++) free(s->ref_defines[i]);
   free(s->ref_defines);
   configset_free(s->cs);
@@ -449,6 +467,7 @@ void space_free(space *s) {
 const char *space_path(const space *s) { return s->path; }
 const char *space_name(const space *s) { return s->name; }
 const char *space_template_path(const space *s) { return s->template_path; }
+const char *space_template_var(const space *s) { return s->template_var; }
 const char *space_kernel(const space *s) { return s->kernel; }
 const configset *space_configs(const space *s) { return s->cs; }
 double space_enumerate_seconds(const space *s) { return s->enum_seconds; }

@@ -21,12 +21,19 @@
 typedef struct space space;
 
 int space_load(const char *path, space **out, cterr *err);
+/* Put dir first on the kernel search path ($CUTUNE_KERNEL_PATH, colon-separated), where a space's
+ * template and other named files are looked for after the space's folder, its parent and the
+ * working directory (`--kernel-path DIR`). */
+void space_kernel_path_add(const char *dir);
 void space_free(space *s);
 
 const char *space_path(const space *s);          /* as given */
 const char *space_name(const space *s);          /* `name`, default: file name without .lua */
 const char *space_template_path(const space *s); /* resolved path of `template` */
 const char *space_kernel(const space *s);        /* `kernel` */
+/* `template_var`: the program is the text of this Python string in the template file (a Kernel
+ * Tuner script's kernel_string = """..."""), not the whole file; NULL: the whole file. */
+const char *space_template_var(const space *s);
 const configset *space_configs(const space *s);  /* valid configurations, enumerated at load */
 double space_enumerate_seconds(const space *s);
 

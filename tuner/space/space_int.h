@@ -86,6 +86,7 @@ typedef struct sp_geom {
 struct space {
   lua_State *L;
   char *path, *dir, *name, *template_path, *kernel;
+  char *template_var;         /* the kernel is this Python string of the template file (kernel_string = """...""") */
   char **files; int nfiles; /* interned file names that sp_value/sp_rule point to */
   const char *file; int line; /* the ct.space call */
   char *chunkname;            /* "@path" */

@@ -195,7 +195,8 @@ int space_parse(space *s, cterr *err) {
   int t = lua_gettop(L);
   static const char *const keys[] = {"name", "template", "kernel", "params", "constraints", "problems", "problem",
                                      "args", "symbols", "block", "grid", "shared", "reference", "check", "bytes",
-                                     "flops", "cublas_sgemm", "objectives", "options", "timeout", NULL};
+                                     "flops", "cublas_sgemm", "objectives", "options", "timeout", "template_var",
+                                     NULL};
   if (sp_check_keys(L, t, keys, "space", w, err) < 0) return -1;
   if (sp_get_string(L, t, "name", &s->name, 0, "space", w, err) < 0) return -1;
   if (!s->name) {
@@ -211,6 +212,9 @@ int space_parse(space *s, cterr *err) {
   int rc = resolve_template(s, tpl, &s->template_path, "", err);
   free(tpl);
   if (rc < 0) return -1;
+  if (sp_get_string(L, t, "template_var", &s->template_var, 0, "space", w, err) < 0) return -1;
+  if (s->template_var && !sp_is_ident(s->template_var))
+    return sp_perr(err, w, "template_var '%s' is not a Python variable name", s->template_var);
   if (sp_parse_params(s, L, t, err) < 0 || sp_parse_constraints(s, L, t, err) < 0 || sp_parse_problems(s, L, t, err) < 0 ||
       sp_parse_args(s, L, t, err) < 0 || space_parse_symbols(s, L, t, err) < 0)
     return -1;
