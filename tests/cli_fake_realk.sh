@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Real kernels as they are, end to end through the fake libcuda.so.1 (tests/fake): C++ kernels by
+# name (a template in a namespace instantiated with a parameter: its lowered name reaches the
+# worker, and the fake's copy_tpl<K> scales by K, so only K=1 matches a copy), device limits as
+# data (a 2048-thread block is recorded invalid and does not make the exit status 3), a
+# __constant__ array filled from a Lua table (zeros pass, ones fail), a reference run from each
+# configuration's own program (copy_tpl<2> against itself passes), the check of a reduction
+# (partial sums over any grid against the total), timing only (check = false), and `cutune space`.
+. "$(dirname "$0")/lib_cli.sh"
+set -e
+use_fake_cuda
+d="$TMPROOT/space"
+mkdir -p "$d"
+cp tests/spaces/realk/* "$d/"
+R="$TMPROOT/results"
+st() { grep -c "\"status\":\"$2\"" "$R/Fake_H200/$1.jsonl" || true; }
+
+run_any "$BIN" run --jobs 2 --no-progress --results "$R" "$d/fake_tpl.lua"
+[ "$STATUS" -eq 3 ] && ok || fail "fake_tpl exited $STATUS (wanted 3: K=2 is wrong)"
+[ "$(st fake_tpl ok)" -eq 2 ] && [ "$(st fake_tpl wrong_result)" -eq 2 ] && [ "$(st fake_tpl invalid)" -eq 2 ] && ok ||
+  fail "fake_tpl: $(st fake_tpl ok) ok, $(st fake_tpl wrong_result) wrong, $(st fake_tpl invalid) invalid (wanted 2, 2, 2)"
+grep '"status":"ok"' "$R/Fake_H200/fake_tpl.jsonl" | grep -q 'K=1' && ok || fail "the ok records are not K=1"
+grep '"status":"invalid"' "$R/Fake_H200/fake_tpl.jsonl" | grep -q 'must be an integer in 1..1024 (x is 2048)' && ok || fail "invalid names no limit"
+R1="$TMPROOT/results-k1"
+FAKE_K=1 expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$R1" "$d/fake_tpl.lua"
+R2="$TMPROOT/results-ref"
+FAKE_REF_PER_CONFIG=1 expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$R2" "$d/fake_tpl.lua"
+[ "$(grep -c '"status":"ok"' "$R2/Fake_H200/fake_tpl.jsonl")" -eq 4 ] && ok || fail "per-configuration reference: not 4 ok"
+
+expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$R" "$d/fake_const.lua"
+[ "$(st fake_const ok)" -eq 2 ] && ok || fail "fake_const with zeros: not 2 ok"
+R3="$TMPROOT/results-ones"
+FAKE_ONES=1 run_any "$BIN" run --jobs 2 --no-progress --results "$R3" "$d/fake_const.lua"
+[ "$STATUS" -eq 4 ] && ok || fail "fake_const with ones exited $STATUS (wanted 4: none right)"
+
+expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$R" "$d/fake_reduce.lua"
+[ "$(st fake_reduce ok)" -eq 3 ] && ok || fail "fake_reduce: $(st fake_reduce ok) ok (wanted 3)"
+R4="$TMPROOT/results-unchecked"
+FAKE_UNCHECKED=1 expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$R4" "$d/fake_reduce.lua"
+
+expect_status 0 -- "$BIN" space "$d/fake_tpl.lua"
+expect_output "6 valid configurations of 6" "cutune space"
+expect_status 0 -- "$BIN" space --list "$d/fake_const.lua"
+expect_output "B=128" "cutune space --list"
+finish
