@@ -37,6 +37,12 @@ expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$R" "$d/fake_red
 [ "$(st fake_reduce ok)" -eq 3 ] && ok || fail "fake_reduce: $(st fake_reduce ok) ok (wanted 3)"
 R4="$TMPROOT/results-unchecked"
 FAKE_UNCHECKED=1 expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$R4" "$d/fake_reduce.lua"
+expect_output "UNCHECKED: timing only" "the table of a timing-only run"
+[ "$(grep -c '"unchecked":1' "$R4/Fake_H200/fake_reduce.jsonl")" -eq 3 ] && ok || fail "records not marked unchecked"
+FAKE_UNCHECKED=1 expect_status 1 -- "$BIN" header "$d/fake_reduce.lua" "$R4"
+expect_output "timing only (check = false)" "header refuses unchecked"
+FAKE_UNCHECKED=1 expect_status 0 -- "$BIN" header --allow-unchecked "$d/fake_reduce.lua" "$R4" -o "$TMPROOT/u.h"
+grep -q -- '--allow-unchecked' "$TMPROOT/u.h" && ok || fail "the header does not say --allow-unchecked"
 
 expect_status 0 -- "$BIN" space "$d/fake_tpl.lua"
 expect_output "6 valid configurations of 6" "cutune space"

@@ -42,6 +42,8 @@ static const char header_usage[] =
     "                       W,H (default: the dimensions of the space's first problem, in order)\n"
     "  --cc 'NAME=X.Y'      compute capability of a device the built-in table does not know\n"
     "                       (repeatable; Kernel Tuner caches name the device, not its architecture)\n"
+    "  --allow-unchecked    ship a timing-only space (check = false) anyway; without it such a space\n"
+    "                       is refused, since none of its configurations was checked\n"
     "  -h, --help           this text\n"
     "\n"
     "errors: a store of another space, inputs whose parameter names disagree with the space's,\n"
@@ -94,15 +96,16 @@ static int block_of(void *ctx, const record *r, unsigned block[3], unsigned *sha
 }
 
 int header_main(int argc, char **argv) {
-  enum { O_RULE = 256, O_KT, O_CC };
+  enum { O_RULE = 256, O_KT, O_CC, O_UNCHECKED };
   static const struct option longs[] = {{"output", required_argument, 0, 'o'},
                                         {"rule", required_argument, 0, O_RULE},
                                         {"kt-problem", required_argument, 0, O_KT},
                                         {"cc", required_argument, 0, O_CC},
+                                        {"allow-unchecked", no_argument, 0, O_UNCHECKED},
                                         {"help", no_argument, 0, 'h'},
                                         {0, 0, 0, 0}};
   const char *outpath = NULL, *kt = NULL, *ccname[32];
-  int mean = 0, c, ccval[32], ncc = 0;
+  int mean = 0, c, ccval[32], ncc = 0, allow_unchecked = 0;
   char *ccbuf[32];
   dbuf cmd; /* the command as typed (getopt permutes argv), for the header's comment */
   dbuf_init(&cmd);
@@ -121,6 +124,7 @@ int header_main(int argc, char **argv) {
         }
         break;
       case O_KT: kt = optarg; break;
+      case O_UNCHECKED: allow_unchecked = 1; break;
       case O_CC: {
         char *eq = strrchr(optarg, '=');
         int a, b;
@@ -153,6 +157,12 @@ int header_main(int argc, char **argv) {
   const char *ktv[16], *pnames[CS_MAX_PARAMS];
   char thash[33];
   if (space_load(argv[optind], &s, &err) < 0) goto done;
+  if (space_unchecked(s) && !allow_unchecked) {
+    cterr_set(&err, "%s is timing only (check = false): none of its configurations was checked against a reference, "
+              "so none is shipped; give a reference, or --allow-unchecked to ship them anyway (the header's command "
+              "line then says so)", argv[optind]);
+    goto done;
+  }
   if (file_read(space_template_path(s), &src, &err) < 0) goto done;
   sha256_hex(src.data, src.len, thash, 16);
   ship_opts so = {.space_name = space_name(s), .template_hash = thash, .ncc = ncc, .cc_names = ccname, .cc_values = ccval};

@@ -188,6 +188,7 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
   rec->nvrtc_version = xstrdup(compile_nvrtc_version());
   rec->timestamp = iso8601_now();
   rec->message = xstrdup("");
+  rec->unchecked = space_unchecked(s);
   if (!cr) return;
   rec->status = cr->ok ? ST_OK : cr->lost ? ST_WORKER_LOST : cr->timed_out ? ST_COMPILE_TIMEOUT : ST_COMPILE_ERROR;
   if (!cr->ok) record_set_str(&rec->message, cr->message ? cr->message : "compile error");
