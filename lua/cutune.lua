@@ -57,6 +57,15 @@ ct.inout = argctor("inout")
 ct.scalar = argctor("scalar")
 ct.out = ct.output -- spelling used in early sketches
 
+-- ct.launch { kernel = ..., args = {names}, block = ..., grid = ... [, shared =, defines = {...}] }:
+-- one launch of a configuration's sequence (launches = { ... })
+function ct.launch(spec)
+  local t = { spec = spec }
+  t.__ct = "launch"
+  t.file, t.line = where()
+  return t
+end
+
 -- ct.symbol(name, type, count[, opts]): a __constant__ or __device__ variable filled per problem
 -- (opts: fill/lo/hi, values = {...} or function(n), file = "x.npy", from = "buffer name")
 function ct.symbol(name, etype, count, opts)

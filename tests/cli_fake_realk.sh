@@ -5,7 +5,8 @@
 # data (a 2048-thread block is recorded invalid and does not make the exit status 3), a
 # __constant__ array filled from a Lua table (zeros pass, ones fail), a reference run from each
 # configuration's own program (copy_tpl<2> against itself passes), the check of a reduction
-# (partial sums over any grid against the total), timing only (check = false), and `cutune space`.
+# (partial sums over any grid against the total), timing only (check = false), a launch sequence
+# (a reduction's two passes, the second in a program of its own), and `cutune space`.
 . "$(dirname "$0")/lib_cli.sh"
 set -e
 use_fake_cuda
@@ -43,6 +44,15 @@ FAKE_UNCHECKED=1 expect_status 1 -- "$BIN" header "$d/fake_reduce.lua" "$R4"
 expect_output "timing only (check = false)" "header refuses unchecked"
 FAKE_UNCHECKED=1 expect_status 0 -- "$BIN" header --allow-unchecked "$d/fake_reduce.lua" "$R4" -o "$TMPROOT/u.h"
 grep -q -- '--allow-unchecked' "$TMPROOT/u.h" && ok || fail "the header does not say --allow-unchecked"
+
+# a launch sequence: two programs in one bundle, a buffer sized per configuration, the reference's
+# own arguments; a second launch over the limit is invalid
+expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$R" "$d/fake_seq.lua"
+[ "$(st fake_seq ok)" -eq 3 ] && ok || fail "fake_seq: $(st fake_seq ok) ok (wanted 3)"
+R5="$TMPROOT/results-seqbad"
+FAKE_SEQ_BAD=1 expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$R5" "$d/fake_seq.lua"
+[ "$(grep -c '"status":"invalid"' "$R5/Fake_H200/fake_seq.jsonl")" -eq 3 ] && ok || fail "fake_seq: pass 2 over the limit not invalid"
+grep -q 'launches\[2\]' "$R5/Fake_H200/fake_seq.jsonl" && ok || fail "the invalid record does not name launches[2]"
 
 expect_status 0 -- "$BIN" space "$d/fake_tpl.lua"
 expect_output "6 valid configurations of 6" "cutune space"

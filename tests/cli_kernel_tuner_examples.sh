@@ -20,11 +20,12 @@ if [ ! -f "$K/convolution.cu" ]; then
   echo "skipped: no Kernel Tuner examples in $K ($((checks - fails)) count checks passed)"
   [ "$fails" -eq 0 ] && exit 77 || finish
 fi
-for e in convolution matmul pnpoly reduction stencil vector_add; do
+want[reduction_both]=2376
+for e in convolution matmul pnpoly reduction reduction_both stencil vector_add; do
   expect_status 0 -- "$BIN" space --kernel-path "$K" "examples/kernel_tuner/$e.lua"
   expect_output "${want[$e]} valid configurations" "$e"
 done
-for e in matmul pnpoly reduction stencil vector_add; do
+for e in matmul pnpoly reduction reduction_both stencil vector_add; do
   expect_status 0 -- "$BIN" run --compile-only --arch sm_90 --sample 1 --jobs 2 --no-progress --kernel-path "$K" \
     "examples/kernel_tuner/$e.lua"
   expect_output " 0 failed" "$e compiles"

@@ -400,9 +400,8 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
    * advance the clock, so that timing loops cost no real time. */
   clk += (N * 8 / 4.0e12) * 1e3 * (1 + 0.02 * rnd()) + 0.003;
   if (!strcmp(n, "copy_slow")) clk += 4.0;
-  if (!dirty) return 0;
-  dirty = 0;
-  if (!strcmp(n, "partial_sum") || !strcmp(n, "total_sum")) { /* in float[N], out float[grid] */
+  if (!strcmp(n, "partial_sum") || !strcmp(n, "total_sum")) { /* in float[N], out float[grid]: every launch (a
+                                                                   sequence's second pass reads the first's) */
     unsigned long long share = (N + gx - 1) / gx;
     for (unsigned b = 0; b < gx; b++) {
       double acc = 0;
@@ -411,6 +410,8 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
     }
     return 0;
   }
+  if (!dirty) return 0;
+  dirty = 0;
   long tk = -1;
   if (!strncmp(n, "copy_tpl:", 9)) tk = strtol(n + 9, NULL, 10);
   for (unsigned long long i = 0; i < N && i < T; i++) {

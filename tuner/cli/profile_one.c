@@ -43,7 +43,7 @@ static int compile_cached(const compile_job *job, compile_result *cr, cterr *err
   compile_job_key(job, cr->key);
   int rc = 0;
   if (!(dir && compile_cache_get(dir, cr->key, cr))) {
-    rc = compile_now(job, cr, err);
+    rc = compile_bundle(job, cr, err);
     if (rc == 0 && dir) compile_cache_put(dir, cr->key, cr, NULL);
   }
   free(dir);

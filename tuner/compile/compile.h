@@ -18,6 +18,7 @@
 
 #define COMPILE_MAX_OPTS 96
 #define COMPILE_MAX_NAMES 15
+#define COMPILE_MAX_PROGRAMS 4 /* programs chained in one job (compile_job.next) */
 
 typedef struct compile_job {
   const char *src_path; /* for messages and #line: the template's path */
@@ -32,6 +33,8 @@ typedef struct compile_job {
   int nnames;           /* further name expressions (other kernels; "&sym" for a __constant__ or
                            __device__ variable) whose lowered names the result carries */
   const char *names[COMPILE_MAX_NAMES];
+  const struct compile_job *next; /* a further program of the same configuration, compiled with this
+                                     one into a bundle (compile_bundle.c); NULL: one program */
 } compile_job;
 
 typedef struct kresources {
@@ -102,6 +105,16 @@ void compile_job_key(const compile_job *job, char out[65]);
 /* Compile in this process. Returns 0 when NVRTC ran (res->ok says whether it succeeded:
  * a compile error is a result, not a failure), -1 when NVRTC could not run at all. */
 int compile_now(const compile_job *job, compile_result *res, cterr *err);
+
+/* compile_now on each program of the chain job, job->next, ...: one result whose image is a bundle
+ * of their cubins (a chain of one: the plain cubin), whose resources are the first program's and
+ * whose lowered names are the first program's, then each further program's kernel; the first
+ * program that does not compile fails the result with its message (compile_bundle.c). */
+int compile_bundle(const compile_job *job, compile_result *res, cterr *err);
+/* How many images an image holds (1 for a plain cubin, 0 for a malformed bundle) and image i of
+ * it (NULL past the end), with its length in *ilen. */
+int compile_bundle_count(const void *data, size_t len);
+const void *compile_bundle_image(const void *data, size_t len, int i, size_t *ilen);
 
 /* On-disk cache: dir/<key[0:2]>/<key>.cubin and .meta (JSON: resources, log, status).
  * Compile errors are cached too, so a broken configuration is not recompiled (a worker

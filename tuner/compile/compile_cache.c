@@ -76,6 +76,12 @@ static void hash_field(sha256_ctx *c, const char *s) {
 void compile_job_key(const compile_job *job, char out[65]) {
   sha256_ctx c;
   sha256_init(&c);
+  if (job->next) { /* a bundle: the key of the rest of the chain goes in first */
+    char rest[65];
+    compile_job_key(job->next, rest);
+    hash_field(&c, "bundle");
+    hash_field(&c, rest);
+  }
   hash_field(&c, CACHE_FORMAT);
   /* the digest of the template and its includes, computed once per run (compile_source) */
   hash_field(&c, job->src_digest ? "digest" : "text");

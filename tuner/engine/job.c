@@ -116,7 +116,7 @@ int job_make(const space *s, const compile_source *src, size_t cfg, const char *
   if (space_ref_per_config(s)) job->names[job->nnames++] = space_ref_kernel(s); /* in each configuration's program */
   job->nopts = hold->n;
   for (int i = 0; i < hold->n; i++) job->opts[i] = hold->opts[i];
-  return 0;
+  return space_nlaunches(s) ? job_programs(s, cfg, job, hold, err) : 0;
 }
 
 int job_compile_reference(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err) {
@@ -213,6 +213,11 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
     return;
   }
   if (cr->ok && space_ref_per_config(s)) compile_lowered(cr, 1, space_ref_kernel(s), gj->ref_kernel, sizeof gj->ref_kernel);
+  if (cr->ok && job_launch_steps(s, cfg, prob, cr, gj->launches, &gj->nlaunches, &gerr) != 0) {
+    rec->status = ST_INVALID;
+    record_set_str(&rec->message, gerr.msg);
+    return;
+  }
   const launch_geom *g = &gj->geom;
   rec->block_threads = (int)launch_threads(g);
   rec->smem_dynamic = (int)g->dyn_smem;
@@ -252,6 +257,7 @@ int job_problem(space *s, int prob, uint64_t seed, const compile_result *ref, gp
   gp->unchecked = space_unchecked(s);
   gp->ref_per_config = space_ref_per_config(s);
   gp->nsyms = space_symbols(s, prob, gp->syms, gp->symdata);
+  gp->ref_nargs = space_ref_args(s, gp->ref_arg);
   static char rname[GPU_NAME_MAX]; /* gpu_setup copies it into its frame */
   if (ref->cubin.len && space_ref_kernel(s)) {
     gp->ref_cubin = ref->cubin.data;

@@ -61,8 +61,9 @@ int job_compile_reference(const space *s, const char *arch, cpool *pool, compile
  * runtime parameters reach the kernel as argument values instead: space_config_args). Strings in job point into
  * storage owned by `hold` (free with job_hold_free). */
 typedef struct job_hold {
-  char *opts[COMPILE_MAX_OPTS];
+  char *opts[COMPILE_MAX_OPTS * COMPILE_MAX_PROGRAMS];
   int n;
+  compile_job extra[COMPILE_MAX_PROGRAMS - 1]; /* the further programs of a space with launches */
 } job_hold;
 int job_make(const space *s, const compile_source *src, size_t cfg, const char *arch, compile_job *job,
              job_hold *hold, cterr *err);
@@ -70,6 +71,12 @@ int job_make(const space *s, const compile_source *src, size_t cfg, const char *
  * space's options give the include folders). */
 int job_load_source(const space *s, compile_source *src, cterr *err);
 void job_hold_free(job_hold *h);
+/* job_programs.c: a space with launches — the kernels of its launches as further names of the
+ * configuration's program, and its further programs chained behind it (job_make calls it); the
+ * launches of configuration cfg on problem prob with their lowered kernel names from cr (*n = 0
+ * for a space without launches). */
+int job_programs(const space *s, size_t cfg, compile_job *job, job_hold *hold, cterr *err);
+int job_launch_steps(space *s, size_t cfg, int prob, const compile_result *cr, launch_step *out, int *n, cterr *err);
 /* sha256 (16 bytes hex) of a job's option list, for provenance and resume. */
 void job_options_hash(const compile_job *job, char out[33]);
 

@@ -336,6 +336,8 @@ int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
   memcpy(s.syms, p->syms, sizeof(symspec) * (size_t)p->nsyms);
   s.unchecked = p->unchecked;
   s.ref_per_config = p->ref_per_config;
+  s.ref_nargs = p->ref_nargs;
+  memcpy(s.ref_arg, p->ref_arg, sizeof s.ref_arg);
   int own_ref = p->ref_cubin && p->ref_kernel;
   s.kernel_len = own_ref ? (uint32_t)strlen(p->ref_kernel) : 0;
   s.cubin_len = own_ref ? p->ref_cubin_len : 0;
@@ -440,6 +442,10 @@ int gpu_submit(gpu *g, const gpu_job *job, cterr *err) {
   wj.ref_kernel[sizeof wj.ref_kernel - 1] = 0;
   wj.ref_geom = job->ref_geom;
   wj.ref_key = job->ref_key;
+  if (job->nlaunches < 0 || job->nlaunches > MAX_LAUNCHES)
+    return cterr_set(err, "gpu_submit: %d launches (at most %d)", job->nlaunches, MAX_LAUNCHES);
+  wj.nlaunches = job->nlaunches;
+  memcpy(wj.launches, job->launches, sizeof wj.launches);
   wj.kernel_len = job->kernel ? (uint32_t)strlen(job->kernel) : 0;
   wj.cubin_len = job->cubin_len;
   g->pending = 1;

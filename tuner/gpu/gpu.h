@@ -60,6 +60,8 @@ typedef struct gpu_problem {
   const void *symdata[MAX_SYMBOLS]; /* SYMSRC_DATA: syms[k].data_len bytes */
   int unchecked;       /* timing only: no reference (ref_cubin may be NULL), nothing compared */
   int ref_per_config;  /* the reference is run from each job's own module (gpu_job.ref_kernel) */
+  int ref_nargs;       /* the reference's arguments (indices into args); 0: all, in order */
+  int8_t ref_arg[MAX_ARGS];
 } gpu_problem;
 int gpu_setup(gpu *g, const gpu_problem *p, cterr *err);
 /* gpu_setup on each of n workers (errors name the device when n > 1). */
@@ -98,6 +100,10 @@ typedef struct gpu_job {
   char ref_kernel[GPU_NAME_MAX];
   launch_geom ref_geom;
   uint64_t ref_key;
+  /* a sequence of launches timed as one configuration (space.h: launches; 0: the one kernel with
+   * all arguments in order); cubin is then a bundle of its programs (compile_bundle) */
+  int nlaunches;
+  launch_step launches[MAX_LAUNCHES];
 } gpu_job;
 
 /* Measure one configuration: load, check against the reference (outputs poisoned first),

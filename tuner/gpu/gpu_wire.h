@@ -52,6 +52,8 @@ typedef struct wire_setup {
   symspec syms[MAX_SYMBOLS];
   int32_t unchecked;      /* timing only: no reference run, nothing compared */
   int32_t ref_per_config; /* the reference comes with each job (wire_job.ref_kernel) */
+  int32_t ref_nargs;      /* the reference's arguments (0: all, in order) */
+  int8_t ref_arg[MAX_ARGS];
   uint32_t kernel_len; /* name bytes follow the struct, then cubin_len cubin bytes */
   uint64_t cubin_len;
 } wire_setup;
@@ -74,6 +76,8 @@ typedef struct wire_job {
   char ref_kernel[GPU_NAME_MAX]; /* a reference in this job's module ("": none), its geometry and key */
   launch_geom ref_geom;
   uint64_t ref_key;
+  int32_t nlaunches;        /* a sequence (0: the kernel alone, all arguments in order) */
+  launch_step launches[MAX_LAUNCHES];
   uint32_t kernel_len;
   uint64_t cubin_len;
 } wire_job;

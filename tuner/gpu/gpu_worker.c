@@ -157,11 +157,20 @@ static int job_scalars(worker *w, const wire_job *job, int restore, char *msg, s
   }
   for (int k = 0; k < job->nargvals; k++) {
     const argval *v = &job->argvals[k];
-    if (v->index < 0 || v->index >= w->setup.nargs || w->setup.args[v->index].kind != ARG_SCALAR) {
-      snprintf(msg, len, "GPU worker: argument value for index %d, which is not a scalar of the problem", (int)v->index);
+    if (v->index < 0 || v->index >= w->setup.nargs) {
+      snprintf(msg, len, "GPU worker: argument value for index %d, which is not an argument of the problem", (int)v->index);
       return -1;
     }
     const argspec *a = &w->setup.args[v->index];
+    if (a->kind != ARG_SCALAR) { /* a buffer sized per configuration: this job's element count */
+      if (!restore && (v->ival <= 0 || v->ival > a->count)) {
+        snprintf(msg, len, "GPU worker: %lld elements of '%s' asked, %lld allocated", (long long)v->ival, a->name,
+                 (long long)a->count);
+        return -1;
+      }
+      w->count[v->index] = restore ? 0 : v->ival;
+      continue;
+    }
     set_scalar(&w->arg[v->index], a->type, restore ? a->ival : v->ival, restore ? a->fval : v->fval);
   }
   return 0;
@@ -263,7 +272,14 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
     cu->cuModuleUnload(mod);
     return cterr_set(err, "reference: kernel '%s' not found in its module: %s", kernel, cuda_errstr(r));
   }
-  if (!(r = wk_prepare_run(w)) && !(r = wk_launch(w, f, &s->ref_geom)) && !(r = cu->cuStreamSynchronize(w->stream))) {
+  if (s->ref_nargs > 0) { /* reference.args: its own arguments */
+    wk_params_map(w, s->ref_nargs, s->ref_arg, w->ref_params);
+    w->launch_params = w->ref_params;
+  }
+  r = wk_prepare_run(w);
+  if (!r) r = wk_launch(w, f, &s->ref_geom);
+  w->launch_params = NULL;
+  if (!r && !(r = cu->cuStreamSynchronize(w->stream))) {
     for (int i = 0; i < s->nargs && !r; i++)
       if (w->arg[i].ref) r = cu->cuMemcpyDtoDAsync(w->arg[i].ref, w->arg[i].d, w->arg[i].bytes, w->stream);
     if (!r) r = cu->cuStreamSynchronize(w->stream);

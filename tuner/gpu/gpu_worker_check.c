@@ -80,7 +80,7 @@ static int reduce_one(worker *w, const argspec *a, const wk_arg *d, int ref, dou
             a->name, elemtype_name(a->type));
     return -1;
   }
-  unsigned long long n = (unsigned long long)a->count;
+  unsigned long long n = (unsigned long long)(w->count[d - w->arg] > 0 && !ref ? w->count[d - w->arg] : a->count);
   CUdeviceptr p = ref ? d->ref : d->d;
   void *params[] = {&p, &n, &w->red_res};
   CUresult r;
@@ -129,7 +129,7 @@ int wk_compare(worker *w, wire_result *res) {
       if (rc) return rc;
       continue;
     }
-    unsigned long long n = (unsigned long long)a->count, got[2];
+    unsigned long long n = (unsigned long long)(w->count[i] > 0 ? w->count[i] : a->count), got[2];
     int es = wk_elsize(a->type), isfloat = is_float(a->type);
     int bytes_idx = es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : 3;
     double atol = a->atol, rtol = a->rtol;
@@ -184,7 +184,13 @@ int wk_reference_in(worker *w, CUmodule mod, const wire_job *job, wire_result *r
     return -1;
   }
   const launch_geom *g = &job->ref_geom;
-  if ((r = wk_prepare_run(w)) || (r = wk_launch(w, f, g)) || (r = cu->cuStreamSynchronize(w->stream))) {
+  if (w->setup.ref_nargs > 0) {
+    wk_params_map(w, w->setup.ref_nargs, w->setup.ref_arg, w->ref_params);
+    w->launch_params = w->ref_params;
+  }
+  if (!(r = wk_prepare_run(w))) r = wk_launch(w, f, g);
+  w->launch_params = NULL;
+  if (r || (r = cu->cuStreamSynchronize(w->stream))) {
     res->fatal = wk_context_dead(w, r);
     wk_fail(res, res->fatal ? ST_RUNTIME_FAULT : ST_LAUNCH_ERROR, "the reference kernel '%s' (grid %u,%u,%u block "
             "%u,%u,%u) from this configuration's module: %s", job->ref_kernel, g->grid[0], g->grid[1], g->grid[2],

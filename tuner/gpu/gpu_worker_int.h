@@ -47,6 +47,15 @@ typedef struct worker {
   size_t working_set; /* bytes of all buffers: decides whether L2 is flushed */
   unsigned char *symdata[MAX_SYMBOLS]; /* the symbols' bytes for this problem (gpu_worker_symbols.c) */
   uint64_t ref_key;   /* the key of the per-configuration reference now in the arg[].ref copies; 0 none */
+  int64_t count[MAX_ARGS]; /* this job's element counts of buffers sized per configuration (0: the allocation's) */
+  void **launch_params;    /* what wk_launch passes (NULL: params, every argument in order) */
+  void *ref_params[MAX_ARGS];
+  /* a job's launch sequence (gpu_worker_launches.c): wk_launch of seq_main runs all of it */
+  int nseq, nseq_mod;
+  CUfunction seq_main, seq_f[MAX_LAUNCHES];
+  launch_geom seq_g[MAX_LAUNCHES];
+  void *seq_params[MAX_LAUNCHES][MAX_ARGS];
+  CUmodule seq_mod[MAX_LAUNCHES];
 } worker;
 
 int wk_elsize(elemtype t);
@@ -81,6 +90,15 @@ int wk_reference_in(worker *w, CUmodule mod, const wire_job *job, wire_result *r
 /* A CUDA error while running the configuration: a fault when the context died (res filled). */
 void wk_fail_run(worker *w, wire_result *res, CUresult r, const char *what);
 void wk_fail(wire_result *res, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* gpu_worker_launches.c: the parameter array of the arguments idx[0..n) into out; a job's launch
+ * sequence set up from its module mod (the job's first program, whose kernel is f) and the rest
+ * of its bundle cubin (each launch's limits checked: res says which is over; -1), launched whole
+ * (wk_launch of f does it), and released. */
+void wk_params_map(worker *w, int n, const int8_t *idx, void **out);
+int wk_seq_setup(worker *w, CUmodule mod, CUfunction f, const wire_job *job, const void *cubin, wire_result *res);
+CUresult wk_seq_launch(worker *w);
+void wk_seq_release(worker *w);
 
 /* Load, check and time one configuration. Fills res; res->fatal set when the worker must exit. */
 void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *cubin, wire_result *res);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compile/compile.h"
 #include "gpu_worker_int.h"
 
 #define WK_SAMPLE_FLOOR_MS 12.0 /* min_samples of long launches: about this much of launches */
@@ -48,8 +49,9 @@ CUresult wk_prepare_run(worker *w) {
 }
 
 CUresult wk_launch(worker *w, CUfunction f, const launch_geom *g) {
+  if (w->nseq && f == w->seq_main) return wk_seq_launch(w); /* a launch sequence (gpu_worker_launches.c) */
   return w->cu->cuLaunchKernel(f, g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2],
-                               g->dyn_smem, w->stream, w->params, NULL);
+                               g->dyn_smem, w->stream, w->launch_params ? w->launch_params : w->params, NULL);
 }
 
 /* wk_fail, wk_fail_run and wk_compare live in gpu_worker_check.c */
@@ -277,7 +279,10 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
   CUresult r;
   res->block_threads = (int)launch_threads(g);
   res->smem_dynamic = (int)g->dyn_smem;
-  if ((r = cu->cuModuleLoadData(&mod, cubin))) {
+  size_t ilen = 0; /* a launch sequence's bundle: its first program here, the rest in wk_seq_setup */
+  const void *img = compile_bundle_image(cubin, job->cubin_len, 0, &ilen);
+  if (!img || (r = cu->cuModuleLoadData(&mod, img))) {
+    if (!img) r = CUDA_ERROR_INVALID_IMAGE;
     res->fatal = wk_context_dead(w, r);
     fail(res, res->fatal ? ST_RUNTIME_FAULT : ST_LAUNCH_ERROR, "loading the module: %s", cuda_errstr(r));
     goto out;
@@ -325,7 +330,7 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
 
   /* the check: one launch on poisoned outputs and restored inouts (after the reference, when the
    * configuration's own module holds it: gpu_worker_check.c) */
-  if (wk_reference_in(w, mod, job, res)) goto out;
+  if (wk_reference_in(w, mod, job, res) || wk_seq_setup(w, mod, f, job, cubin, res)) goto out;
   if ((r = wk_prepare_run(w))) {
     fail_run(w, res, r, "preparing the arguments");
     goto out;
@@ -348,6 +353,7 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
     wk_time_isolated(w, f, job, res);
   if (job->want_energy > 0 && res->status == ST_OK) wk_energy(w, f, job, res);
 out:
+  if (!res->fatal) wk_seq_release(w);
   if (mod && !res->fatal) cu->cuModuleUnload(mod);
   res->measure_ms = (now_seconds() - t0) * 1e3; /* the whole job: load, check, timing, unload */
 }

@@ -79,6 +79,19 @@ typedef struct launch_geom {
   unsigned dyn_smem; /* bytes of dynamic shared memory */
 } launch_geom;
 
+/* One launch of a configuration's sequence (space.h: launches): which of the configuration's
+ * programs holds its kernel (0: its own; 1..: one compiled with other macro values), the kernel's
+ * lowered name there, its geometry and its arguments (indices into the problem's). */
+#define MAX_LAUNCHES 4
+#define LAUNCH_NAME_MAX 256
+typedef struct launch_step {
+  int32_t program;
+  int32_t nargs;
+  int8_t arg[MAX_ARGS];
+  launch_geom geom;
+  char kernel[LAUNCH_NAME_MAX];
+} launch_step;
+
 static inline unsigned launch_threads(const launch_geom *g) { return g->block[0] * g->block[1] * g->block[2]; }
 
 #endif

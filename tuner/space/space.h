@@ -93,6 +93,23 @@ int space_unchecked(const space *s);
 /* symbols = { ct.symbol(...) }: how many, and problem prob's (out: MAX_SYMBOLS; data[k]: the
  * bytes of a SYMSRC_DATA symbol, owned by the space). Returns how many. */
 int space_nsymbols(const space *s);
+
+/* launches = { ct.launch {...}, ... }: a sequence of launches timed as one configuration (0: one
+ * kernel, `kernel`). space_nprograms: how many programs a configuration compiles (1 + the
+ * distinct defines of its launches); program p > 0 is the configuration's -D's with
+ * space_program_defines' names set to their values (added where no parameter has the name), and
+ * its kernel space_program_kernel. space_launches: each launch's program, arguments (indices into
+ * the problem's) and geometry for configuration cfg on problem prob (kernel names are the
+ * engine's to fill: lowered); returns how many. space_ref_args: the reference's arguments
+ * (reference.args, indices; 0: all, in order). */
+int space_nlaunches(const space *s);
+int space_nprograms(const space *s);
+const char *space_launch_kernel(const space *s, int k);
+int space_launch_program(const space *s, int k);
+int space_program_defines(const space *s, int prog, const char *const **names, const char *const **values);
+const char *space_program_kernel(const space *s, int prog);
+int space_launches(space *s, size_t cfg, int prob, launch_step *out, cterr *err);
+int space_ref_args(const space *s, int8_t *out);
 int space_symbols(const space *s, int prob, symspec *out, const void **data);
 /* Bytes and flops per launch for derived figures; NAN where the space gives none. */
 double space_bytes(space *s, int prob, cterr *err);

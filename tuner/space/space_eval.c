@@ -254,18 +254,23 @@ static int eval_geom(space *s, const sp_geom *g, int nargs, const char *ctx, lau
   return 0;
 }
 
-int space_geometry(space *s, size_t cfg, int prob, launch_geom *out, cterr *err) {
+int space_eval_config_geom(space *s, const sp_geom *g, size_t cfg, int prob, const char *what, launch_geom *out,
+                           cterr *err) {
   if (cfg >= configset_count(s->cs) || prob < 0 || prob >= s->nproblems)
     return cterr_set(err, "%s: no configuration %zu on problem %d", s->path, cfg, prob);
   space_limits_enter(s);
   char *key = configset_row_key(s->cs, configset_row(s->cs, cfg));
-  char *ctx = xasprintf(" for %s on problem %s", key, s->probs[prob].key);
+  char *ctx = xasprintf("%s%s for %s on problem %s", what ? " of " : "", what ? what : "", key, s->probs[prob].key);
   free(key);
   push_config(s, cfg);
   push_problem(s, prob);
-  int rc = eval_geom(s, &s->geom, 2, ctx, out, err);
+  int rc = eval_geom(s, g, 2, ctx, out, err);
   free(ctx);
   return rc;
+}
+
+int space_geometry(space *s, size_t cfg, int prob, launch_geom *out, cterr *err) {
+  return space_eval_config_geom(s, &s->geom, cfg, prob, NULL, out, err);
 }
 
 /* ---- runtime parameters: values of scalar arguments per configuration ---- */
@@ -379,7 +384,7 @@ static int eval_arg(space *s, int prob, int i, cterr *err) {
   snprintf(o->name, sizeof o->name, "%s", a->name);
   /* a scalar of a space with runtime parameters: evaluated with their first values, and the
    * names it reads recorded, which makes it a per-configuration value (space_config_args) */
-  int probe = a->kind == ARG_SCALAR && (a->size.kind == SV_EXPR || a->size.kind == SV_FUNC);
+  int probe = a->size.kind == SV_EXPR || a->size.kind == SV_FUNC; /* scalars and buffer counts */
   int nargs = 1, seen = 0;
   if (probe) {
     push_rt_values(s, SIZE_MAX);
@@ -406,6 +411,7 @@ static int eval_arg(space *s, int prob, int i, cterr *err) {
     for (int p = 0; p < np; p++) {
       if (lua_getfield(s->L, -1, configset_param(s->cs, p)->name) != LUA_TNIL) {
         a->per_config = 1;
+        a->reads |= 1ull << p;
         if (s->runtime[p]) s->rt_read[p] = 1;
       }
       lua_pop(s->L, 1);
@@ -488,6 +494,24 @@ int space_eval_runtime_check(space *s, cterr *err) {
   return 0;
 }
 
+/* The value of per-configuration argument i (a scalar's into *o, a buffer's count into *count). */
+static int config_value(space *s, size_t cfg, int prob, int i, const char *ctx, argspec *o, int64_t *count, cterr *err) {
+  const sp_arg *a = &s->args[i];
+  char what[80];
+  snprintf(what, sizeof what, "%s (args[%d] '%s')", a->kind == ARG_SCALAR ? "value" : "element count", i + 1, a->name);
+  push_rt_values(s, cfg);
+  lua_pushnil(s->L);
+  int nargs = push_rt_env(s, prob, a->size.kind);
+  vres r;
+  int rc = eval_one(s, a, nargs, &r, what, ctx, err);
+  if (rc == 0 && a->kind == ARG_SCALAR) return scalar_value(a, &r, what, ctx, o, err);
+  if (rc == 0 && !(r.isint[0] && r.i[0] > 0 && r.i[0] * elemtype_size(a->type) <= ((int64_t)1 << 40)))
+    rc = cterr_set(err, "%s:%d: %s%s is %.17g: expected a positive integer number of elements (under 1 TiB)",
+                   a->size.file, a->size.line, what, ctx, r.d[0]);
+  if (rc == 0) *count = r.i[0];
+  return rc;
+}
+
 int space_config_args(space *s, size_t cfg, int prob, argval *out, int *n, cterr *err) {
   *n = 0;
   int any = 0;
@@ -502,26 +526,72 @@ int space_config_args(space *s, size_t cfg, int prob, argval *out, int *n, cterr
     const sp_arg *a = &s->args[i];
     if (!a->per_config) continue;
     if (*n >= MAX_ARGVALS) {
-      rc = cterr_set(err, "%s:%d: more than %d arguments read runtime parameters", a->size.file, a->size.line, MAX_ARGVALS);
+      rc = cterr_set(err, "%s:%d: more than %d argument values or counts read parameters", a->size.file, a->size.line, MAX_ARGVALS);
       break;
     }
     if (!ctx) {
       key = configset_row_key(s->cs, configset_row(s->cs, cfg));
       ctx = xasprintf(" for %s on problem %s", key, s->probs[prob].key);
     }
-    char what[80];
-    snprintf(what, sizeof what, "value (args[%d] '%s')", i + 1, a->name);
-    push_rt_values(s, cfg);
-    lua_pushnil(s->L);
-    int nargs = push_rt_env(s, prob, a->size.kind);
-    vres r;
+    int64_t count;
     argspec o;
-    rc = eval_one(s, a, nargs, &r, what, ctx, err);
-    if (rc == 0) rc = scalar_value(a, &r, what, ctx, &o, err);
-    if (rc == 0) out[(*n)++] = (argval){.index = i, .ival = o.ival, .fval = o.fval};
+    rc = config_value(s, cfg, prob, i, ctx, &o, &count, err);
+    if (rc == 0) out[(*n)++] = (argval){.index = i, .ival = a->kind == ARG_SCALAR ? o.ival : count, .fval = o.fval};
   }
   free(key), free(ctx);
   return rc;
+}
+
+/* Buffers whose count reads parameters are allocated at the largest count any valid
+ * configuration asks for (each configuration then gets its own count: space_config_args), found
+ * here once the configurations are known: one evaluation per distinct value of the parameters
+ * the count reads. */
+int space_eval_buffer_max(space *s, cterr *err) {
+  size_t ncfg = configset_count(s->cs);
+  int np = configset_nparams(s->cs);
+  for (int i = 0; i < s->nargs; i++) {
+    sp_arg *a = &s->args[i];
+    if (!a->per_config || a->kind == ARG_SCALAR) continue;
+    size_t cap = 1024, used = 0;
+    uint64_t *seen = xcalloc(cap, sizeof *seen);
+    int rc = 0;
+    for (size_t c = 0; c < ncfg && rc == 0; c++) {
+      const uint16_t *row = configset_row(s->cs, c);
+      uint64_t h = 0x84222325cbf29ce4ull;
+      for (int p = 0; p < np; p++)
+        if (a->reads >> p & 1) h = (h ^ row[p]) * 0x100000001b3ull, h ^= h >> 29;
+      h |= 1;
+      size_t k = h & (cap - 1);
+      while (seen[k] && seen[k] != h) k = (k + 1) & (cap - 1);
+      if (seen[k]) continue;
+      seen[k] = h;
+      if (++used * 2 > cap) { /* grow: rehash */
+        uint64_t *old = seen;
+        size_t ocap = cap;
+        cap *= 2;
+        seen = xcalloc(cap, sizeof *seen);
+        for (size_t j = 0; j < ocap; j++)
+          if (old[j]) {
+            size_t q = old[j] & (cap - 1);
+            while (seen[q]) q = (q + 1) & (cap - 1);
+            seen[q] = old[j];
+          }
+        free(old);
+      }
+      for (int prob = 0; prob < s->nproblems && rc == 0; prob++) {
+        char *key = configset_row_key(s->cs, row);
+        char *ctx = xasprintf(" for %s on problem %s", key, s->probs[prob].key);
+        int64_t count = 0;
+        argspec o;
+        rc = config_value(s, c, prob, i, ctx, &o, &count, err);
+        if (rc == 0 && count > s->probs[prob].args[i].count) s->probs[prob].args[i].count = count;
+        free(key), free(ctx);
+      }
+    }
+    free(seen);
+    if (rc < 0) return -1;
+  }
+  return 0;
 }
 
 int space_param_runtime(const space *s, int p) { return p >= 0 && p < configset_nparams(s->cs) && s->runtime[p]; }

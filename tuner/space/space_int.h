@@ -47,7 +47,8 @@ typedef struct sp_arg {
   fillkind fill;
   double lo, hi;
   sp_value size; /* buffers: element count; scalars: the value */
-  int per_config; /* a scalar whose value reads a runtime parameter: evaluated per configuration */
+  int per_config; /* a value (or a buffer's count) that reads a parameter: evaluated per configuration */
+  uint64_t reads; /* the parameters it reads (bit p) */
   double atol, rtol; /* the check of an output (ct.output options; 0: the space's check) */
   int reduce, nocheck;
 } sp_arg;
@@ -83,6 +84,17 @@ typedef struct sp_geom {
   sp_value block, grid, shared; /* functions of (p, n) — or of (n) for the reference */
 } sp_geom;
 
+typedef struct sp_launch { /* launches = { ct.launch {...}, ... } */
+  char *kernel;
+  int nargs, arg[MAX_ARGS];  /* args indices */
+  sp_geom geom;              /* functions of (p, n) */
+  int program;               /* 0: the configuration's own program; else its define set's */
+  int ndefines;              /* macro values of its program other than the configuration's */
+  char **dname, **dvalue;
+  const char *file;
+  int line;
+} sp_launch;
+
 struct space {
   lua_State *L;
   char *path, *dir, *name, *template_path, *kernel;
@@ -116,6 +128,9 @@ struct space {
   char **ref_defines;
   int ref_per_config;         /* reference.params: run from each configuration's own program */
   int nref_params, ref_params[CS_MAX_PARAMS];
+  int ref_nargs, ref_args[MAX_ARGS]; /* reference.args: its arguments (0: all, in order) */
+  int nlaunches, nprograms;   /* launches: a sequence timed as one configuration (0: one kernel) */
+  sp_launch launches[MAX_LAUNCHES];
   int nobjectives; char **objectives; int *objmax; /* objmax[i]: maximised */
   int noptions; char **options;
   /* space_limits.c */
@@ -158,12 +173,22 @@ int space_parse_symbols(space *s, lua_State *L, int t, cterr *err);
 int space_eval_symbols(space *s, cterr *err);
 void space_symbols_free(space *s);
 
+/* space_launches.c: `launches` read (after args; the top-level kernel and geometry then come from
+ * the first launch), the argument lists of launches and reference by name, and freed */
+int space_parse_launches(space *s, lua_State *L, int t, cterr *err);
+int space_parse_arg_list(space *s, lua_State *L, int idx, int *out, int *n, const char *what, cterr *err);
+void space_launches_free(space *s);
+
 /* space_eval.c */
 int space_eval_enumerate(space *s, cterr *err);
 int space_eval_problems(space *s, cterr *err); /* args, bytes, flops, reference geometry */
 int space_eval_runtime_check(space *s, cterr *err); /* every runtime parameter reaches an argument */
+int space_eval_buffer_max(space *s, cterr *err);    /* after enumeration: per-configuration buffers' allocation */
 /* v (SV_NONE: NAN) on problem prob: one finite number >= 0, else err names what and the problem */
 int space_eval_number(space *s, int prob, const sp_value *v, const char *what, double *out, cterr *err);
+/* Geometry g (functions of (p, n)) of configuration cfg on problem prob; what names it ("launch 2"). */
+int space_eval_config_geom(space *s, const sp_geom *g, size_t cfg, int prob, const char *what, launch_geom *out,
+                           cterr *err);
 void space_value_free(lua_State *L, sp_value *v);
 
 #endif

@@ -90,16 +90,6 @@ static int resolve_template(space *s, const char *rel, char **out, const char *w
   return rc;
 }
 
-/* A kernel named as C++ does it, for NVRTC's name expressions: "k", "ns::k", "k<TILE, 4>" (the
- * parameters are macros of the program, so they may stand as template arguments). */
-static int is_cxx_name(const char *k) {
-  size_t n = strlen(k);
-  if (!n || n > 255 || !(isalpha((unsigned char)k[0]) || k[0] == '_' || k[0] == ':')) return 0;
-  for (const char *p = k; *p; p++)
-    if (!isalnum((unsigned char)*p) && !strchr("_:<>, ()+-*/", *p)) return 0;
-  return 1;
-}
-
 /* reference.defines = { NAME = value, ... }: -DNAME=value for the reference's program, sorted by
  * name; reference.params = { "NAME", ... }: the configuration's parameters the reference reads,
  * which makes it part of every configuration's program (see space.h). */
@@ -151,10 +141,14 @@ static int parse_reference(space *s, lua_State *L, int t, cterr *err) {
   if (lua_getfield(L, t, "reference") == LUA_TNIL) return lua_pop(L, 1), 0;
   int r = lua_gettop(L);
   if (lua_type(L, r) != LUA_TTABLE) return sp_perr(err, w, "reference must be a table {kernel = ..., block = ..., grid = ...} (got %s)", GOT(r));
-  static const char *const keys[] = {"kernel", "template", "block", "grid", "shared", "defines", "params", NULL};
+  static const char *const keys[] = {"kernel", "template", "block", "grid", "shared", "defines", "params", "args", NULL};
   if (sp_check_keys(L, r, keys, "reference", w, err) < 0) return -1;
+  if (lua_getfield(L, r, "args") != LUA_TNIL &&
+      space_parse_arg_list(s, L, -1, s->ref_args, &s->ref_nargs, "reference.args", err) < 0)
+    return -1;
+  lua_pop(L, 1);
   if (sp_get_string(L, r, "kernel", &s->ref_kernel, 1, "reference", w, err) < 0) return -1;
-  if (!is_cxx_name(s->ref_kernel))
+  if (!sp_is_cxx_name(s->ref_kernel))
     return sp_perr(err, w, "reference.kernel '%s' is not a kernel's C++ name (\"k\", \"ns::k\", \"k<TILE>\")", s->ref_kernel);
   if (parse_ref_extras(s, L, r, w, err) < 0) return -1;
   char *tpl = NULL;
@@ -196,7 +190,7 @@ int space_parse(space *s, cterr *err) {
   static const char *const keys[] = {"name", "template", "kernel", "params", "constraints", "problems", "problem",
                                      "args", "symbols", "block", "grid", "shared", "reference", "check", "bytes",
                                      "flops", "cublas_sgemm", "objectives", "options", "timeout", "template_var",
-                                     NULL};
+                                     "launches", NULL};
   if (sp_check_keys(L, t, keys, "space", w, err) < 0) return -1;
   if (sp_get_string(L, t, "name", &s->name, 0, "space", w, err) < 0) return -1;
   if (!s->name) {
@@ -204,8 +198,17 @@ int space_parse(space *s, cterr *err) {
     size_t n = strlen(b);
     s->name = n > 4 && !strcmp(b + n - 4, ".lua") ? xasprintf("%.*s", (int)(n - 4), b) : xstrdup(b);
   }
-  if (sp_get_string(L, t, "kernel", &s->kernel, 1, "space", w, err) < 0) return -1;
-  if (!is_cxx_name(s->kernel))
+  int launches = lua_getfield(L, t, "launches") != LUA_TNIL;
+  lua_pop(L, 1);
+  static const char *const taken[] = {"kernel", "block", "grid", "shared", NULL};
+  for (int k = 0; launches && taken[k]; k++) {
+    int given = lua_getfield(L, t, taken[k]) != LUA_TNIL;
+    lua_pop(L, 1);
+    if (given) return sp_perr(err, w, "give either launches or %s: with launches the first launch is the "
+                              "configuration's kernel, with its geometry", taken[k]);
+  }
+  if (!launches && sp_get_string(L, t, "kernel", &s->kernel, 1, "space", w, err) < 0) return -1;
+  if (!launches && !sp_is_cxx_name(s->kernel))
     return sp_perr(err, w, "kernel '%s' is not a kernel's C++ name (\"k\", \"ns::k\", \"k<TILE, 4>\")", s->kernel);
   char *tpl = NULL;
   if (sp_get_string(L, t, "template", &tpl, 1, "space", w, err) < 0) return -1;
@@ -216,11 +219,11 @@ int space_parse(space *s, cterr *err) {
   if (s->template_var && !sp_is_ident(s->template_var))
     return sp_perr(err, w, "template_var '%s' is not a Python variable name", s->template_var);
   if (sp_parse_params(s, L, t, err) < 0 || sp_parse_constraints(s, L, t, err) < 0 || sp_parse_problems(s, L, t, err) < 0 ||
-      sp_parse_args(s, L, t, err) < 0 || space_parse_symbols(s, L, t, err) < 0)
+      sp_parse_args(s, L, t, err) < 0 || space_parse_symbols(s, L, t, err) < 0 || space_parse_launches(s, L, t, err) < 0)
     return -1;
-  if (sp_get_value(s, L, t, "block", &s->geom.block, 1, 3, 0, "space", w, err) < 0 ||
+  if (!launches && (sp_get_value(s, L, t, "block", &s->geom.block, 1, 3, 0, "space", w, err) < 0 ||
       sp_get_value(s, L, t, "grid", &s->geom.grid, 1, 3, 0, "space", w, err) < 0 ||
-      sp_get_value(s, L, t, "shared", &s->geom.shared, 0, 1, 0, "space", w, err) < 0)
+      sp_get_value(s, L, t, "shared", &s->geom.shared, 0, 1, 0, "space", w, err) < 0))
     return -1;
   if (parse_reference(s, L, t, err) < 0) return -1;
   if (lua_getfield(L, t, "check") == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
