@@ -79,7 +79,8 @@ elif e == "matmul":
           "tile_size_x": [2**i for i in range(4)], "tile_size_y": [2**i for i in range(4)]}
     call = ("matmul_kernel", src("matmul.cu"), (4096, 4096), [np.zeros_like(A), A, B], tp)
     kw.update(grid_div_x=["block_size_x", "tile_size_x"], grid_div_y=["block_size_y", "tile_size_y"],
-              restrictions=["block_size_x==block_size_y*tile_size_y"], answer=[np.dot(A, B), None, None], iterations=32)
+              restrictions=["block_size_x==block_size_y*tile_size_y"], answer=[np.dot(A, B), None, None], iterations=32,
+              atol=1e-3)  # the script's default 1e-6 (with numpy's rtol 1e-5): float sums in another order
 elif e == "stencil":
     x_old = np.random.randn(4096 * 2048).astype(np.float32)
     tp = {"block_size_x": [32 * i for i in range(1, 9)], "block_size_y": [2**i for i in range(6)]}
@@ -96,7 +97,11 @@ else:
 
 setup = time.time() - T0
 T1 = time.time()
-results, env = kernel_tuner.tune_kernel(*call, **kw)
+try:
+    results, env = kernel_tuner.tune_kernel(*call, **kw)
+except Exception as ex:  # a failed verification aborts a Kernel Tuner run: say so, keep the line format
+    print("KT %s failed: %s: %s" % (e, type(ex).__name__, ex))
+    results = []
 wall = time.time() - T1
 names = list(tp)
 timed = {}

@@ -127,7 +127,7 @@ int main(int argc, char **argv) {
         puts("usage: cutune version\n\nPrints cutune's version and the NVRTC version it compiles with.");
         return 0;
       }
-      fprintf(stderr, "cutune: no command '%s' (commands: run, score, best, header, explain, report, devices, help, version)\n", argv[2]);
+      fprintf(stderr, "cutune: no command '%s' (commands: run, space, score, best, header, explain, report, devices, help, version)\n", argv[2]);
       return 2;
     }
     fputs(usage, stdout);
@@ -145,6 +145,6 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "best")) return best_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "header")) return header_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "space")) return space_cmd_main(argc - 1, argv + 1);
-  fprintf(stderr, "cutune: unknown command '%s' (commands: run, score, best, header, explain, report, devices, help, version; see 'cutune --help')\n", cmd);
+  fprintf(stderr, "cutune: unknown command '%s' (commands: run, space, score, best, header, explain, report, devices, help, version; see 'cutune --help')\n", cmd);
   return 2;
 }

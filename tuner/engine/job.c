@@ -166,6 +166,11 @@ void job_options_hash(const compile_job *job, char out[33]) {
   for (int i = 0; i < job->nopts; i++) sha256_update(&c, job->opts[i], strlen(job->opts[i]) + 1);
   sha256_update(&c, job->arch, strlen(job->arch) + 1);
   sha256_update(&c, job->kernel, strlen(job->kernel) + 1);
+  for (const compile_job *x = job->next; x; x = x->next) { /* a launch sequence's further programs */
+    sha256_update(&c, "next", 5);
+    for (int i = 0; i < x->nopts; i++) sha256_update(&c, x->opts[i], strlen(x->opts[i]) + 1);
+    sha256_update(&c, x->kernel, strlen(x->kernel) + 1);
+  }
   sha256_final(&c, dg);
   hex_encode(dg, 16, out);
 }
