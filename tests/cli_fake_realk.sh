@@ -6,7 +6,8 @@
 # __constant__ array filled from a Lua table (zeros pass, ones fail), a reference run from each
 # configuration's own program (copy_tpl<2> against itself passes), the check of a reduction
 # (partial sums over any grid against the total), timing only (check = false), a launch sequence
-# (a reduction's two passes, the second in a program of its own), and `cutune space`.
+# (a reduction's two passes, the second in a program of its own), a check kernel of the space's
+# own, and `cutune space`.
 . "$(dirname "$0")/lib_cli.sh"
 set -e
 use_fake_cuda
@@ -44,6 +45,13 @@ FAKE_UNCHECKED=1 expect_status 1 -- "$BIN" header "$d/fake_reduce.lua" "$R4"
 expect_output "timing only (check = false)" "header refuses unchecked"
 FAKE_UNCHECKED=1 expect_status 0 -- "$BIN" header --allow-unchecked "$d/fake_reduce.lua" "$R4" -o "$TMPROOT/u.h"
 grep -q -- '--allow-unchecked' "$TMPROOT/u.h" && ok || fail "the header does not say --allow-unchecked"
+
+# the space's own check kernel: only K=2 passes it
+run_any "$BIN" run --jobs 2 --no-progress --results "$R" "$d/fake_usercheck.lua"
+[ "$STATUS" -eq 3 ] && ok || fail "fake_usercheck exited $STATUS (wanted 3)"
+grep '"status":"ok"' "$R/Fake_H200/fake_usercheck.jsonl" | grep -q 'K=2' && [ "$(st fake_usercheck ok)" -eq 1 ] && ok ||
+  fail "fake_usercheck: not exactly K=2 passed"
+grep -q "the space's check kernel" "$R/Fake_H200/fake_usercheck.jsonl" && ok || fail "the failure does not name the check kernel"
 
 # a launch sequence: two programs in one bundle, a buffer sized per configuration, the reference's
 # own arguments; a second launch over the limit is invalid

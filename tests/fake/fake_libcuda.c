@@ -247,6 +247,7 @@ static const char *known[] = {"ct_cmp_b8",
                               "copy_tpl",   /* copy_tpl<K> (C++, any namespace): out[i] = K * in[i] */
                               "partial_sum", /* out[b] = the sum of block b's share of in: a reduction's first pass */
                               "total_sum",   /* out[0] = the sum of in (the reference of partial_sum) */
+                              "user_check",  /* a space's check kernel: mismatch where out != 2 ref */
                               "copy_ok",
                               "copy_slow", /* copy_ok taking 4 ms per launch (a long GEMM's timing) */
                               "copy_wrong",
@@ -339,6 +340,16 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
       sum += v, mx = fmax(mx, v), mn = fmin(mn, v);
     }
     o[0] = sum, o[1] = mx, o[2] = mn, o[3] = nan;
+    return 0;
+  }
+  if (!strcmp(n, "user_check")) {
+    unsigned long long N = *(unsigned long long *)pp[2], *res = *(unsigned long long **)pp[3];
+    float *a = *(float **)pp[0], *r = *(float **)pp[1];
+    for (unsigned long long i = 0; i < N; i++)
+      if (a[i] != 2 * r[i]) {
+        res[0]++;
+        if (i < res[1]) res[1] = i;
+      }
     return 0;
   }
   if (!strcmp(n, "ct_cmpar_f32")) { /* |a - r| <= atol + rtol |r| */

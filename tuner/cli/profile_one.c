@@ -112,7 +112,12 @@ static int profile_one(const char *spath, const char *ckey, const char *pkey, in
   if (rec.status == ST_OK) {
     gpu_problem gp;
     if (job_problem(s, prob, 1, &refc, &gp, err) != 0) goto done;
-    if (gpu_setup(g, &gp, err) != 0) goto done;
+    compile_result chk;
+    if (job_compile_check(s, arch, NULL, &chk, err) != 0) goto done;
+    job_problem_check(s, &chk, &gp);
+    int sr = gpu_setup(g, &gp, err);
+    compile_result_free(&chk);
+    if (sr != 0) goto done;
     gj.cubin = cr.cubin.data;
     gj.cubin_len = cr.cubin.len;
     char kname[GPU_NAME_MAX];

@@ -83,6 +83,8 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   /* the reference first: without it no configuration could be checked, so a reference that
    * does not compile (or is misspelled) fails the run before anything else is compiled */
   if (job_compile_reference(s, arch, pool, &refc, err) != 0) goto done;
+  compile_result_free(&refc); /* the user's check kernel next: it too must compile before anything else */
+  if (job_compile_check(s, arch, pool, &refc, err) != 0) goto done;
 
   int prob = 0;
   if (!o->quiet)

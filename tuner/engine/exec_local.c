@@ -42,6 +42,7 @@ typedef struct lgroup {
   double best;
   const char *arch;
   compile_result ref; /* the reference kernel for this architecture */
+  compile_result check; /* the user's check kernel (check.kernel), if any */
 } lgroup;
 
 typedef struct exec_local {
@@ -328,6 +329,7 @@ static int l_problem(exec *x, int prob, cterr *err) {
   for (int g = 0; g < x->ngroups; g++) {
     gpu_problem gp;
     if (job_problem(s, prob, e->o->seed, &e->lg[g].ref, &gp, err) != 0) return -1;
+    job_problem_check(s, &e->lg[g].check, &gp);
     gpu *gs[EXEC_MAX_DEVICES];
     int k = 0;
     for (int i = 0; i < e->nslots; i++)
@@ -407,7 +409,7 @@ static void l_free(exec *x) {
   if (e->pool) l_drain(x);
   cpool_free(e->pool);
   for (int i = 0; i < e->nslots; i++) gpu_stop(e->slots[i].gw);
-  for (int g = 0; g < x->ngroups; g++) compile_result_free(&e->lg[g].ref);
+  for (int g = 0; g < x->ngroups; g++) compile_result_free(&e->lg[g].ref), compile_result_free(&e->lg[g].check);
   free(e);
 }
 
@@ -422,7 +424,7 @@ int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int 
   e->base.ops = &local_ops;
   e->s = s, e->o = o, e->src = src;
   snprintf(e->template_hash, sizeof e->template_hash, "%s", template_hash);
-  for (int g = 0; g < EXEC_MAX_GROUPS; g++) compile_result_init(&e->lg[g].ref);
+  for (int g = 0; g < EXEC_MAX_GROUPS; g++) compile_result_init(&e->lg[g].ref), compile_result_init(&e->lg[g].check);
   gpu *started[EXEC_MAX_DEVICES];
   if (gpu_start_all(started, self_exe, ordinals, n, err) != 0) goto fail;
   for (int i = 0; i < n; i++) {
@@ -456,7 +458,9 @@ int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int 
   }
   if (job_open_pool(o, self_exe, &e->pool, &e->jobs, err) != 0) goto fail;
   for (int g = 0; g < e->base.ngroups; g++)
-    if (job_compile_reference(s, e->lg[g].arch, e->pool, &e->lg[g].ref, err) != 0) goto fail;
+    if (job_compile_reference(s, e->lg[g].arch, e->pool, &e->lg[g].ref, err) != 0 ||
+        job_compile_check(s, e->lg[g].arch, e->pool, &e->lg[g].check, err) != 0)
+      goto fail;
   *out = &e->base;
   return 0;
 fail:

@@ -119,24 +119,25 @@ int job_make(const space *s, const compile_source *src, size_t cfg, const char *
   return space_nlaunches(s) ? job_programs(s, cfg, job, hold, err) : 0;
 }
 
-int job_compile_reference(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err) {
-  compile_result_init(cr);
-  if (!space_ref_kernel(s) || space_ref_per_config(s)) return 0; /* none, or one in every configuration's program */
-  /* the reference's includes are hashed into its cache key as the template's are */
+/* One program compiled once for the run (the reference, the user's check kernel): path with
+ * -Ddefine=1 and defines, the space's options; through the pool (its cache) or in this process. */
+static int compile_once(const space *s, const char *arch, cpool *pool, const char *path, const char *kernel,
+                        const char *define, int ndefines, const char *const *defines, const char *what,
+                        compile_result *cr, cterr *err) {
+  /* the program's includes are hashed into its cache key as the template's are */
   compile_source rsrc;
   const char *ropts[COMPILE_MAX_OPTS];
   int nro = space_noptions(s) < COMPILE_MAX_OPTS ? space_noptions(s) : COMPILE_MAX_OPTS;
   for (int i = 0; i < nro; i++) ropts[i] = space_option(s, i);
-  const char *rpath = space_ref_template_path(s);
-  if (compile_source_load(&rsrc, rpath, nro, ropts, err) != 0) return -1;
+  if (compile_source_load(&rsrc, path, nro, ropts, err) != 0) return -1;
   compile_job job = {0};
-  job.src_path = rpath;
+  job.src_path = path;
   job.src = rsrc.text.data ? rsrc.text.data : "";
   job.src_digest = rsrc.digest;
-  job.kernel = space_ref_kernel(s);
+  job.kernel = kernel;
   job.arch = arch;
-  job.opts[job.nopts++] = "-DCUTUNE_REFERENCE=1";
-  for (int i = 0; i < space_ref_ndefines(s) && job.nopts < COMPILE_MAX_OPTS; i++) job.opts[job.nopts++] = space_ref_define(s, i);
+  job.opts[job.nopts++] = define;
+  for (int i = 0; i < ndefines && job.nopts < COMPILE_MAX_OPTS; i++) job.opts[job.nopts++] = defines[i];
   for (int i = 0; i < space_noptions(s) && job.nopts < COMPILE_MAX_OPTS; i++) job.opts[job.nopts++] = space_option(s, i);
   int rc;
   if (!pool) rc = compile_now(&job, cr, err);
@@ -149,9 +150,33 @@ int job_compile_reference(const space *s, const char *arch, cpool *pool, compile
   }
   compile_source_free(&rsrc);
   if (rc != 0) return -1;
-  if (!cr->ok)
-    return cterr_set(err, "%s: the reference kernel '%s' does not compile: %s", space_path(s), job.kernel, cr->message);
+  if (!cr->ok) return cterr_set(err, "%s: the %s kernel '%s' does not compile: %s", space_path(s), what, kernel, cr->message);
   return 0;
+}
+
+int job_compile_reference(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err) {
+  compile_result_init(cr);
+  if (!space_ref_kernel(s) || space_ref_per_config(s)) return 0; /* none, or one in every configuration's program */
+  const char *defs[COMPILE_MAX_OPTS];
+  int nd = 0;
+  for (int i = 0; i < space_ref_ndefines(s) && nd < COMPILE_MAX_OPTS; i++) defs[nd++] = space_ref_define(s, i);
+  return compile_once(s, arch, pool, space_ref_template_path(s), space_ref_kernel(s), "-DCUTUNE_REFERENCE=1", nd, defs,
+                      "reference", cr, err);
+}
+
+int job_compile_check(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err) {
+  compile_result_init(cr);
+  if (!space_check_kernel(s)) return 0;
+  return compile_once(s, arch, pool, space_check_template_path(s), space_check_kernel(s), "-DCUTUNE_CHECK=1", 0, NULL,
+                      "check", cr, err);
+}
+
+void job_problem_check(const space *s, const compile_result *chk, gpu_problem *gp) {
+  static char cname[GPU_NAME_MAX]; /* gpu_setup copies it into its frame */
+  if (!chk->ok || !space_check_kernel(s)) return;
+  gp->check_cubin = chk->cubin.data;
+  gp->check_cubin_len = chk->cubin.len;
+  gp->check_kernel = compile_lowered(chk, 0, space_check_kernel(s), cname, sizeof cname);
 }
 
 void job_hold_free(job_hold *h) {

@@ -56,6 +56,12 @@ typedef struct run_outcome {
 #define JOB_REFERENCE_TAG UINT64_MAX
 int job_compile_reference(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err);
 
+/* The user's check kernel (check = { kernel = ..., template = ... }), compiled once as the
+ * reference is (its template with -DCUTUNE_CHECK=1); none: 0, cr empty. job_problem_check puts
+ * it into a problem set up by job_problem. */
+int job_compile_check(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err);
+void job_problem_check(const space *s, const compile_result *chk, gpu_problem *gp);
+
 /* Shared by the compile-only and GPU paths: the compile job of configuration cfg
  * (-D options from the configuration's compile-time parameters, then the space's options;
  * runtime parameters reach the kernel as argument values instead: space_config_args). Strings in job point into

@@ -341,10 +341,15 @@ int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
   int own_ref = p->ref_cubin && p->ref_kernel;
   s.kernel_len = own_ref ? (uint32_t)strlen(p->ref_kernel) : 0;
   s.cubin_len = own_ref ? p->ref_cubin_len : 0;
+  int own_check = p->check_cubin && p->check_kernel;
+  s.check_kernel_len = own_check ? (uint32_t)strlen(p->check_kernel) : 0;
+  s.check_cubin_len = own_check ? p->check_cubin_len : 0;
   dbuf_reset(&g->setup);
   dbuf_append(&g->setup, &s, sizeof s);
   if (own_ref) dbuf_append(&g->setup, p->ref_kernel, s.kernel_len);
   if (own_ref) dbuf_append(&g->setup, p->ref_cubin, p->ref_cubin_len);
+  if (s.check_cubin_len) dbuf_append(&g->setup, p->check_kernel, s.check_kernel_len);
+  if (s.check_cubin_len) dbuf_append(&g->setup, p->check_cubin, p->check_cubin_len);
   for (int k = 0; k < p->nsyms; k++)
     if (p->syms[k].src == SYMSRC_DATA) dbuf_append(&g->setup, p->symdata[k], p->syms[k].data_len);
   g->have_setup = 0;

@@ -60,6 +60,9 @@ typedef struct gpu_problem {
   const void *symdata[MAX_SYMBOLS]; /* SYMSRC_DATA: syms[k].data_len bytes */
   int unchecked;       /* timing only: no reference (ref_cubin may be NULL), nothing compared */
   int ref_per_config;  /* the reference is run from each job's own module (gpu_job.ref_kernel) */
+  const void *check_cubin; /* the user's check kernel (NULL: the built-in checks), its lowered name */
+  size_t check_cubin_len;
+  const char *check_kernel;
   int ref_nargs;       /* the reference's arguments (indices into args); 0: all, in order */
   int8_t ref_arg[MAX_ARGS];
 } gpu_problem;

@@ -53,6 +53,8 @@ typedef struct wire_setup {
   int32_t unchecked;      /* timing only: no reference run, nothing compared */
   int32_t ref_per_config; /* the reference comes with each job (wire_job.ref_kernel) */
   int32_t ref_nargs;      /* the reference's arguments (0: all, in order) */
+  uint32_t check_kernel_len; /* the user's check kernel: its name and cubin follow the reference's */
+  uint64_t check_cubin_len;
   int8_t ref_arg[MAX_ARGS];
   uint32_t kernel_len; /* name bytes follow the struct, then cubin_len cubin bytes */
   uint64_t cubin_len;

@@ -103,6 +103,8 @@ static void free_problem(worker *w) {
   w->working_set = 0;
   w->ref_key = 0;
   wk_symbols_free(w);
+  if (w->check_mod) w->cu->cuModuleUnload(w->check_mod);
+  w->check_mod = NULL, w->check_f = NULL;
 }
 
 static int upload_arg(worker *w, int i, const argspec *a, uint64_t seed, cterr *err) {
@@ -243,7 +245,8 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
   CUmodule mod = NULL;
   if (p->len < sizeof *s) return cterr_set(err, "GPU worker: setup frame of %zu bytes is too short", p->len);
   memcpy(s, p->data, sizeof *s);
-  if (s->nargs < 0 || s->nargs > MAX_ARGS || sizeof *s + s->kernel_len + s->cubin_len > p->len)
+  if (s->nargs < 0 || s->nargs > MAX_ARGS ||
+      sizeof *s + s->kernel_len + s->cubin_len + s->check_kernel_len + s->check_cubin_len > p->len)
     return cterr_set(err, "GPU worker: malformed setup frame (%d args, %zu bytes)", (int)s->nargs, p->len);
   char kernel[256];
   snprintf(kernel, sizeof kernel, "%.*s", (int)s->kernel_len, p->data + sizeof *s);
@@ -254,8 +257,18 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
     *fatal = wk_context_dead(w, r);
     return cterr_set(err, "uploading the arguments: %s", cuda_errstr(r));
   }
-  size_t head = sizeof *s + s->kernel_len + s->cubin_len;
+  size_t head = sizeof *s + s->kernel_len + s->cubin_len + s->check_kernel_len + s->check_cubin_len;
   if (wk_symbols_setup(w, p->data + head, p->len - head, err)) return -1;
+  if (s->check_cubin_len) { /* the user's check kernel: loaded once for the problem */
+    char cname[512], msg[512];
+    const char *cp = p->data + sizeof *s + s->kernel_len + s->cubin_len;
+    snprintf(cname, sizeof cname, "%.*s", (int)s->check_kernel_len, cp);
+    if ((r = cu->cuModuleLoadData(&w->check_mod, cp + s->check_kernel_len)))
+      return cterr_set(err, "the check kernel: loading its module: %s", cuda_errstr(r));
+    if (wk_symbols_fill(w, w->check_mod, 0, msg, sizeof msg)) return cterr_set(err, "the check kernel: %s", msg);
+    if ((r = cu->cuModuleGetFunction(&w->check_f, w->check_mod, cname)))
+      return cterr_set(err, "the check kernel '%s' is not in its module: %s", cname, cuda_errstr(r));
+  }
   if (s->unchecked || s->ref_per_config || !s->cubin_len) { /* no reference at setup: timing only, or one per job */
     w->have_problem = 1;
     return 0;

@@ -9,6 +9,8 @@
  *                        within atol/rtol (tolerance when neither is given; exact when none is):
  *                        for outputs whose elements differ by configuration but whose total
  *                        does not (a reduction's per-block partial sums);
+ *   a check kernel       the user's (check.kernel), launched as the built-in ones are: (out, ref, n,
+ *                        res) adds its mismatches to res[0] and lowers res[1] to the first;
  *   nocheck              not compared.
  *
  * And the reference that is run from a configuration's own module (reference.params): again
@@ -138,7 +140,9 @@ int wk_compare(worker *w, wire_result *res) {
     void *pt[] = {&d->d, &d->ref, &n, &tol, &w->cmp_res};
     void *pa[] = {&d->d, &d->ref, &n, &atol, &rtol, &w->cmp_res};
     void **params = pb;
-    if ((atol > 0 || rtol > 0) && isfloat) {
+    if (w->check_f) { /* the user's: (out, ref, n, res), as the built-in ones */
+      f = w->check_f;
+    } else if ((atol > 0 || rtol > 0) && isfloat) {
       f = a->type == EL_F32 ? w->cmpar_f32 : a->type == EL_F64 ? w->cmpar_f64 : w->cmpar_f16;
       params = pa;
     } else if (tol > 0 && isfloat) {
@@ -164,6 +168,7 @@ int wk_compare(worker *w, wire_result *res) {
     format_elem(rs, sizeof rs, a->type, rv);
     char how[64];
     describe_bounds(how, sizeof how, a, tol);
+    if (w->check_f) snprintf(how, sizeof how, "the space's check kernel");
     wk_fail(res, ST_WRONG_RESULT, "output '%s': %llu of %llu elements differ from the reference (%s); first at index %llu: got %s, expected %s",
             a->name, got[0], n, how, got[1], gs, rs);
     return 1;

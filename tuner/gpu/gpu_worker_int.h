@@ -50,6 +50,8 @@ typedef struct worker {
   int64_t count[MAX_ARGS]; /* this job's element counts of buffers sized per configuration (0: the allocation's) */
   void **launch_params;    /* what wk_launch passes (NULL: params, every argument in order) */
   void *ref_params[MAX_ARGS];
+  CUmodule check_mod;       /* the user's check kernel (gpu_worker_check.c), for this problem */
+  CUfunction check_f;
   /* a job's launch sequence (gpu_worker_launches.c): wk_launch of seq_main runs all of it */
   int nseq, nseq_mod;
   CUfunction seq_main, seq_f[MAX_LAUNCHES];

@@ -457,6 +457,7 @@ void space_free(space *s) {
   free(s->objectives), free(s->objmax), free(s->options), free(s->files);
   free(s->path), free(s->dir), free(s->chunkname), free(s->name), free(s->template_path), free(s->kernel);
   free(s->ref_kernel), free(s->ref_template_path), free(s->template_var);
+  free(s->check_kernel), free(s->check_template_path);
   for (int i = 0; i < s->nref_defines; i++) free(s->ref_defines[i]);
   free(s->ref_defines);
   configset_free(s->cs);
@@ -485,6 +486,8 @@ const char *space_ref_kernel(const space *s) { return s->ref_kernel; }
 const char *space_ref_template_path(const space *s) { return s->ref_template_path; }
 double space_tolerance(const space *s) { return s->tolerance; }
 int space_unchecked(const space *s) { return s->unchecked; }
+const char *space_check_kernel(const space *s) { return s->check_kernel; }
+const char *space_check_template_path(const space *s) { return s->check_template_path; }
 int space_ref_ndefines(const space *s) { return s->nref_defines; }
 const char *space_ref_define(const space *s, int i) { return i >= 0 && i < s->nref_defines ? s->ref_defines[i] : NULL; }
 int space_ref_per_config(const space *s) { return s->ref_per_config; }

@@ -90,6 +90,12 @@ int space_ref_config(space *s, size_t cfg, int prob, launch_geom *geom, uint64_t
  * output's own atol/rtol/reduce travel in its argspec. check = false: timing only (unchecked). */
 double space_tolerance(const space *s);
 int space_unchecked(const space *s);
+/* check = { kernel = "name", template = "path" }: the user's check kernel (NULL: none), compiled
+ * once with -DCUTUNE_CHECK=1 from its template (default the space's), called for each checked
+ * output as name(const T *out, const T *ref, unsigned long long n, unsigned long long *res) to add
+ * its mismatches to res[0] and lower res[1] to the first (res = {0, ~0} before). */
+const char *space_check_kernel(const space *s);
+const char *space_check_template_path(const space *s);
 /* symbols = { ct.symbol(...) }: how many, and problem prob's (out: MAX_SYMBOLS; data[k]: the
  * bytes of a SYMSRC_DATA symbol, owned by the space). Returns how many. */
 int space_nsymbols(const space *s);

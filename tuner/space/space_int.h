@@ -122,6 +122,7 @@ struct space {
   double tolerance, timeout;
   double atol, rtol;          /* check = { atol =, rtol = }: the default of every output */
   int unchecked;              /* check = false: timing only, records marked unchecked */
+  char *check_kernel, *check_template_path; /* check = { kernel = ..., template = ... }: the user's check */
   int nsyms;
   sp_symbol syms[MAX_SYMBOLS];
   int nref_defines;           /* reference.defines: -DNAME=VALUE of the reference's program */

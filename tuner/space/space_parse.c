@@ -230,11 +230,25 @@ int space_parse(space *s, cterr *err) {
     s->unchecked = 1; /* check = false: timing only, said in every record, table and header */
     if (s->ref_kernel) return sp_perr(err, w, "check = false (timing only) and a reference: leave one out");
   } else if (!lua_isnil(L, -1)) {
-    static const char *const ckeys[] = {"tolerance", "atol", "rtol", NULL};
+    static const char *const ckeys[] = {"tolerance", "atol", "rtol", "kernel", "template", NULL};
     if (lua_type(L, -1) != LUA_TTABLE)
       return sp_perr(err, w, "check must be a table {tolerance = ...} or {atol = ..., rtol = ...}, or false for timing "
                      "only (got %s)", GOT(-1));
     if (sp_check_keys(L, -1, ckeys, "check", w, err) < 0) return -1;
+    if (sp_get_string(L, lua_gettop(L), "kernel", &s->check_kernel, 0, "check", w, err) < 0) return -1;
+    if (s->check_kernel && !sp_is_cxx_name(s->check_kernel))
+      return sp_perr(err, w, "check.kernel '%s' is not a kernel's C++ name", s->check_kernel);
+    char *ctpl = NULL;
+    if (sp_get_string(L, lua_gettop(L), "template", &ctpl, 0, "check", w, err) < 0) return -1;
+    if (ctpl && !s->check_kernel) {
+      free(ctpl);
+      return sp_perr(err, w, "check.template without check.kernel");
+    }
+    if (ctpl) {
+      int rc2 = resolve_template(s, ctpl, &s->check_template_path, "check ", err);
+      free(ctpl);
+      if (rc2 < 0) return -1;
+    } else if (s->check_kernel) s->check_template_path = xstrdup(s->template_path);
     double *dst[3] = {&s->tolerance, &s->atol, &s->rtol};
     for (int k = 0; k < 3; k++) {
       int ty = lua_getfield(L, -1, ckeys[k]);

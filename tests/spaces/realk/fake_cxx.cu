@@ -30,3 +30,15 @@ extern "C" __global__ void copy_ref(float *out, const float *in, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = in[i];
 }
+#ifdef CUTUNE_CHECK
+// A check of the space's own (check.kernel): the output must be twice the reference's. The fake
+// runs its own emulation of the name (user_check).
+extern "C" __global__ void user_check(const float *out, const float *ref, unsigned long long n,
+                                      unsigned long long *res) {
+  for (unsigned long long i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    if (out[i] != 2 * ref[i]) {
+      atomicAdd(&res[0], 1ull);
+      atomicMin(&res[1], i);
+    }
+}
+#endif
