@@ -35,6 +35,25 @@ R3="$TMPROOT/results-ones"
 FAKE_ONES=1 run_any "$BIN" run --jobs 2 --no-progress --results "$R3" "$d/fake_const.lua"
 [ "$STATUS" -eq 4 ] && ok || fail "fake_const with ones exited $STATUS (wanted 4: none right)"
 
+# from files: a .npy of 16 float64 zeros (converted to float) passes, raw float ones fail, and a
+# .npy of the wrong dtype is an error at load
+npy() { # npy FILE DESCR BYTES_PER_ELEM: a .npy v1.0 of 16 zero elements
+  local h="{'descr': '$2', 'fortran_order': False, 'shape': (16,), }"
+  while [ $(( (10 + ${#h} + 1) % 64 )) -ne 0 ]; do h="$h "; done
+  { printf '\x93NUMPY\x01\x00'; printf "\\x$(printf %02x $(( (${#h} + 1) % 256 )))\\x$(printf %02x $(( (${#h} + 1) / 256 )))";
+    printf '%s\n' "$h"; head -c $((16 * $3)) /dev/zero; } >"$1"
+}
+npy "$d/zeros.npy" '<f8' 8
+R6="$TMPROOT/results-npy"
+FAKE_CONST_FILE="$d/zeros.npy" expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$R6" "$d/fake_const.lua"
+printf '\x00\x00\x80\x3f%.0s' $(seq 16) >"$d/ones.bin"
+R7="$TMPROOT/results-raw"
+FAKE_CONST_FILE="$d/ones.bin" run_any "$BIN" run --jobs 2 --no-progress --results "$R7" "$d/fake_const.lua"
+[ "$STATUS" -eq 4 ] && ok || fail "raw ones exited $STATUS (wanted 4)"
+npy "$d/cplx.npy" '<c8' 8
+FAKE_CONST_FILE="$d/cplx.npy" expect_status 1 -- "$BIN" space "$d/fake_const.lua"
+expect_output "a dtype other than f4, f8" "a .npy of complex numbers"
+
 expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$R" "$d/fake_reduce.lua"
 [ "$(st fake_reduce ok)" -eq 3 ] && ok || fail "fake_reduce: $(st fake_reduce ok) ok (wanted 3)"
 R4="$TMPROOT/results-unchecked"
