@@ -10,7 +10,7 @@
 # Needs: the folder of Kernel Tuner's examples/cuda (.cu files and vector_add.py) in $KT_SRC
 # (default .shared/kt: the lead copies ../shared/kernel_tuner/examples/cuda there and carries it),
 # Kernel Tuner's wheels in $WHEELS (default .whl; Kernel Tuner's half is skipped without them),
-# python3 with numpy and cupy. Environment: EXAMPLES (default all six), SECONDS_EACH (default 15:
+# python3 with numpy and cupy. Environment: EXAMPLES (default all six), SECONDS_EACH (default 12:
 # the budget of each tool per example; about 4 minutes of GPU time for all six with setup).
 # A first, cheap validation call: EXAMPLES="vector_add stencil" SECONDS_EACH=5 (about 40 s).
 #
@@ -24,7 +24,7 @@ KT_SRC=${KT_SRC:-.shared/kt}
 OUT=${OUT:-gpu-out}
 WHEELS=${WHEELS:-.whl}
 EXAMPLES=${EXAMPLES:-"vector_add stencil matmul reduction pnpoly convolution"}
-SECONDS_EACH=${SECONDS_EACH:-15}
+SECONDS_EACH=${SECONDS_EACH:-12}
 W=$(mktemp -d)
 mkdir -p "$OUT"
 SUM="$OUT/kernel_tuner_examples.txt"
