@@ -34,8 +34,11 @@ static int msghandler(lua_State *L) {
 }
 
 int space_pcall(space *s, int nargs, int nres, cterr *err) {
-  /* the message handler sits at stack index 1 for the life of the state */
-  int rc = lua_pcall(s->L, nargs, nres, 1);
+  /* the message handler sits at stack index 1 for the life of the state; inside a C function
+   * the loader runs under a pcall (space_parse: a shape set's generator) index 1 is that
+   * function's own first argument, and errors keep Lua's own message instead */
+  int h = lua_tocfunction(s->L, 1) == msghandler ? 1 : 0;
+  int rc = lua_pcall(s->L, nargs, nres, h);
   if (rc != LUA_OK) {
     const char *m = lua_tostring(s->L, -1);
     if (rc == LUA_ERRMEM && space_limits_oom(s)) m = space_limits_oom(s); /* no handler runs for these */
@@ -157,6 +160,10 @@ static int sb_require(lua_State *L) {
     if (luaL_loadbufferx(L, (const char *)cutune_prelude, cutune_prelude_len, "=cutune", "t") != LUA_OK)
       return lua_error(L);
     lua_call(L, 0, 1); /* the prelude keeps the real globals: it needs debug.getinfo */
+    if (lua_type(L, -1) == LUA_TTABLE) { /* ct.product and ct.zip count against the loader's cap */
+      lua_pushinteger(L, (lua_Integer)space_max_problems());
+      lua_setfield(L, -2, "max_problems");
+    }
   } else {
     space *s = lua_touserdata(L, lua_upvalueindex(1));
     if (!valid_module_name(name))
@@ -443,7 +450,7 @@ void space_free(space *s) {
   for (int i = 0; i < s->nproblems; i++) {
     sp_problem *p = &s->probs[i];
     for (int j = 0; j < p->nvars; j++) free(p->names[j]);
-    free(p->names), free(p->vals), free(p->key);
+    free(p->names), free(p->vals), free(p->key), free(p->args);
   }
   free(s->probs);
   for (int i = 0; i < s->nargs; i++) free(s->args[i].size.text);

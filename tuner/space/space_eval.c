@@ -456,6 +456,7 @@ static int eval_sgemm(space *s, int prob, cterr *err) {
 
 int space_eval_problems(space *s, cterr *err) {
   for (int prob = 0; prob < s->nproblems; prob++) {
+    if (!s->probs[prob].args) s->probs[prob].args = xcalloc((size_t)s->nargs + 1, sizeof(argspec));
     for (int i = 0; i < s->nargs; i++)
       if (eval_arg(s, prob, i, err) < 0) return -1;
     if (space_eval_number(s, prob, &s->bytes, "bytes", &s->probs[prob].bytes, err) < 0 ||

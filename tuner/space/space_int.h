@@ -3,11 +3,12 @@
  *   space.c       the Lua state, the sandbox (restricted globals, require), loading a file,
  *                 protected calls, the accessors of space.h
  *   space_parse.c reading the table a space file returns into struct space (strict keys): the
- *                 top level; space_parse_params.c params, constraints, problems;
+ *                 top level; space_parse_params.c params and constraints;
  *                 space_parse_args.c args; space_read.c the typed readers they share
  *   space_eval.c  enumeration with constraints, geometry, argument sizes, bytes and flops
  *   space_limits.c memory, instruction, time and string-pattern bounds on the space's Lua code
  *   space_options.c the allow-list of NVRTC options a space may pass
+ *   space_problems.c problems: lists, shape sets (ct.product, ct.zip), generator functions
  *
  * Lua values a space keeps (functions, compiled size expressions) live in the registry,
  * referenced by integer; everything else is copied into C memory at load. */
@@ -72,12 +73,13 @@ typedef struct sp_problem {
   char **names; /* sorted */
   int64_t *vals;
   char *key;    /* "M=8192,N=8192" */
-  argspec args[MAX_ARGS];
+  argspec *args; /* nargs of them (space_eval_problems) */
   double bytes, flops;
   int64_t sgemm[3]; /* cublas_sgemm: M, N, K of the cuBLAS baseline; 0 0 0: none */
   launch_geom ref_geom;
   symspec syms[MAX_SYMBOLS]; /* the symbols for this problem, their data (SYMSRC_DATA) alongside */
   dbuf symdata[MAX_SYMBOLS];
+  int from_set; /* read from a shape set or a generator: a later repeat of it is skipped */
 } sp_problem;
 
 typedef struct sp_geom {
@@ -164,6 +166,11 @@ const char *space_limits_oom(space *s);
 /* space_options.c: 0 if opt is an NVRTC option a space may pass; else -1 with err saying
  * which options are allowed (the caller puts file:line in front). */
 int space_option_check(const char *opt, cterr *err);
+
+/* space_problems.c: the problems (sp_parse_problems, space_read.h) into s->probs, and the cap
+ * on their number: $CUTUNE_MAX_PROBLEMS, default SPACE_MAX_PROBLEMS. */
+#define SPACE_MAX_PROBLEMS 65536
+long space_max_problems(void);
 
 /* space_parse.c: stack top is the wrapper table returned by ct.space */
 int space_parse(space *s, cterr *err);
