@@ -13,10 +13,12 @@
 #include <unistd.h>
 
 int job_problem_selected(const space *s, const run_opts *o, int prob) {
-  if (!o->problem) return 1;
-  char idx[16];
-  snprintf(idx, sizeof idx, "%d", prob);
-  return !strcmp(o->problem, idx) || !strcmp(o->problem, space_problem_key(s, prob));
+  cterr e;
+  return space_select_match(s, o->problem, prob, &e) == 1;
+}
+
+int job_problem_check(const space *s, const run_opts *o, int *count, cterr *err) {
+  return space_select_check(s, o->problem, count, err);
 }
 
 /* Whether dir can hold the cache: created if missing, and writable. */

@@ -29,7 +29,7 @@ typedef struct run_opts {
   long budget;             /* evaluations per problem; 0 = unlimited */
   double time_limit;       /* seconds per problem; 0 = unlimited */
   uint64_t seed;
-  const char *problem;     /* only this problem key (or index) */
+  const char *problem;     /* --problem: the selection (job_problem_selected); NULL: every problem */
   int top;                 /* rows in the final table */
   int max_samples, min_samples;
   int min_samples_given;   /* --min-samples given: exactly that many, even for long launches */
@@ -39,6 +39,15 @@ typedef struct run_opts {
   int energy_top;          /* energy pass: at most this many configurations per problem */
   double energy_within;    /* ... within this fraction of the best time */
   int no_runtime_sweep;    /* --no-runtime-sweep: measure only what the strategy proposes */
+  /* shape sets (tune.h, shapes.h): transfer -1 off, 0 on for a set (TUNE_SET_MIN problems
+   * selected), 1 always; its seeds from the transfer_near nearest tuned shapes, transfer_per
+   * each; patience (evaluations; -1: the default); listed: tune in the listed order, not
+   * nearest-first; the cross phase (-1 off, 0 on for a set, 1 on, 2 only it): the best cross_top
+   * kernels of every shape, at most cross_max, on every shape */
+  int transfer, transfer_near, transfer_per;
+  long patience;
+  int listed;
+  int cross, cross_top, cross_max;
 } run_opts;
 
 /* What a run came to, for the exit status (run.c maps it; the codes are in run's --help):
@@ -86,8 +95,13 @@ int job_launch_steps(space *s, size_t cfg, int prob, const compile_result *cr, l
 /* sha256 (16 bytes hex) of a job's option list, for provenance and resume. */
 void job_options_hash(const compile_job *job, char out[33]);
 
-/* Whether --problem (if given) selects problem prob: by index or by key. */
+/* Whether --problem (if given) selects problem prob. o->problem holds one item per --problem,
+ * separated by ';': an index, a range A-B, a comma list of them (0,3,5-9), a key (anything with
+ * '=', matched exactly: "M=8192,N=8192") or all; an item selects what it names. */
 int job_problem_selected(const space *s, const run_opts *o, int prob);
+/* Check the selection (-1 with err for a malformed item, an index past the last problem, an
+ * item that selects nothing) and count the problems it selects. */
+int job_problem_check(const space *s, const run_opts *o, int *count, cterr *err);
 /* The compile pool the options ask for (--jobs, --cache/--no-cache). *jobs gets the worker count.
  * A cache folder that cannot be created or written is an error when --cache named it, and a
  * warning (the run goes on without a cache) when it is the default. */

@@ -452,7 +452,7 @@ void space_free(space *s) {
     for (int j = 0; j < p->nvars; j++) free(p->names[j]);
     free(p->names), free(p->vals), free(p->key), free(p->args);
   }
-  free(s->probs);
+  free(s->probs), free(s->pslot);
   for (int i = 0; i < s->nargs; i++) free(s->args[i].size.text);
   sp_value *vals[] = {&s->geom.block, &s->geom.grid, &s->geom.shared, &s->ref_geom.block,
                       &s->ref_geom.grid, &s->ref_geom.shared, &s->bytes, &s->flops, &s->sgemm};
@@ -483,6 +483,7 @@ double space_enumerate_seconds(const space *s) { return s->enum_seconds; }
 int space_noptions(const space *s) { return s->noptions; }
 const char *space_option(const space *s, int i) { return i >= 0 && i < s->noptions ? s->options[i] : NULL; }
 int space_nproblems(const space *s) { return s->nproblems; }
+int space_problem_index(const space *s, const char *key) { return space_problem_lookup(s, key); }
 const char *space_problem_key(const space *s, int prob) { return s->probs[prob].key; }
 int space_problem_nvars(const space *s, int prob) { return s->probs[prob].nvars; }
 const char *space_problem_var(const space *s, int prob, int j, int64_t *value) {

@@ -44,8 +44,17 @@ const char *space_option(const space *s, int i);
 /* Problems: `problems = { {N=8192, M=8192}, ... }` (or `problem = {...}` for one). */
 int space_nproblems(const space *s);
 const char *space_problem_key(const space *s, int prob); /* "M=8192,N=8192": names sorted */
+int space_problem_index(const space *s, const char *key); /* the problem of that key, -1 if none (hashed) */
 int space_problem_nvars(const space *s, int prob);
 const char *space_problem_var(const space *s, int prob, int j, int64_t *value);
+
+/* A selection of problems (`--problem`): items separated by ';', each an index, a range A-B, a
+ * comma list of them (0,3,5-9), a key (anything with '=', matched exactly: "M=8192,N=8192") or
+ * "all"; NULL selects every problem. space_select_match: 1 if sel selects prob, 0 if not, -1
+ * with err for a malformed item or an index past the last problem (prob -1: check only).
+ * space_select_check: also every item must select something; *count: how many it selects. */
+int space_select_match(const space *s, const char *sel, int prob, cterr *err);
+int space_select_check(const space *s, const char *sel, int *count, cterr *err);
 
 /* Geometry of configuration cfg on problem prob, from the space's block/grid/shared functions. */
 int space_geometry(space *s, size_t cfg, int prob, launch_geom *out, cterr *err);

@@ -115,6 +115,8 @@ struct space {
   sp_rule *rules;
   int nproblems;
   sp_problem *probs;
+  int *pslot;      /* the problems' keys hashed (space_problems.c): index + 1, 0 empty */
+  size_t npslot;
   int nargs;
   sp_arg args[MAX_ARGS];
   sp_geom geom;
@@ -171,6 +173,8 @@ int space_option_check(const char *opt, cterr *err);
  * on their number: $CUTUNE_MAX_PROBLEMS, default SPACE_MAX_PROBLEMS. */
 #define SPACE_MAX_PROBLEMS 65536
 long space_max_problems(void);
+/* The index of the problem with key k, or -1 (through s->pslot). */
+int space_problem_lookup(const space *s, const char *k);
 
 /* space_parse.c: stack top is the wrapper table returned by ct.space */
 int space_parse(space *s, cterr *err);

@@ -67,6 +67,13 @@ static void make_room(reader *rd) {
   }
 }
 
+int space_problem_lookup(const space *s, const char *k) {
+  if (!s->pslot || !k) return -1;
+  for (size_t i = (size_t)key_hash(k) & (s->npslot - 1); s->pslot[i]; i = (i + 1) & (s->npslot - 1))
+    if (!strcmp(s->probs[s->pslot[i] - 1].key, k)) return s->pslot[i] - 1;
+  return -1;
+}
+
 /* How many problems the item at idx gives without running anything: a table of sizes 1, a set
  * its list's length, a generator (or anything else) 0. */
 static long item_count(lua_State *L, int idx) {
@@ -252,7 +259,7 @@ int sp_parse_problems(space *s, lua_State *L, int t, cterr *err) {
     rc = read_item(&rd, pi, has_list ? "problems" : "problem", w, 0, 0, err);
   else if (has_list || listy) rc = read_list(&rd, pi, has_list ? "problems" : "problem", w, 0, 0, err);
   else rc = read_problem(&rd, pi, "problem", w, 0, err);
-  free(rd.slot);
+  s->pslot = rd.slot, s->npslot = rd.nslots; /* kept for space_problem_index */
   if (rc < 0) return -1;
   lua_settop(L, t);
   return 0;
