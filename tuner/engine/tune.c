@@ -638,14 +638,14 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
     for (int g = 0; g < t.x->ngroups; g++)
       if (space_wants_energy(s) && !interrupted && energy_pass(&t, g, prob, &measured, err) != 0) goto done;
     for (int g = 0; g < t.x->ngroups; g++) {
-      if (!many) report_problem(&t, g, prob, out, 1);
+      if (!set && !cross) report_problem(&t, g, prob, out, 1);
       rows[g][nrows] = t.cost[g];
     }
     nrows++;
   }
   if (cross && !interrupted && cross_phase(&t, order, nsel, crossrow, ncand, &measured, err) != 0) goto done;
-  for (int i = 0; i < nsel && many; i++) /* the tables of a shape set: -v; the exit status counts them all */
-    for (int g = 0; g < t.x->ngroups; g++) report_problem(&t, g, order[i], out, o->verbose);
+  for (int i = 0; i < nsel && (set || cross); i++) /* after the cross phase; a set's tables: -v */
+    for (int g = 0; g < t.x->ngroups; g++) report_problem(&t, g, order[i], out, !set || o->verbose);
   for (int g = 0; g < t.x->ngroups && many; g++)
     shapes_summary(stdout, s, t.grp[g].label, rows[g], nrows, cross && ncand[g] ? &crossrow[g] : NULL, ncand[g]);
   double dt = now_seconds() - t0;
