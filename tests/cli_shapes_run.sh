@@ -77,12 +77,15 @@ lines=$(grep -c . "$R/Fake_H200/fake_shapes.jsonl")
 # ... unless asked: --transfer seeds them from the store's shapes
 run --budget 4 --problem 1-1 --transfer
 expect_output "problem n=16384: 48 configurations, strategy hybrid; transfer: "
+run --budget 2 --problem 4- --no-transfer --no-cross
+expect_output "== fake_shapes, problem n=262144: "
+expect_output "== fake_shapes, problem n=1048576: "
 
 # 4. selections that select nothing, or are malformed
 expect_status 2 -- "$BIN" run --results "$R" --problem 9 "$d/fake_shapes.lua"
 expect_output "--problem '9' matches no problem of $d/fake_shapes.lua (it has 6: give an index from 0 to 5"
 expect_status 2 -- "$BIN" run --results "$R" --problem 3-1 "$d/fake_shapes.lua"
-expect_output "expected an index (0), a range (0-9), a list of them (0,3,5-9)"
+expect_output "expected an index (0), a range (0-9, or 5- to the last), a list of them (0,3,5-9)"
 expect_status 2 -- "$BIN" run --results "$R" --problem "n=5" "$d/fake_shapes.lua"
 expect_output "--problem 'n=5' matches no problem"
 expect_status 2 -- "$BIN" run --results "$R" --cross-top 0 "$d/fake_shapes.lua"

@@ -49,7 +49,8 @@ int space_problem_nvars(const space *s, int prob);
 const char *space_problem_var(const space *s, int prob, int j, int64_t *value);
 
 /* A selection of problems (`--problem`): items separated by ';', each an index, a range A-B, a
- * comma list of them (0,3,5-9), a key (anything with '=', matched exactly: "M=8192,N=8192") or
+ * comma list of them (0,3,5-9; "5-" runs to the last problem), a key (anything with '=', matched
+ * exactly: "M=8192,N=8192") or
  * "all"; NULL selects every problem. space_select_match: 1 if sel selects prob, 0 if not, -1
  * with err for a malformed item or an index past the last problem (prob -1: check only).
  * space_select_check: also every item must select something; *count: how many it selects. */

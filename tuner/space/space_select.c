@@ -19,10 +19,11 @@ static int sel_item(const space *s, const char *it, size_t len, int prob, cterr 
     char *end;
     long a = strtol(it + i, &end, 10), b = a;
     if (end == it + i || a < 0) goto bad;
-    if (*end == '-') {
+    if (*end == '-') { /* A-B, or A- to the last */
       const char *q = end + 1;
       b = strtol(q, &end, 10);
-      if (end == q || b < a) goto bad;
+      if (end == q) b = space_nproblems(s) - 1 < a ? a : space_nproblems(s) - 1;
+      else if (b < a) goto bad;
     }
     size_t used = (size_t)(end - it);
     if (used > len || (used < len && it[used] != ',')) goto bad;
@@ -35,8 +36,8 @@ static int sel_item(const space *s, const char *it, size_t len, int prob, cterr 
   }
   return hit;
 bad:
-  return cterr_set(err, "--problem '%.*s': expected an index (0), a range (0-9), a list of them (0,3,5-9), a "
-                   "problem's key (\"M=8192,N=8192\") or all", (int)len, it);
+  return cterr_set(err, "--problem '%.*s': expected an index (0), a range (0-9, or 5- to the last), a list of them "
+                   "(0,3,5-9), a problem's key (\"M=8192,N=8192\") or all", (int)len, it);
 }
 
 int space_select_match(const space *s, const char *sel, int prob, cterr *err) {
