@@ -24,9 +24,7 @@
 
 #define TRANSFER_KEEP 8          /* configurations kept per tuned shape */
 #define TRANSFER_IMPROVE 0.005   /* an improvement of the best counts from 0.5 % */
-#ifndef TRANSFER_HYBRID_MIN
-#define TRANSFER_HYBRID_MIN 0     /* hybrid: exploitation arms join this many results after the seeds */
-#endif
+#define TRANSFER_HYBRID_MIN 0     /* hybrid: exploitation arms may join this many results after the seeds */
 
 typedef struct transfer transfer;
 

@@ -280,7 +280,9 @@ static void find_seeds(tune_ctx *t, int g, tune_tally *ty) {
 static void seed_search(tune_ctx *t, tune_tally *ty, size_t combos, char *note, size_t len) {
   if (!ty->nseeds) return;
   strategy_seed(ty->strat, ty->seeds, (size_t)ty->nseeds, 0);
-  ty->patience = t->o->patience >= 0 ? t->o->patience : TUNE_PATIENCE * (long)combos;
+  /* the stall rule, unless asked for every configuration (--strategy exhaustive without --patience) */
+  int every = t->o->strategy && !strcmp(t->o->strategy, "exhaustive");
+  ty->patience = t->o->patience >= 0 ? t->o->patience : every ? 0 : TUNE_PATIENCE * (long)combos;
   int k = snprintf(note, len, "; transfer: %d seeds from", ty->nseeds);
   for (int j = 0; j < ty->nfrom && k < (int)len; j++)
     k += snprintf(note + k, len - (size_t)k, "%s %s", j ? "," : "", space_problem_key(t->s, ty->from[j]));

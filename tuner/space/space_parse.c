@@ -5,8 +5,8 @@
  * starts with the file:line of the user's code — the ct.space call for top-level keys, the
  * ct.param/ct.rule/ct.input call for those, a function's definition for what it returns. This
  * file: the top level, objectives, options, the reference and the check; the typed readers are
- * in space_read.c, params/constraints/problems in space_parse_params.c, args in
- * space_parse_args.c. */
+ * in space_read.c, params/constraints in space_parse_params.c, problems (and shape sets) in
+ * space_problems.c, args in space_parse_args.c. */
 #include <ctype.h>
 #include <lauxlib.h>
 #include <math.h>
