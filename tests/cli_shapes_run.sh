@@ -63,6 +63,8 @@ run --budget 8 --cross-only
 expect_output "cross-measurement: the best 3 kernels of each of the 6 shapes"
 remeasured=$(printf '%s\n' "$OUTPUT" | grep -E "^problem n=[0-9]+: [1-9][0-9]* measured" || true)
 [ -z "$remeasured" ] && ok || fail "--cross-only measured again: $remeasured"
+expect_output "== fake_shapes: the cross-measurement, what it cost =="
+expect_output "cross  "
 
 # 3. fewer than five problems: as before (listed order, cold, the tables), through --problem
 R="$TMPROOT/results-few"

@@ -137,11 +137,14 @@ static void cost_row(FILE *f, const char *num, const char *shape, const shape_co
 }
 
 void shapes_summary(FILE *f, const space *s, const char *label, const shape_cost *rows, int n,
-                    const shape_cost *cross, int ncandidates) {
-  if (n <= 0) return;
-  int flops = rows[0].flops;
-  fprintf(f, "\n== %s%s: %d shape%s, what each cost (transfer: the best kernels of the nearest shapes tuned "
-             "before, measured first) ==\n", space_name(s), label, n, n == 1 ? "" : "s");
+                    const shape_cost *cross, int ncandidates, int nshapes) {
+  if (n <= 0 && !cross) return;
+  int flops = n > 0 ? rows[0].flops : cross->flops;
+  if (n > 0)
+    fprintf(f, "\n== %s%s: %d shape%s, what each cost (transfer: the best kernels of the nearest shapes tuned "
+               "before, measured first) ==\n", space_name(s), label, n, n == 1 ? "" : "s");
+  else
+    fprintf(f, "\n== %s%s: the cross-measurement, what it cost ==\n", space_name(s), label);
   fprintf(f, "%4s  %-26s %5s %9s %8s %7s %7s %10s %8s  %s\n", "#", "shape", "seeds", "measured", "answered", "GPU s",
           "wall s", "best ms", flops ? "TFLOP/s" : "GB/s", "best from (nearest tuned shapes)");
   long m = 0, a = 0, tail_m = 0, ntail = 0;
@@ -161,7 +164,7 @@ void shapes_summary(FILE *f, const space *s, const char *label, const shape_cost
   }
   if (cross) {
     char what[64];
-    snprintf(what, sizeof what, "%d kernels x %d", ncandidates, n);
+    snprintf(what, sizeof what, "%d kernels x %d", ncandidates, nshapes);
     cost_row(f, "cross", what, cross, "every shape's best few kernels on every shape, for cutune header");
     m += cross->measured, a += cross->answered, g += cross->gpu_s, w += cross->wall_s;
   }

@@ -57,8 +57,9 @@ typedef struct shape_cost {
   int stalled;              /* the seeded search ended by its patience */
 } shape_cost;
 
-/* The per-shape table and totals (cross: the cross phase's row, NULL without one). */
+/* The per-shape table and totals (cross: the cross phase's row, ncandidates kernels on nshapes
+ * shapes; NULL without one). */
 void shapes_summary(FILE *f, const space *s, const char *label, const shape_cost *rows, int n,
-                    const shape_cost *cross, int ncandidates);
+                    const shape_cost *cross, int ncandidates, int nshapes);
 
 #endif

@@ -649,7 +649,7 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
   for (int i = 0; i < nsel && (set || cross); i++) /* after the cross phase; a set's tables: -v */
     for (int g = 0; g < t.x->ngroups; g++) report_problem(&t, g, order[i], out, !set || o->verbose);
   for (int g = 0; g < t.x->ngroups && many; g++)
-    shapes_summary(stdout, s, t.grp[g].label, rows[g], nrows, cross && ncand[g] ? &crossrow[g] : NULL, ncand[g]);
+    shapes_summary(stdout, s, t.grp[g].label, rows[g], nrows, cross && ncand[g] ? &crossrow[g] : NULL, ncand[g], nsel);
   double dt = now_seconds() - t0;
   printf("\n%zu configurations measured in %.1f s (%.1f per second end to end); records in ", measured, dt,
          dt > 0 ? measured / dt : 0.0);
