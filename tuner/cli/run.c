@@ -368,7 +368,7 @@ int run_main(int argc, char **argv) {
     return 1;
   }
   int nselected = 0;
-  if (job_problem_check(s, &o, &nselected, &err) != 0) {
+  if (job_problem_selection(s, &o, &nselected, &err) != 0) {
     fprintf(stderr, "cutune run: %s\n", err.msg);
     space_free(s);
     return 2;

@@ -17,7 +17,7 @@ int job_problem_selected(const space *s, const run_opts *o, int prob) {
   return space_select_match(s, o->problem, prob, &e) == 1;
 }
 
-int job_problem_check(const space *s, const run_opts *o, int *count, cterr *err) {
+int job_problem_selection(const space *s, const run_opts *o, int *count, cterr *err) {
   return space_select_check(s, o->problem, count, err);
 }
 

@@ -101,7 +101,7 @@ void job_options_hash(const compile_job *job, char out[33]);
 int job_problem_selected(const space *s, const run_opts *o, int prob);
 /* Check the selection (-1 with err for a malformed item, an index past the last problem, an
  * item that selects nothing) and count the problems it selects. */
-int job_problem_check(const space *s, const run_opts *o, int *count, cterr *err);
+int job_problem_selection(const space *s, const run_opts *o, int *count, cterr *err);
 /* The compile pool the options ask for (--jobs, --cache/--no-cache). *jobs gets the worker count.
  * A cache folder that cannot be created or written is an error when --cache named it, and a
  * warning (the run goes on without a cache) when it is the default. */
