@@ -111,6 +111,17 @@ double transfer_distance(const int64_t *a, const int64_t *b, int n) {
   return d;
 }
 
+int transfer_keep_nearest(int *id, double *dist, int n, int k, int cand, double d) {
+  int pos = n;
+  while (pos > 0 && dist[pos - 1] > d) pos--;
+  if (pos >= k) return n;
+  int keep = n < k ? n : k - 1;
+  memmove(id + pos + 1, id + pos, (size_t)(keep - pos) * sizeof *id);
+  memmove(dist + pos + 1, dist + pos, (size_t)(keep - pos) * sizeof *dist);
+  id[pos] = cand, dist[pos] = d;
+  return keep + 1;
+}
+
 int transfer_improves(double value, double mark) {
   if (!isfinite(value)) return 0;
   return !isfinite(mark) || value < mark * (1 - TRANSFER_IMPROVE);
@@ -126,14 +137,7 @@ int transfer_seeds(const transfer *t, int self, const int64_t *dims, int near, i
   for (int i = 0; i < t->nsh; i++) { /* the `near` nearest tuned shapes, ties to the lower id */
     const tx_shape *s = &t->sh[i];
     if (i == self || !s->known || s->n == 0) continue;
-    double d = transfer_distance(dims, s->dims, t->nd);
-    int pos = np;
-    while (pos > 0 && pd[pos - 1] > d) pos--;
-    if (pos >= near) continue;
-    int n = np < near ? np : near - 1;
-    memmove(pick + pos + 1, pick + pos, (size_t)(n - pos) * sizeof *pick);
-    memmove(pd + pos + 1, pd + pos, (size_t)(n - pos) * sizeof *pd);
-    pick[pos] = i, pd[pos] = d, np = n + 1;
+    np = transfer_keep_nearest(pick, pd, np, near, i, transfer_distance(dims, s->dims, t->nd));
   }
   int k = 0;
   for (int r = 0; r < per && r < TRANSFER_KEEP && k < max; r++)

@@ -50,6 +50,9 @@ int transfer_top(const transfer *t, int id, size_t *cfg, double *val, int max);
  * *nfrom their count. Returns how many seeds. */
 int transfer_seeds(const transfer *t, int self, const int64_t *dims, int near, int per, size_t *out, int max,
                    int *from, int *nfrom);
+/* The k nearest so far, id[0..n) by distance ascending (ties: the earlier first): candidate
+ * cand at distance d goes in where it belongs, the farthest drops out past k; the new n. */
+int transfer_keep_nearest(int *id, double *dist, int n, int k, int cand, double d);
 /* The distance of two shapes: sum over the sizes of |ln(a / b)|. */
 double transfer_distance(const int64_t *a, const int64_t *b, int n);
 

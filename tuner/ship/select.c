@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "search/transfer.h"
 
 double select_round(double ratio) { return isfinite(ratio) ? round(ratio * 1e4) / 1e4 : ratio; }
 
@@ -224,14 +225,7 @@ int select_rule(const sel_input *in, const sel_result *r, const long long *q, in
   double nd[SELECT_K_MAX + 8];
   for (int p = 0; p < in->np; p++) { /* the k nearest, ties to the lower index */
     if (p == skip || r->assign[p] < 0) continue;
-    double d = select_distance(q, in->dims + (size_t)p * in->nv, in->nv);
-    int pos = m;
-    while (pos > 0 && nd[pos - 1] > d) pos--;
-    if (pos >= k) continue;
-    int keep = m < k ? m : k - 1;
-    memmove(nn + pos + 1, nn + pos, (size_t)(keep - pos) * sizeof *nn);
-    memmove(nd + pos + 1, nd + pos, (size_t)(keep - pos) * sizeof *nd);
-    nn[pos] = p, nd[pos] = d, m = keep + 1;
+    m = transfer_keep_nearest(nn, nd, m, k, p, select_distance(q, in->dims + (size_t)p * in->nv, in->nv));
   }
   if (m == 0) {
     if (near) *near = -1;
