@@ -43,7 +43,7 @@ static int compile_cached(const compile_job *job, compile_result *cr, cterr *err
   compile_job_key(job, cr->key);
   int rc = 0;
   if (!(dir && compile_cache_get(dir, cr->key, cr))) {
-    rc = compile_now(job, cr, err);
+    rc = compile_bundle(job, cr, err);
     if (rc == 0 && dir) compile_cache_put(dir, cr->key, cr, NULL);
   }
   free(dir);
@@ -51,6 +51,7 @@ static int compile_cached(const compile_job *job, compile_result *cr, cterr *err
 }
 
 static int compile_ref(space *s, const char *arch, compile_result *cr, cterr *err) {
+  if (!space_ref_kernel(s) || space_ref_per_config(s)) return 0; /* none, or in the configuration's program */
   dbuf src;
   dbuf_init(&src);
   const char *path = space_ref_template_path(s);
@@ -61,6 +62,7 @@ static int compile_ref(space *s, const char *arch, compile_result *cr, cterr *er
   job.kernel = space_ref_kernel(s);
   job.arch = arch;
   job.opts[job.nopts++] = "-DCUTUNE_REFERENCE=1";
+  for (int i = 0; i < space_ref_ndefines(s) && job.nopts < COMPILE_MAX_OPTS; i++) job.opts[job.nopts++] = space_ref_define(s, i);
   for (int i = 0; i < space_noptions(s) && job.nopts < COMPILE_MAX_OPTS; i++) job.opts[job.nopts++] = space_option(s, i);
   int rc = compile_cached(&job, cr, err);
   dbuf_free(&src);
@@ -111,10 +113,16 @@ static int profile_one(const char *spath, const char *ckey, const char *pkey, in
   if (rec.status == ST_OK) {
     gpu_problem gp;
     if (job_problem(s, prob, 1, &refc, &gp, err) != 0) goto done;
-    if (gpu_setup(g, &gp, err) != 0) goto done;
+    compile_result chk;
+    if (job_compile_check(s, arch, NULL, &chk, err) != 0) goto done;
+    job_problem_check(s, &chk, &gp);
+    int sr = gpu_setup(g, &gp, err);
+    compile_result_free(&chk);
+    if (sr != 0) goto done;
     gj.cubin = cr.cubin.data;
     gj.cubin_len = cr.cubin.len;
-    gj.kernel = cr.entry ? cr.entry : space_kernel(s);
+    char kname[GPU_NAME_MAX];
+    gj.kernel = job_kernel_name(s, &cr, kname, sizeof kname);
     gj.timeout_s = 600;
     gj.best_ms = -1; /* no early stop */
     gj.min_samples = gj.max_samples = samples;

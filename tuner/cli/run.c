@@ -20,6 +20,7 @@
 #include "search/score.h"
 #include "search/strategy.h"
 #include "engine/tune.h"
+#include "search/transfer.h"
 
 
 static const char run_usage[] =
@@ -38,6 +39,9 @@ static const char run_usage[] =
     "\n"
     "options:\n"
     "  --results DIR       where measurement records go (default: results)\n"
+    "  --kernel-path DIR   also look for the space's template (and reference template, symbol\n"
+    "                      files, modules) in DIR, after the space's folder, its parent and the\n"
+    "                      working directory; repeatable; $CUTUNE_KERNEL_PATH (DIR:DIR...) too\n"
     "  --arch sm_XY        target architecture without a GPU: one NVRTC supports (listed below)\n"
     "                      (default: the device's, or sm_90 when there is none)\n"
     "  --compile-only      do not use the GPU even if one is present\n"
@@ -76,7 +80,8 @@ static const char run_usage[] =
     "  --no-runtime-sweep  measure only what the strategy proposes (default: see runtime\n"
     "                      parameters below)\n"
     "  --seed N            seed for the strategy and the input data (default 1)\n"
-    "  --problem KEY       tune one problem only: its index (0, 1, ...) or key (\"M=8192,N=8192\")\n"
+    "  --problem SEL       tune these problems only (repeatable): an index (0), a range (0-9; 1- to\n"
+    "                      the last), a list (0,3,5-9), a key (\"M=8192,N=8192\") or all (default: all)\n"
     "  --top N             rows in the table of best configurations (default 10)\n"
     "  --min-samples N     timed launches at least (default 10, but as few as 5 where 10 would\n"
     "                      take more than 12 ms of launches; a value given here is kept exactly)\n"
@@ -95,6 +100,23 @@ static const char run_usage[] =
     "  -v, --verbose       a line per configuration as it finishes (status, resources or the\n"
     "                      message), and every failure listed in full under the table\n"
     "  -h, --help          this text\n"
+    "\n"
+    "shape sets (a run that selects " XSTR(TUNE_SET_MIN) " problems or more; see below):\n"
+    "  --no-transfer       search every shape from a cold start, in the listed order\n"
+    "  --transfer          seed the searches of a run of fewer problems too (from the shapes tuned\n"
+    "                      before, in the store or in the run)\n"
+    "  --transfer-near K   seeds from the K nearest shapes tuned before (default " XSTR(TUNE_TRANSFER_NEAR) ")\n"
+    "  --transfer-per P    ... the best P kernels of each (default " XSTR(TUNE_TRANSFER_PER) ")\n"
+    "  --patience N        a seeded search ends after N evaluations in a row without a 0.5 % gain\n"
+    "                      (default " XSTR(TUNE_PATIENCE) " proposals, times the runtime sweep's values; 0: the budget alone;\n"
+    "                      --strategy exhaustive: 0)\n"
+    "  --order nearest|listed  tuning order (default with transfer: nearest, the first selected\n"
+    "                      problem first, then always the shape nearest to those tuned before)\n"
+    "  --no-cross          skip the cross-measurement\n"
+    "  --cross             cross-measure a run of fewer problems too (two or more)\n"
+    "  --cross-only        only the cross-measurement, over what the store holds (searches done before)\n"
+    "  --cross-top N       the best N kernels of every shape are cross-measured (default " XSTR(TUNE_CROSS_TOP) ")\n"
+    "  --cross-max N       ... at most N kernels in all, those best on most shapes first (default " XSTR(TUNE_CROSS_MAX) ")\n"
     "\n"
     "Spaces too large to exhaust: without --budget and --time, a space of more than\n"
     "" XSTR(TUNE_EXHAUSTIVE_MAX) " valid configurations gets a budgeted search on each problem: the default\n"
@@ -129,6 +151,21 @@ static const char run_usage[] =
     "(the search learns it), its record says 'raced_above' (the bound), and the tables count it,\n"
     "never as a full measurement. What could enter the table of the best (and, with energy among\n"
     "the objectives, --energy-top) is timed in full.\n"
+
+    "Shape sets (docs/SPACE.md: lists, ct.product, ct.zip, generator functions): a run that selects\n"
+    "" XSTR(TUNE_SET_MIN) " problems or more tunes them as a set. Each shape gets the budget of one problem (--budget,\n"
+    "--time, or the default above), but its search starts from the best kernels of the nearest\n"
+    "shapes tuned before it (in the store, or earlier in the run: transfer), measured first, and ends\n"
+    "once --patience evaluations in a row gain less than 0.5 %, so a shape near others costs a\n"
+    "fraction of a cold one. Then the cross-measurement: the best --cross-top kernels of every shape,\n"
+    "each measured on every shape, ordinary records (what cutune header needs to ship a small set of\n"
+    "kernels that covers them all, with a rule for sizes never tuned: docs/HEADER.md). The run ends\n"
+    "with a table of what each shape cost: seeds and the shapes they came from, configurations\n"
+    "measured and answered from the store, GPU and wall seconds, its best, whether a seed was it.\n"
+    "The per-problem tables are left out for a set (-v prints them). For a large set bound each shape\n"
+    "with --time (and --budget): the first costs that, the others about --patience evaluations more\n"
+    "than their seeds unless they keep improving. A run of fewer problems (--problem 0; a space of\n"
+    "four) is as before, each cold, in the listed order, with its tables, unless --transfer or --cross.\n"
     "\n"
     "Where the time went: each problem ends with a line 'time: the GPU worked N % of it (M ms\n"
     "per configuration ...); a compile took S s on average'. Well below 100 % the GPU waited for\n"
@@ -170,6 +207,9 @@ static int bad_usage(const char *fmt, ...) {
   return 2;
 }
 
+/* --problem's items, ';'-separated (static: the options point into it for the whole run) */
+static dbuf problems;
+
 int run_main(int argc, char **argv) {
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "--replay") || !strncmp(argv[i], "--replay=", 9)) {
@@ -179,10 +219,14 @@ int run_main(int argc, char **argv) {
   run_opts o = {.results_dir = "results", .device = 0, .seed = 1, .top = 10, .min_samples = 10,
                 .max_samples = 200, .rse = 0.005, .progress_tty = -1,
                 .energy_top = 8, .energy_within = 0.10, .compile_timeout = 60, .race_margin = 0.05,
-                .race_samples = 3};
+                .race_samples = 3,
+                .transfer_near = TUNE_TRANSFER_NEAR, .transfer_per = TUNE_TRANSFER_PER, .patience = -1,
+                .cross_top = TUNE_CROSS_TOP, .cross_max = TUNE_CROSS_MAX};
   enum { O_RESULTS = 256, O_ARCH, O_COMPILE_ONLY, O_DEVICE, O_JOBS, O_CACHE, O_NO_CACHE, O_STRATEGY,
          O_BUDGET, O_TIME, O_SEED, O_PROBLEM, O_TOP, O_MINS, O_MAXS, O_RSE, O_NOPROG, O_ETOP, O_EWITHIN,
-         O_SAMPLE, O_COMPILE_TIMEOUT, O_DEVICES, O_RANK_TIMEOUT, O_NO_SWEEP, O_RACE, O_RACE_SAMPLES, O_BATCH };
+         O_SAMPLE, O_COMPILE_TIMEOUT, O_DEVICES, O_RANK_TIMEOUT, O_NO_SWEEP, O_KPATH, O_TRANSFER, O_NO_TRANSFER,
+         O_NEAR, O_PER, O_PATIENCE, O_ORDER, O_CROSS, O_NO_CROSS, O_CROSS_ONLY, O_CROSS_TOP, O_CROSS_MAX,
+         O_RACE, O_RACE_SAMPLES, O_BATCH };
   static const struct option longopts[] = {
       {"results", required_argument, 0, O_RESULTS}, {"arch", required_argument, 0, O_ARCH},
       {"compile-only", no_argument, 0, O_COMPILE_ONLY}, {"device", required_argument, 0, O_DEVICE},
@@ -196,10 +240,18 @@ int run_main(int argc, char **argv) {
       {"no-progress", no_argument, 0, O_NOPROG}, {"sample", required_argument, 0, O_SAMPLE},
       {"compile-timeout", required_argument, 0, O_COMPILE_TIMEOUT}, {"quiet", no_argument, 0, 'q'},
       {"devices", required_argument, 0, O_DEVICES}, {"rank-timeout", required_argument, 0, O_RANK_TIMEOUT},
-      {"no-runtime-sweep", no_argument, 0, O_NO_SWEEP}, {"race", required_argument, 0, O_RACE},
-      {"race-samples", required_argument, 0, O_RACE_SAMPLES}, {"batch", required_argument, 0, O_BATCH},
+      {"no-runtime-sweep", no_argument, 0, O_NO_SWEEP}, {"kernel-path", required_argument, 0, O_KPATH},
+      {"transfer", no_argument, 0, O_TRANSFER}, {"no-transfer", no_argument, 0, O_NO_TRANSFER},
+      {"transfer-near", required_argument, 0, O_NEAR}, {"transfer-per", required_argument, 0, O_PER},
+      {"patience", required_argument, 0, O_PATIENCE}, {"order", required_argument, 0, O_ORDER},
+      {"cross", no_argument, 0, O_CROSS}, {"no-cross", no_argument, 0, O_NO_CROSS},
+      {"cross-only", no_argument, 0, O_CROSS_ONLY}, {"cross-top", required_argument, 0, O_CROSS_TOP},
+      {"cross-max", required_argument, 0, O_CROSS_MAX},
+      {"race", required_argument, 0, O_RACE}, {"race-samples", required_argument, 0, O_RACE_SAMPLES},
+      {"batch", required_argument, 0, O_BATCH},
       {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
   cterr err = {{0}};
+  dbuf_reset(&problems);
   long l;
   double d;
   opterr = 0;
@@ -208,6 +260,7 @@ int run_main(int argc, char **argv) {
   while ((c = getopt_long(argc, argv, ":qvh", longopts, NULL)) != -1) {
     switch (c) {
     case O_RESULTS: o.results_dir = optarg; break;
+    case O_KPATH: space_kernel_path_add(optarg); break;
     case O_ARCH:
       if (!compile_arch_supported(optarg))
         return bad_usage("--arch '%s' is not an architecture NVRTC %s supports (it supports: %s; an 'a' or 'f' "
@@ -256,7 +309,10 @@ int run_main(int argc, char **argv) {
       if (parse_long(optarg, &l, "--seed", &err) || l < 0) return bad_usage("--seed needs a non-negative integer, got '%s'", optarg);
       o.seed = (uint64_t)l;
       break;
-    case O_PROBLEM: o.problem = optarg; break;
+    case O_PROBLEM: /* repeatable: the items are kept together, ';'-separated (job_problem_selected) */
+      dbuf_printf(&problems, "%s%s", problems.len ? ";" : "", optarg);
+      o.problem = problems.data;
+      break;
     case O_TOP:
       if (parse_long(optarg, &l, "--top", &err) || l < 1) return bad_usage("--top needs a positive integer, got '%s'", optarg);
       o.top = (int)l;
@@ -300,6 +356,35 @@ int run_main(int argc, char **argv) {
       break;
     case O_NOPROG: o.progress_tty = 0; break;
     case O_NO_SWEEP: o.no_runtime_sweep = 1; break;
+    case O_TRANSFER: o.transfer = 1; break;
+    case O_NO_TRANSFER: o.transfer = -1; break;
+    case O_NEAR:
+      if (parse_long(optarg, &l, "--transfer-near", &err) || l < 1 || l > 64) return bad_usage("--transfer-near needs a number of shapes from 1 to 64, got '%s'", optarg);
+      o.transfer_near = (int)l;
+      break;
+    case O_PER:
+      if (parse_long(optarg, &l, "--transfer-per", &err) || l < 1 || l > TRANSFER_KEEP) return bad_usage("--transfer-per needs a number of kernels from 1 to %d, got '%s'", TRANSFER_KEEP, optarg);
+      o.transfer_per = (int)l;
+      break;
+    case O_PATIENCE:
+      if (parse_long(optarg, &l, "--patience", &err) || l < 0) return bad_usage("--patience needs a number of evaluations >= 0 (0: no early end), got '%s'", optarg);
+      o.patience = l;
+      break;
+    case O_ORDER:
+      if (strcmp(optarg, "listed") && strcmp(optarg, "nearest")) return bad_usage("--order must be listed or nearest, got '%s'", optarg);
+      o.listed = !strcmp(optarg, "listed");
+      break;
+    case O_CROSS: o.cross = 1; break;
+    case O_NO_CROSS: o.cross = -1; break;
+    case O_CROSS_ONLY: o.cross = 2; break;
+    case O_CROSS_TOP:
+      if (parse_long(optarg, &l, "--cross-top", &err) || l < 1 || l > TRANSFER_KEEP) return bad_usage("--cross-top needs a number of kernels from 1 to %d, got '%s'", TRANSFER_KEEP, optarg);
+      o.cross_top = (int)l;
+      break;
+    case O_CROSS_MAX:
+      if (parse_long(optarg, &l, "--cross-max", &err) || l < 1 || l > 4096) return bad_usage("--cross-max needs a number of kernels from 1 to 4096, got '%s'", optarg);
+      o.cross_max = (int)l;
+      break;
     case O_SAMPLE:
       if (parse_long(optarg, &l, "--sample", &err) || l < 1) return bad_usage("--sample needs a positive number of configurations, got '%s'", optarg);
       o.sample = l;
@@ -328,15 +413,11 @@ int run_main(int argc, char **argv) {
     fprintf(stderr, "cutune: %s\n", err.msg);
     return 1;
   }
-  if (o.problem) {
-    int found = 0;
-    for (int i = 0; i < space_nproblems(s); i++) found |= job_problem_selected(s, &o, i);
-    if (!found) {
-      fprintf(stderr, "cutune run: --problem '%s' matches no problem of %s (give an index from 0 to %d or a key such as \"%s\")\n",
-              o.problem, space_path(s), space_nproblems(s) - 1, space_problem_key(s, 0));
-      space_free(s);
-      return 2;
-    }
+  int nselected = 0;
+  if (job_problem_selection(s, &o, &nselected, &err) != 0) {
+    fprintf(stderr, "cutune run: %s\n", err.msg);
+    space_free(s);
+    return 2;
   }
   int rc = 0;
   char *self = self_exe_path();

@@ -223,6 +223,28 @@ static void fill_log(nvrtcProgram prog, compile_result *res) {
   free(tmp);
 }
 
+/* The kernel and the job's other names as name expressions: NVRTC instantiates what they name
+ * (a template's parameters may be -D macros) and, after the compile, lowers each to the name in
+ * the cubin (mangled for C++, itself for extern "C"); res->lowered gets them one per line. */
+static int add_names(nvrtcProgram prog, const compile_job *job) {
+  if (job->nnames < 0 || job->nnames > COMPILE_MAX_NAMES) return -1;
+  if (nvrtcAddNameExpression(prog, job->kernel) != NVRTC_SUCCESS) return -1;
+  for (int i = 0; i < job->nnames; i++)
+    if (nvrtcAddNameExpression(prog, job->names[i]) != NVRTC_SUCCESS) return -1;
+  return 0;
+}
+
+static void get_lowered(nvrtcProgram prog, const compile_job *job, compile_result *res) {
+  dbuf b;
+  dbuf_init(&b);
+  for (int i = 0; i <= job->nnames; i++) {
+    const char *low = NULL, *name = i ? job->names[i - 1] : job->kernel;
+    if (nvrtcGetLoweredName(prog, name, &low) != NVRTC_SUCCESS || !low) low = name[0] == '&' ? name + 1 : name;
+    dbuf_printf(&b, "%s%s", i ? "\n" : "", low);
+  }
+  res->lowered = dbuf_steal(&b);
+}
+
 /* cutune's options before the job's (see the top of this file); arch_opt and inc_opt hold the
  * text of two of them. Returns their count. */
 static int base_opts(const compile_job *job, const char **opts, char *arch_opt, size_t alen, char *inc_opt, size_t ilen) {
@@ -239,17 +261,24 @@ static int base_opts(const compile_job *job, const char **opts, char *arch_opt, 
   return n;
 }
 
-/* One NVRTC program: res gets its log, its cubin (where it compiled) and compile_ms; *rc is
- * NVRTC's verdict. -1 (err) only when the program could not be created. */
+/* One NVRTC program: res gets its log, its cubin (where it compiled), compile_ms and, for a
+ * job's names (names_of, NULL in a batch), their lowered forms; *rc is NVRTC's verdict. -1
+ * (err) when the program could not be created or its name expressions were refused. */
 static int nvrtc_run(const char *name, const char *src, int nh, const char *const *hsrc, const char *const *hname,
-                     int nopts, const char *const *opts, compile_result *res, nvrtcResult *rc, cterr *err) {
+                     const compile_job *names_of, int nopts, const char *const *opts, compile_result *res,
+                     nvrtcResult *rc, cterr *err) {
   nvrtcProgram prog;
   nvrtcResult r = nvrtcCreateProgram(&prog, src, name, nh, hsrc, hname);
   if (r != NVRTC_SUCCESS) return cterr_set(err, "%s: nvrtcCreateProgram failed: %s", name, nvrtcGetErrorString(r));
+  if (names_of && add_names(prog, names_of) != 0) {
+    nvrtcDestroyProgram(&prog);
+    return cterr_set(err, "%s: NVRTC refused the name expressions of '%s'", name, names_of->kernel);
+  }
   double t0 = now_seconds();
   *rc = nvrtcCompileProgram(prog, nopts, opts);
   fill_log(prog, res);
   if (*rc == NVRTC_SUCCESS) {
+    if (names_of) get_lowered(prog, names_of, res);
     size_t size = 0;
     nvrtcResult r2 = nvrtcGetCUBINSize(prog, &size);
     if (r2 == NVRTC_SUCCESS && size > 0) {
@@ -258,7 +287,7 @@ static int nvrtc_run(const char *name, const char *src, int nh, const char *cons
       if (r2 == NVRTC_SUCCESS) dbuf_append(&res->cubin, tmp, size);
       free(tmp);
     }
-    if (r2 != NVRTC_SUCCESS) *rc = r2;
+    (void)r2; /* no image: the cubin stays empty, which the caller reports */
   }
   res->compile_ms = (now_seconds() - t0) * 1e3;
   nvrtcDestroyProgram(&prog);
@@ -287,31 +316,43 @@ int compile_now(const compile_job *job, compile_result *res, cterr *err) {
   int n = base_opts(job, opts, arch_opt, sizeof arch_opt, inc_opt, sizeof inc_opt);
   for (int i = 0; i < job->nopts; i++) opts[n++] = job->opts[i];
   nvrtcResult rc;
-  if (nvrtc_run(name, job->src, 0, NULL, NULL, n, opts, res, &rc, err) != 0) return -1;
+  if (nvrtc_run(name, job->src, 0, NULL, NULL, job, n, opts, res, &rc, err) != 0) return -1;
   res->batch = 1;
   const char *log = res->log.data ? res->log.data : "";
   dbuf msg;
   dbuf_init(&msg);
-  if (rc == NVRTC_SUCCESS && res->cubin.len == 0) {
-    dbuf_printf(&msg, "%s: NVRTC produced no cubin", name);
-  } else if (rc == NVRTC_SUCCESS) {
-    if (!parse_resources(log, job->kernel, &res->res) && !strstr(log, "Compiling entry function") &&
-        cubin_has_symbol(&res->cubin, job->kernel)) {
+  char kname[512] = "";
+  if (rc == NVRTC_SUCCESS) {
+    compile_lowered(res, 0, job->kernel, kname, sizeof kname);
+    if (res->cubin.len == 0) {
+      dbuf_printf(&msg, "%s: NVRTC produced no cubin", name);
+    } else if (!parse_resources(log, kname, &res->res) && !strstr(log, "Compiling entry function") &&
+               cubin_has_symbol(&res->cubin, kname)) {
       /* Seen on the GPU host under load: NVRTC returned a good cubin with an empty ptxas
        * report. The kernel is in the image; its resources stay unknown here (the GPU worker
        * reads them from the driver). */
       res->ok = 1;
-    } else if (!parse_resources(log, job->kernel, &res->res)) {
+    } else if (!parse_resources(log, kname, &res->res)) {
       dbuf_printf(&msg, "%s: kernel '%s' not found in the compiled program (entry points: ", name, job->kernel);
       list_entries(&msg, log);
-      dbuf_puts(&msg, "); is it declared extern \"C\" __global__?");
+      dbuf_puts(&msg, "); is it a __global__ function?");
     } else {
       res->ok = 1;
     }
   } else {
     collect_error_lines(&msg, log);
+    if (strstr(log, "__nv_name_map")) { /* a name expression names nothing in the program */
+      char *lines = dbuf_steal(&msg);
+      dbuf_printf(&msg, "%s: kernel '%s'%s not found in the compiled program (NVRTC: %s)", name, job->kernel,
+                  job->nnames ? " or one of the names the space gives" : "", lines);
+      free(lines);
+    }
     kresources r = res->res;
-    if (msg.len == 0 && parse_resources(log, job->kernel, &r) && r.smem_static > 48 * 1024)
+    /* the kernel's lowered name is not known after a failed compile: its entry is the first */
+    char first[512] = "";
+    const char *fe = strstr(log, "Compiling entry function '");
+    if (fe) snprintf(first, sizeof first, "%.*s", (int)strcspn(fe + 26, "'"), fe + 26);
+    if (msg.len == 0 && parse_resources(log, first[0] ? first : job->kernel, &r) && r.smem_static > 48 * 1024)
       /* ptxas refuses static shared memory over 48 KB without printing an error */
       dbuf_printf(&msg, "%s: kernel '%s' uses %d bytes of static shared memory; at most 49152 (48 KB) are allowed "
                   "(more needs dynamic shared memory)", name, job->kernel, r.smem_static);
@@ -367,7 +408,7 @@ int compile_now_batch(const compile_job *jobs, int n, compile_result *res, cterr
   compile_result all;
   compile_result_init(&all);
   nvrtcResult rc = NVRTC_SUCCESS;
-  int ran = nvrtc_run(name, src.data, 1, &jobs[0].src, &path, no, opts, &all, &rc, err);
+  int ran = nvrtc_run(name, src.data, 1, &jobs[0].src, &path, NULL, no, opts, &all, &rc, err);
   free(name);
   dbuf_free(&src);
   if (ran != 0) {
@@ -396,7 +437,7 @@ int compile_now_batch(const compile_job *jobs, int n, compile_result *res, cterr
     r->ok = 1;
     dbuf_append(&r->cubin, all.cubin.data, all.cubin.len);
     dbuf_append(&r->log, log, strlen(log));
-    r->entry = xstrdup(entry[i]);
+    r->lowered = xstrdup(entry[i]); /* the kernel's name in the cubin (compile_lowered) */
     r->batch = n;
     /* its share: ptxas' own time for its kernel, and an even share of the rest (front end,
      * NVVM, fixed costs) */

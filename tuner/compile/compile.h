@@ -17,13 +17,16 @@
 #include "base/util.h"
 
 #define COMPILE_MAX_OPTS 96
+#define COMPILE_MAX_NAMES 15
+#define COMPILE_MAX_PROGRAMS 4 /* programs chained in one job (compile_job.next) */
 
 typedef struct compile_job {
   const char *src_path; /* for messages and #line: the template's path */
   const char *src;      /* the source text */
   const char *src_digest; /* compile_source digest of src and everything it includes (64 hex),
                              or NULL: the cache key then hashes src alone */
-  const char *kernel;   /* extern "C" kernel name, to check it exists and read its resources */
+  const char *kernel;   /* the kernel as a C++ name expression ("k", "ns::k<TILE, 4>": parameters are
+                           macros there), to check it exists, instantiate it and read its resources */
   const char *arch;     /* "sm_90" */
   int lineinfo;         /* 1: -lineinfo too (for profilers: cutune explain; the code is the same) */
   int twice;            /* 1: a compile worker compiles it twice and reports the second (the pool's
@@ -31,6 +34,11 @@ typedef struct compile_job {
                            NVRTC's own start) */
   int nopts;
   const char *opts[COMPILE_MAX_OPTS]; /* -DTILE=64 ... and the space's own options */
+  int nnames;           /* further name expressions (other kernels; "&sym" for a __constant__ or
+                           __device__ variable) whose lowered names the result carries */
+  const char *names[COMPILE_MAX_NAMES];
+  const struct compile_job *next; /* a further program of the same configuration, compiled with this
+                                     one into a bundle (compile_bundle.c); NULL: one program */
 } compile_job;
 
 typedef struct kresources {
@@ -51,15 +59,20 @@ typedef struct compile_result {
   int lost;          /* 1: the worker was killed from outside mid-job (SIGKILL, SIGTERM, ...):
                         no fault of the configuration (not cached; a resumed run retries it) */
   char key[65];      /* cache key (sha256 hex) */
-  char *entry;       /* the kernel's name in the cubin when it is not the job's: a member of a
-                        batch (cutune_b<i>_<kernel>); NULL otherwise */
-  int batch;         /* configurations in the NVRTC program that made it (1: alone; 0: unknown) */
+  char *lowered;     /* the lowered (mangled) names of the job's kernel and names[], one line each, in
+                        that order (nvrtcGetLoweredName); NULL where unknown: the names as given */
+  int batch;         /* configurations in the NVRTC program that made it (1: alone; 0: unknown): a
+                        member of a batch has its kernel renamed cutune_b<i>_<kernel> (lowered) */
   int retry;         /* 1: its batch could not say whether it compiles: compile it alone */
 } compile_result;
 
 void compile_result_init(compile_result *r);
 void compile_result_free(compile_result *r);
 void compile_result_copy(compile_result *dst, const compile_result *src); /* deep; dst uninitialised */
+/* The lowered name of name i of the job (0: the kernel, 1..: names[i-1]) as the result recorded
+ * it, into out (size n); where the result has none, the name expression given as fallback (less
+ * a leading '&': an extern "C" name lowers to itself). */
+const char *compile_lowered(const compile_result *r, int i, const char *fallback, char *out, size_t n);
 
 /* NVRTC's version as "13.0". */
 const char *compile_nvrtc_version(void);
@@ -100,14 +113,25 @@ void compile_job_key(const compile_job *job, char out[65]);
  * a compile error is a result, not a failure), -1 when NVRTC could not run at all. */
 int compile_now(const compile_job *job, compile_result *res, cterr *err);
 
+/* compile_now on each program of the chain job, job->next, ...: one result whose image is a bundle
+ * of their cubins (a chain of one: the plain cubin), whose resources are the first program's and
+ * whose lowered names are the first program's, then each further program's kernel; the first
+ * program that does not compile fails the result with its message (compile_bundle.c). */
+int compile_bundle(const compile_job *job, compile_result *res, cterr *err);
+/* How many images an image holds (1 for a plain cubin, 0 for a malformed bundle) and image i of
+ * it (NULL past the end), with its length in *ilen. */
+int compile_bundle_count(const void *data, size_t len);
+const void *compile_bundle_image(const void *data, size_t len, int i, size_t *ilen);
+
 /* Several configurations in one NVRTC program (compile_batch.c, compile.c). A batch's members
  * share one cubin holding all their kernels, member i's renamed cutune_b<i>_<kernel>
- * (compile_result.entry); resources come from each kernel's own ptxas report, compile_ms is the
+ * (compile_result.lowered); resources come from each kernel's own ptxas report, compile_ms is the
  * member's share (ptxas' own time for its kernel where the log gives it, plus an even share of
  * the rest). A batch that fails, or lacks a member's kernel, says nothing of its members:
  * each comes back with `retry` set, to be compiled alone.
  * compile_batch_safe: the job's template can be batched (it includes nothing, has no
- * #pragma once, and its kernel is a plain identifier). compile_batch_compatible: a and b can
+ * #pragma once, its kernel is a plain identifier, and it has no
+ * further names (symbols, other kernels) and no further programs). compile_batch_compatible: a and b can
  * share a program (batch-safe, the same template, kernel, architecture, and the same options
  * other than -D, in order). */
 #define COMPILE_BATCH_MAX 16

@@ -12,8 +12,9 @@
  * are the template's own, as in a compile alone.
  *
  * Which templates: those that include nothing (an included header's guard or `#pragma once`
- * would hide it from every member but the first), have no `#pragma once`, and whose kernel is
- * a plain identifier (an extern "C" name). Anything else the batch cannot compile — a template
+ * would hide it from every member but the first), have no `#pragma once`, whose kernel is a
+ * plain identifier (an extern "C" name) and whose job names nothing else (symbols to fill,
+ * other kernels) and chains no further program. Anything else the batch cannot compile — a template
  * that defines an extern "C" function besides the kernel, or specialises a template of another
  * namespace — fails the batch, whose members are then compiled alone (compile_pool.c), which
  * also turns batching off for the rest of the run when they all compile alone. */
@@ -65,7 +66,10 @@ static int unsafe_line(const char *p, const char *le, void *arg) {
 }
 
 int compile_batch_safe(const compile_job *job) {
-  return job && job->src && is_ident(job->kernel) && !each_line(job->src, unsafe_line, NULL);
+  /* names (symbols, other kernels) and further programs are looked up by their own names in
+   * the module: a member's would be cutune_b<i>::... */
+  return job && job->src && is_ident(job->kernel) && job->nnames == 0 && !job->next && !job->twice &&
+         !each_line(job->src, unsafe_line, NULL);
 }
 
 /* a "-DNAME..." option (one argument; "-D" "NAME" as two is not taken apart) */

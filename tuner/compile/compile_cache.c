@@ -2,7 +2,7 @@
  *
  * Layout: <dir>/<key[0:2]>/<key>.cubin and <key>.meta (JSON: status, resources, compile
  * time, message, log, and the cubin's size and a 64-bit checksum; for a member of a batched
- * compile, "entry": its kernel's name in the cubin and "batch": the members of the program).
+ * compile, "lowered": its kernel's name in the cubin, and "batch": the members of the program).
  * A batched configuration's entry holds the whole batch's cubin: every configuration keeps an
  * entry of its own, whole, whatever happens to its batch-mates' (a few times the disk of a
  * single compile, for no shared file to count references to). The checksum is a cheap
@@ -23,7 +23,7 @@
 
 /* Bump when what compile_now adds to the options (or the meta format) changes, so old
  * entries stop matching. */
-#define CACHE_FORMAT "cutune-compile-v3" /* v3: -lineinfo only where asked */
+#define CACHE_FORMAT "cutune-compile-v4" /* v3: name expressions, lowered names; v4: -lineinfo only where asked */
 
 void compile_result_init(compile_result *r) {
   memset(r, 0, sizeof *r);
@@ -39,7 +39,6 @@ void compile_result_copy(compile_result *dst, const compile_result *src) {
   if (src->cubin.len) dbuf_append(&dst->cubin, src->cubin.data, src->cubin.len);
   if (src->log.len) dbuf_append(&dst->log, src->log.data, src->log.len);
   dst->message = src->message ? xstrdup(src->message) : NULL;
-  dst->entry = src->entry ? xstrdup(src->entry) : NULL;
   dst->batch = src->batch;
   dst->retry = src->retry;
   dst->res = src->res;
@@ -49,6 +48,16 @@ void compile_result_copy(compile_result *dst, const compile_result *src) {
   dst->timed_out = src->timed_out;
   dst->lost = src->lost;
   memcpy(dst->key, src->key, sizeof dst->key);
+  dst->lowered = src->lowered ? xstrdup(src->lowered) : NULL;
+}
+
+const char *compile_lowered(const compile_result *r, int i, const char *fallback, char *out, size_t n) {
+  const char *name = fallback ? fallback : "";
+  const char *p = r->lowered;
+  for (int k = 0; p && k < i; k++) p = (p = strchr(p, '\n')) ? p + 1 : NULL;
+  if (p && *p) snprintf(out, n, "%.*s", (int)strcspn(p, "\n"), p);
+  else snprintf(out, n, "%s", name[0] == '&' ? name + 1 : name);
+  return out;
 }
 
 void compile_result_free(compile_result *r) {
@@ -56,7 +65,7 @@ void compile_result_free(compile_result *r) {
   dbuf_free(&r->cubin);
   dbuf_free(&r->log);
   free(r->message);
-  free(r->entry);
+  free(r->lowered);
   compile_result_init(r);
 }
 
@@ -73,6 +82,12 @@ static void hash_field(sha256_ctx *c, const char *s) {
 void compile_job_key(const compile_job *job, char out[65]) {
   sha256_ctx c;
   sha256_init(&c);
+  if (job->next) { /* a bundle: the key of the rest of the chain goes in first */
+    char rest[65];
+    compile_job_key(job->next, rest);
+    hash_field(&c, "bundle");
+    hash_field(&c, rest);
+  }
   hash_field(&c, CACHE_FORMAT);
   /* the digest of the template and its includes, computed once per run (compile_source) */
   hash_field(&c, job->src_digest ? "digest" : "text");
@@ -83,6 +98,7 @@ void compile_job_key(const compile_job *job, char out[65]) {
   for (int i = 0; i < job->nopts; i++) hash_field(&c, job->opts[i]);
   hash_field(&c, job->arch);
   hash_field(&c, job->kernel);
+  for (int i = 0; i < job->nnames; i++) hash_field(&c, job->names[i]);
   hash_field(&c, job->lineinfo ? "lineinfo" : "");
   hash_field(&c, compile_nvrtc_version());
   uint8_t d[32];
@@ -187,8 +203,8 @@ static int cache_get(const char *dir, const char *key, compile_result *res, int 
   res->compile_ms = json_number_value(ms);
   dbuf_puts(&res->log, log);
   if (json_is_string(msg)) res->message = xstrdup(json_string_value(msg));
-  const char *entry = json_string_value(json_object_get(root, "entry")); /* absent: the job's kernel */
-  if (entry) res->entry = xstrdup(entry);
+  const char *low = json_string_value(json_object_get(root, "lowered"));
+  if (low) res->lowered = xstrdup(low);
   json_t *batch = json_object_get(root, "batch");
   res->batch = json_is_integer(batch) ? (int)json_integer_value(batch) : 1;
   res->cached = 1;
@@ -224,7 +240,7 @@ int compile_cache_put(const char *dir, const char *key, const compile_result *re
   json_object_set_new(root, "compile_ms", json_real(res->compile_ms));
   json_object_set_new(root, "message", res->message ? json_text(res->message) : json_null());
   json_object_set_new(root, "log", json_text(res->log.data));
-  if (res->entry) json_object_set_new(root, "entry", json_string(res->entry));
+  if (res->lowered) json_object_set_new(root, "lowered", json_text(res->lowered));
   if (res->batch > 1) json_object_set_new(root, "batch", json_integer(res->batch));
   if (res->ok) {
     char sum[17];

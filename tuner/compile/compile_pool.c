@@ -397,7 +397,7 @@ static int dispatch(cpool *p, cterr *err) {
     const compile_job *jobs[COMPILE_BATCH_MAX];
     for (int k = 0; k < w->njobs; k++) jobs[k] = &w->jobs[k]->wj.job;
     dbuf_reset(&frame);
-    wire_encode_jobs(&frame, jobs, w->njobs);
+    wire_encode_batch(&frame, jobs, w->njobs);
     w->nres = 0, w->prog_ms = 0, w->prog_ok = w->prog_retry = 0, w->group = 0;
     w->deadline = now_seconds() + p->timeout_s * w->njobs; /* each member its --compile-timeout */
     if (wire_write_all(w->pr.to, frame.data, frame.len) == 0) continue;

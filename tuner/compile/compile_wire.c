@@ -12,6 +12,7 @@
 
 #define MAGIC_JOB 0x424f4a43u /* "CJOB" */
 #define MAGIC_RES 0x53455243u /* "CRES" */
+#define MAGIC_BATCH 0x48544243u /* "CBTH": several jobs, one NVRTC program */
 #define NULL_LEN 0xffffffffu
 
 /* ---- owned copies of jobs ---- */
@@ -33,9 +34,17 @@ void wire_job_copy(wire_job *dst, const compile_job *src) {
   dst->job.twice = src->twice;
   dst->job.nopts = src->nopts;
   for (int i = 0; i < src->nopts && i < COMPILE_MAX_OPTS; i++) dst->job.opts[i] = own(dst, src->opts[i]);
+  dst->job.nnames = src->nnames;
+  for (int i = 0; i < src->nnames && i < COMPILE_MAX_NAMES; i++) dst->job.names[i] = own(dst, src->names[i]);
+  if (src->next) {
+    dst->next = xmalloc(sizeof *dst->next);
+    wire_job_copy(dst->next, src->next);
+    dst->job.next = &dst->next->job;
+  }
 }
 
 void wire_job_free(wire_job *j) {
+  if (j->next) wire_job_free(j->next), free(j->next);
   for (int i = 0; i < j->nstrs; i++) free(j->strs[i]);
   memset(j, 0, sizeof *j);
 }
@@ -65,7 +74,9 @@ static void finish_frame(dbuf *b, size_t at) {
   memcpy(b->data + at, &n, 4);
 }
 
-static void put_job(dbuf *out, const compile_job *job) {
+void wire_encode_job(dbuf *out, const compile_job *job) {
+  size_t at = start_frame(out);
+  put_u32(out, MAGIC_JOB);
   put_str(out, job->src_path);
   put_str(out, job->src);
   put_str(out, job->kernel);
@@ -74,13 +85,35 @@ static void put_job(dbuf *out, const compile_job *job) {
   put_i32(out, job->twice);
   put_i32(out, job->nopts);
   for (int i = 0; i < job->nopts; i++) put_str(out, job->opts[i]);
+  put_i32(out, job->nnames);
+  for (int i = 0; i < job->nnames; i++) put_str(out, job->names[i]);
+  put_i32(out, job->next != NULL);
+  if (job->next) { /* the rest of the chain: its frame's body, inside this one */
+    dbuf rest;
+    dbuf_init(&rest);
+    wire_encode_job(&rest, job->next);
+    put_bytes(out, rest.data + 4, rest.len - 4);
+    dbuf_free(&rest);
+  }
+  finish_frame(out, at);
 }
 
-void wire_encode_jobs(dbuf *out, const compile_job *const *jobs, int n) {
+void wire_encode_batch(dbuf *out, const compile_job *const *jobs, int n) {
+  if (n == 1) {
+    wire_encode_job(out, jobs[0]);
+    return;
+  }
   size_t at = start_frame(out);
-  put_u32(out, MAGIC_JOB);
+  put_u32(out, MAGIC_BATCH);
   put_i32(out, n);
-  for (int i = 0; i < n; i++) put_job(out, jobs[i]);
+  dbuf one;
+  dbuf_init(&one);
+  for (int i = 0; i < n; i++) { /* each member: a job frame's body */
+    dbuf_reset(&one);
+    wire_encode_job(&one, jobs[i]);
+    put_bytes(out, one.data + 4, one.len - 4);
+  }
+  dbuf_free(&one);
   finish_frame(out, at);
 }
 
@@ -98,7 +131,7 @@ void wire_encode_result(dbuf *out, const compile_result *r) {
   put_str(out, r->message);
   put_bytes(out, r->log.data, r->log.len);
   put_bytes(out, r->cubin.data, r->cubin.len);
-  put_str(out, r->entry);
+  put_str(out, r->lowered);
   put_i32(out, r->batch);
   put_i32(out, r->retry);
   finish_frame(out, at);
@@ -148,23 +181,44 @@ static char *get_str(cursor *c) {
   return out;
 }
 
-static int get_job(cursor *c, wire_job *out) {
+int wire_decode_job(const char *body, size_t n, wire_job *out) {
   memset(out, 0, sizeof *out);
+  cursor c = {body, n, 0};
+  if (get_u32(&c) != MAGIC_JOB) return -1;
   char *s[4];
-  for (int i = 0; i < 4; i++) s[i] = out->strs[out->nstrs++] = get_str(c);
+  for (int i = 0; i < 4; i++) s[i] = out->strs[out->nstrs++] = get_str(&c);
   out->job.src_path = s[0], out->job.src = s[1], out->job.kernel = s[2], out->job.arch = s[3];
-  out->job.lineinfo = (int)get_u32(c);
-  out->job.twice = (int)get_u32(c);
-  int nopts = (int)get_u32(c);
-  if (c->bad || nopts < 0 || nopts > COMPILE_MAX_OPTS) goto bad;
+  out->job.lineinfo = (int)get_u32(&c);
+  out->job.twice = (int)get_u32(&c);
+  int nopts = (int)get_u32(&c);
+  if (c.bad || nopts < 0 || nopts > COMPILE_MAX_OPTS) goto bad;
   out->job.nopts = nopts;
   for (int i = 0; i < nopts; i++) {
-    char *o = get_str(c);
+    char *o = get_str(&c);
     out->strs[out->nstrs++] = o;
     out->job.opts[i] = o;
     if (!o) goto bad;
   }
-  if (c->bad || !out->job.src || !out->job.kernel || !out->job.arch) goto bad;
+  int nnames = (int)get_u32(&c);
+  if (c.bad || nnames < 0 || nnames > COMPILE_MAX_NAMES) goto bad;
+  out->job.nnames = nnames;
+  for (int i = 0; i < nnames; i++) {
+    char *o = get_str(&c);
+    out->strs[out->nstrs++] = o;
+    out->job.names[i] = o;
+    if (!o) goto bad;
+  }
+  if (get_u32(&c)) {
+    size_t rl;
+    const char *rest = get_bytes(&c, &rl);
+    out->next = xmalloc(sizeof *out->next);
+    if (!rest || wire_decode_job(rest, rl, out->next) != 0) {
+      free(out->next), out->next = NULL;
+      goto bad;
+    }
+    out->job.next = &out->next->job;
+  }
+  if (c.bad || c.left || !out->job.src || !out->job.kernel || !out->job.arch) goto bad;
   return 0;
 bad:
   wire_job_free(out);
@@ -172,13 +226,20 @@ bad:
 }
 
 int wire_decode_jobs(const char *body, size_t n, wire_job *out, int max, int *count) {
-  cursor c = {body, n, 0};
   *count = 0;
-  if (get_u32(&c) != MAGIC_JOB) return -1;
+  cursor c = {body, n, 0};
+  uint32_t magic = get_u32(&c);
+  if (magic == MAGIC_JOB) {
+    if (max < 1 || wire_decode_job(body, n, &out[0]) != 0) return -1;
+    *count = 1;
+    return 0;
+  }
   int k = (int)get_u32(&c);
-  if (c.bad || k < 1 || k > max) return -1;
+  if (magic != MAGIC_BATCH || c.bad || k < 2 || k > max) return -1;
   for (int i = 0; i < k; i++) {
-    if (get_job(&c, &out[i]) != 0) {
+    size_t len;
+    const char *one = get_bytes(&c, &len);
+    if (!one || wire_decode_job(one, len, &out[i]) != 0) {
       while (i > 0) wire_job_free(&out[--i]);
       return -1;
     }
@@ -209,7 +270,7 @@ int wire_decode_result(const char *body, size_t n, compile_result *r) {
   if (log) dbuf_append(&r->log, log, len);
   const char *cubin = get_bytes(&c, &len);
   if (cubin) dbuf_append(&r->cubin, cubin, len);
-  r->entry = get_str(&c);
+  r->lowered = get_str(&c);
   r->batch = (int)get_u32(&c);
   r->retry = (int)get_u32(&c);
   if (c.bad || c.left) {
@@ -331,10 +392,10 @@ int compile_worker_main(int no_nvrtc_cache) {
     compile_result res[COMPILE_BATCH_MAX];
     cterr err;
     err.msg[0] = 0;
-    int rc = n == 1 ? compile_now(&cj[0], &res[0], &err) : compile_now_batch(cj, n, res, &err);
-    if (rc == 0 && n == 1 && cj[0].twice) {
+    int rc = n == 1 ? compile_bundle(&cj[0], &res[0], &err) : compile_now_batch(cj, n, res, &err);
+    if (rc == 0 && n == 1 && cj[0].twice) { /* the pool's probe: the second compile counts */
       compile_result_free(&res[0]);
-      rc = compile_now(&cj[0], &res[0], &err);
+      rc = compile_bundle(&cj[0], &res[0], &err);
     }
     if (rc != 0)
       for (int i = 0; i < n; i++) {

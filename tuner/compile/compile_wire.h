@@ -6,11 +6,10 @@
  * (job or result), then fields: 32-bit integers, doubles, and byte strings as a 4-byte
  * length (0xffffffff for NULL) followed by the bytes.
  *
- * A job frame holds 1..COMPILE_BATCH_MAX jobs: more than one is a batch, compiled as one NVRTC
- * program (compile_now_batch); the worker answers a frame of n jobs with n result frames, in
- * order.
+ * A batch (compile_now_batch) is one frame of its own, "CBTH": the count, then each member as a
+ * job frame's body; the worker answers it with one result frame per member, in order.
  *
- * Ownership: wire_decode_jobs fills wire_jobs whose strings they own (wire_job_free);
+ * Ownership: wire_decode_job fills a wire_job whose strings it owns (wire_job_free);
  * wire_decode_result fills a caller-initialised compile_result. */
 #ifndef CUTUNE_COMPILE_WIRE_H
 #define CUTUNE_COMPILE_WIRE_H
@@ -21,19 +20,24 @@
 
 typedef struct wire_job {
   compile_job job;   /* pointers into the owned strings below */
-  char *strs[4 + COMPILE_MAX_OPTS];
+  char *strs[4 + COMPILE_MAX_OPTS + COMPILE_MAX_NAMES];
   int nstrs;
+  struct wire_job *next; /* the rest of the chain (compile_job.next), owned */
 } wire_job;
 
 /* Copy a job so that it owns its strings (also used by the pool for its queue). */
 void wire_job_copy(wire_job *dst, const compile_job *src);
 void wire_job_free(wire_job *j);
 
-/* Append one whole frame (length included) to out: n jobs (1..COMPILE_BATCH_MAX), a result. */
-void wire_encode_jobs(dbuf *out, const compile_job *const *jobs, int n);
+/* Append one whole frame (length included) to out. */
+void wire_encode_job(dbuf *out, const compile_job *job);
 void wire_encode_result(dbuf *out, const compile_result *res);
-/* Decode one frame body (without its length): up to max jobs into out, their count in *count.
- * 0 on success, -1 if malformed (nothing left to free). */
+/* n jobs (1..COMPILE_BATCH_MAX) as one frame: a job frame for one, a batch frame for more. */
+void wire_encode_batch(dbuf *out, const compile_job *const *jobs, int n);
+/* Decode one frame body (without its length). 0 on success, -1 if malformed. */
+int wire_decode_job(const char *body, size_t n, wire_job *out);
+/* A job or batch frame's body: up to max jobs into out, their count in *count; 0, or -1 if
+ * malformed (nothing left to free). */
 int wire_decode_jobs(const char *body, size_t n, wire_job *out, int max, int *count);
 int wire_decode_result(const char *body, size_t n, compile_result *res);
 

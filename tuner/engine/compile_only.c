@@ -83,6 +83,8 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   /* the reference first: without it no configuration could be checked, so a reference that
    * does not compile (or is misspelled) fails the run before anything else is compiled */
   if (job_compile_reference(s, arch, pool, &refc, err) != 0) goto done;
+  compile_result_free(&refc); /* the user's check kernel next: it too must compile before anything else */
+  if (job_compile_check(s, arch, pool, &refc, err) != 0) goto done;
 
   int prob = 0;
   if (!o->quiet)
@@ -105,7 +107,7 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   view = xcalloc(n, sizeof(record *));
   pg = progress_new(stderr, "compile", n, o->quiet ? 0 : o->progress_tty);
   progress_set_quiet(pg, o->quiet);
-  size_t got = 0, failed = 0, cached = 0, shared = 0;
+  size_t got = 0, failed = 0, cached = 0, shared = 0, invalid = 0;
   while (got < n) {
     uint64_t tag;
     compile_result cr;
@@ -116,7 +118,8 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
     view[tag] = &recs[tag];
     if (cr.cached) cached++;
     else if (cr.shared) shared++;
-    if (recs[tag].status != ST_OK) failed++;
+    if (recs[tag].status == ST_INVALID) invalid++; /* over a limit: data, not a failure (exit status) */
+    else if (recs[tag].status != ST_OK) failed++;
     if (o->verbose) { /* -v: a line per configuration, as it finishes */
       const record *r = &recs[tag];
       if (r->status == ST_OK)
@@ -138,8 +141,10 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   list_failures(o, view, n, ST_WORKER_LOST, "compile workers lost (measured again on the next run)");
   char sharedtxt[96] = "";
   if (shared) snprintf(sharedtxt, sizeof sharedtxt, ", %zu sharing another's module (runtime parameters)", shared);
-  printf("\n%zu configurations for %s in %.2f s: %zu compiled%s, %zu from the cache, %zu failed%s\n", n, arch, dt,
-         n - cached - shared, sharedtxt, cached, failed,
+  char invtxt[96] = "";
+  if (invalid) snprintf(invtxt, sizeof invtxt, ", %zu invalid (over a limit of %s)", invalid, arch);
+  printf("\n%zu configurations for %s in %.2f s: %zu compiled%s, %zu from the cache, %zu failed%s%s\n", n, arch, dt,
+         n - cached - shared, sharedtxt, cached, failed, invtxt,
          !failed ? "" : failed == n ? " (none succeeded: exit status 4)"
                                     : " (see the table; failed configurations are data: exit status 3)");
   cpool_stats ps;

@@ -43,6 +43,7 @@ typedef struct lgroup {
   double best, race; /* the best median so far; the racing reference (exec.h) */
   const char *arch;
   compile_result ref; /* the reference kernel for this architecture */
+  compile_result check; /* the user's check kernel (check.kernel), if any */
 } lgroup;
 
 typedef struct exec_local {
@@ -151,12 +152,13 @@ static int collect_compiles(exec_local *e, int timeout_ms, cterr *err) {
   }
 }
 
-/* The GPU job of a compiled configuration of group l (its cubin stays with the item). */
-static gpu_job make_job(exec_local *e, const lgroup *l, const item *it) {
+/* The GPU job of a compiled configuration of group l (its cubin stays with the item; the
+ * kernel's lowered name, renamed in a batch, goes to kname, which gpu_submit copies). */
+static gpu_job make_job(exec_local *e, const lgroup *l, const item *it, char *kname, size_t klen) {
   gpu_job job = it->launch;
   job.cubin = it->cr.cubin.data;
   job.cubin_len = it->cr.cubin.len;
-  job.kernel = it->cr.entry ? it->cr.entry : space_kernel(e->s); /* renamed in a batch (compile.h) */
+  job.kernel = job_kernel_name(e->s, &it->cr, kname, klen);
   job.timeout_s = space_timeout(e->s);
   job.best_ms = l->best;
   job.min_samples = e->o->min_samples;
@@ -199,8 +201,9 @@ static int feed(exec_local *e, cterr *err) {
       }
       slot *sl = NULL;
       gpu_job job;
+      char kname[GPU_NAME_MAX];
       if (it->needs_gpu) {
-        job = make_job(e, l, it);
+        job = make_job(e, l, it, kname, sizeof kname);
         if (!(sl = pick_slot(e, g, &job))) break; /* every device of the group is full: it waits */
       }
       pop(&l->ready_head, &l->ready_tail);
@@ -380,6 +383,7 @@ static int l_problem(exec *x, int prob, cterr *err) {
   for (int g = 0; g < x->ngroups; g++) {
     gpu_problem gp;
     if (job_problem(s, prob, e->o->seed, &e->lg[g].ref, &gp, err) != 0) return -1;
+    job_problem_check(s, &e->lg[g].check, &gp);
     gpu *gs[EXEC_MAX_DEVICES];
     int k = 0;
     for (int i = 0; i < e->nslots; i++)
@@ -421,8 +425,9 @@ static int l_remeasure(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, 
     record_free(&rec);
     return 0;
   }
+  char kname[GPU_NAME_MAX];
   gj.cubin = cr.cubin.data, gj.cubin_len = cr.cubin.len;
-  gj.kernel = cr.entry ? cr.entry : space_kernel(e->s);
+  gj.kernel = job_kernel_name(e->s, &cr, kname, sizeof kname);
   gj.timeout_s = space_timeout(e->s) + 3.0 * energy_ms / 1000.0;
   gj.best_ms = NAN; /* no racing: these are all contenders (race_samples 0) */
   gj.min_samples = e->o->min_samples, gj.max_samples = e->o->max_samples, gj.target_rse = e->o->rse;
@@ -458,7 +463,7 @@ static void l_free(exec *x) {
   if (e->pool) l_drain(x);
   cpool_free(e->pool);
   for (int i = 0; i < e->nslots; i++) gpu_stop(e->slots[i].gw);
-  for (int g = 0; g < x->ngroups; g++) compile_result_free(&e->lg[g].ref);
+  for (int g = 0; g < x->ngroups; g++) compile_result_free(&e->lg[g].ref), compile_result_free(&e->lg[g].check);
   free(e);
 }
 
@@ -473,7 +478,7 @@ int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int 
   e->base.ops = &local_ops;
   e->s = s, e->o = o, e->src = src;
   snprintf(e->template_hash, sizeof e->template_hash, "%s", template_hash);
-  for (int g = 0; g < EXEC_MAX_GROUPS; g++) compile_result_init(&e->lg[g].ref);
+  for (int g = 0; g < EXEC_MAX_GROUPS; g++) compile_result_init(&e->lg[g].ref), compile_result_init(&e->lg[g].check);
   gpu *started[EXEC_MAX_DEVICES];
   if (gpu_start_all(started, self_exe, ordinals, n, err) != 0) goto fail;
   for (int i = 0; i < n; i++) {
@@ -507,7 +512,9 @@ int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int 
   }
   if (job_open_pool(o, self_exe, &e->pool, &e->jobs, err) != 0) goto fail;
   for (int g = 0; g < e->base.ngroups; g++)
-    if (job_compile_reference(s, e->lg[g].arch, e->pool, &e->lg[g].ref, err) != 0) goto fail;
+    if (job_compile_reference(s, e->lg[g].arch, e->pool, &e->lg[g].ref, err) != 0 ||
+        job_compile_check(s, e->lg[g].arch, e->pool, &e->lg[g].check, err) != 0)
+      goto fail;
   *out = &e->base;
   return 0;
 fail:

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compile/compile.h"
 #include "gpu_worker_int.h"
 
 #define WK_SAMPLE_FLOOR_MS 12.0 /* min_samples of long launches: about this much of launches */
@@ -40,8 +41,8 @@ CUresult wk_prepare_run(worker *w) {
   CUresult r = CUDA_SUCCESS;
   for (int i = 0; i < w->setup.nargs && !r; i++) {
     wk_arg *a = &w->arg[i];
-    if (w->setup.args[i].kind == ARG_OUTPUT)
-      r = w->cu->cuMemsetD8Async(a->d, 0xff, a->bytes, w->stream);
+    if (w->setup.args[i].kind == ARG_OUTPUT) /* poisoned; zeroed where the space says fill = "zero" */
+      r = w->cu->cuMemsetD8Async(a->d, w->setup.args[i].fill == FILL_ZERO ? 0 : 0xff, a->bytes, w->stream);
     else if (w->setup.args[i].kind == ARG_INOUT)
       r = w->cu->cuMemcpyDtoDAsync(a->d, a->orig, a->bytes, w->stream);
   }
@@ -49,115 +50,14 @@ CUresult wk_prepare_run(worker *w) {
 }
 
 CUresult wk_launch(worker *w, CUfunction f, const launch_geom *g) {
+  if (w->nseq && f == w->seq_main) return wk_seq_launch(w); /* a launch sequence (gpu_worker_launches.c) */
   return w->cu->cuLaunchKernel(f, g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2],
-                               g->dyn_smem, w->stream, w->params, NULL);
+                               g->dyn_smem, w->stream, w->launch_params ? w->launch_params : w->params, NULL);
 }
 
-static void fail(wire_result *res, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void fail(wire_result *res, int status, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  res->status = status;
-  vsnprintf(res->message, sizeof res->message, fmt, ap);
-  va_end(ap);
-}
-
-/* A CUDA error while running the configuration: a fault when the context died. */
-static void fail_run(worker *w, wire_result *res, CUresult r, const char *what) {
-  res->fatal = wk_context_dead(w, r);
-  fail(res, ST_RUNTIME_FAULT, "%s: %s", what, cuda_errstr(r));
-}
-
-static float h2f(uint16_t h) {
-  uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ffu, x;
-  if (e == 0x1f) x = sign | 0x7f800000u | (m << 13);
-  else if (e) x = sign | ((e + 112) << 23) | (m << 13);
-  else if (!m) x = sign;
-  else { /* subnormal: normalise */
-    e = 113;
-    while (!(m & 0x400u)) { m <<= 1; e--; }
-    x = sign | (e << 23) | ((m & 0x3ffu) << 13);
-  }
-  float f;
-  memcpy(&f, &x, 4);
-  return f;
-}
-
-static void format_elem(char *buf, size_t n, elemtype t, const unsigned char *p) {
-  switch (t) {
-    case EL_F32: { float f; uint32_t u; memcpy(&f, p, 4); memcpy(&u, p, 4); snprintf(buf, n, "%.9g (0x%08x)", f, u); break; }
-    case EL_F64: { double d; memcpy(&d, p, 8); snprintf(buf, n, "%.17g", d); break; }
-    case EL_F16: { uint16_t h; memcpy(&h, p, 2); snprintf(buf, n, "%.5g (0x%04x)", h2f(h), h); break; }
-    case EL_I32: { int32_t i; memcpy(&i, p, 4); snprintf(buf, n, "%d", i); break; }
-    case EL_U32: { uint32_t i; memcpy(&i, p, 4); snprintf(buf, n, "%u", i); break; }
-    case EL_I64: { int64_t i; memcpy(&i, p, 8); snprintf(buf, n, "%lld", (long long)i); break; }
-    case EL_U8: snprintf(buf, n, "%u", p[0]); break;
-    default: snprintf(buf, n, "?");
-  }
-}
-
-/* Enqueue the comparison of every output with the reference on the device, each into its own
- * slot of cmp_res ({mismatches, first index}), so that one synchronisation serves them all. */
-static CUresult cmp_enqueue(worker *w) {
-  const cuda_api *cu = w->cu;
-  CUresult r = CUDA_SUCCESS;
-  for (int i = 0; i < w->setup.nargs && !r; i++) {
-    const argspec *a = &w->setup.args[i];
-    wk_arg *d = &w->arg[i];
-    if (a->kind != ARG_OUTPUT && a->kind != ARG_INOUT) continue;
-    unsigned long long n = (unsigned long long)a->count;
-    int es = wk_elsize(a->type), isfloat = a->type == EL_F32 || a->type == EL_F64 || a->type == EL_F16;
-    int bytes_idx = es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : 3;
-    CUdeviceptr slot = w->cmp_res + 16 * (CUdeviceptr)i;
-    CUfunction f = w->cmp_bits[bytes_idx];
-    void *pb[] = {&d->d, &d->ref, &n, &slot};
-    void *pt[] = {&d->d, &d->ref, &n, &w->setup.tolerance, &slot};
-    void **params = pb;
-    if (w->setup.tolerance > 0 && isfloat) {
-      f = a->type == EL_F32 ? w->cmp_f32 : a->type == EL_F64 ? w->cmp_f64 : w->cmp_f16;
-      params = pt;
-    }
-    unsigned long long blocks = (n + 255) / 256, cap = (unsigned long long)w->info.sms * 16;
-    if (blocks > cap) blocks = cap;
-    if (!(r = cu->cuMemsetD32Async(slot, 0, 2, w->stream)) && /* {0 mismatches, first = ~0} */
-        !(r = cu->cuMemsetD32Async(slot + 8, 0xffffffffu, 2, w->stream)))
-      r = cu->cuLaunchKernel(f, (unsigned)blocks, 1, 1, 256, 1, 1, 0, w->stream, params, NULL);
-  }
-  return r;
-}
-
-/* The comparisons' results, once the stream is synchronised: 0 all equal; 1 res says which
- * output differs and where; -1 a CUDA error (res filled). */
-static int cmp_read(worker *w, wire_result *res) {
-  const cuda_api *cu = w->cu;
-  unsigned long long got[2 * MAX_ARGS];
-  CUresult r = cu->cuMemcpyDtoH(got, w->cmp_res, 16 * (size_t)w->setup.nargs);
-  if (r) {
-    fail_run(w, res, r, "comparing with the reference");
-    return -1;
-  }
-  double tol = w->setup.tolerance;
-  for (int i = 0; i < w->setup.nargs; i++) {
-    const argspec *a = &w->setup.args[i];
-    wk_arg *d = &w->arg[i];
-    if ((a->kind != ARG_OUTPUT && a->kind != ARG_INOUT) || got[2 * i] == 0) continue;
-    unsigned long long n = (unsigned long long)a->count, at = got[2 * i + 1];
-    int es = wk_elsize(a->type), isfloat = a->type == EL_F32 || a->type == EL_F64 || a->type == EL_F16;
-    unsigned char gv[8] = {0}, rv[8] = {0};
-    char gs[64], rs[64];
-    cu->cuMemcpyDtoH(gv, d->d + at * es, es);
-    cu->cuMemcpyDtoH(rv, d->ref + at * es, es);
-    format_elem(gs, sizeof gs, a->type, gv);
-    format_elem(rs, sizeof rs, a->type, rv);
-    char how[64];
-    if (tol > 0 && isfloat) snprintf(how, sizeof how, "relative tolerance %g", tol);
-    else snprintf(how, sizeof how, "exact comparison");
-    fail(res, ST_WRONG_RESULT, "output '%s': %llu of %llu elements differ from the reference (%s); first at index %llu: got %s, expected %s",
-         a->name, got[2 * i], n, how, at, gs, rs);
-    return 1;
-  }
-  return 0;
-}
+/* wk_fail, wk_fail_run and wk_compare live in gpu_worker_check.c */
+#define fail wk_fail
+#define fail_run wk_fail_run
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -411,7 +311,10 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
   double est = 0;
   res->block_threads = (int)launch_threads(g);
   res->smem_dynamic = (int)g->dyn_smem;
-  if ((r = wk_module_get(w, cubin, (size_t)job->cubin_len, &mod, &reused))) {
+  size_t ilen = 0; /* a launch sequence's bundle: its first program here, the rest in wk_seq_setup */
+  const void *img = compile_bundle_image(cubin, job->cubin_len, 0, &ilen);
+  if (!img || (r = wk_module_get(w, img, ilen, &mod, &reused))) {
+    if (!img) r = CUDA_ERROR_INVALID_IMAGE;
     mod = NULL;
     res->fatal = wk_context_dead(w, r);
     fail(res, res->fatal ? ST_RUNTIME_FAULT : ST_LAUNCH_ERROR, "loading the module: %s", cuda_errstr(r));
@@ -422,6 +325,10 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
     fail(res, ST_LAUNCH_ERROR, "kernel '%s' not found in the module: %s", kernel, cuda_errstr(r));
     goto out;
   }
+  if (wk_symbols_fill(w, mod, 1, res->message, sizeof res->message)) { /* gpu_worker_symbols.c */
+    res->status = ST_LAUNCH_ERROR;
+    goto out;
+  }
   res->regs = attr(w, f, CU_FUNC_ATTRIBUTE_NUM_REGS);
   res->smem_static = attr(w, f, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
   res->local_bytes = attr(w, f, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
@@ -429,7 +336,7 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
   unsigned threads = launch_threads(g);
   for (int d = 0; d < 3; d++) {
     if (g->block[d] == 0 || g->grid[d] == 0 || g->block[d] > (unsigned)w->max_block[d] || g->grid[d] > (unsigned)w->max_grid[d]) {
-      fail(res, ST_LAUNCH_ERROR, "launch geometry grid (%u,%u,%u) block (%u,%u,%u) is outside the device's limits "
+      fail(res, ST_INVALID, "limit: launch geometry grid (%u,%u,%u) block (%u,%u,%u) is outside the device's limits "
            "(block up to %d,%d,%d; grid up to %d,%d,%d; no zero)", g->grid[0], g->grid[1], g->grid[2], g->block[0],
            g->block[1], g->block[2], w->max_block[0], w->max_block[1], w->max_block[2], w->max_grid[0],
            w->max_grid[1], w->max_grid[2]);
@@ -437,12 +344,12 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
     }
   }
   if (fmax > 0 && threads > (unsigned)fmax) {
-    fail(res, ST_LAUNCH_ERROR, "block of %u threads exceeds this kernel's limit of %d threads per block "
+    fail(res, ST_INVALID, "limit: a block of %u threads exceeds this kernel's limit of %d threads per block "
          "(set by its registers (%d per thread) or __launch_bounds__)", threads, fmax, res->regs);
     goto out;
   }
   if (res->smem_static >= 0 && (long)res->smem_static + g->dyn_smem > (long)w->smem_optin) {
-    fail(res, ST_LAUNCH_ERROR, "shared memory %d static + %u dynamic bytes exceeds the device's %d per block",
+    fail(res, ST_INVALID, "limit: shared memory %d static + %u dynamic bytes exceeds the device's %d per block",
          res->smem_static, g->dyn_smem, w->smem_optin);
     goto out;
   }
@@ -456,13 +363,13 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
     res->occupancy = (double)blocks * threads / w->max_threads_sm;
   t_load = now_seconds();
 
-  /* The check: one launch on poisoned outputs and restored inouts, timed, the comparison of
-   * every output with the reference, and the first estimate of one launch's time behind them on
-   * the stream: one synchronisation for the three. A kernel that faults fails the
-   * synchronisation (the comparisons are the worker's own kernels). Where this problem's last
-   * configuration took a millisecond or more (a GEMM), the check launch is the estimate (a
-   * module's first launch may start late, which is noise at that length) and no launch is
-   * spent on it; if it then turns out shorter, the estimate launch follows. */
+  /* The check: one launch on poisoned outputs and restored inouts (after the reference, when
+   * the configuration's own module holds it: gpu_worker_check.c), timed; the comparison of
+   * every output with the reference; then the first estimate of one launch's time. Where this
+   * problem's last configuration took a millisecond or more (a GEMM), the check launch is the
+   * estimate (a module's first launch may start late, which is noise at that length) and no
+   * launch is spent on it; if it then turns out shorter, the estimate launch follows. */
+  if (wk_reference_in(w, mod, job, res) || wk_seq_setup(w, mod, f, job, cubin, res)) goto out;
   CUevent ca = w->ev[2 * WK_MAX_CHUNK], cb = w->ev[2 * WK_MAX_CHUNK + 1];
   int flush = w->scratch && w->working_set < 2 * (size_t)w->info.l2_bytes;
   int est_launch = !(w->last_t1 >= 1.0);
@@ -472,29 +379,32 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
   }
   if ((r = wk_launch(w, f, g))) {
     res->fatal = wk_context_dead(w, r);
-    fail(res, res->fatal ? ST_RUNTIME_FAULT : ST_LAUNCH_ERROR, "launch with grid (%u,%u,%u) block (%u,%u,%u) "
+    fail(res, res->fatal ? ST_RUNTIME_FAULT : r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ? ST_INVALID : ST_LAUNCH_ERROR, "launch with grid (%u,%u,%u) block (%u,%u,%u) "
          "dynamic shared %u bytes: %s", g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2],
          g->dyn_smem, cuda_errstr(r));
     goto out;
   }
-  for (int pass = 0; pass < 2; pass++) {
-    if (pass == 0) r = cu->cuEventRecord(cb, w->stream);
-    if (!r && pass == 0) r = cmp_enqueue(w);
-    if (!r && est_launch && !flush) r = cu->cuEventRecord(w->ev[0], w->stream);
-    if (!r && est_launch) r = enqueue_timed(w, f, g, flush, 1, 0);
-    if (r || (r = cu->cuStreamSynchronize(w->stream))) {
-      fail_run(w, res, r, "the kernel failed");
-      goto out;
-    }
-    if (pass == 0 && cmp_read(w, res)) goto out;
-    float ms = 0;
-    if ((r = est_launch ? cu->cuEventElapsedTime(&ms, w->ev[0], w->ev[1]) : cu->cuEventElapsedTime(&ms, ca, cb))) {
+  if ((r = cu->cuEventRecord(cb, w->stream)) || (r = cu->cuStreamSynchronize(w->stream))) {
+    fail_run(w, res, r, "the kernel failed");
+    goto out;
+  }
+  if (wk_compare(w, res)) goto out;
+  float ms = 0;
+  if (!est_launch) {
+    if ((r = cu->cuEventElapsedTime(&ms, ca, cb))) {
       fail_run(w, res, r, "timing");
       goto out;
     }
     est = ms;
-    if (est_launch || est >= 1.0) break;
-    est_launch = 1; /* shorter than its predecessor: an estimate launch after all */
+    est_launch = est < 1.0; /* shorter than its predecessor: an estimate launch after all */
+  }
+  if (est_launch) {
+    if ((!flush && (r = cu->cuEventRecord(w->ev[0], w->stream))) || (r = enqueue_timed(w, f, g, flush, 1, 0)) ||
+        (r = cu->cuEventSynchronize(w->ev[1])) || (r = cu->cuEventElapsedTime(&ms, w->ev[0], w->ev[1]))) {
+      fail_run(w, res, r, "timing");
+      goto out;
+    }
+    est = ms;
   }
   w->last_t1 = est;
   t_check = now_seconds();
@@ -506,6 +416,7 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
   if (job->want_energy > 0 && res->status == ST_OK) wk_energy(w, f, job, res);
 out:;
   /* the module stays loaded for the next job of the same image (gpu_worker_modules.c) */
+  if (!res->fatal) wk_seq_release(w);
   double end = now_seconds();
   if (!t_load) t_load = end; /* the stage it ended in takes the rest of the time */
   if (!t_check) t_check = end;

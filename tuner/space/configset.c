@@ -88,6 +88,24 @@ static void table_grow(configset *cs) {
   for (size_t i = 0; i < cs->count; i++) table_insert(cs, i);
 }
 
+long configset_find_named(const configset *cs, int n, char *const *names, char *const *values) {
+  uint16_t row[CS_MAX_PARAMS];
+  if (n <= 0) return -1;
+  for (int p = 0; p < configset_nparams(cs); p++) {
+    const cs_param *pp = configset_param(cs, p);
+    int found = -1;
+    for (int k = 0; k < n && found < 0; k++) {
+      int q = (p + k) % n; /* the record's order is usually the space's */
+      if (!strcmp(names[q], pp->name))
+        for (int v = 0; v < pp->nvalues && found < 0; v++)
+          if (!strcmp(pp->str[v], values[q])) found = v;
+    }
+    if (found < 0) return -1;
+    row[p] = (uint16_t)found;
+  }
+  return configset_find(cs, row);
+}
+
 long configset_find(const configset *cs, const uint16_t *row) {
   if (!cs->tcap) return -1;
   size_t mask = cs->tcap - 1, h = (size_t)row_hash(row, cs->np) & mask;

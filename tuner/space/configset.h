@@ -45,6 +45,10 @@ size_t configset_count(const configset *cs);
 const uint16_t *configset_row(const configset *cs, size_t i);
 /* Index of row, or -1 if it is not a valid configuration. */
 long configset_find(const configset *cs, const uint16_t *row);
+/* The index of the configuration whose parameters have these values (n name/value pairs as
+ * text, in any order, as a record holds them); -1 when a parameter is missing, a value is not
+ * one of its values, or the row is not a valid configuration. */
+long configset_find_named(const configset *cs, int n, char *const *names, char *const *values);
 
 /* Constraint callback for enumeration: called once parameters 0..depth are bound in row.
  * Return 1 to keep the partial configuration, 0 to prune it, -1 on error (err filled). */
