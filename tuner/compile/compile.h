@@ -181,6 +181,7 @@ typedef struct cpool_stats {
   long batches;   /* ... of them with more than one configuration */
   long batched;   /* configurations compiled in a batch */
   long retried;   /* configurations a failed batch sent back to be compiled alone */
+  int largest;    /* the most configurations one program held */
   int batch_off;  /* 1: a failed batch's members all compiled alone: batching turned off */
   double fixed_ms; /* NVRTC's fixed cost per program as timed (NAN: not timed) */
 } cpool_stats;

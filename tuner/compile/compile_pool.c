@@ -424,6 +424,7 @@ static void program_done(cpool *p, worker *w) {
   w->njobs = w->nres = 0;
   if (n == 1 && w->jobs[0] == NULL) return; /* the probe */
   p->st.programs++;
+  if (n > p->st.largest) p->st.largest = n;
   if (n > 1) {
     p->st.batches++;
     p->st.batched += w->prog_ok;

@@ -85,6 +85,8 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   if (job_compile_reference(s, arch, pool, &refc, err) != 0) goto done;
   compile_result_free(&refc); /* the user's check kernel next: it too must compile before anything else */
   if (job_compile_check(s, arch, pool, &refc, err) != 0) goto done;
+  cpool_stats before; /* the programs of the reference and the check kernel, left out below */
+  cpool_get_stats(pool, &before);
 
   int prob = 0;
   if (!o->quiet)
@@ -149,10 +151,12 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
                                     : " (see the table; failed configurations are data: exit status 3)");
   cpool_stats ps;
   cpool_get_stats(pool, &ps);
+  ps.programs -= before.programs;
   if (ps.programs) {
     printf("NVRTC programs: %ld for %zu compiled configurations", ps.programs, n - cached - shared);
     if (ps.batches)
-      printf(" (%ld configurations in %ld batches, up to %d per program)", ps.batched, ps.batches, cpool_batch_size(pool));
+      printf(" (%ld configurations in %ld batch%s of up to %d)", ps.batched, ps.batches, ps.batches == 1 ? "" : "es",
+             ps.largest);
     if (ps.retried) printf("; %ld compiled again alone after their batch failed", ps.retried);
     if (ps.batch_off) printf("; batching turned off: a failed batch's members all compiled alone");
     if (isfinite(ps.fixed_ms)) printf("; NVRTC's fixed cost per program %.0f ms", ps.fixed_ms);
