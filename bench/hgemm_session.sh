@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # hgemm_session.sh: the tensor-core GEMM work on the GPU machine (an H200), one call per phase.
 #
-#   bench/hgemm_session.sh check|tune|ship
+#   bench/hgemm_session.sh check|tune|ship|explain
 #
 # check (about 1.5-2 minutes): what works and how fast, before any tuning.
 #   1. bench/hgemm_build.sh: every configuration of bench/hgemm_configs.txt (wgmma with and without
@@ -22,6 +22,9 @@
 #   checked at every size of its list and timed against the header's records (judged: within 2 %
 #   at 4096^3: `--within 0.02`); bench/hgemm.sh, the launcher against cublasGemmEx over the
 #   shape list (judged: geometric mean >= 0.75); compute-sanitizer on the shipped configurations.
+# explain (about 2-3 minutes): `cutune explain` on the tune phase's store at 4096^3: the top 2 and
+#   the best of each value of the parameter that mattered most under Nsight Compute (tensor-pipe
+#   utilisation, bank conflicts, stalls) and the sanitizers on the smallest problem -> explain.txt.
 #
 # Environment: CUTUNE (default build/cutune), OUT (default gpu-out), HEADER (ship: default
 # build-hgemm/hgemm.h), NVCC, JOBS (parallel nvcc, default nproc). Summary: $OUT/hgemm_session.txt
@@ -139,11 +142,22 @@ ship() {
   cp "$W/bench/hgemm_bench.csv" "$OUT/" 2>/dev/null
 }
 
+explain() {
+  local R="$W/results"
+  [ -d "$R" ] || { say "explain: no store in $R (run the tune phase first)"; return 1; }
+  say "explain: cutune explain lua/hgemm_space.lua --top 2 --sanitize (ncu at 4096^3, the sanitizers on the smallest problem)"
+  "$CUTUNE" explain lua/hgemm_space.lua --results "$R" --top 2 --sanitize --tool-timeout 150 > "$OUT/explain.txt" 2>&1
+  say "explain: exit $? (3: ncu cannot read the counters here; 4: a sanitizer flagged a configuration)"
+  grep -E "^  #|reading|tensor|bank|stall" "$OUT/explain.txt" | head -40 >> "$SUM"
+  cp "$R"/*/hgemm.explain.jsonl "$OUT/" 2>/dev/null
+}
+
 phase=${1:-}
 case "$phase" in
   check) check ;;
   tune) tune ;;
   ship) ship ;;
-  *) echo "usage: bench/hgemm_session.sh check|tune|ship (see its header)" >&2; exit 2 ;;
+  explain) explain ;;
+  *) echo "usage: bench/hgemm_session.sh check|tune|ship|explain (see its header)" >&2; exit 2 ;;
 esac
 say "done: $phase"
