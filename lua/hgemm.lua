@@ -163,10 +163,6 @@ function hgemm.space(dtype)
     cublas_gemmex = function(n) return n.M, n.N, n.K, dtype end,
     bytes = function(n) return 2 * (n.M * n.K + n.K * n.N) + 8 * n.M * n.N end,
     objectives = { "time" },
-    -- seconds per configuration: the slowest valid kernel (64 x 64 tiles at 4096^3) takes a few
-    -- ms a launch; a configuration that hangs (a split-K wait, an mbarrier) costs this, and its
-    -- runtime siblings each as much, so less than the default 10
-    timeout = 5,
   }
 end
 
