@@ -26,6 +26,7 @@
 #   the best of each value of the parameter that mattered most under Nsight Compute (tensor-pipe
 #   utilisation, bank conflicts, stalls) and the sanitizers on the smallest problem -> explain.txt.
 #
+# Every program runs under `timeout` (a hung kernel: exit 124, said in the summary).
 # Environment: CUTUNE (default build/cutune), OUT (default gpu-out), HEADER (ship: default
 # build-hgemm/hgemm.h), NVCC, JOBS (parallel nvcc, default nproc). Summary: $OUT/hgemm_session.txt
 # (the lines to read), logs: $OUT/hgemm_logs.tgz; tune also writes $OUT/hgemm.jsonl (for
@@ -67,9 +68,9 @@ check() {
   cat "$W/logs/sass.txt" >> "$SUM"
   local B="$W/check/hgemm_bench"
   say "check: every configuration at $CHECK_SHAPES and 4096^3 (split-K by the launcher's rule, and --split 3)"
-  "$B" --check-only --shapes "$CHECK_SHAPES,4096x4096x4096" > "$W/logs/check.txt" 2>&1
+  timeout 150 "$B" --check-only --shapes "$CHECK_SHAPES,4096x4096x4096" > "$W/logs/check.txt" 2>&1
   say "checks: exit $?, $(grep -c ' ok ' "$W/logs/check.txt") ok, $(grep -c WRONG "$W/logs/check.txt") WRONG"
-  "$B" --check-only --split 3 --shapes 256x512x384,1000x1003x999 > "$W/logs/check_split3.txt" 2>&1
+  timeout 60 "$B" --check-only --split 3 --shapes 256x512x384,1000x1003x999 > "$W/logs/check_split3.txt" 2>&1
   say "checks with SPLITK=3: exit $?, $(grep -c ' ok ' "$W/logs/check_split3.txt") ok, $(grep -c WRONG "$W/logs/check_split3.txt") WRONG"
   grep WRONG "$W/logs/check.txt" "$W/logs/check_split3.txt" | head -10 >> "$SUM"
   # one small case of each path: the first wgmma configuration (producer warpgroup, setmaxnreg),
@@ -82,7 +83,7 @@ check() {
   sanitize wgmma "$B" --check-only --only $((w0i - 1)) --shapes 256x256x256,130x78x98
   sanitize mma_sync "$B" --check-only --only $((mmai - 1)) --shapes 256x256x256,130x78x98
   say "check: 4096^3 against cublasGemmEx"
-  "$B" --shapes 4096x4096x4096 --reps 20 --csv "$OUT/hgemm_check.csv" > "$W/logs/time4096.txt" 2>&1
+  timeout 120 "$B" --shapes 4096x4096x4096 --reps 20 --csv "$OUT/hgemm_check.csv" > "$W/logs/time4096.txt" 2>&1
   grep -E "ms .*TFLOP/s|best:" "$W/logs/time4096.txt" | sed 's/ (max rel.*//' >> "$SUM"
   tail -3 "$W/logs/time4096.txt" | tee -a "$SUM"
 }
@@ -91,9 +92,9 @@ tune() {
   local R="$W/results" C="$W/cache-tune"
   rm -rf "$R" "$C"
   say "tune: cutune run lua/hgemm_space.lua (the default: no flags), cold (cutune's and NVRTC's caches empty)"
-  CUTUNE_CACHE="$C" CUDA_CACHE_PATH="$C/nvrtc" "$CUTUNE" run --no-progress --results "$R" lua/hgemm_space.lua \
-    > "$W/logs/tune.txt" 2>&1
-  say "run: exit $? (3: some configurations failed, which the tables list)"
+  CUTUNE_CACHE="$C" CUDA_CACHE_PATH="$C/nvrtc" timeout -s INT 540 "$CUTUNE" run --no-progress --results "$R" \
+    lua/hgemm_space.lua > "$W/logs/tune.txt" 2>&1
+  say "run: exit $? (3: some configurations failed, which the tables list; 130: stopped at 540 s, the store kept)"
   grep -E "cuBLAS GemmEx|^problem .*measured|configurations measured in|time:|modules:" "$W/logs/tune.txt" | tee -a "$SUM"
   # the first rows of each problem's table
   awk '/^== hgemm, problem/ { show = 8 } show > 0 { print; show-- }' "$W/logs/tune.txt" | tee -a "$SUM"
@@ -130,18 +131,18 @@ ship() {
     { say "launcher build FAILED: $(tail -5 "$W/logs/ship_build.txt")"; return 1; }
   say "built in $((SECONDS - t0)) s"
   CUOBJDUMP=${CUOBJDUMP:-} bash bench/hgemm_sass.sh "$W/nv/hgemm_example" >> "$SUM" 2>&1
-  "$W/nv/hgemm_example" > "$W/logs/example.txt" 2>&1
+  timeout 120 "$W/nv/hgemm_example" > "$W/logs/example.txt" 2>&1
   say "hgemm_example (its sizes, checked): exit $? (0: every check passed)"
   grep -E "WRONG|outside|overwritten" "$W/logs/example.txt" | head -20 >> "$SUM"
   tail -1 "$W/logs/example.txt" | tee -a "$SUM"
-  "$W/nv/hgemm_example" --time --within 0.02 4096x4096x4096 > "$W/logs/example_4096.txt" 2>&1
+  timeout 60 "$W/nv/hgemm_example" --time --within 0.02 4096x4096x4096 > "$W/logs/example_4096.txt" 2>&1
   say "hgemm_example --time --within 0.02 4096x4096x4096: exit $? (judged: 0, the launcher within 2 % of cutune's time)"
   grep -E "config|ms" "$W/logs/example_4096.txt" | tee -a "$SUM"
-  "$W/nv/hgemm_example" --time 1000x1003x999 256x256x16384 > "$W/logs/example_small.txt" 2>&1
+  timeout 60 "$W/nv/hgemm_example" --time 1000x1003x999 256x256x16384 > "$W/logs/example_small.txt" 2>&1
   grep -E "ms" "$W/logs/example_small.txt" >> "$SUM"
   sanitize shipped "$W/nv/hgemm_example" 256x256x512 130x78x98 33x65x17 256x256x8192
   say "bench/hgemm.sh: the launcher against cublasGemmEx over the shape list"
-  HEADER="$H" OUT="$W/bench" bash bench/hgemm.sh --reps 20 > "$W/logs/hgemm_bench.txt" 2>&1
+  HEADER="$H" OUT="$W/bench" timeout 300 bash bench/hgemm.sh --reps 20 > "$W/logs/hgemm_bench.txt" 2>&1
   say "bench: exit $?"
   grep -E "best:|geometric|FAILED|all checks" "$W/logs/hgemm_bench.txt" | tee -a "$SUM"
   cp "$W/bench/hgemm_bench.csv" "$OUT/" 2>/dev/null
@@ -151,7 +152,7 @@ explain() {
   local R="$W/results"
   [ -d "$R" ] || { say "explain: no store in $R (run the tune phase first)"; return 1; }
   say "explain: cutune explain lua/hgemm_space.lua --top 2 --sanitize (ncu at 4096^3, the sanitizers on the smallest problem)"
-  "$CUTUNE" explain lua/hgemm_space.lua --results "$R" --top 2 --sanitize --tool-timeout 150 > "$OUT/explain.txt" 2>&1
+  timeout 540 "$CUTUNE" explain lua/hgemm_space.lua --results "$R" --top 2 --sanitize --tool-timeout 150 > "$OUT/explain.txt" 2>&1
   say "explain: exit $? (3: ncu cannot read the counters here; 4: a sanitizer flagged a configuration)"
   grep -E "^  #|reading|tensor|bank|stall" "$OUT/explain.txt" | head -40 >> "$SUM"
   cp "$R"/*/hgemm.explain.jsonl "$OUT/" 2>/dev/null
