@@ -46,6 +46,11 @@ cudaError_t cutune_hgemm(int M, int N, int K, float alpha, const __nv_bfloat16 *
  * (M, N, K) and where the entry came from. Any pointer may be NULL. */
 cudaError_t cutune_hgemm_describe(int M, int N, int K, int *config, char *params, int params_len, double *time_ms,
                                   long long measured[3], const char **source);
+/* Why: one line of text (len bytes at most) naming the configuration, the tuned shape it was
+ * matched to, its share of the best there, the tuned shapes the rule consulted, whether the
+ * fallback runs instead, and the K split. (Not cutune_hgemm_why: results/hgemm.h's selector
+ * has that name, as cutune_matmul_why is the SGEMM header's.) */
+cudaError_t cutune_hgemm_why_size(int M, int N, int K, char *buf, int len);
 
 #ifdef __cplusplus
 }

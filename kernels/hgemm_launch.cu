@@ -189,3 +189,19 @@ extern "C" cudaError_t cutune_hgemm_describe(int M, int N, int K, int *config, c
   if (source) *source = e ? e->source : "built-in fallback (kernels/hgemm_launch.cu)";
   return cudaSuccess;
 }
+
+// The header's cutune_hgemm_why for the shipped choice; the fallback and the K split added.
+extern "C" cudaError_t cutune_hgemm_why_size(int M, int N, int K, char *buf, int len) {
+  const device_id *d;
+  plan p;
+  cudaError_t r = make_plan(M, N, K, &d, &p);
+  if (r != cudaSuccess) return r;
+  if (!buf || len <= 0) return cudaSuccess;
+  cutune_hgemm_why(d->name, d->major, d->minor, K, M, N, buf, len);
+  size_t o = strlen(buf);
+  if (!p.e && o + 1 < (size_t)len)
+    o += (size_t)snprintf(buf + o, (size_t)len - o, "; it needs sm_90a code that this GPU or build lacks: the built-in "
+                          "mma.sync configuration runs instead");
+  if (o + 1 < (size_t)len) snprintf(buf + o, (size_t)len - o, "; SPLITK=%d for this size", p.split);
+  return cudaSuccess;
+}

@@ -41,6 +41,10 @@ m=$(ls "$TMPROOT/nv/gen/hgemm"/config_*.cu | wc -l)
 # where no GPU exists the program says so and exits 77 (skipped, not failed)
 set +e; "$TMPROOT/nv/hgemm_example" > "$TMPROOT/run.txt" 2>&1; rc=$?; set -e
 [ $rc -eq 77 ] || [ $rc -eq 0 ] && ok || { fail "hgemm_example exited $rc"; cat "$TMPROOT/run.txt" >&2; }
+nm "$TMPROOT/nv/hgemm_example" > "$TMPROOT/nm" 2>/dev/null || true
+for s in cutune_hgemm cutune_hgemm_describe cutune_hgemm_why_size cutune_hgemm_kernel; do
+  grep -qE " T $s$" "$TMPROOT/nm" && ok || fail "hgemm_example lacks $s"
+done
 
 CUOBJDUMP=${CUOBJDUMP:-$(command -v cuobjdump || echo "$(dirname "$NVCC")/cuobjdump")}
 if [ -x "$CUOBJDUMP" ]; then
