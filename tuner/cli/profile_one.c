@@ -106,6 +106,10 @@ static int profile_one(const char *spath, const char *ckey, const char *pkey, in
   if (compile_ref(s, arch, &refc, err) != 0) goto done;
   compile_job job;
   if (job_make(s, &src, (size_t)cfg, arch, &job, &hold, err) != 0) goto done;
+  if (hold.unfit[0]) {
+    cterr_set(err, "%s: configuration %ld %s (the space's arch)", space_path(s), cfg, hold.unfit);
+    goto done;
+  }
   job.lineinfo = 1; /* the profilers map SASS back to the template's lines (its own cache entry) */
   if (compile_cached(&job, &cr, err) != 0) goto done;
   gpu_job gj = {0};

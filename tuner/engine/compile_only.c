@@ -97,19 +97,24 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
     printf("--sample %ld: %zu configurations, %zu of them covering every value of every parameter\n", o->sample, n,
            ncover);
   double t0 = now_seconds();
+  recs = xcalloc(n, sizeof(record));
+  view = xcalloc(n, sizeof(record *));
+  size_t got = 0, failed = 0, cached = 0, shared = 0, invalid = 0, unfit = 0;
   for (size_t i = 0; i < n; i++) {
     compile_job job;
     job_hold hold;
     if (job_make(s, &src, idx[i], arch, &job, &hold, err) != 0) goto done;
-    int sr = cpool_submit(pool, (uint64_t)i, &job, err);
+    int sr = 0;
+    if (hold.unfit[0]) { /* the space's arch: not for this target, not compiled */
+      job_record_base(s, idx[i], prob, arch, NULL, &recs[i], NULL);
+      view[i] = &recs[i];
+      unfit++, got++;
+    } else sr = cpool_submit(pool, (uint64_t)i, &job, err);
     job_hold_free(&hold);
     if (sr != 0) goto done;
   }
-  recs = xcalloc(n, sizeof(record));
-  view = xcalloc(n, sizeof(record *));
-  pg = progress_new(stderr, "compile", n, o->quiet ? 0 : o->progress_tty);
+  pg = progress_new(stderr, "compile", n - unfit, o->quiet ? 0 : o->progress_tty);
   progress_set_quiet(pg, o->quiet);
-  size_t got = 0, failed = 0, cached = 0, shared = 0, invalid = 0;
   while (got < n) {
     uint64_t tag;
     compile_result cr;
@@ -138,15 +143,18 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   progress_finish(pg);
   report_resources(stdout, view, n);
   list_failures(o, view, n, ST_COMPILE_ERROR, "compile errors, whole");
-  list_failures(o, view, n, ST_INVALID, "invalid configurations (geometry or launch limits), whole");
+  list_failures(o, view, n, ST_INVALID, "invalid configurations (geometry, launch limits or architecture), whole");
   list_failures(o, view, n, ST_COMPILE_TIMEOUT, "compile timeouts");
   list_failures(o, view, n, ST_WORKER_LOST, "compile workers lost (measured again on the next run)");
-  char sharedtxt[96] = "";
+  char sharedtxt[192] = "";
   if (shared) snprintf(sharedtxt, sizeof sharedtxt, ", %zu sharing another's module (runtime parameters)", shared);
+  if (unfit)
+    snprintf(sharedtxt + strlen(sharedtxt), sizeof sharedtxt - strlen(sharedtxt),
+             ", %zu not for %s (the space's arch: not compiled)", unfit, arch);
   char invtxt[96] = "";
   if (invalid) snprintf(invtxt, sizeof invtxt, ", %zu invalid (over a limit of %s)", invalid, arch);
   printf("\n%zu configurations for %s in %.2f s: %zu compiled%s, %zu from the cache, %zu failed%s%s\n", n, arch, dt,
-         n - cached - shared, sharedtxt, cached, failed, invtxt,
+         n - cached - shared - unfit, sharedtxt, cached, failed, invtxt,
          !failed ? "" : failed == n ? " (none succeeded: exit status 4)"
                                     : " (see the table; failed configurations are data: exit status 3)");
   cpool_stats ps;
