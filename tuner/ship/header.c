@@ -1,7 +1,6 @@
 /* header: see header.h. This file chooses the entries; header_emit.c writes the text. */
 #include "header.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,13 +126,6 @@ static char *portable_source(const hdr *h, const unsigned char *mask, int p, int
   return dbuf_steal(&b);
 }
 
-static int check_ident(const char *s) {
-  if (!*s || !(isalpha((unsigned char)*s) || *s == '_')) return 0;
-  for (; *s; s++)
-    if (!isalnum((unsigned char)*s) && *s != '_') return 0;
-  return 1;
-}
-
 void hdr_free(hdr *h) {
   for (int d = 0; d < h->nd; d++) free(h->devs[d]);
   for (size_t c = 0; c < h->nc; c++) free(h->cfgs[c]);
@@ -152,12 +144,12 @@ int header_write(const ship_data *d, const header_opts *o, dbuf *out, dbuf *warn
   int rc = -1;
   size_t n = ship_count(d), nok = 0;
   for (int q = 0; q < ship_nparams(d); q++)
-    if (!check_ident(ship_param(d, q))) return cterr_set(err, "parameter '%s' is not a C identifier", ship_param(d, q));
+    if (!hdr_ident_ok(ship_param(d, q))) return cterr_set(err, "parameter '%s' is not a C identifier", ship_param(d, q));
   /* devices, configurations, problems */
   char **devs = xcalloc(n + 1, sizeof(char *)), **cfgs = xcalloc(n + 1, sizeof(char *)), **probs = xcalloc(n + 1, sizeof(char *));
   for (size_t i = 0; i < n; i++) {
     const record *r = ship_get(d, i);
-    if (r->status != ST_OK || !isfinite(r->t_median)) continue;
+    if (!record_timed(r)) continue;
     devs[nok] = xstrdup(r->device_name ? r->device_name : "unknown device");
     cfgs[nok] = xstrdup(r->config), probs[nok] = xstrdup(r->problem);
     nok++;
@@ -187,7 +179,7 @@ int header_write(const ship_data *d, const header_opts *o, dbuf *out, dbuf *warn
         goto done;
       }
     for (int k = 0; k < h.nv; k++)
-      if (!check_ident(h.vars[k])) {
+      if (!hdr_ident_ok(h.vars[k])) {
         cterr_set(err, "problem dimension '%s' is not a C identifier", h.vars[k]);
         goto done;
       }
@@ -215,7 +207,7 @@ int header_write(const ship_data *d, const header_opts *o, dbuf *out, dbuf *warn
   h.src_of = xcalloc((size_t)h.nd, sizeof(const char *));
   for (size_t i = 0; i < n; i++) {
     const record *r = ship_get(d, i);
-    if (r->status != ST_OK || !isfinite(r->t_median)) continue;
+    if (!record_timed(r)) continue;
     int dv = (int)find_str(h.devs, (size_t)h.nd, r->device_name ? r->device_name : "unknown device");
     int p = -1;
     for (int q = 0; q < h.np && p < 0; q++)
