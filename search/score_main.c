@@ -169,7 +169,7 @@ static int write_svg(const char *path, const score_cfg *cfg, double (*curve)[SCO
   dbuf_puts(&o, "</svg>\n");
 #undef X
 #undef Y
-  int rc = file_write_atomic(path, o.data, o.len, err);
+  int rc = file_write_output(path, o.data, o.len, err);
   dbuf_free(&o);
   return rc;
 }
@@ -307,7 +307,7 @@ static int write_csv(const char *path, const score_cfg *cfg, double (*curve)[SCO
     for (int s = 0; s < cfg->nstrat; s++) dbuf_printf(&o, ",%.4f", curve[s][b]);
     dbuf_puts(&o, "\n");
   }
-  int rc = file_write_atomic(path, o.data, o.len, err);
+  int rc = file_write_output(path, o.data, o.len, err);
   dbuf_free(&o);
   return rc;
 }

@@ -98,7 +98,7 @@ int report_cmd_main(int argc, char **argv) {
     size_t l = strlen(spath);
     out = l > 6 && !strcmp(spath + l - 6, ".jsonl") ? xasprintf("%.*s.html", (int)(l - 6), spath) : xasprintf("%s.html", spath);
   }
-  if (file_write_atomic(out, page.data, page.len, &err) != 0) goto done;
+  if (file_write_output(out, page.data, page.len, &err) != 0) goto done;
   printf("wrote %s (%zu records, %.0f KB)\n", out, n, page.len / 1024.0);
   rc = 0;
 done:
