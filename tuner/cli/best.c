@@ -59,7 +59,7 @@ static void print_group(const record *const *r, size_t n, const objective *obj, 
   size_t nf = pareto_front(r, n, obj, nobj, front);
   const record *fast = NULL;
   for (size_t i = 0; i < n; i++)
-    if (r[i]->status == ST_OK && isfinite(r[i]->t_median) && (!fast || r[i]->t_median < fast->t_median)) fast = r[i];
+    if (record_timed(r[i]) && (!fast || r[i]->t_median < fast->t_median)) fast = r[i];
   const char *dev = r[0]->device_name ? r[0]->device_name : "unknown device";
   if (json) {
     printf("%s\n  {\"device\": ", first ? "" : ",");

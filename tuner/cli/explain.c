@@ -87,7 +87,7 @@ static const record **latest_ok(const store *st, const char *problem, size_t *n)
   }
   size_t m = 0;
   for (size_t i = 0; i < k; i++)
-    if (v[i]->status == ST_OK && isfinite(v[i]->t_median)) v[m++] = v[i];
+    if (record_timed(v[i])) v[m++] = v[i];
   qsort(v, m, sizeof *v, by_time);
   *n = m;
   return v;
@@ -437,13 +437,8 @@ int explain_main(int argc, char **argv) {
   if (space_load(o.space_path, &s, &err) != 0) goto fail;
   /* the template's hash as records carry it: the verdicts are about this version of the code */
   char thash[33] = "";
-  {
-    compile_source src;
-    compile_source_init(&src);
-    cterr serr;
-    if (job_load_source(s, &src, &serr) == 0) snprintf(thash, sizeof thash, "%.32s", src.digest);
-    compile_source_free(&src);
-  }
+  cterr serr;
+  if (job_template_hash(s, thash, &serr) != 0) thash[0] = 0;
   if (!(spath = explain_find_store(o.results_dir, o.store_path, s, &err))) goto fail;
   dbuf warn;
   dbuf_init(&warn);

@@ -3,11 +3,13 @@
  * this file reads the options, the space (names, parameters, block geometry) and the inputs. */
 #include "ship_cmds.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/job.h"
 #include "ship/header.h"
 #include "ship/ship_data.h"
 #include "space/space.h"
@@ -147,14 +149,14 @@ int header_main(int argc, char **argv) {
   int rc = 1;
   space *s = NULL;
   ship_data *d = NULL;
-  dbuf warn, out, src;
-  dbuf_init(&warn), dbuf_init(&out), dbuf_init(&src);
+  dbuf warn, out;
+  dbuf_init(&warn), dbuf_init(&out);
   char *ktcopy = NULL;
   const char *ktv[16], *pnames[CS_MAX_PARAMS];
   char thash[33];
   if (space_load(argv[optind], &s, &err) < 0) goto done;
-  if (file_read(space_template_path(s), &src, &err) < 0) goto done;
-  sha256_hex(src.data, src.len, thash, 16);
+  /* records are keyed by the template and every file it includes, as `run` hashes them */
+  if (job_template_hash(s, thash, &err) < 0) goto done;
   ship_opts so = {.space_name = space_name(s), .template_hash = thash, .ncc = ncc, .cc_names = ccname, .cc_values = ccval};
   const configset *cs = space_configs(s);
   so.nparams = configset_nparams(cs);
@@ -186,10 +188,11 @@ int header_main(int argc, char **argv) {
   if (header_write(d, &ho, &out, &warn, &err) < 0) goto done;
   if (warn.len) fputs(warn.data, stderr);
   if (outpath) {
-    if (file_write_atomic(outpath, out.data, out.len, &err) < 0) goto done;
+    if (file_write_output(outpath, out.data, out.len, &err) < 0) goto done;
     fprintf(stderr, "cutune header: %s written (%zu records of space '%s')\n", outpath, ship_count(d), space_name(s));
-  } else {
-    fwrite(out.data, 1, out.len, stdout);
+  } else if (fwrite(out.data, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
+    cterr_set(&err, "cannot write the header to standard output: %s", strerror(errno));
+    goto done;
   }
   rc = 0;
 done:
@@ -200,7 +203,7 @@ done:
   for (int i = 0; i < ncc; i++) free(ccbuf[i]);
   ship_data_free(d);
   space_free(s);
-  dbuf_free(&warn), dbuf_free(&out), dbuf_free(&src), dbuf_free(&cmd);
+  dbuf_free(&warn), dbuf_free(&out), dbuf_free(&cmd);
   free(ktcopy);
   return rc;
 }

@@ -221,7 +221,7 @@ static int collect_gpu(exec_local *e, int i, exec_done *d, cterr *err) {
     return 0;
   }
   const record *r = &sl->pend; /* the next job of the group stops early against this one too */
-  if (r->status == ST_OK && isfinite(r->t_median) && (isnan(l->best) || r->t_median < l->best)) l->best = r->t_median;
+  if (record_timed(r) && (isnan(l->best) || r->t_median < l->best)) l->best = r->t_median;
   d->group = sl->group;
   d->cfg = it->cfg;
   d->rec = sl->pend;

@@ -116,6 +116,20 @@ int job_compile_reference(const space *s, const char *arch, cpool *pool, compile
   return 0;
 }
 
+void job_source_hash(const compile_source *src, char out[33]) {
+  memcpy(out, src->digest, 32);
+  out[32] = 0;
+}
+
+int job_template_hash(const space *s, char out[33], cterr *err) {
+  compile_source src;
+  compile_source_init(&src);
+  int rc = job_load_source(s, &src, err);
+  if (rc == 0) job_source_hash(&src, out);
+  compile_source_free(&src);
+  return rc;
+}
+
 void job_hold_free(job_hold *h) {
   for (int i = 0; i < h->n; i++) free(h->opts[i]);
   h->n = 0;

@@ -70,6 +70,11 @@ int job_make(const space *s, const compile_source *src, size_t cfg, const char *
  * space's options give the include folders). */
 int job_load_source(const space *s, compile_source *src, cterr *err);
 void job_hold_free(job_hold *h);
+/* The store's template hash of a loaded source: its digest (template and includes) cut to 32
+ * hex digits. job_template_hash loads the space's source to compute it: what `cutune header`,
+ * `best --space` and `explain` match records with, as `run` writes them. */
+void job_source_hash(const compile_source *src, char out[33]);
+int job_template_hash(const space *s, char out[33], cterr *err);
 /* sha256 (16 bytes hex) of a job's option list, for provenance and resume. */
 void job_options_hash(const compile_job *job, char out[33]);
 

@@ -67,7 +67,7 @@ static int hash_all_options(tune_ctx *t, const char *arch, char (**out)[33], cte
 }
 
 static double record_value(const record *r) {
-  return (r->status == ST_OK && isfinite(r->t_median)) ? r->t_median : INFINITY;
+  return record_timed(r) ? r->t_median : INFINITY;
 }
 
 /* What measuring r cost, in seconds (record_cost_ms, as `cutune score --cost time` counts a
@@ -113,7 +113,7 @@ typedef struct tune_tally {
 } tune_tally;
 
 static void note_best(tune_ctx *t, int g, tune_tally *ty, const record *r) {
-  if (r->status == ST_OK && isfinite(r->t_median) && (isnan(ty->best) || r->t_median < ty->best)) {
+  if (record_timed(r) && (isnan(ty->best) || r->t_median < ty->best)) {
     ty->best = r->t_median;
     t->x->ops->best(t->x, g, ty->best);
   }
@@ -461,8 +461,7 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
   if (job_load_source(s, &src, err) != 0) goto done;
   t.src = &src;
   /* the template and every file it includes: a header edit re-measures */
-  memcpy(t.template_hash, src.digest, 32);
-  t.template_hash[32] = 0;
+  job_source_hash(&src, t.template_hash);
   int served = 0;
   if (exec_open(s, o, self_exe, ordinals, ndevices, t.src, t.template_hash, &t.x, &served, err) != 0) goto done;
   if (served) { /* this process was a rank serving the coordinator: it has nothing to report */

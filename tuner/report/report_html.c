@@ -35,7 +35,7 @@ static const char *param_of(const record *r, const char *name) {
   return NULL;
 }
 
-static int usable(const record *r) { return r->status == ST_OK && isfinite(r->t_median) && r->t_median > 0; }
+static int usable(const record *r) { return record_timed(r); }
 
 static int by_time(const void *a, const void *b) {
   const record *x = *(const record *const *)a, *y = *(const record *const *)b;
