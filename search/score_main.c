@@ -30,7 +30,7 @@ static const char score_usage[] =
     "Output: a table per strategy — mean score over budgets --budget-min..--budget-max, the\n"
     "score at 20, 50, 100 and 200 evaluations, and the fraction of the optimum reached\n"
     "(optimum time / best time found, mean over repeats and files) at 25, 50, 100, 200\n"
-    "evaluations — then the mean score per file, and an SVG plot of score against budget.\n"
+    "evaluations — then the mean score per file, and with --svg FILE a plot of score against budget.\n"
     "\n"
     "options:\n"
     "  --strategies a,b,c   strategies to compare (default random,ils,ga,anneal,bo,bandit,hybrid;\n"
@@ -56,7 +56,7 @@ static const char score_usage[] =
     "  --profile            also print the strategies' own CPU time per proposal (ask + tell)\n"
     "                       around 200 and 2000 evaluations (use --budget-max 2000)\n"
     "  --jobs N             worker processes over files (default 2)\n"
-    "  --svg FILE           where the plot goes (default score.svg)\n"
+    "  --svg FILE           also plot the mean score per budget there (default: no plot)\n"
     "  strategy settings (same for every file; defaults in parentheses):\n"
     "  --arms a,b,c         bandit arms (ga,bo)\n"
     "  --bandit-c X         bandit exploration weight (0.05)\n"
@@ -344,7 +344,7 @@ int search_score_main(int argc, char **argv) {
       return 0;
     }
   score_cfg cfg = {.repeats = 25, .budget_min = 10, .budget_max = 200, .seed = 1, .batch = 1};
-  const char *svg = "score.svg";
+  const char *svg = NULL; /* --svg: nothing is written unasked */
   int jobs = 2, nfiles = 0, status = 0;
   char **files = xcalloc((size_t)argc + 1, sizeof(char *));
   char *strat_list = xstrdup("random,ils,ga,anneal,bo,bandit,hybrid");
@@ -479,11 +479,11 @@ int search_score_main(int argc, char **argv) {
     fprintf(stderr, "cutune score: %s\n", err.msg);
     status = 1;
   }
-  if (write_svg(svg, &cfg, curve, ndone, &err) < 0) {
+  if (svg && write_svg(svg, &cfg, curve, ndone, &err) < 0) {
     fprintf(stderr, "cutune score: %s\n", err.msg);
     status = 1;
   } else {
-    printf("\nplot: %s   (wall time %.1f s)\n", svg, now_seconds() - t0);
+    printf("\n%s%s%s(wall time %.1f s)\n", svg ? "plot: " : "", svg ? svg : "", svg ? "   " : "", now_seconds() - t0);
   }
   free(curve), free(all), free(done), free(files), free(strat_list);
   return status;

@@ -22,13 +22,24 @@ static const char help[] =
     "readings of `cutune explain` when it has run; then provenance (GPU, driver, NVRTC, dates).\n"
     "\n"
     "options:\n"
-    "  -o, --output FILE  where to write (default: beside the store, <store>.html)\n"
+    "  -o, --output FILE  where to write (default: <space>-<device>.html in the current folder,\n"
+    "                     named after the store results/<device>/<space>.jsonl; never inside results/)\n"
     "  --results DIR      where the stores are (default results): DIR/*/<space>.jsonl\n"
     "  --store FILE       the store itself (no space needed)\n"
     "  --problem KEY      only this problem (default: every problem in the store)\n"
     "  --top N            rows of the best table (default 15)\n"
     "\n"
     "exit status: 0 written; 1 error (no store, unreadable, cannot write); 2 usage.\n";
+
+/* The page's default name for a store: <space>-<device>.html, in the current folder. */
+static char *default_output(const char *spath) {
+  const char *base = path_basename(spath), *dot = strstr(base, ".jsonl");
+  int blen = dot ? (int)(dot - base) : (int)strlen(base);
+  const char *slash = base > spath ? base - 1 : NULL, *dir = slash;
+  while (dir && dir > spath && dir[-1] != '/') dir--;
+  if (slash && dir < slash) return xasprintf("%.*s-%.*s.html", blen, base, (int)(slash - dir), dir);
+  return xasprintf("%.*s.html", blen, base);
+}
 
 int report_cmd_main(int argc, char **argv) {
   const char *space_path = NULL, *store_path = NULL, *results = "results", *outp = NULL, *problem = NULL;
@@ -94,9 +105,8 @@ int report_cmd_main(int argc, char **argv) {
   report_html(&page, recs, n, ex, &o);
   if (outp) {
     out = xstrdup(outp);
-  } else {
-    size_t l = strlen(spath);
-    out = l > 6 && !strcmp(spath + l - 6, ".jsonl") ? xasprintf("%.*s.html", (int)(l - 6), spath) : xasprintf("%s.html", spath);
+  } else { /* results/<device>/<space>.jsonl -> ./<space>-<device>.html: the data folder stays data */
+    out = default_output(spath);
   }
   if (file_write_output(out, page.data, page.len, &err) != 0) goto done;
   printf("wrote %s (%zu records, %.0f KB)\n", out, n, page.len / 1024.0);
