@@ -12,6 +12,7 @@
 #include "engine/job.h"
 #include "ship/header.h"
 #include "ship/ship_data.h"
+#include "ship/ship_space.h"
 #include "space/space.h"
 
 static const char header_usage[] =
@@ -49,51 +50,6 @@ static const char header_usage[] =
     "errors: a store of another space, inputs whose parameter names disagree with the space's,\n"
     "an input in which nothing ran successfully, non-integer parameter values.\n"
     "exit status: 0 written, 1 bad input, 2 bad command line.\n";
-
-typedef struct block_ctx {
-  space *s;
-} block_ctx;
-
-/* The index in the space of a record's configuration; -1 with err filled if the space does not
- * have it (a value it does not list, or a constraint that rejects it). */
-static long config_of(const space *s, const record *r, cterr *err) {
-  const configset *cs = space_configs(s);
-  uint16_t row[CS_MAX_PARAMS];
-  for (int p = 0; p < configset_nparams(cs); p++) {
-    const cs_param *pp = configset_param(cs, p);
-    int found = -1;
-    for (int k = 0; k < r->nparams && found < 0; k++)
-      if (!strcmp(r->pname[k], pp->name))
-        for (int v = 0; v < pp->nvalues && found < 0; v++)
-          if (!strcmp(pp->str[v], r->pvalue[k])) found = v;
-    if (found < 0) return cterr_set(err, "configuration %s: a value of %s is not one of the space's", r->config, pp->name);
-    row[p] = (uint16_t)found;
-  }
-  long cfg = configset_find(cs, row);
-  if (cfg < 0) return cterr_set(err, "configuration %s is not a valid configuration of the space (its constraints reject it)", r->config);
-  return cfg;
-}
-
-/* ship_opts.in_space: records of configurations the space no longer has are not shipped */
-static int in_space(void *ctx, const record *r) {
-  cterr e;
-  return config_of(((block_ctx *)ctx)->s, r, &e) >= 0;
-}
-
-/* The block dimensions and dynamic shared memory of a record's configuration, from the space. */
-static int block_of(void *ctx, const record *r, unsigned block[3], unsigned *shared, cterr *err) {
-  space *s = ((block_ctx *)ctx)->s;
-  long cfg = config_of(s, r, err);
-  if (cfg < 0) return -1;
-  int prob = 0;
-  for (int p = 0; p < space_nproblems(s); p++)
-    if (!strcmp(space_problem_key(s, p), r->problem)) prob = p;
-  launch_geom g;
-  if (space_geometry(s, (size_t)cfg, prob, &g, err) < 0) return -1;
-  memcpy(block, g.block, sizeof g.block);
-  *shared = g.dyn_smem;
-  return 0;
-}
 
 int header_main(int argc, char **argv) {
   enum { O_RULE = 256, O_KT, O_CC };
@@ -157,13 +113,8 @@ int header_main(int argc, char **argv) {
   if (space_load(argv[optind], &s, &err) < 0) goto done;
   /* records are keyed by the template and every file it includes, as `run` hashes them */
   if (job_template_hash(s, thash, &err) < 0) goto done;
-  ship_opts so = {.space_name = space_name(s), .template_hash = thash, .ncc = ncc, .cc_names = ccname, .cc_values = ccval};
-  const configset *cs = space_configs(s);
-  so.nparams = configset_nparams(cs);
-  for (int p = 0; p < so.nparams; p++) pnames[p] = configset_param(cs, p)->name;
-  so.params = pnames;
-  block_ctx bc = {s};
-  so.in_space = in_space, so.in_space_ctx = &bc;
+  ship_opts so = {.ncc = ncc, .cc_names = ccname, .cc_values = ccval};
+  ship_opts_for_space(&so, s, thash, pnames);
   int rtflag[CS_MAX_PARAMS];
   for (int p = 0; p < so.nparams; p++) rtflag[p] = space_param_runtime(s, p);
   if (kt) {
@@ -183,7 +134,7 @@ int header_main(int argc, char **argv) {
               space_name(s), optind + 1 < argc ? "the inputs" : "results/", space_name(s), argv[optind]);
     goto done;
   }
-  header_opts ho = {.mean = mean, .regenerate = cmd.data, .block = block_of, .block_ctx = &bc,
+  header_opts ho = {.mean = mean, .regenerate = cmd.data, .block = ship_block_of, .block_ctx = s,
                     .runtime = space_nruntime(s) ? rtflag : NULL};
   if (header_write(d, &ho, &out, &warn, &err) < 0) goto done;
   if (warn.len) fputs(warn.data, stderr);

@@ -1,0 +1,55 @@
+/* ship_space: see ship_space.h. */
+#include "ship_space.h"
+
+#include <string.h>
+
+long ship_config_index(const space *s, const record *r, cterr *err) {
+  const configset *cs = space_configs(s);
+  uint16_t row[CS_MAX_PARAMS];
+  for (int p = 0; p < configset_nparams(cs); p++) {
+    const cs_param *pp = configset_param(cs, p);
+    int found = -1;
+    for (int k = 0; k < r->nparams && found < 0; k++)
+      if (!strcmp(r->pname[k], pp->name))
+        for (int v = 0; v < pp->nvalues && found < 0; v++)
+          if (!strcmp(pp->str[v], r->pvalue[k])) found = v;
+    if (found < 0) return cterr_set(err, "configuration %s: a value of %s is not one of the space's", r->config, pp->name);
+    row[p] = (uint16_t)found;
+  }
+  long cfg = configset_find(cs, row);
+  if (cfg < 0)
+    return cterr_set(err, "configuration %s is not a valid configuration of the space (its constraints reject it)",
+                     r->config);
+  return cfg;
+}
+
+/* ship_opts.in_space: records of configurations the space no longer has are not shipped */
+static int in_space(void *ctx, const record *r) {
+  cterr e;
+  return ship_config_index(ctx, r, &e) >= 0;
+}
+
+void ship_opts_for_space(ship_opts *so, const space *s, const char *template_hash, const char **pnames) {
+  const configset *cs = space_configs(s);
+  so->space_name = space_name(s);
+  so->template_hash = template_hash;
+  so->nparams = configset_nparams(cs);
+  for (int p = 0; p < so->nparams; p++) pnames[p] = configset_param(cs, p)->name;
+  so->params = pnames;
+  so->in_space = in_space;
+  so->in_space_ctx = (void *)s;
+}
+
+int ship_block_of(void *ctx, const record *r, unsigned block[3], unsigned *shared, cterr *err) {
+  space *s = ctx;
+  long cfg = ship_config_index(s, r, err);
+  if (cfg < 0) return -1;
+  int prob = 0;
+  for (int p = 0; p < space_nproblems(s); p++)
+    if (!strcmp(space_problem_key(s, p), r->problem)) prob = p;
+  launch_geom g;
+  if (space_geometry(s, (size_t)cfg, prob, &g, err) < 0) return -1;
+  memcpy(block, g.block, sizeof g.block);
+  *shared = g.dyn_smem;
+  return 0;
+}
