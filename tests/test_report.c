@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "report/report.h"
+#include "store/record_json.h"
 #include "store/store.h"
 
 static const int tiles[] = {16, 32, 64}, pads[] = {0, 1, 2}, vecs[] = {1, 2, 4};

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "store/record_json.h"
 #include "store/store.h"
 
 static char tmpdir[512];

@@ -24,6 +24,7 @@
 
 #include "dist/dist.h"
 #include "exec.h"
+#include "store/record_json.h"
 #include "store/store.h"
 
 enum { TAG_HELLO = 1, TAG_FAIL, TAG_PROBLEM, TAG_READY, TAG_TASK, TAG_RESULT, TAG_BEAT, TAG_QUIT };
