@@ -14,6 +14,7 @@
 #include "engine/job.h"
 #include "profile_one.h"
 #include "space/space.h"
+#include "store/record_json.h"
 #include "store/store.h"
 
 static const char help[] =
@@ -34,7 +35,8 @@ static const char help[] =
     "options:\n"
     "  --results DIR        where the stores are (default results); the store is DIR/*/<space>.jsonl\n"
     "  --store FILE         the store itself (when DIR holds more than one device)\n"
-    "  --problem P          problem key or index (default: the space's first problem)\n"
+    "  --problem P          problem index or sizes, in any order and as few as tell it apart\n"
+    "                       (\"N=8192,M=8192\", \"M=4096\"; default: the space's first problem)\n"
     "  --top N              how many of the best to profile (default 3; 0: none)\n"
     "  --no-param-values    do not add the best of each value of the parameter that mattered most\n"
     "  --config KEY         also this configuration; KEY may name only some parameters\n"
@@ -445,15 +447,14 @@ int explain_main(int argc, char **argv) {
   int lr = store_load(spath, &st, &warn, &err);
   dbuf_free(&warn);
   if (lr != 0) goto fail;
-  int prob = o.problem ? profile_one_find_problem(s, o.problem) : 0;
+  int prob = o.problem ? job_find_problem(s, o.problem, &err) : 0;
   if (prob < 0) {
-    cterr_set(&err, "--problem %s: %s has no such problem (0..%d or a key such as %s)", o.problem, o.space_path,
-              space_nproblems(s) - 1, space_problem_key(s, 0));
+    cterr_wrap(&err, "--problem");
     goto fail;
   }
-  int sprob = o.sanitize_problem ? profile_one_find_problem(s, o.sanitize_problem) : smallest_problem(s);
+  int sprob = o.sanitize_problem ? job_find_problem(s, o.sanitize_problem, &err) : smallest_problem(s);
   if (sprob < 0) {
-    cterr_set(&err, "--sanitize-problem %s: no such problem in %s", o.sanitize_problem, o.space_path);
+    cterr_wrap(&err, "--sanitize-problem");
     goto fail;
   }
   const char *pkey = space_problem_key(s, prob), *spkey = space_problem_key(s, sprob);

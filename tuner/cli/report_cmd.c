@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/job.h"
 #include "explain.h"
 #include "explain/explain_store.h"
 #include "report/report_html.h"
@@ -26,7 +27,8 @@ static const char help[] =
     "                     named after the store results/<device>/<space>.jsonl; never inside results/)\n"
     "  --results DIR      where the stores are (default results): DIR/*/<space>.jsonl\n"
     "  --store FILE       the store itself (no space needed)\n"
-    "  --problem KEY      only this problem (default: every problem in the store)\n"
+    "  --problem KEY      only this problem: its key, or with a space its index or sizes in any order\n"
+    "                     (\"N=8192,M=8192\", \"M=4096\"; default: every problem in the store)\n"
     "  --top N            rows of the best table (default 15)\n"
     "\n"
     "exit status: 0 written; 1 error (no store, unreadable, cannot write); 2 usage.\n";
@@ -89,6 +91,14 @@ int report_cmd_main(int argc, char **argv) {
   dbuf_init(&page), dbuf_init(&warn);
   int rc = 1;
   if (space_path && space_load(space_path, &s, &err) != 0) goto done;
+  if (s && problem) { /* an index, or sizes in any order, as run's --problem takes them */
+    int prob = job_find_problem(s, problem, &err);
+    if (prob < 0) {
+      cterr_wrap(&err, "--problem");
+      goto done;
+    }
+    problem = space_problem_key(s, prob);
+  }
   if (!(spath = explain_find_store(results, store_path, s, &err))) goto done;
   if (store_load(spath, &st, &warn, &err) != 0) goto done;
   if (warn.len) fprintf(stderr, "%s", warn.data);

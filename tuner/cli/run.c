@@ -73,7 +73,8 @@ static const char run_usage[] =
     "  --no-runtime-sweep  measure only what the strategy proposes (default: see runtime\n"
     "                      parameters below)\n"
     "  --seed N            seed for the strategy and the input data (default 1)\n"
-    "  --problem KEY       tune one problem only: its index (0, 1, ...) or key (\"M=8192,N=8192\")\n"
+    "  --problem KEY       tune one problem only: its index (0, 1, ...) or its sizes, in any order and\n"
+    "                      as few as tell it from the others (\"N=8192,M=8192\", \"M=4096\")\n"
     "  --top N             rows in the table of best configurations (default 10)\n"
     "  --min-samples N     timed launches at least (default 10, but as few as 5 where 10 would\n"
     "                      take more than 12 ms of launches; a value given here is kept exactly)\n"
@@ -284,15 +285,10 @@ int run_main(int argc, char **argv) {
     fprintf(stderr, "cutune: %s\n", err.msg);
     return 1;
   }
-  if (o.problem) {
-    int found = 0;
-    for (int i = 0; i < space_nproblems(s); i++) found |= job_problem_selected(s, &o, i);
-    if (!found) {
-      fprintf(stderr, "cutune run: --problem '%s' matches no problem of %s (give an index from 0 to %d or a key such as \"%s\")\n",
-              o.problem, space_path(s), space_nproblems(s) - 1, space_problem_key(s, 0));
-      space_free(s);
-      return 2;
-    }
+  if (o.problem && job_find_problem(s, o.problem, &err) < 0) {
+    fprintf(stderr, "cutune run: --problem: %s\n", err.msg);
+    space_free(s);
+    return 2;
   }
   int rc = 0;
   char *self = self_exe_path();

@@ -12,10 +12,85 @@
 #include <unistd.h>
 
 int job_problem_selected(const space *s, const run_opts *o, int prob) {
-  if (!o->problem) return 1;
-  char idx[16];
-  snprintf(idx, sizeof idx, "%d", prob);
-  return !strcmp(o->problem, idx) || !strcmp(o->problem, space_problem_key(s, prob));
+  cterr e;
+  return !o->problem || job_find_problem(s, o->problem, &e) == prob;
+}
+
+/* "A=1,B=2" -> names and values (pointing into the copy), at most max; -1 when a part has no '='. */
+static int split_pairs(char *copy, char **names, char **values, int max) {
+  int n = 0;
+  char *save = NULL;
+  for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    char *eq = strchr(t, '=');
+    if (!eq || eq == t || n == max) return -1;
+    *eq = 0;
+    names[n] = t, values[n++] = eq + 1;
+  }
+  return n;
+}
+
+int job_find_problem(const space *s, const char *spec, cterr *err) {
+  int np = space_nproblems(s), hit = -1, nhit = 0;
+  char *end;
+  long idx = strtol(spec, &end, 10);
+  if (*spec && !*end) {
+    if (idx >= 0 && idx < np) return (int)idx;
+    return cterr_set(err, "problem %s: %s has problems 0 to %d", spec, space_path(s), np - 1);
+  }
+  char *copy = xstrdup(spec), *names[64], *values[64];
+  int n = split_pairs(copy, names, values, 64);
+  dbuf which;
+  dbuf_init(&which);
+  for (int p = 0; p < np && n > 0; p++) {
+    int all = 1;
+    for (int k = 0; k < n && all; k++) {
+      int found = 0;
+      for (int j = 0; j < space_problem_nvars(s, p) && !found; j++) {
+        int64_t v;
+        const char *name = space_problem_var(s, p, j, &v);
+        char num[32];
+        snprintf(num, sizeof num, "%lld", (long long)v);
+        found = !strcmp(name, names[k]) && !strcmp(num, values[k]);
+      }
+      all = found;
+    }
+    if (all) dbuf_printf(&which, "%s%s", nhit ? ", " : "", space_problem_key(s, p)), hit = p, nhit++;
+  }
+  free(copy);
+  if (nhit != 1) {
+    if (n < 0) cterr_set(err, "problem '%s': give an index or NAME=VALUE pairs such as \"%s\"", spec, space_problem_key(s, 0));
+    else if (nhit == 0) {
+      dbuf_reset(&which);
+      for (int p = 0; p < np; p++) dbuf_printf(&which, "%s%s", p ? ", " : "", space_problem_key(s, p));
+      cterr_set(err, "'%s' matches no problem of %s (its problems: %s; or an index 0 to %d)", spec,
+                space_path(s), which.data, np - 1);
+    } else
+      cterr_set(err, "'%s' matches %d problems of %s (%s): give more of the dimensions", spec, nhit,
+                space_path(s), which.data);
+    hit = -1;
+  }
+  dbuf_free(&which);
+  return hit;
+}
+
+long job_find_config(const space *s, const char *key, cterr *err) {
+  const configset *cs = space_configs(s);
+  char *copy = xstrdup(key), *names[CS_MAX_PARAMS + 1], *values[CS_MAX_PARAMS + 1];
+  int n = split_pairs(copy, names, values, CS_MAX_PARAMS + 1), bad = 0;
+  long cfg = n < 0 ? -3 : configset_find_named(cs, (const char *const *)names, (const char *const *)values, n, &bad);
+  const char *given = NULL; /* the value given for the parameter that did not match, if any */
+  for (int k = 0; cfg == -1 && k < n && !given; k++)
+    if (!strcmp(names[k], configset_param(cs, bad)->name)) given = values[k];
+  if (cfg == -3 || (cfg >= 0 && n != configset_nparams(cs)))
+    cterr_set(err, "no valid configuration '%s': give NAME=VALUE for each of the %d parameters", key, configset_nparams(cs));
+  else if (cfg == -1 && given)
+    cterr_set(err, "no valid configuration '%s': %s=%s is not a value the space lists", key, configset_param(cs, bad)->name, given);
+  else if (cfg == -1)
+    cterr_set(err, "no valid configuration '%s': it gives no value of %s", key, configset_param(cs, bad)->name);
+  else if (cfg < 0)
+    cterr_set(err, "no valid configuration '%s' in %s: its constraints reject it", key, space_path(s));
+  free(copy);
+  return cfg < 0 ? -1 : cfg;
 }
 
 /* Whether dir can hold the cache: created if missing, and writable. */
@@ -82,6 +157,18 @@ int job_make(const space *s, const compile_source *src, size_t cfg, const char *
   return 0;
 }
 
+int job_compile_cached(const compile_job *job, compile_result *cr, cterr *err) {
+  char *dir = compile_cache_default_dir();
+  compile_job_key(job, cr->key);
+  int rc = 0;
+  if (!(dir && compile_cache_get(dir, cr->key, cr))) {
+    rc = compile_now(job, cr, err);
+    if (rc == 0 && dir) compile_cache_put(dir, cr->key, cr, NULL);
+  }
+  free(dir);
+  return rc;
+}
+
 int job_compile_reference(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err) {
   compile_result_init(cr);
   if (!space_ref_kernel(s)) return 0;
@@ -101,7 +188,7 @@ int job_compile_reference(const space *s, const char *arch, cpool *pool, compile
   job.opts[job.nopts++] = "-DCUTUNE_REFERENCE=1";
   for (int i = 0; i < space_noptions(s) && job.nopts < COMPILE_MAX_OPTS; i++) job.opts[job.nopts++] = space_option(s, i);
   int rc;
-  if (!pool) rc = compile_now(&job, cr, err);
+  if (!pool) rc = job_compile_cached(&job, cr, err);
   else if ((rc = cpool_submit(pool, JOB_REFERENCE_TAG, &job, err)) == 0) {
     uint64_t tag = 0;
     int w;

@@ -51,9 +51,11 @@ typedef struct run_outcome {
 
 /* Compile the space's reference kernel (its template with -DCUTUNE_REFERENCE=1 and the
  * space's options) for arch: through pool (and so its cache) when given, before any other
- * job is submitted, else in this process. -1 with err when it does not compile or the kernel
+ * job is submitted, else in this process through the default on-disk cache. -1 with err when it does not compile or the kernel
  * is not in it: both paths check it first, before any configuration. No reference: 0, cr empty. */
 #define JOB_REFERENCE_TAG UINT64_MAX
+/* Compile one job in this process through the default on-disk cache (as the pool's workers do). */
+int job_compile_cached(const compile_job *job, compile_result *cr, cterr *err);
 int job_compile_reference(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err);
 
 /* Shared by the compile-only and GPU paths: the compile job of configuration cfg
@@ -78,8 +80,16 @@ int job_template_hash(const space *s, char out[33], cterr *err);
 /* sha256 (16 bytes hex) of a job's option list, for provenance and resume. */
 void job_options_hash(const compile_job *job, char out[33]);
 
-/* Whether --problem (if given) selects problem prob: by index or by key. */
+/* Whether --problem (if given) selects problem prob (job_find_problem). */
 int job_problem_selected(const space *s, const run_opts *o, int prob);
+/* The problem a --problem value names: its index ("0"), or NAME=VALUE pairs in any order
+ * ("N=8192,M=8192"), all of a problem's dimensions or some ("M=4096"), as long as exactly one
+ * problem has those values. -1 with err naming the problems otherwise. */
+int job_find_problem(const space *s, const char *spec, cterr *err);
+/* The configuration a key names: NAME=VALUE for every parameter, in any order
+ * ("TILE=32,PAD=1,..."); -1 with err when a name or value is not the space's or its constraints
+ * reject the configuration. */
+long job_find_config(const space *s, const char *key, cterr *err);
 /* The compile pool the options ask for (--jobs, --cache/--no-cache). *jobs gets the worker count.
  * A cache folder that cannot be created or written is an error when --cache named it, and a
  * warning (the run goes on without a cache) when it is the default. */

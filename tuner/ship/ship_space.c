@@ -5,18 +5,11 @@
 
 long ship_config_index(const space *s, const record *r, cterr *err) {
   const configset *cs = space_configs(s);
-  uint16_t row[CS_MAX_PARAMS];
-  for (int p = 0; p < configset_nparams(cs); p++) {
-    const cs_param *pp = configset_param(cs, p);
-    int found = -1;
-    for (int k = 0; k < r->nparams && found < 0; k++)
-      if (!strcmp(r->pname[k], pp->name))
-        for (int v = 0; v < pp->nvalues && found < 0; v++)
-          if (!strcmp(pp->str[v], r->pvalue[k])) found = v;
-    if (found < 0) return cterr_set(err, "configuration %s: a value of %s is not one of the space's", r->config, pp->name);
-    row[p] = (uint16_t)found;
-  }
-  long cfg = configset_find(cs, row);
+  int bad = 0;
+  long cfg = configset_find_named(cs, (const char *const *)r->pname, (const char *const *)r->pvalue, r->nparams, &bad);
+  if (cfg == -1)
+    return cterr_set(err, "configuration %s: a value of %s is not one of the space's", r->config,
+                     configset_param(cs, bad)->name);
   if (cfg < 0)
     return cterr_set(err, "configuration %s is not a valid configuration of the space (its constraints reject it)",
                      r->config);

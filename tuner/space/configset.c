@@ -250,3 +250,22 @@ char *configset_row_key(const configset *cs, const uint16_t *row) {
     dbuf_printf(&b, "%s%s=%s", p ? "," : "", cs->params[p].name, cs->params[p].str[row[p]]);
   return dbuf_steal(&b);
 }
+
+long configset_find_named(const configset *cs, const char *const *names, const char *const *values, int n, int *bad) {
+  uint16_t row[CS_MAX_PARAMS];
+  for (int p = 0; p < cs->np; p++) {
+    const cs_param *pp = &cs->params[p];
+    int v = -1;
+    for (int k = 0; k < n && v < 0; k++)
+      if (!strcmp(names[k], pp->name))
+        for (int i = 0; i < pp->nvalues && v < 0; i++)
+          if (!strcmp(pp->str[i], values[k])) v = i;
+    if (v < 0) {
+      if (bad) *bad = p;
+      return -1;
+    }
+    row[p] = (uint16_t)v;
+  }
+  long cfg = configset_find(cs, row);
+  return cfg < 0 ? -2 : cfg;
+}

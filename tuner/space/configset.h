@@ -73,5 +73,10 @@ size_t configset_neighbours(const configset *cs, size_t i, cs_neighbour_kind kin
 
 /* "TILE=64,PAD=1" — canonical text of a row (caller frees). */
 char *configset_row_key(const configset *cs, const uint16_t *row);
+/* The configuration whose parameters have the values given by name (n pairs, any order; the
+ * value's text as the set lists it): its index; -1 when a parameter is not named or its value
+ * is not one the set lists (*bad, when not NULL: that parameter's index), -2 when the values
+ * are no valid configuration (a constraint rejects them). */
+long configset_find_named(const configset *cs, const char *const *names, const char *const *values, int n, int *bad);
 
 #endif
