@@ -39,7 +39,9 @@ typedef struct tune_ctx {
   tune_group grp[EXEC_MAX_GROUPS];
 } tune_ctx;
 
-/* Fill the device and provenance fields a record lacks (one that never reached a GPU). */
+/* The one place a record's provenance is completed: the template and options hashes (the resume
+ * key, computed once per configuration: tune_group.ohash) and, for a record that never reached a
+ * GPU, the device fields of its group. Every record the loop writes passes here. */
 static void stamp(tune_ctx *t, int g, record *r, size_t cfg) {
   const gpu_device_info *dev = &t->x->group[g].info;
   if (!r->template_hash) record_set_str(&r->template_hash, t->template_hash);
@@ -463,7 +465,7 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
   /* the template and every file it includes: a header edit re-measures */
   job_source_hash(&src, t.template_hash);
   int served = 0;
-  if (exec_open(s, o, self_exe, ordinals, ndevices, t.src, t.template_hash, &t.x, &served, err) != 0) goto done;
+  if (exec_open(s, o, self_exe, ordinals, ndevices, t.src, &t.x, &served, err) != 0) goto done;
   if (served) { /* this process was a rank serving the coordinator: it has nothing to report */
     rc = 0;
     goto done;
