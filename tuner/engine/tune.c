@@ -170,13 +170,26 @@ static int finish_record(tune_ctx *t, int g, tune_tally *ty, size_t cfg, record 
   return rc;
 }
 
+/* The store's answer for configuration cfg of group g on problem prob: its newest record with
+ * this template and options (store_find), or NULL; with ntimeouts, also how many of its records
+ * so keyed are compile timeouts. The one place a configuration's index becomes the store's key. */
+static const record *stored(const tune_ctx *t, int g, int prob, size_t cfg, size_t *ntimeouts) {
+  const configset *cs = space_configs(t->s);
+  const tune_group *tg = &t->grp[g];
+  const char *pkey = space_problem_key(t->s, prob);
+  char *key = configset_row_key(cs, configset_row(cs, cfg));
+  const record *r = store_find(tg->st, key, pkey, t->template_hash, tg->ohash[cfg]);
+  if (ntimeouts) *ntimeouts = store_count_status(tg->st, key, pkey, t->template_hash, tg->ohash[cfg], ST_COMPILE_TIMEOUT);
+  free(key);
+  return r;
+}
+
 /* A compile that timed out is tried again (see `cutune run --help`) when this run allows more
  * time than it ran for before it was killed, or, whatever the limit, if it has timed out only
  * once: the machine may have been overloaded. Two timeouts at a limit no larger: skipped. */
-static int timeout_retry(const tune_ctx *t, const tune_group *tg, const char *key, const char *pkey, size_t idx,
-                         const record *have) {
+static int timeout_retry(const tune_ctx *t, const record *have, size_t ntimeouts) {
   if (isfinite(have->compile_ms) && have->compile_ms > 0 && t->o->compile_timeout * 1e3 > have->compile_ms) return 1;
-  return store_count_status(tg->st, key, pkey, t->template_hash, tg->ohash[idx], ST_COMPILE_TIMEOUT) < 2;
+  return ntimeouts < 2;
 }
 
 /* Evaluations group g may still start: the budget less what is charged and in flight. */
@@ -187,13 +200,9 @@ static long budget_left(tune_ctx *t, int g, const tune_tally *ty) {
 /* Configuration idx to group g: answered from the store (told to the strategy, not charged)
  * when it was measured before, else submitted. */
 static int offer(tune_ctx *t, int g, int prob, tune_tally *ty, size_t idx, cterr *err) {
-  const configset *cs = space_configs(t->s);
-  const char *pkey = space_problem_key(t->s, prob);
-  tune_group *tg = &t->grp[g];
-  char *key = configset_row_key(cs, configset_row(cs, idx));
-  const record *have = store_find(tg->st, key, pkey, t->template_hash, tg->ohash[idx]);
-  if (have && have->status == ST_COMPILE_TIMEOUT && timeout_retry(t, tg, key, pkey, idx, have)) have = NULL;
-  free(key);
+  size_t ntimeouts = 0;
+  const record *have = stored(t, g, prob, idx, &ntimeouts);
+  if (have && have->status == ST_COMPILE_TIMEOUT && timeout_retry(t, have, ntimeouts)) have = NULL;
   if (have) { /* measured before: answered from the store, not charged */
     strategy_tell_cost(ty->strat, idx, record_value(have), record_cost_s(have));
     note_best(t, g, ty, have);
@@ -345,8 +354,14 @@ done:
 
 #define ENERGY_WINDOW_MS 500 /* per configuration (twice that where L2 is flushed) */
 
+/* A configuration and the store's record of it. */
+typedef struct cfg_record {
+  size_t cfg;
+  const record *r;
+} cfg_record;
+
 static int cmp_time(const void *a, const void *b) {
-  const record *x = *(const record *const *)a, *y = *(const record *const *)b;
+  const record *x = ((const cfg_record *)a)->r, *y = ((const cfg_record *)b)->r;
   return (x->t_median > y->t_median) - (x->t_median < y->t_median);
 }
 
@@ -364,46 +379,31 @@ static int space_wants_energy(const space *s) {
  * measured again. */
 static int energy_pass(tune_ctx *t, int g, int prob, size_t *n_measured, cterr *err) {
   const char *pkey = space_problem_key(t->s, prob);
-  const configset *cs = space_configs(t->s);
   tune_group *tg = &t->grp[g];
-  size_t n = configset_count(cs), k = 0, done = 0, measured = 0;
-  const record **view = xcalloc(n ? n : 1, sizeof(record *));
-  size_t *cfg_of = xcalloc(n ? n : 1, sizeof(size_t));
+  size_t n = configset_count(space_configs(t->s)), k = 0, done = 0, measured = 0;
+  cfg_record *view = xcalloc(n ? n : 1, sizeof *view);
   int rc = -1;
   for (size_t i = 0; i < n; i++) {
-    char *key = configset_row_key(cs, configset_row(cs, i));
-    const record *r = store_find(tg->st, key, pkey, t->template_hash, tg->ohash[i]);
-    free(key);
-    if (r && r->status == ST_OK && isfinite(r->t_median)) view[k++] = r;
+    const record *r = stored(t, g, prob, i, NULL);
+    if (r && record_timed(r)) view[k].cfg = i, view[k++].r = r;
   }
   qsort(view, k, sizeof *view, cmp_time);
   size_t want = 0;
-  while (want < k && want < (size_t)t->o->energy_top && view[want]->t_median <= view[0]->t_median * (1 + t->o->energy_within))
+  while (want < k && want < (size_t)t->o->energy_top &&
+         view[want].r->t_median <= view[0].r->t_median * (1 + t->o->energy_within))
     want++;
-  /* configuration indices before anything is appended (appending may move the store's records) */
-  for (size_t j = 0; j < want; j++) {
-    uint16_t row[CS_MAX_PARAMS];
-    int found = view[j]->nparams == configset_nparams(cs);
-    for (int p = 0; p < configset_nparams(cs) && found; p++) {
-      const cs_param *pp = configset_param(cs, p);
-      found = 0;
-      for (int v = 0; v < pp->nvalues && !found; v++)
-        if (!strcmp(pp->str[v], view[j]->pvalue[p])) row[p] = (uint16_t)v, found = 1;
-    }
-    long ci = found ? configset_find(cs, row) : -1;
-    cfg_of[j] = ci < 0 ? (size_t)-1 : (size_t)ci;
-    if (isfinite(view[j]->energy_mj)) cfg_of[j] = (size_t)-1, done++;
-  }
+  /* the store's records stay where they are while it grows (store_get): view holds across the appends */
+  for (size_t j = 0; j < want; j++) done += isfinite(view[j].r->energy_mj) != 0;
   if (!t->o->quiet)
     fprintf(stderr, "problem %s%s: energy pass over %zu configurations within %.0f %% of the best time (%zu have a figure)\n",
             pkey, tg->label, want, 100 * t->o->energy_within, done);
   for (size_t j = 0; j < want && !interrupted; j++) {
-    if (cfg_of[j] == (size_t)-1) continue;
+    if (isfinite(view[j].r->energy_mj)) continue; /* it has a figure */
     exec_done d;
-    int gr = t->x->ops->remeasure(t->x, g, cfg_of[j], ENERGY_WINDOW_MS, &d, err);
+    int gr = t->x->ops->remeasure(t->x, g, view[j].cfg, ENERGY_WINDOW_MS, &d, err);
     if (gr < 0) goto done;
     if (gr == 0) continue; /* nothing to measure: it does not compile */
-    stamp(t, g, &d.rec, cfg_of[j]);
+    stamp(t, g, &d.rec, view[j].cfg);
     char ebuf[64];
     gr = store_append(tg->st, &d.rec, err);
     if (gr == 0 && !t->o->quiet)
@@ -417,7 +417,7 @@ static int energy_pass(tune_ctx *t, int g, int prob, size_t *n_measured, cterr *
   *n_measured += measured;
   rc = 0;
 done:
-  free(view), free(cfg_of);
+  free(view);
   return rc;
 }
 
@@ -425,14 +425,10 @@ done:
  * measured with this template. */
 static void report_problem(tune_ctx *t, int g, int prob, run_outcome *out) {
   const char *pkey = space_problem_key(t->s, prob);
-  const configset *cs = space_configs(t->s);
-  tune_group *tg = &t->grp[g];
-  size_t n = configset_count(cs), k = 0;
+  size_t n = configset_count(space_configs(t->s)), k = 0;
   const record **view = xcalloc(n ? n : 1, sizeof(record *));
   for (size_t i = 0; i < n; i++) {
-    char *key = configset_row_key(cs, configset_row(cs, i));
-    const record *r = store_find(tg->st, key, pkey, t->template_hash, tg->ohash[i]);
-    free(key);
+    const record *r = stored(t, g, prob, i, NULL);
     if (r) view[k++] = r;
     if (r) out->configs++, out->failed += r->status != ST_OK;
   }
