@@ -145,18 +145,88 @@ static int bad_usage(const char *fmt, ...) {
   return 2;
 }
 
-int run_main(int argc, char **argv) {
-  for (int i = 1; i < argc; i++)
-    if (!strcmp(argv[i], "--replay") || !strncmp(argv[i], "--replay=", 9)) {
-      return search_replay_main(argc, argv);
-    }
+/* The numeric options: name, what a value must be, its bounds; the value lands in run_opts
+ * through set_number. */
+typedef struct num_opt {
+  int id;
+  const char *name, *need;
+  double lo, hi; /* inclusive, unless open */
+  int open_lo, open_hi, integer;
+} num_opt;
 
-  run_opts o = {.results_dir = "results", .device = 0, .seed = 1, .top = 10, .min_samples = 10,
-                .max_samples = 200, .rse = 0.005, .progress_tty = -1,
-                .energy_top = 8, .energy_within = 0.10, .compile_timeout = 60};
-  enum { O_RESULTS = 256, O_ARCH, O_COMPILE_ONLY, O_DEVICE, O_JOBS, O_CACHE, O_NO_CACHE, O_STRATEGY,
-         O_BUDGET, O_TIME, O_SEED, O_PROBLEM, O_TOP, O_MINS, O_MAXS, O_RSE, O_NOPROG, O_ETOP, O_EWITHIN,
-         O_SAMPLE, O_COMPILE_TIMEOUT, O_DEVICES, O_RANK_TIMEOUT, O_NO_SWEEP };
+enum { O_RESULTS = 256, O_ARCH, O_COMPILE_ONLY, O_DEVICE, O_JOBS, O_CACHE, O_NO_CACHE, O_STRATEGY,
+       O_BUDGET, O_TIME, O_SEED, O_PROBLEM, O_TOP, O_MINS, O_MAXS, O_RSE, O_NOPROG, O_ETOP, O_EWITHIN,
+       O_SAMPLE, O_COMPILE_TIMEOUT, O_DEVICES, O_RANK_TIMEOUT, O_NO_SWEEP };
+
+static const num_opt num_opts[] = {
+    {O_DEVICE, "--device", "a GPU ordinal (0, 1, ...)", 0, 1e6, 0, 0, 1},
+    {O_RANK_TIMEOUT, "--rank-timeout", "a positive number of seconds", 0, 1e9, 1, 0, 0},
+    {O_JOBS, "--jobs", "a number of processes from 1 to 1024", 1, 1024, 0, 0, 1},
+    {O_BUDGET, "--budget", "a positive number of evaluations", 1, 1e15, 0, 0, 1},
+    {O_TIME, "--time", "a positive number of seconds", 0, 1e12, 1, 0, 0},
+    {O_SEED, "--seed", "a non-negative integer", 0, 9.2e18, 0, 0, 1},
+    {O_TOP, "--top", "a positive integer", 1, 1e9, 0, 0, 1},
+    {O_MINS, "--min-samples", "an integer from 1 to 100000", 1, 100000, 0, 0, 1},
+    {O_MAXS, "--max-samples", "an integer from 1 to 100000", 1, 100000, 0, 0, 1},
+    {O_RSE, "--rse", "a fraction between 0 and 1 (e.g. 0.005)", 0, 1, 1, 1, 0},
+    {O_ETOP, "--energy-top", "a positive number of configurations", 1, 100000, 0, 0, 1},
+    {O_EWITHIN, "--energy-within", "a fraction >= 0 (0.1 is 10 %)", 0, 1e9, 0, 0, 0},
+    {O_SAMPLE, "--sample", "a positive number of configurations", 1, 1e15, 0, 0, 1},
+    {O_COMPILE_TIMEOUT, "--compile-timeout", "a number of seconds from 0 to 86400", 0, 86400, 1, 0, 0},
+};
+
+static void set_number(run_opts *o, int id, double v) {
+  switch (id) {
+  case O_DEVICE: o->device = (int)v; break;
+  case O_RANK_TIMEOUT: o->rank_timeout = v; break;
+  case O_JOBS: o->jobs = (int)v; break;
+  case O_BUDGET: o->budget = (long)v; break;
+  case O_TIME: o->time_limit = v; break;
+  case O_SEED: o->seed = (uint64_t)v; break;
+  case O_TOP: o->top = (int)v; break;
+  case O_MINS: o->min_samples = (int)v, o->min_samples_given = 1; break;
+  case O_MAXS: o->max_samples = (int)v; break;
+  case O_RSE: o->rse = v; break;
+  case O_ETOP: o->energy_top = (int)v; break;
+  case O_EWITHIN: o->energy_within = v; break;
+  case O_SAMPLE: o->sample = (long)v; break;
+  case O_COMPILE_TIMEOUT: o->compile_timeout = v; break;
+  }
+}
+
+/* A numeric option's value: -1 when id is not one; else 0, or the exit status of a bad value. */
+static int number_option(run_opts *o, int id, const char *v) {
+  for (size_t i = 0; i < sizeof num_opts / sizeof num_opts[0]; i++) {
+    const num_opt *n = &num_opts[i];
+    if (n->id != id) continue;
+    cterr err;
+    long l = 0;
+    double d = 0;
+    int bad = n->integer ? parse_long(v, &l, n->name, &err) != 0 : parse_double(v, &d, n->name, &err) != 0;
+    if (n->integer) d = (double)l;
+    bad = bad || (n->open_lo ? !(d > n->lo) : d < n->lo) || (n->open_hi ? !(d < n->hi) : d > n->hi);
+    if (bad) return bad_usage("%s needs %s, got '%s'", n->name, n->need, v);
+    set_number(o, id, d);
+    return 0;
+  }
+  return -1;
+}
+
+/* --strategy's value: 0, or the exit status of a name that is no strategy. */
+static int strategy_option(run_opts *o, const char *v) {
+  const char *const *names = strategy_names();
+  for (int i = 0; names[i]; i++)
+    if (!strcmp(names[i], v)) {
+      o->strategy = v;
+      return 0;
+    }
+  char list[256] = "";
+  for (int i = 0; names[i]; i++) snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? " " : "", names[i]);
+  return bad_usage("--strategy '%s' is not a strategy (strategies: %s)", v, list);
+}
+
+/* The command line into o: -1 to go on, else the exit status (0 after --help, 2 for bad usage). */
+static int parse_options(int argc, char **argv, run_opts *o) {
   static const struct option longopts[] = {
       {"results", required_argument, 0, O_RESULTS}, {"arch", required_argument, 0, O_ARCH},
       {"compile-only", no_argument, 0, O_COMPILE_ONLY}, {"device", required_argument, 0, O_DEVICE},
@@ -172,101 +242,36 @@ int run_main(int argc, char **argv) {
       {"devices", required_argument, 0, O_DEVICES}, {"rank-timeout", required_argument, 0, O_RANK_TIMEOUT},
       {"no-runtime-sweep", no_argument, 0, O_NO_SWEEP},
       {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-  cterr err = {{0}};
-  long l;
-  double d;
   opterr = 0;
   optind = 1;
   int c;
   while ((c = getopt_long(argc, argv, ":qvh", longopts, NULL)) != -1) {
+    int st = number_option(o, c, optarg);
+    if (st >= 0) {
+      if (st) return st;
+      continue;
+    }
     switch (c) {
-    case O_RESULTS: o.results_dir = optarg; break;
+    case O_RESULTS: o->results_dir = optarg; break;
     case O_ARCH:
       if (!compile_arch_supported(optarg))
         return bad_usage("--arch '%s' is not an architecture NVRTC %s supports (it supports: %s; an 'a' or 'f' "
                          "suffix, as in sm_90a, is accepted too)", optarg, compile_nvrtc_version(),
                          compile_supported_archs());
-      o.arch = optarg;
+      o->arch = optarg;
       break;
-    case O_COMPILE_ONLY: o.compile_only = 1; break;
-    case O_DEVICE:
-      if (parse_long(optarg, &l, "--device", &err) || l < 0) return bad_usage("--device needs a GPU ordinal (0, 1, ...), got '%s'", optarg);
-      o.device = (int)l;
+    case O_COMPILE_ONLY: o->compile_only = 1; break;
+    case O_DEVICES: o->devices = optarg; break;
+    case O_CACHE: o->cache_dir = optarg; break;
+    case O_NO_CACHE: o->no_cache = 1; break;
+    case O_STRATEGY:
+      if ((st = strategy_option(o, optarg)) != 0) return st;
       break;
-    case O_DEVICES: o.devices = optarg; break;
-    case O_RANK_TIMEOUT:
-      if (parse_double(optarg, &d, "--rank-timeout", &err) || d <= 0) return bad_usage("--rank-timeout needs a positive number of seconds, got '%s'", optarg);
-      o.rank_timeout = d;
-      break;
-    case O_JOBS:
-      if (parse_long(optarg, &l, "--jobs", &err) || l < 1 || l > 1024) return bad_usage("--jobs needs a number of processes from 1 to 1024, got '%s'", optarg);
-      o.jobs = (int)l;
-      break;
-    case O_CACHE: o.cache_dir = optarg; break;
-    case O_NO_CACHE: o.no_cache = 1; break;
-    case O_STRATEGY: {
-      const char *const *names = strategy_names();
-      int known = 0;
-      for (int i = 0; names[i] && !known; i++) known = !strcmp(names[i], optarg);
-      if (!known) {
-        char list[256] = "";
-        for (int i = 0; names[i]; i++)
-          snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? " " : "", names[i]);
-        return bad_usage("--strategy '%s' is not a strategy (strategies: %s)", optarg, list);
-      }
-      o.strategy = optarg;
-      break;
-    }
-    case O_BUDGET:
-      if (parse_long(optarg, &l, "--budget", &err) || l < 1) return bad_usage("--budget needs a positive number of evaluations, got '%s'", optarg);
-      o.budget = l;
-      break;
-    case O_TIME:
-      if (parse_double(optarg, &d, "--time", &err) || d <= 0) return bad_usage("--time needs a positive number of seconds, got '%s'", optarg);
-      o.time_limit = d;
-      break;
-    case O_SEED:
-      if (parse_long(optarg, &l, "--seed", &err) || l < 0) return bad_usage("--seed needs a non-negative integer, got '%s'", optarg);
-      o.seed = (uint64_t)l;
-      break;
-    case O_PROBLEM: o.problem = optarg; break;
-    case O_TOP:
-      if (parse_long(optarg, &l, "--top", &err) || l < 1) return bad_usage("--top needs a positive integer, got '%s'", optarg);
-      o.top = (int)l;
-      break;
-    case O_MINS:
-      if (parse_long(optarg, &l, "--min-samples", &err) || l < 1 || l > 100000) return bad_usage("--min-samples needs an integer from 1 to 100000, got '%s'", optarg);
-      o.min_samples = (int)l;
-      o.min_samples_given = 1;
-      break;
-    case O_MAXS:
-      if (parse_long(optarg, &l, "--max-samples", &err) || l < 1 || l > 100000) return bad_usage("--max-samples needs an integer from 1 to 100000, got '%s'", optarg);
-      o.max_samples = (int)l;
-      break;
-    case O_RSE:
-      if (parse_double(optarg, &d, "--rse", &err) || d <= 0 || d >= 1) return bad_usage("--rse needs a fraction between 0 and 1 (e.g. 0.005), got '%s'", optarg);
-      o.rse = d;
-      break;
-    case O_ETOP:
-      if (parse_long(optarg, &l, "--energy-top", &err) || l < 1 || l > 100000) return bad_usage("--energy-top needs a positive number of configurations, got '%s'", optarg);
-      o.energy_top = (int)l;
-      break;
-    case O_EWITHIN:
-      if (parse_double(optarg, &d, "--energy-within", &err) || d < 0) return bad_usage("--energy-within needs a fraction >= 0 (0.1 is 10 %%), got '%s'", optarg);
-      o.energy_within = d;
-      break;
-    case O_NOPROG: o.progress_tty = 0; break;
-    case O_NO_SWEEP: o.no_runtime_sweep = 1; break;
-    case O_SAMPLE:
-      if (parse_long(optarg, &l, "--sample", &err) || l < 1) return bad_usage("--sample needs a positive number of configurations, got '%s'", optarg);
-      o.sample = l;
-      break;
-    case O_COMPILE_TIMEOUT:
-      if (parse_double(optarg, &d, "--compile-timeout", &err) || !(d > 0) || d > 86400) return bad_usage("--compile-timeout needs a number of seconds from 0 to 86400, got '%s'", optarg);
-      o.compile_timeout = d;
-      break;
-    case 'q': o.quiet = 1; break;
-    case 'v': o.verbose = 1; break;
+    case O_PROBLEM: o->problem = optarg; break;
+    case O_NOPROG: o->progress_tty = 0; break;
+    case O_NO_SWEEP: o->no_runtime_sweep = 1; break;
+    case 'q': o->quiet = 1; break;
+    case 'v': o->verbose = 1; break;
     case 'h':
       fputs(run_usage, stdout);
       printf("\narchitectures NVRTC %s supports here (--arch): %s\n", compile_nvrtc_version(), compile_supported_archs());
@@ -275,11 +280,53 @@ int run_main(int argc, char **argv) {
     default: return bad_usage("unknown option '%s'", argv[optind - 1]);
     }
   }
-  if (o.min_samples > o.max_samples) return bad_usage("--min-samples is larger than --max-samples");
+  if (o->min_samples > o->max_samples) return bad_usage("--min-samples is larger than --max-samples");
   if (optind >= argc) return bad_usage("no space file given");
   if (optind + 1 < argc) return bad_usage("one space file at a time (extra argument '%s')", argv[optind + 1]);
-  o.space_path = argv[optind];
+  o->space_path = argv[optind];
+  return -1;
+}
 
+/* Where the run measures: the GPU ordinals (*nord of them), or why it compiles only (*why, NULL
+ * when it measures; whybuf holds the text). -1 to go on, else the exit status. */
+static int choose_devices(const run_opts *o, const char *self, int ranks, int *ordinals, int *nord, const char **why,
+                          char *whybuf, size_t whylen) {
+  cterr err = {{0}};
+  *nord = 0;
+  *why = NULL;
+  if (ranks > 1 && dist_launched_rank() == 0) return -1; /* an MPI run's coordinator: the other ranks measure */
+  if (o->compile_only) {
+    *why = "--compile-only was given";
+    return -1;
+  }
+  int n = gpu_count(self, &err);
+  if (n <= 0) {
+    snprintf(whybuf, whylen, "no CUDA device found (%s)", n < 0 || err.msg[0] ? err.msg : "the driver reports none");
+    *why = whybuf;
+  } else if (o->devices || ranks > 1) {
+    if (exec_parse_devices(o->devices ? o->devices : "all", n, ordinals, EXEC_MAX_DEVICES, nord, &err) != 0) {
+      fprintf(stderr, "cutune run: %s\n", err.msg);
+      return 2;
+    }
+  } else if (o->device >= n) {
+    fprintf(stderr, "cutune: --device %d: this machine has %d CUDA device%s\n", o->device, n, n == 1 ? "" : "s");
+    return 2;
+  } else {
+    ordinals[(*nord)++] = o->device;
+  }
+  return -1;
+}
+
+int run_main(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--replay") || !strncmp(argv[i], "--replay=", 9)) return search_replay_main(argc, argv);
+
+  run_opts o = {.results_dir = "results", .device = 0, .seed = 1, .top = 10, .min_samples = 10,
+                .max_samples = 200, .rse = 0.005, .progress_tty = -1,
+                .energy_top = 8, .energy_within = 0.10, .compile_timeout = 60};
+  int st = parse_options(argc, argv, &o);
+  if (st >= 0) return st;
+  cterr err = {{0}};
   space *s = NULL;
   if (space_load(o.space_path, &s, &err) != 0) {
     fprintf(stderr, "cutune: %s\n", err.msg);
@@ -290,49 +337,29 @@ int run_main(int argc, char **argv) {
     space_free(s);
     return 2;
   }
-  int rc = 0;
   char *self = self_exe_path();
   if (!self) {
     fprintf(stderr, "cutune: cannot find its own executable (/proc/self/exe) to start workers\n");
     space_free(s);
     return 1;
   }
-  const char *why = NULL;
-  char whybuf[CTERR_MAX + 64];
-  int ordinals[EXEC_MAX_DEVICES], nord = 0;
   int ranks = dist_launched();
   if (ranks > 1 && o.compile_only && dist_launched_rank() > 0) { /* rank 0 compiles; the others have nothing to do */
     free(self), space_free(s);
     return 0;
   }
   if (ranks > 1 && o.compile_only) ranks = 1;
-  if (ranks > 1 && dist_launched_rank() == 0) {
-    /* an MPI run's coordinator: the other ranks measure, it needs no GPU of its own */
-  } else if (o.compile_only) why = "--compile-only was given";
-  else {
-    cterr gerr = {{0}};
-    int n = gpu_count(self, &gerr);
-    if (n <= 0) {
-      snprintf(whybuf, sizeof whybuf, "no CUDA device found (%s)", n < 0 || gerr.msg[0] ? gerr.msg : "the driver reports none");
-      why = whybuf;
-    } else if (o.devices || ranks > 1) {
-      if (exec_parse_devices(o.devices ? o.devices : "all", n, ordinals, EXEC_MAX_DEVICES, &nord, &err) != 0) {
-        fprintf(stderr, "cutune run: %s\n", err.msg);
-        free(self), space_free(s);
-        return 2;
-      }
-    } else if (o.device >= n) {
-      fprintf(stderr, "cutune: --device %d: this machine has %d CUDA device%s\n", o.device, n, n == 1 ? "" : "s");
-      free(self), space_free(s);
-      return 2;
-    } else {
-      ordinals[nord++] = o.device;
-    }
-  }
-  if (!why && o.sample) {
+  const char *why = NULL;
+  char whybuf[CTERR_MAX + 64];
+  int ordinals[EXEC_MAX_DEVICES], nord = 0, rc = 0;
+  st = choose_devices(&o, self, ranks, ordinals, &nord, &why, whybuf, sizeof whybuf);
+  if (st < 0 && !why && o.sample) {
     fprintf(stderr, "cutune run: --sample is for compile-only runs (add --compile-only; --budget N measures part of the space)\n");
+    st = 2;
+  }
+  if (st >= 0) {
     free(self), space_free(s);
-    return 2;
+    return st;
   }
   run_outcome out = {0};
   if (why && ranks > 1) /* a serving rank without a GPU still answers rank 0, which goes on without it */
