@@ -84,36 +84,14 @@ typedef struct {
   char msg[CTERR_MAX];
 } file_header;
 
-static int write_all(int fd, const void *p, size_t n) {
-  const char *c = p;
-  while (n) {
-    ssize_t w = write(fd, c, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return -1;
-    c += w, n -= (size_t)w;
-  }
-  return 0;
-}
-
-static int read_all(int fd, void *p, size_t n) {
-  char *c = p;
-  while (n) {
-    ssize_t r = read(fd, c, n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return -1;
-    c += r, n -= (size_t)r;
-  }
-  return 0;
-}
-
 static void worker(int fd, int job, int jobs, char **files, int nfiles, const score_cfg *cfg) {
   score_result *res = xcalloc((size_t)cfg->nstrat, sizeof *res);
   for (int f = job; f < nfiles; f += jobs) {
     file_header h = {.file = f, .ok = 1};
     cterr err = {{0}};
     if (score_file(files[f], cfg, res, &err) < 0) h.ok = 0, snprintf(h.msg, sizeof h.msg, "%s", err.msg);
-    if (write_all(fd, &h, sizeof h) < 0) break;
-    if (h.ok && write_all(fd, res, (size_t)cfg->nstrat * sizeof *res) < 0) break;
+    if (fd_write_all(fd, &h, sizeof h) < 0) break;
+    if (h.ok && fd_write_all(fd, res, (size_t)cfg->nstrat * sizeof *res) < 0) break;
   }
   free(res);
 }
@@ -387,14 +365,14 @@ int search_score_main(int argc, char **argv) {
   }
   for (int j = 0; j < nj; j++) {
     file_header h;
-    while (read_all(fds[j], &h, sizeof h) == 0) {
+    while (fd_read_all(fds[j], &h, sizeof h) == 0) {
       if (h.file < 0 || h.file >= nfiles) break;
       if (!h.ok) {
         fprintf(stderr, "cutune score: %s\n", h.msg);
         status = 1;
         continue;
       }
-      if (read_all(fds[j], all + (size_t)h.file * cfg.nstrat, (size_t)cfg.nstrat * sizeof *all) < 0) break;
+      if (fd_read_all(fds[j], all + (size_t)h.file * cfg.nstrat, (size_t)cfg.nstrat * sizeof *all) < 0) break;
       done[h.file] = 1;
       double sec = 0;
       for (int s = 0; s < cfg.nstrat; s++) sec += all[(size_t)h.file * cfg.nstrat + s].seconds;

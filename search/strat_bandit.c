@@ -42,8 +42,7 @@ static int bandit_init(strategy *s, cterr *err) {
   bandit_state *b = xcalloc(1, sizeof *b);
   s->impl = b;
   b->best_seen = INFINITY;
-  b->owner = xmalloc(s->n);
-  memset(b->owner, 0xff, s->n);
+  b->owner = strategy_arm_owners(s);
   if (strategy_new_arms(s, "bandit", s->o.arms, b->arm, &b->narms, MAX_ARMS, arm_seed, err) < 0) return -1;
   for (int a = 0; a < b->narms; a++) b->hist[a] = xcalloc((size_t)s->o.bandit_window, 1);
   if (!b->narms) return cterr_set(err, "no arms given (expected names like \"ils,ga,bo\")");

@@ -70,8 +70,7 @@ static int hybrid_init(strategy *s, cterr *err) {
   hybrid_state *h = xcalloc(1, sizeof *h);
   s->impl = h;
   h->best_seen = INFINITY;
-  h->owner = xmalloc(s->n);
-  memset(h->owner, 0xff, s->n);
+  h->owner = strategy_arm_owners(s);
   h->patience = s->o.hybrid_patience;
   h->min_evals = s->o.hybrid_min;
   h->ramp = s->o.hybrid_ramp;

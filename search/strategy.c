@@ -78,6 +78,12 @@ int strategy_new_arms(strategy *s, const char *who, const char *list, strategy *
   return rc;
 }
 
+int8_t *strategy_arm_owners(const strategy *s) {
+  int8_t *o = xmalloc(s->n ? s->n : 1);
+  memset(o, 0xff, s->n);
+  return o;
+}
+
 int strategy_new_shared(const char *name, const configset *cs, uint64_t seed, const strategy_opts *o,
                         uint8_t *prop, size_t *nprop, strategy **out, cterr *err) {
   *out = NULL;

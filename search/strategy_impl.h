@@ -51,6 +51,8 @@ int strategy_new_shared(const char *name, const configset *cs, uint64_t seed, co
  * names who and the list. */
 int strategy_new_arms(strategy *s, const char *who, const char *list, strategy **arms, int *n, int max,
                       uint64_t (*seed_of)(strategy *s, int k), cterr *err);
+/* Which arm proposed each row of s: s->n entries, all -1 (none) to start. Caller frees. */
+int8_t *strategy_arm_owners(const strategy *s);
 
 static inline int st_free(const strategy *s, size_t i) { return !s->prop[i]; }
 /* A uniformly random row not proposed yet, or -1 when every row has been. */

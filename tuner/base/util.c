@@ -461,3 +461,26 @@ int parse_double(const char *s, double *out, const char *what, cterr *err) {
   *out = v;
   return 0;
 }
+
+int fd_write_all(int fd, const void *p, size_t n) {
+  const char *c = p;
+  while (n) {
+    ssize_t w = write(fd, c, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return -1;
+    c += w, n -= (size_t)w;
+  }
+  return 0;
+}
+
+int fd_read_all(int fd, void *p, size_t n) {
+  char *c = p;
+  while (n) {
+    ssize_t r = read(fd, c, n);
+    if (r < 0 && errno == EINTR) continue;
+    if (r == 0) errno = 0;
+    if (r <= 0) return -1;
+    c += r, n -= (size_t)r;
+  }
+  return 0;
+}
