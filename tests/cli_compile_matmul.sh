@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib_cli.sh"
 set -e
 for arch in sm_90 sm_80; do
-  expect_status 0 -- "$BIN" run --compile-only --arch $arch --no-progress --sample 3 --seed 3 lua/matmul_space.lua
+  expect_status 0 -- "$BIN" run --compile-only --arch $arch --no-progress -v --sample 3 --seed 3 lua/matmul_space.lua
   expect_output "of them covering every value of every parameter" "$arch matmul"
   expect_output "configurations for $arch" "$arch matmul"
   expect_output " 0 failed" "$arch matmul"

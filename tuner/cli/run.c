@@ -32,19 +32,25 @@ static const char run_usage[] =
     "measured. A run over a store that already holds a configuration (same template and\n"
     "options) does not measure it again, so an interrupted run resumes where it stopped.\n"
     "\n"
-    "Without a GPU (or with --compile-only) the space is enumerated and every configuration\n"
-    "compiled for --arch; the table shows registers, shared memory, spills and theoretical\n"
-    "occupancy with its limiter. Timing needs a GPU.\n"
+    "Without a GPU (or with --compile-only) the space is enumerated and its configurations\n"
+    "compiled for --arch (every one of a space of up to " XSTR(TUNE_EXHAUSTIVE_MAX) ", else a sample of " XSTR(TUNE_DEFAULT_BUDGET) ": see --sample);\n"
+    "a summary shows how many compiled, the range of registers, shared memory, spills and\n"
+    "theoretical occupancy, and per occupancy limiter the configurations it caps least; -v or\n"
+    "--csv FILE gives the whole table. --budget N compiles a sample of N, --time S stops\n"
+    "handing out configurations after S seconds. Timing needs a GPU.\n"
     "\n"
     "options:\n"
     "  --results DIR       where measurement records go (default: results)\n"
     "  --arch sm_XY        target architecture without a GPU: one NVRTC supports (listed below)\n"
     "                      (default: the device's, or sm_90 when there is none)\n"
     "  --compile-only      do not use the GPU even if one is present\n"
-    "  --sample N          compile-only: compile N configurations, not the whole space: first a few\n"
+    "  --sample N|all      compile-only: compile N configurations, not the whole space: first a few\n"
     "                      that together use every value of every parameter (so every branch a\n"
     "                      parameter selects in the template is compiled; this part comes whole\n"
-    "                      even when N is smaller), then random others (--seed) up to N\n"
+    "                      even when N is smaller), then random others (--seed) up to N; 'all':\n"
+    "                      every one, also of a space larger than " XSTR(TUNE_EXHAUSTIVE_MAX) " (default there: " XSTR(TUNE_DEFAULT_BUDGET) ")\n"
+    "  --csv FILE          compile-only: also write the whole resource table as CSV (one row per\n"
+    "                      configuration, the columns of cutune's records)\n"
     "  --compile-timeout S seconds one configuration may take to compile before its worker is\n"
     "                      killed and it is recorded as compile_timeout (default 60). A later\n"
     "                      run compiles such a configuration again when its --compile-timeout\n"
@@ -86,13 +92,14 @@ static const char run_usage[] =
     "  --no-progress       plain progress lines even on a terminal\n"
     "  -q, --quiet         only the final tables: no progress, no per-problem notes\n"
     "  -v, --verbose       a line per configuration as it finishes (status, resources or the\n"
-    "                      message), and every failure listed in full under the table\n"
+    "                      message), every failure listed in full under the table, and without a\n"
+    "                      GPU the whole resource table instead of its summary\n"
     "  -h, --help          this text\n"
     "\n"
     "Spaces too large to exhaust: without --budget and --time, a space of more than\n"
     "" XSTR(TUNE_EXHAUSTIVE_MAX) " valid configurations gets a budgeted search on each problem: the default\n"
     "strategy (hybrid) with --budget " XSTR(TUNE_DEFAULT_BUDGET) " --time " XSTR(TUNE_DEFAULT_TIME) ", whichever ends first (the matmul\n"
-    "space: ~93,000 configurations, about 1.5 minutes per problem on an H200). Only what the\n"
+    "space, lua/matmul_space.lua: 74,748 configurations, at most " XSTR(TUNE_DEFAULT_TIME) " s per problem). Only what the\n"
     "strategy asks for is compiled: the compile pool runs at most 2 x --jobs configurations\n"
     "ahead of the GPU (2 x --jobs + 4), in parallel NVRTC processes. Give --budget or --time (or --strategy\n"
     "exhaustive) to override; --budget larger than the space measures all of it. --time\n"
@@ -156,7 +163,7 @@ typedef struct num_opt {
 
 enum { O_RESULTS = 256, O_ARCH, O_COMPILE_ONLY, O_DEVICE, O_JOBS, O_CACHE, O_NO_CACHE, O_STRATEGY,
        O_BUDGET, O_TIME, O_SEED, O_PROBLEM, O_TOP, O_MINS, O_MAXS, O_RSE, O_NOPROG, O_ETOP, O_EWITHIN,
-       O_SAMPLE, O_COMPILE_TIMEOUT, O_DEVICES, O_RANK_TIMEOUT, O_NO_SWEEP };
+       O_SAMPLE, O_COMPILE_TIMEOUT, O_DEVICES, O_RANK_TIMEOUT, O_NO_SWEEP, O_CSV };
 
 static const num_opt num_opts[] = {
     {O_DEVICE, "--device", "a GPU ordinal (0, 1, ...)", 0, 1e6, 0, 0, 1},
@@ -171,7 +178,7 @@ static const num_opt num_opts[] = {
     {O_RSE, "--rse", "a fraction between 0 and 1 (e.g. 0.005)", 0, 1, 1, 1, 0},
     {O_ETOP, "--energy-top", "a positive number of configurations", 1, 100000, 0, 0, 1},
     {O_EWITHIN, "--energy-within", "a fraction >= 0 (0.1 is 10 %)", 0, 1e9, 0, 0, 0},
-    {O_SAMPLE, "--sample", "a positive number of configurations", 1, 1e15, 0, 0, 1},
+    {O_SAMPLE, "--sample", "a positive number of configurations or 'all'", 1, 1e15, 0, 0, 1},
     {O_COMPILE_TIMEOUT, "--compile-timeout", "a number of seconds from 0 to 86400", 0, 86400, 1, 0, 0},
 };
 
@@ -240,12 +247,16 @@ static int parse_options(int argc, char **argv, run_opts *o) {
       {"no-progress", no_argument, 0, O_NOPROG}, {"sample", required_argument, 0, O_SAMPLE},
       {"compile-timeout", required_argument, 0, O_COMPILE_TIMEOUT}, {"quiet", no_argument, 0, 'q'},
       {"devices", required_argument, 0, O_DEVICES}, {"rank-timeout", required_argument, 0, O_RANK_TIMEOUT},
-      {"no-runtime-sweep", no_argument, 0, O_NO_SWEEP},
+      {"no-runtime-sweep", no_argument, 0, O_NO_SWEEP}, {"csv", required_argument, 0, O_CSV},
       {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
   opterr = 0;
   optind = 1;
   int c;
   while ((c = getopt_long(argc, argv, ":qvh", longopts, NULL)) != -1) {
+    if (c == O_SAMPLE && optarg && !strcmp(optarg, "all")) {
+      o->sample = RUN_SAMPLE_ALL;
+      continue;
+    }
     int st = number_option(o, c, optarg);
     if (st >= 0) {
       if (st) return st;
@@ -270,6 +281,7 @@ static int parse_options(int argc, char **argv, run_opts *o) {
     case O_PROBLEM: o->problem = optarg; break;
     case O_NOPROG: o->progress_tty = 0; break;
     case O_NO_SWEEP: o->no_runtime_sweep = 1; break;
+    case O_CSV: o->csv = optarg; break;
     case 'q': o->quiet = 1; break;
     case 'v': o->verbose = 1; break;
     case 'h':
@@ -353,8 +365,10 @@ int run_main(int argc, char **argv) {
   char whybuf[CTERR_MAX + 64];
   int ordinals[EXEC_MAX_DEVICES], nord = 0, rc = 0;
   st = choose_devices(&o, self, ranks, ordinals, &nord, &why, whybuf, sizeof whybuf);
-  if (st < 0 && !why && o.sample) {
-    fprintf(stderr, "cutune run: --sample is for compile-only runs (add --compile-only; --budget N measures part of the space)\n");
+  if (st < 0 && !why && (o.sample || o.csv)) {
+    fprintf(stderr, "cutune run: %s is for runs without a GPU (add --compile-only%s)\n", o.sample ? "--sample" : "--csv",
+            o.sample ? "; --budget N measures part of the space" : "; a GPU run's records are the store, one JSON line "
+            "each: cutune report renders it");
     st = 2;
   }
   if (st >= 0) {

@@ -12,6 +12,8 @@
 #include "store/record.h"
 #include "space/space.h"
 
+#define RUN_SAMPLE_ALL (-1L)
+
 typedef struct run_opts {
   const char *space_path;
   const char *results_dir; /* default "results" */
@@ -23,7 +25,9 @@ typedef struct run_opts {
   const char *devices;     /* --devices: "all" or "0,2,3"; NULL: device alone */
   double rank_timeout;     /* MPI: seconds of silence before a rank holding work is taken as lost */
   int compile_only;
-  long sample;             /* compile-only: this many configurations (a cover first); 0 = all */
+  long sample;             /* compile-only: this many configurations (a cover first); 0: the default
+                              (compile_only.h), RUN_SAMPLE_ALL: every one */
+  const char *csv;         /* compile-only: the whole resource table also to this CSV file */
   double compile_timeout;  /* seconds one compile may take before its worker is killed */
   const char *strategy;    /* NULL: default for the space and budget */
   long budget;             /* evaluations per problem; 0 = unlimited */
