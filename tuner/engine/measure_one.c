@@ -5,8 +5,8 @@
 
 #include "job.h"
 
-int measure_one(const char *space_path, const char *config, const char *problem, const measure_one_opts *o,
-                record *rec, cterr *err) {
+int measure_one(const char *space_path, const char *config, const char *problem, const measure_one_opts *o, record *rec,
+                cterr *err) {
   space *s = NULL;
   gpu *g = NULL;
   compile_result refc, cr;

@@ -17,7 +17,7 @@ typedef struct measure_one_opts {
  * (job_find_problem). rec (initialised by the call, the caller frees it) gets the record, with
  * the device's name; a configuration that does not compile or launch is a record of that
  * status, not an error. The worker's time limit is 600 s: under the tools it runs slowly. */
-int measure_one(const char *space_path, const char *config, const char *problem, const measure_one_opts *o,
-                record *rec, cterr *err);
+int measure_one(const char *space_path, const char *config, const char *problem, const measure_one_opts *o, record *rec,
+                cterr *err);
 
 #endif

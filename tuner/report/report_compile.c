@@ -63,14 +63,14 @@ void report_compile_summary(FILE *out, const record *const *recs, size_t n, int 
     put_range(out, "local memory", ok, nok, offsetof(record, local_bytes), " B");
     put_range(out, "threads per block", ok, nok, offsetof(record, block_threads), "");
     fprintf(out, "  %-22s %zu configuration%s\n", "spilling", spilled, spilled == 1 ? "" : "s");
-    if (isfinite(occ_lo))
-      fprintf(out, "  %-22s %.0f-%.0f %% (theoretical)\n", "occupancy", 100 * occ_lo, 100 * occ_hi);
+    if (isfinite(occ_lo)) fprintf(out, "  %-22s %.0f-%.0f %% (theoretical)\n", "occupancy", 100 * occ_lo, 100 * occ_hi);
   }
   /* per limiter: how many it limits, and the configurations it limits least */
   qsort(ok, nok, sizeof *ok, by_limiter);
   const record **best = xcalloc(nok + 1, sizeof *best);
   size_t nbest = 0;
-  if (nok && per_limiter > 0) fprintf(out, "\ntheoretical occupancy by limiter (what caps the blocks per multiprocessor):\n");
+  if (nok && per_limiter > 0)
+    fprintf(out, "\ntheoretical occupancy by limiter (what caps the blocks per multiprocessor):\n");
   for (size_t i = 0; i < nok && per_limiter > 0;) {
     size_t j = i;
     while (j < nok && !strcmp(ok[j]->limiter ? ok[j]->limiter : "", ok[i]->limiter ? ok[i]->limiter : "")) j++;

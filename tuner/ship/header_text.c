@@ -10,7 +10,7 @@ static void hex_byte(dbuf *b, unsigned char c) { dbuf_printf(b, "\\x%02x", c); }
 void hdr_comment(dbuf *b, const char *s) {
   for (const char *p = s; *p; p++) {
     unsigned char c = (unsigned char)*p, prev = p > s ? (unsigned char)p[-1] : 0;
-    if (c < 0x20 || c > 0x7e || c == '\\') hex_byte(b, c); /* no newline, no line splice */
+    if (c < 0x20 || c > 0x7e || c == '\\') hex_byte(b, c);                           /* no newline, no line splice */
     else if ((c == '/' && prev == '*') || (c == '*' && prev == '/')) hex_byte(b, c); /* no end, no nested start */
     else if (c == '?' && prev == '?') hex_byte(b, c); /* no trigraph (C99: ??/ is a backslash) */
     else dbuf_append(b, p, 1);
