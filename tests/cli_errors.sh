@@ -73,4 +73,16 @@ expect_output "partly_broken.cu("
 expect_output "-DX=2"
 expect_output "2 failed"
 expect_output "timing needs a GPU"
+# a parameter the template never names (misspelt: the template's #ifndef default applies) is
+# warned about before anything compiles (issue 23, item 14); the spelled-right one is not
+W="$TMPROOT/misspelt"
+mkdir -p "$W"
+cp tests/spaces/fake_run.cu tests/spaces/fake_run_inc.cuh "$W/"
+sed -e 's/ct.param("U", {1, 2})/ct.param("UNROL", {1, 2})/' tests/spaces/fake_run.lua > "$W/fake_run.lua"
+expect_status 0 -- grep -q 'ct.param("UNROL"' "$W/fake_run.lua"
+expect_status 0 -- "$BIN" run --compile-only --sample 1 --jobs 2 -q "$W/fake_run.lua"
+expect_output "warning: parameter UNROL appears nowhere in $W/fake_run.cu or the files it includes"
+if printf '%s' "$OUTPUT" | grep -q "parameter B appears nowhere\|parameter COVER appears nowhere"; then fail "a parameter the template uses was warned about"; else ok; fi
+expect_status 0 -- "$BIN" run --compile-only --sample 1 --jobs 2 -q tests/spaces/fake_run.lua
+if printf '%s' "$OUTPUT" | grep -q "appears nowhere"; then fail "fake_run.lua's parameters were warned about"; else ok; fi
 finish

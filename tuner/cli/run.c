@@ -329,6 +329,19 @@ static int choose_devices(const run_opts *o, const char *self, int ranks, int *o
   return -1;
 }
 
+/* A parameter the template never names is most likely misspelt: say so before compiling. */
+static void warn_unused_params(const space *s) {
+  compile_source src;
+  compile_source_init(&src);
+  cterr err;
+  dbuf warn;
+  dbuf_init(&warn);
+  if (job_load_source(s, &src, &err) == 0) job_check_params(s, &src, &warn); /* else the run says why */
+  if (warn.len) fputs(warn.data, stderr);
+  dbuf_free(&warn);
+  compile_source_free(&src);
+}
+
 int run_main(int argc, char **argv) {
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "--replay") || !strncmp(argv[i], "--replay=", 9)) return search_replay_main(argc, argv);
@@ -349,6 +362,7 @@ int run_main(int argc, char **argv) {
     space_free(s);
     return 2;
   }
+  warn_unused_params(s);
   char *self = self_exe_path();
   if (!self) {
     fprintf(stderr, "cutune: cannot find its own executable (/proc/self/exe) to start workers\n");

@@ -5,6 +5,7 @@
 
 #include "base/input.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,6 +202,51 @@ int job_compile_reference(const space *s, const char *arch, cpool *pool, compile
   if (!cr->ok)
     return cterr_set(err, "%s: the reference kernel '%s' does not compile: %s", space_path(s), job.kernel, cr->message);
   return 0;
+}
+
+/* How many times word occurs in text as a whole identifier. */
+static int count_word(const char *text, const char *word) {
+  size_t n = strlen(word);
+  int k = 0;
+  for (const char *p = strstr(text, word); p; p = strstr(p + 1, word)) {
+    int before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+    int after = isalnum((unsigned char)p[n]) || p[n] == '_';
+    k += !before && !after;
+  }
+  return k;
+}
+
+void job_check_params(const space *s, const compile_source *src, dbuf *warn) {
+  const configset *cs = space_configs(s);
+  int nf = src->nfiles > 0 ? src->nfiles : 1;
+  dbuf *texts = xcalloc((size_t)nf, sizeof *texts);
+  for (int f = 0; f < nf; f++) {
+    dbuf_init(&texts[f]);
+    cterr e;
+    if (f == 0) dbuf_puts(&texts[0], src->text.data ? src->text.data : "");
+    else if (file_read(src->files[f], &texts[f], &e) != 0) dbuf_reset(&texts[f]);
+    if (!texts[f].data) dbuf_puts(&texts[f], "");
+  }
+  dbuf lua;
+  dbuf_init(&lua);
+  cterr e;
+  if (file_read(space_path(s), &lua, &e) != 0 || !lua.data) dbuf_puts(&lua, "");
+  for (int p = 0; p < configset_nparams(cs); p++) {
+    const char *name = configset_param(cs, p)->name;
+    if (space_param_runtime(s, p)) continue; /* a kernel argument, no macro */
+    /* a parameter the space's own functions read (p.B in block or grid) may steer the launch
+     * alone: only one the space declares and nothing else names is certainly idle */
+    if (count_word(lua.data, name) > 1) continue;
+    int seen = 0;
+    for (int f = 0; f < nf && !seen; f++) seen = count_word(texts[f].data, name) > 0;
+    if (!seen)
+      dbuf_printf(warn, "%s: warning: parameter %s appears nowhere in %s%s, so -D%s=... changes nothing there: is it "
+                  "misspelt? (a #ifndef %s default in the template would then apply to every configuration)\n",
+                  space_path(s), name, space_template_path(s), nf > 1 ? " or the files it includes" : "", name, name);
+  }
+  for (int f = 0; f < nf; f++) dbuf_free(&texts[f]);
+  free(texts);
+  dbuf_free(&lua);
 }
 
 void job_source_hash(const compile_source *src, char out[33]) {

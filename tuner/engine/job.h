@@ -80,6 +80,12 @@ void job_hold_free(job_hold *h);
  * hex digits. job_template_hash loads the space's source to compute it: what `cutune header`,
  * `best --space` and `explain` match records with, as `run` writes them. */
 void job_source_hash(const compile_source *src, char out[33]);
+/* One warning line in warn per compile-time parameter whose name appears nowhere in the
+ * template and the files it includes (as a whole word, comments included) nor in the space
+ * file beyond its declaration (a parameter the space's block or grid function reads may steer
+ * the launch alone): its -D changes nothing, so it is most likely misspelt (and a template's
+ * #ifndef default applies to every configuration). */
+void job_check_params(const space *s, const compile_source *src, dbuf *warn);
 int job_template_hash(const space *s, char out[33], cterr *err);
 /* sha256 (16 bytes hex) of a job's option list, for provenance and resume. */
 void job_options_hash(const compile_job *job, char out[33]);
