@@ -28,11 +28,15 @@ cudaError_t cutune_sgemm(int M, int N, int K, float alpha, const float *A, const
                          cudaStream_t stream);
 
 /* What cutune_sgemm launches for this size on the current device: the shipped configuration,
- * its parameters as text ("BM=128 BN=256 ..."), the time the header recorded for it at its
- * problem (ms; -1 where the entry is a choice over several GPUs), the measured problem (M, N, K)
- * and where the entry came from. Any pointer may be NULL. */
+ * its parameters as text ("BM=128 BN=256 ..."), the tuned shape (M, N, K) it was matched to (the
+ * header's rule for sizes never tuned: docs/HEADER.md, "Kernel selection"), the
+ * configuration's time there as the header recorded it (ms; -1 where the entry is a choice over
+ * several GPUs) and where the entry came from. Any pointer may be NULL. */
 cudaError_t cutune_sgemm_describe(int M, int N, int K, int *config, char *params, int params_len, double *time_ms,
                                   long long measured[3], const char **source);
+/* Why: one line of text (len bytes at most) naming the configuration, the tuned shape it was
+ * matched to, its share of the best there, and the tuned shapes the rule consulted. */
+cudaError_t cutune_sgemm_why(int M, int N, int K, char *buf, int len);
 
 #ifdef __cplusplus
 }

@@ -18,12 +18,16 @@ extern "C" {
 cudaError_t cutune_transpose(float *out, const float *in, int rows, int cols, cudaStream_t stream);
 
 /* What cutune_transpose launches for this size on the current device: the shipped
- * configuration, its parameters as text ("TILE=64 PAD=0 ..."), the time the header recorded
- * for it at its problem (ms; -1 where the entry is a choice over several GPUs), the measured
- * problem and where the entry came from. Any pointer may be NULL. */
+ * configuration, its parameters as text ("TILE=64 PAD=0 ..."), the tuned shape it was matched
+ * to (the header's rule for sizes: docs/HEADER.md, "Kernel selection"), the configuration's
+ * time there as the header recorded it (ms; -1 where the entry is a choice over several GPUs)
+ * and where the entry came from. Any pointer may be NULL. */
 cudaError_t cutune_transpose_describe(int rows, int cols, int *config, char *params, int params_len,
                                       double *time_ms, long long *meas_rows, long long *meas_cols,
                                       const char **source);
+/* Why: one line of text (len bytes at most) naming the configuration, the tuned shape it was
+ * matched to, its share of the best there, and the tuned shapes the rule consulted. */
+cudaError_t cutune_transpose_why(int rows, int cols, char *buf, int len);
 
 #ifdef __cplusplus
 }

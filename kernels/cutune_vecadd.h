@@ -23,11 +23,14 @@ extern "C" {
 cudaError_t cutune_vecadd(float *c, const float *a, const float *b, long long n, cudaStream_t stream);
 
 /* What cutune_vecadd launches for this n on the current device: the shipped configuration, its
- * parameters as text ("BLOCK=128 VEC=2 ..."), the time the header recorded for it at its
- * problem (ms; -1 where the entry is a choice over several GPUs), the measured n and where the
- * entry came from. Any pointer may be NULL. */
+ * parameters as text ("BLOCK=128 VEC=2 ..."), the tuned n it was matched to (docs/HEADER.md,
+ * "Kernel selection"), the configuration's time there as the header recorded it (ms; -1 where
+ * the entry is a choice over several GPUs) and where the entry came from. Any pointer may be NULL. */
 cudaError_t cutune_vecadd_describe(long long n, int *config, char *params, int params_len, double *time_ms,
                                    long long *measured_n, const char **source);
+/* Why: one line of text (len bytes at most) naming the configuration, the tuned n it was
+ * matched to, its share of the best there, and the tuned sizes the rule consulted. */
+cudaError_t cutune_vecadd_why(long long n, char *buf, int len);
 
 #ifdef __cplusplus
 }

@@ -74,3 +74,11 @@ extern "C" cudaError_t cutune_sgemm_describe(int M, int N, int K, int *config, c
   if (source) *source = e->source;
   return cudaSuccess;
 }
+
+extern "C" cudaError_t cutune_sgemm_why(int M, int N, int K, char *buf, int len) {
+  const device_id *d;
+  cudaError_t r = cutune_launch::current_device(&d);
+  if (r != cudaSuccess) return r;
+  cutune_matmul_why(d->name, d->major, d->minor, K, M, N, buf, len);
+  return cudaSuccess;
+}

@@ -55,3 +55,11 @@ extern "C" cudaError_t cutune_transpose_describe(int rows, int cols, int *config
   if (source) *source = e->source;
   return cudaSuccess;
 }
+
+extern "C" cudaError_t cutune_transpose_why(int rows, int cols, char *buf, int len) {
+  const device_id *d;
+  cudaError_t r = cutune_launch::current_device(&d);
+  if (r != cudaSuccess) return r;
+  cutune_transpose_why(d->name, d->major, d->minor, cols, rows, buf, len);
+  return cudaSuccess;
+}

@@ -56,3 +56,11 @@ extern "C" cudaError_t cutune_vecadd_describe(long long n, int *config, char *pa
   if (source) *source = e->source;
   return cudaSuccess;
 }
+
+extern "C" cudaError_t cutune_vecadd_why(long long n, char *buf, int len) {
+  const cutune_launch::device_id *d;
+  cudaError_t r = cutune_launch::current_device(&d);
+  if (r != cudaSuccess) return r;
+  cutune_vecadd_why(d->name, d->major, d->minor, n, buf, len);
+  return cudaSuccess;
+}

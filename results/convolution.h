@@ -8,12 +8,35 @@
  *   NVIDIA RTX A4000             sm_86    ../shared/data/tuning-caches/convolution/A4000.json.gz
  *   NVIDIA RTX A6000             sm_86    ../shared/data/tuning-caches/convolution/A6000.json.gz
  *
- * Selection (cutune_convolution_select): the entry of the device name (exact, as the CUDA
+ * Selection (cutune_convolution_select): the entries of the device name (exact, as the CUDA
  * runtime's cudaDeviceProp.name), else of its architecture (sm_XY from the compute
- * capability), else the portable default; within it, the measured problem nearest to the
- * one asked: least sum over the dimensions of |ln(asked / measured)|. The portable choice
- * over several GPUs: the configuration measured on all of them whose worst share of each
- * GPU's own best time is highest (cutune header --rule worst).
+ * capability), else the portable default; within them, the rule of the kernel selection
+ * below (the tuned shapes nearest to the one asked). Over several GPUs a kernel's share of a
+ * shape is its worst share of each GPU's own best time, among the kernels measured on as many
+ * of them as any (cutune header --rule worst).
+ *
+ * Kernel selection (cutune header --cover 0.03 --max-kernels 16): per level (a GPU, an architecture,
+ * the portable default) the fewest kernels, at most 16, that bring every tuned shape within
+ * 3 % of the best measured there (greedy set cover, then dropping, an exhaustive search for a
+ * smaller set and swaps); each tuned shape is an entry with the fastest of them. A size never
+ * tuned gets the kernel of the set with the least sum of ratios (time / best) over the k tuned
+ * shapes nearest to it (least product over the dimensions of max/min of asked and tuned, i.e.
+ * sum of |ln(asked / tuned)|; a ratio not measured counts 2), k chosen by leave-one-out: each
+ * tuned shape left out, the set chosen again without it and the rule applied to its sizes;
+ * 'covered': shapes whose entry is within 3 % of their best; 'least': the least share of
+ * a shape's best that its entry reaches; 'left out': the rule on each tuned shape left out,
+ * 'judged' where its kernel was measured, 'mean' the geometric mean of best / time there,
+ * 'least' the lowest, and how many came within 3 %.
+ *
+ *  level                        shapes kernels covered   least rule | left out: judged    mean   least  within 3 %
+ *  NVIDIA A100-PCIE-40GB             1       1     1/1 100.0 %  k=1 |                - (one shape: nothing to leave out)
+ *  NVIDIA H200                       1       1     1/1 100.0 %  k=1 |                - (one shape: nothing to leave out)
+ *  NVIDIA RTX A4000                  1       1     1/1 100.0 %  k=1 |                - (one shape: nothing to leave out)
+ *  NVIDIA RTX A6000                  1       1     1/1 100.0 %  k=1 |                - (one shape: nothing to leave out)
+ *  sm_80 (architecture)              1       1     1/1 100.0 %  k=1 |                - (one shape: nothing to leave out)
+ *  sm_86 (architecture)              1       1     1/1 100.0 %  k=1 |                - (one shape: nothing to leave out)
+ *  sm_90 (architecture)              1       1     1/1 100.0 %  k=1 |                - (one shape: nothing to leave out)
+ *  portable default                  1       1     1/1 100.0 %  k=1 |                - (one shape: nothing to leave out)
  *
  * Performance portability: the share of each GPU's own best time that the portable default
  * (and the GPU's architecture entry) reaches on that GPU, per problem measured.
@@ -38,6 +61,7 @@
 #ifndef CUTUNE_CONVOLUTION_H_
 #define CUTUNE_CONVOLUTION_H_
 
+#include <stdio.h>
 #include <string.h>
 
 #define CUTUNE_CONVOLUTION_NCONFIGS 5
@@ -125,55 +149,158 @@ typedef struct cutune_convolution_entry {
   int filter_width;
   unsigned block[3];      /* threads per block */
   unsigned shared_bytes;  /* dynamic shared memory per block */
-  double time_ms;         /* measured median at that problem (-1: a choice over several GPUs) */
+  double time_ms;         /* this configuration's median at that problem (-1: a choice over several GPUs) */
+  double share;           /* the best there / this configuration's time (worst or mean over the GPUs) */
+  int knn;                /* the rule's k at this entry's level */
   const char *source;     /* where it came from */
 } cutune_convolution_entry;
 
-/* The entry for a device (name and compute capability) and a problem; never NULL. */
-static inline const cutune_convolution_entry *cutune_convolution_select(const char *device_name, int cc_major, int cc_minor, long long H, long long W) {
+/* Every entry: per level (device, architecture, default), one per tuned shape, with the kernel of
+ * the level's set it gets (Kernel selection, above). */
+static inline const cutune_convolution_entry *cutune_convolution_entries_(int *ct_n) {
   static const cutune_convolution_entry e[] = {
     /* device NVIDIA A100-PCIE-40GB, H=4096,W=4096: block_size_x=32,block_size_y=4,tile_size_x=1,tile_size_y=3,read_only=1,use_padding=0,use_shmem=1,use_cmem=1,filter_height=15,filter_width=15 */
-    {0, "NVIDIA A100-PCIE-40GB", 80, {4096, 4096}, 2, 32, 4, 1, 3, 1, 0, 1, 1, 15, 15, {32, 4, 1}, 0, 0.5536,
+    {0, "NVIDIA A100-PCIE-40GB", 80, {4096, 4096}, 2, 32, 4, 1, 3, 1, 0, 1, 1, 15, 15, {32, 4, 1}, 0, 0.5536, 1.0000, 1,
      "NVIDIA A100-PCIE-40GB, 2023-12-22, 0.5536 ms (A100.json.gz)"},
     /* device NVIDIA H200, H=4096,W=4096: block_size_x=32,block_size_y=4,tile_size_x=4,tile_size_y=4,read_only=0,use_padding=0,use_shmem=1,use_cmem=1,filter_height=15,filter_width=15 */
-    {0, "NVIDIA H200", 90, {4096, 4096}, 3, 32, 4, 4, 4, 0, 0, 1, 1, 15, 15, {32, 4, 1}, 0, 0.524416,
+    {0, "NVIDIA H200", 90, {4096, 4096}, 3, 32, 4, 4, 4, 0, 0, 1, 1, 15, 15, {32, 4, 1}, 0, 0.524416, 1.0000, 1,
      "NVIDIA H200, 2026-12-01, 0.5244 ms, 14.40 TFLOP/s"},
     /* device NVIDIA RTX A4000, H=4096,W=4096: block_size_x=256,block_size_y=1,tile_size_x=2,tile_size_y=4,read_only=0,use_padding=0,use_shmem=0,use_cmem=1,filter_height=15,filter_width=15 */
-    {0, "NVIDIA RTX A4000", 86, {4096, 4096}, 1, 256, 1, 2, 4, 0, 0, 0, 1, 15, 15, {256, 1, 1}, 0, 1.02117,
+    {0, "NVIDIA RTX A4000", 86, {4096, 4096}, 1, 256, 1, 2, 4, 0, 0, 0, 1, 15, 15, {256, 1, 1}, 0, 1.02117, 1.0000, 1,
      "NVIDIA RTX A4000, 2023-12-22, 1.021 ms (A4000.json.gz)"},
     /* device NVIDIA RTX A6000, H=4096,W=4096: block_size_x=128,block_size_y=1,tile_size_x=2,tile_size_y=4,read_only=0,use_padding=0,use_shmem=0,use_cmem=1,filter_height=15,filter_width=15 */
-    {0, "NVIDIA RTX A6000", 86, {4096, 4096}, 0, 128, 1, 2, 4, 0, 0, 0, 1, 15, 15, {128, 1, 1}, 0, 0.603038,
+    {0, "NVIDIA RTX A6000", 86, {4096, 4096}, 0, 128, 1, 2, 4, 0, 0, 0, 1, 15, 15, {128, 1, 1}, 0, 0.603038, 1.0000, 1,
      "NVIDIA RTX A6000, 2023-12-22, 0.603 ms (A6000.json.gz)"},
     /* arch sm_80, H=4096,W=4096: block_size_x=32,block_size_y=4,tile_size_x=1,tile_size_y=3,read_only=1,use_padding=0,use_shmem=1,use_cmem=1,filter_height=15,filter_width=15 */
-    {1, "", 80, {4096, 4096}, 2, 32, 4, 1, 3, 1, 0, 1, 1, 15, 15, {32, 4, 1}, 0, 0.5536,
+    {1, "", 80, {4096, 4096}, 2, 32, 4, 1, 3, 1, 0, 1, 1, 15, 15, {32, 4, 1}, 0, 0.5536, 1.0000, 1,
      "NVIDIA A100-PCIE-40GB, 2023-12-22, 0.5536 ms (A100.json.gz)"},
     /* arch sm_86, H=4096,W=4096: block_size_x=128,block_size_y=1,tile_size_x=2,tile_size_y=4,read_only=0,use_padding=0,use_shmem=0,use_cmem=1,filter_height=15,filter_width=15 */
-    {1, "", 86, {4096, 4096}, 0, 128, 1, 2, 4, 0, 0, 0, 1, 15, 15, {128, 1, 1}, 0, -1,
+    {1, "", 86, {4096, 4096}, 0, 128, 1, 2, 4, 0, 0, 0, 1, 15, 15, {128, 1, 1}, 0, -1, 0.9892, 1,
      "portable over NVIDIA RTX A4000, NVIDIA RTX A6000: worst 98.9 % of each GPU's own best (NVIDIA RTX A4000)"},
     /* arch sm_90, H=4096,W=4096: block_size_x=32,block_size_y=4,tile_size_x=4,tile_size_y=4,read_only=0,use_padding=0,use_shmem=1,use_cmem=1,filter_height=15,filter_width=15 */
-    {1, "", 90, {4096, 4096}, 3, 32, 4, 4, 4, 0, 0, 1, 1, 15, 15, {32, 4, 1}, 0, 0.524416,
+    {1, "", 90, {4096, 4096}, 3, 32, 4, 4, 4, 0, 0, 1, 1, 15, 15, {32, 4, 1}, 0, 0.524416, 1.0000, 1,
      "NVIDIA H200, 2026-12-01, 0.5244 ms, 14.40 TFLOP/s"},
     /* default, H=4096,W=4096: block_size_x=96,block_size_y=2,tile_size_x=1,tile_size_y=4,read_only=1,use_padding=0,use_shmem=1,use_cmem=1,filter_height=15,filter_width=15 */
-    {2, "", 0, {4096, 4096}, 4, 96, 2, 1, 4, 1, 0, 1, 1, 15, 15, {96, 2, 1}, 0, -1,
+    {2, "", 0, {4096, 4096}, 4, 96, 2, 1, 4, 1, 0, 1, 1, 15, 15, {96, 2, 1}, 0, -1, 0.6885, 1,
      "portable over NVIDIA A100-PCIE-40GB, NVIDIA H200, NVIDIA RTX A4000, NVIDIA RTX A6000: worst 68.8 % of each GPU's own best (NVIDIA A100-PCIE-40GB)"},
   };
-  const long long ct_want[2] = {H, W};
-  const int ct_n = (int)(sizeof e / sizeof e[0]), ct_arch = 10 * cc_major + cc_minor;
-  int ct_level, ct_i, ct_k, ct_best = -1;
-  double ct_bestd = 0;
-  for (ct_level = 0; ct_level < 3 && ct_best < 0; ct_level++)
+  *ct_n = (int)(sizeof e / sizeof e[0]);
+  return e;
+}
+
+/* Per entry, each shipped configuration's time there over the best at that level (1 = the best;
+ * 0 = not measured): what cutune_convolution_select sums over the nearest tuned shapes. */
+static inline double cutune_convolution_ratio_(int ct_i, int ct_c) {
+  static const double ct_r[8][5] = {
+    {1.4872, 1.4867, 1.0000, 1.8361, 1.4525},
+    {1.3752, 0.0000, 1.2963, 1.0000, 1.2355},
+    {1.0109, 1.0000, 1.6639, 1.5306, 1.2863},
+    {1.0000, 1.0286, 1.8324, 1.5604, 1.4106},
+    {1.4872, 1.4867, 1.0000, 1.8361, 1.4525},
+    {1.0109, 1.0286, 1.8324, 1.5604, 1.4106},
+    {1.3752, 0.0000, 1.2963, 1.0000, 1.2355},
+    {1.4872, 0.0000, 1.8324, 1.8361, 1.4525},
+  };
+  return ct_r[ct_i][ct_c];
+}
+
+/* Whether entry x belongs to the level group asked for. */
+static inline int cutune_convolution_in_(const cutune_convolution_entry *x, int ct_level, const char *device_name, int ct_arch) {
+  if (x->level != ct_level) return 0;
+  if (ct_level == 0) return device_name && strcmp(x->device, device_name) == 0;
+  return ct_level == 2 || x->arch == ct_arch;
+}
+
+/* The rule behind cutune_convolution_select for the sizes ct_want: the level (device name, else
+ * architecture, else the portable default), its knn tuned shapes nearest to ct_want, the
+ * kernel of the level's set with the least sum of ratios over them (ties: the lower
+ * configuration), and the entry it is matched to (the nearest of them with that kernel, else
+ * the nearest entry of the level with it). Returns that entry's index; ct_near (room for 8,
+ * may be NULL) gets the shapes consulted, nearest first, *ct_nnear their count. */
+static inline int cutune_convolution_pick_(const char *device_name, int cc_major, int cc_minor, const long long *ct_want,
+                                 int *ct_near, int *ct_nnear) {
+  int ct_n, ct_level, ct_lv = 2, ct_i, ct_k, ct_m = 0, ct_nn[8], ct_c, ct_best, ct_ret = -1, ct_voted = 0;
+  double ct_nd[8], ct_bs = 0, ct_bd = 0;
+  const cutune_convolution_entry *e = cutune_convolution_entries_(&ct_n);
+  const int ct_arch = 10 * cc_major + cc_minor;
+  for (ct_level = 0; ct_level < 3 && ct_m == 0; ct_level++)
     for (ct_i = 0; ct_i < ct_n; ct_i++) {
       double ct_dist = 1; /* product of max/min ratios: exp of the L1 distance of the logs */
-      if (e[ct_i].level != ct_level) continue;
-      if (ct_level == 0 && (!device_name || strcmp(e[ct_i].device, device_name) != 0)) continue;
-      if (ct_level == 1 && e[ct_i].arch != ct_arch) continue;
+      int ct_pos, ct_kk = e[ct_i].knn < 1 ? 1 : e[ct_i].knn > 8 ? 8 : e[ct_i].knn;
+      if (!cutune_convolution_in_(&e[ct_i], ct_level, device_name, ct_arch)) continue;
+      ct_lv = ct_level;
       for (ct_k = 0; ct_k < 2; ct_k++) {
-        double ct_a = ct_want[ct_k] > 0 ? (double)ct_want[ct_k] : 1, ct_m = (double)e[ct_i].problem[ct_k];
-        ct_dist *= ct_a > ct_m ? ct_a / ct_m : ct_m / ct_a;
+        double ct_a = ct_want[ct_k] > 0 ? (double)ct_want[ct_k] : 1, ct_b = (double)e[ct_i].problem[ct_k];
+        ct_dist *= ct_a > ct_b ? ct_a / ct_b : ct_b / ct_a;
       }
-      if (ct_best < 0 || ct_dist < ct_bestd) ct_best = ct_i, ct_bestd = ct_dist;
+      for (ct_pos = ct_m; ct_pos > 0 && ct_nd[ct_pos - 1] > ct_dist; ct_pos--) {}
+      if (ct_pos >= ct_kk) continue;
+      if (ct_m == ct_kk) ct_m--;
+      for (ct_k = ct_m; ct_k > ct_pos; ct_k--) ct_nn[ct_k] = ct_nn[ct_k - 1], ct_nd[ct_k] = ct_nd[ct_k - 1];
+      ct_nn[ct_pos] = ct_i, ct_nd[ct_pos] = ct_dist, ct_m++;
     }
-  return &e[ct_best];
+  if (ct_m == 0) return 0;
+  if (ct_nd[0] == 1) ct_m = 1; /* a tuned shape itself: its own entry */
+  ct_best = e[ct_nn[0]].config;
+  for (ct_c = 0; ct_c < CUTUNE_CONVOLUTION_NCONFIGS && ct_m > 1; ct_c++) {
+    double ct_s = 0;
+    int ct_in = 0;
+    for (ct_i = 0; ct_i < ct_n && !ct_in; ct_i++)
+      ct_in = e[ct_i].config == ct_c && cutune_convolution_in_(&e[ct_i], ct_lv, device_name, ct_arch);
+    if (!ct_in) continue;
+    for (ct_k = 0; ct_k < ct_m; ct_k++) {
+      double ct_r = cutune_convolution_ratio_(ct_nn[ct_k], ct_c);
+      ct_s += ct_r > 0 ? ct_r : 2.0;
+    }
+    if (!ct_voted || ct_s < ct_bs) ct_bs = ct_s, ct_best = ct_c, ct_voted = 1;
+  }
+  for (ct_k = 0; ct_k < ct_m && ct_ret < 0; ct_k++)
+    if (e[ct_nn[ct_k]].config == ct_best) ct_ret = ct_nn[ct_k];
+  if (ct_ret < 0) {
+    int ct_j = -1;
+    for (ct_i = 0; ct_i < ct_n; ct_i++) {
+      double ct_dist = 1;
+      if (e[ct_i].config != ct_best || !cutune_convolution_in_(&e[ct_i], ct_lv, device_name, ct_arch)) continue;
+      for (ct_k = 0; ct_k < 2; ct_k++) {
+        double ct_a = ct_want[ct_k] > 0 ? (double)ct_want[ct_k] : 1, ct_b = (double)e[ct_i].problem[ct_k];
+        ct_dist *= ct_a > ct_b ? ct_a / ct_b : ct_b / ct_a;
+      }
+      if (ct_j < 0 || ct_dist < ct_bd) ct_j = ct_i, ct_bd = ct_dist;
+    }
+    ct_ret = ct_j < 0 ? ct_nn[0] : ct_j;
+  }
+  if (ct_nnear) *ct_nnear = ct_m;
+  for (ct_k = 0; ct_near && ct_k < ct_m; ct_k++) ct_near[ct_k] = ct_nn[ct_k];
+  return ct_ret;
+}
+
+/* The entry for a device (name and compute capability) and a problem; never NULL. */
+static inline const cutune_convolution_entry *cutune_convolution_select(const char *device_name, int cc_major, int cc_minor, long long H, long long W) {
+  int ct_n;
+  const cutune_convolution_entry *e = cutune_convolution_entries_(&ct_n);
+  const long long ct_want[2] = {H, W};
+  return &e[cutune_convolution_pick_(device_name, cc_major, cc_minor, ct_want, 0, 0)];
+}
+
+/* Which kernel cutune_convolution_select gives these sizes and why, as one line of text into ct_buf
+ * (ct_len bytes, cut there); returns the shipped configuration. For describe functions. */
+static inline int cutune_convolution_why(const char *device_name, int cc_major, int cc_minor, long long H, long long W,
+                                char *ct_buf, int ct_len) {
+  int ct_n, ct_near[8], ct_nnear = 0, ct_i, ct_k, ct_o;
+  const cutune_convolution_entry *e = cutune_convolution_entries_(&ct_n), *ct_x;
+  const long long ct_want[2] = {H, W};
+  char ct_lv[64];
+  ct_i = cutune_convolution_pick_(device_name, cc_major, cc_minor, ct_want, ct_near, &ct_nnear);
+  ct_x = &e[ct_i];
+  if (ct_x->level == 0) snprintf(ct_lv, sizeof ct_lv, "%s", ct_x->device);
+  else if (ct_x->level == 1) snprintf(ct_lv, sizeof ct_lv, "sm_%d", ct_x->arch);
+  else snprintf(ct_lv, sizeof ct_lv, "the portable default");
+  if (!ct_buf || ct_len <= 0) return ct_x->config;
+  ct_o = snprintf(ct_buf, (size_t)ct_len, "configuration %d (%s's): the kernel of the tuned shape H=%lld,W=%lld, which runs at %.1f %% of the best there (%s); chosen by the sum of ratios over the %d nearest tuned shape%s:", ct_x->config,
+                  ct_lv, ct_x->problem[0], ct_x->problem[1], 100 * ct_x->share, ct_x->source, ct_nnear, ct_nnear == 1 ? "" : "s");
+  for (ct_k = 0; ct_k < ct_nnear && ct_o > 0 && ct_o < ct_len; ct_k++)
+    ct_o += snprintf(ct_buf + ct_o, (size_t)(ct_len - ct_o), " H=%lld,W=%lld", e[ct_near[ct_k]].problem[0], e[ct_near[ct_k]].problem[1]);
+  return ct_x->config;
 }
 
 #endif

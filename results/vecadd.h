@@ -5,42 +5,59 @@
  * Measured on (GPU, architecture, source):
  *   NVIDIA H200                  sm_90    results/NVIDIA_H200/vecadd.jsonl
  *
- * Selection (cutune_vecadd_select): the entry of the device name (exact, as the CUDA
+ * Selection (cutune_vecadd_select): the entries of the device name (exact, as the CUDA
  * runtime's cudaDeviceProp.name), else of its architecture (sm_XY from the compute
- * capability), else the portable default; within it, the measured problem nearest to the
- * one asked: least sum over the dimensions of |ln(asked / measured)|. The portable choice
- * over several GPUs: the configuration measured on all of them whose worst share of each
- * GPU's own best time is highest (cutune header --rule worst).
+ * capability), else the portable default; within them, the rule of the kernel selection
+ * below (the tuned shapes nearest to the one asked). Over several GPUs a kernel's share of a
+ * shape is its worst share of each GPU's own best time, among the kernels measured on as many
+ * of them as any (cutune header --rule worst).
+ *
+ * Kernel selection (cutune header --cover 0.03 --max-kernels 16): per level (a GPU, an architecture,
+ * the portable default) the fewest kernels, at most 16, that bring every tuned shape within
+ * 3 % of the best measured there (greedy set cover, then dropping, an exhaustive search for a
+ * smaller set and swaps); each tuned shape is an entry with the fastest of them. A size never
+ * tuned gets the kernel of the set with the least sum of ratios (time / best) over the k tuned
+ * shapes nearest to it (least product over the dimensions of max/min of asked and tuned, i.e.
+ * sum of |ln(asked / tuned)|; a ratio not measured counts 2), k chosen by leave-one-out: each
+ * tuned shape left out, the set chosen again without it and the rule applied to its sizes;
+ * 'covered': shapes whose entry is within 3 % of their best; 'least': the least share of
+ * a shape's best that its entry reaches; 'left out': the rule on each tuned shape left out,
+ * 'judged' where its kernel was measured, 'mean' the geometric mean of best / time there,
+ * 'least' the lowest, and how many came within 3 %.
+ *
+ *  level                        shapes kernels covered   least rule | left out: judged    mean   least  within 3 %
+ *  NVIDIA H200                       4       1     4/4  98.4 %  k=1 |              4/4  98.1 %  95.6 %         3/4
+ *  sm_90 (architecture)              4       1     4/4  98.4 %  k=1 |              4/4  98.1 %  95.6 %         3/4
+ *  portable default                  4       1     4/4  98.4 %  k=1 |              4/4  98.1 %  95.6 %         3/4
  *
  * Performance portability: the share of each GPU's own best time that the portable default
  * (and the GPU's architecture entry) reaches on that GPU, per problem measured.
  *
  *   GPU                          problem                  own best       default    arch entry
- *   NVIDIA H200                  n=1048576              0.007648 ms       100.0 %       100.0 %
- *   NVIDIA H200                  n=16777216             0.04882 ms       100.0 %       100.0 %
- *   NVIDIA H200                  n=16777219             0.04883 ms       100.0 %       100.0 %
- *   NVIDIA H200                  n=268435456             0.7312 ms       100.0 %       100.0 %
+ *   NVIDIA H200                  n=1048576              0.007648 ms        98.4 %        98.4 %
+ *   NVIDIA H200                  n=16777216             0.04882 ms        99.0 %        99.0 %
+ *   NVIDIA H200                  n=16777219             0.04883 ms        99.0 %        99.0 %
+ *   NVIDIA H200                  n=268435456             0.7312 ms        99.3 %        99.3 %
  *
  * Launch contract: an entry carries the parameter values and the block dimensions (and
  * dynamic shared bytes) the space's block/shared functions give; the launcher computes the
  * grid from the parameters and the problem the same way the space's grid function does.
  *
  * Shipped configurations (one line each, read by cmake/CutuneKernels.cmake):
- * cutune-config 0 BLOCK=128 VEC=2 EPT=1 GRID=0 CS=0
- * cutune-config 1 BLOCK=64 VEC=1 EPT=8 GRID=0 CS=1
+ * cutune-config 0 BLOCK=256 VEC=4 EPT=1 GRID=0 CS=0
  */
 #ifndef CUTUNE_VECADD_H_
 #define CUTUNE_VECADD_H_
 
+#include <stdio.h>
 #include <string.h>
 
-#define CUTUNE_VECADD_NCONFIGS 2
+#define CUTUNE_VECADD_NCONFIGS 1
 #define CUTUNE_VECADD_NPARAMS 5
 #define CUTUNE_VECADD_NDIMS 1
 
 /* Each shipped configuration as an X-macro: X(NAME, value) per parameter. */
-#define CUTUNE_VECADD_CONFIG_0(X) X(BLOCK, 128) X(VEC, 2) X(EPT, 1) X(GRID, 0) X(CS, 0)
-#define CUTUNE_VECADD_CONFIG_1(X) X(BLOCK, 64) X(VEC, 1) X(EPT, 8) X(GRID, 0) X(CS, 1)
+#define CUTUNE_VECADD_CONFIG_0(X) X(BLOCK, 256) X(VEC, 4) X(EPT, 1) X(GRID, 0) X(CS, 0)
 
 /* Device code built for one target: CUTUNE_VECADD_<PARAM> are the parameters of the entry of
  * that architecture (CUTUNE_VECADD_ARCH, e.g. 90, else __CUDA_ARCH__ / 10) at its largest problem,
@@ -53,14 +70,14 @@
 #define CUTUNE_VECADD_TARGET_ 0
 #endif
 #if CUTUNE_VECADD_TARGET_ == 90
-#define CUTUNE_VECADD_BLOCK 128
-#define CUTUNE_VECADD_VEC 2
+#define CUTUNE_VECADD_BLOCK 256
+#define CUTUNE_VECADD_VEC 4
 #define CUTUNE_VECADD_EPT 1
 #define CUTUNE_VECADD_GRID 0
 #define CUTUNE_VECADD_CS 0
 #else
-#define CUTUNE_VECADD_BLOCK 128
-#define CUTUNE_VECADD_VEC 2
+#define CUTUNE_VECADD_BLOCK 256
+#define CUTUNE_VECADD_VEC 4
 #define CUTUNE_VECADD_EPT 1
 #define CUTUNE_VECADD_GRID 0
 #define CUTUNE_VECADD_CS 0
@@ -79,67 +96,174 @@ typedef struct cutune_vecadd_entry {
   int CS;
   unsigned block[3];      /* threads per block */
   unsigned shared_bytes;  /* dynamic shared memory per block */
-  double time_ms;         /* measured median at that problem (-1: a choice over several GPUs) */
+  double time_ms;         /* this configuration's median at that problem (-1: a choice over several GPUs) */
+  double share;           /* the best there / this configuration's time (worst or mean over the GPUs) */
+  int knn;                /* the rule's k at this entry's level */
   const char *source;     /* where it came from */
 } cutune_vecadd_entry;
 
-/* The entry for a device (name and compute capability) and a problem; never NULL. */
-static inline const cutune_vecadd_entry *cutune_vecadd_select(const char *device_name, int cc_major, int cc_minor, long long n) {
+/* Every entry: per level (device, architecture, default), one per tuned shape, with the kernel of
+ * the level's set it gets (Kernel selection, above). */
+static inline const cutune_vecadd_entry *cutune_vecadd_entries_(int *ct_n) {
   static const cutune_vecadd_entry e[] = {
-    /* device NVIDIA H200, n=1048576: BLOCK=64,VEC=1,EPT=8,GRID=0,CS=1 */
-    {0, "NVIDIA H200", 90, {1048576}, 1, 64, 1, 8, 0, 1, {64, 1, 1}, 0, 0.007648,
-     "NVIDIA H200, 2026-12-01, 0.007648 ms, 38.6 % of the copy bandwidth"},
-    /* device NVIDIA H200, n=16777216: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
-    {0, "NVIDIA H200", 90, {16777216}, 0, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.0488192,
-     "NVIDIA H200, 2026-12-01, 0.04882 ms, 102.8 % of the copy bandwidth"},
-    /* device NVIDIA H200, n=16777219: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
-    {0, "NVIDIA H200", 90, {16777219}, 0, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.048832,
-     "NVIDIA H200, 2026-12-01, 0.04883 ms, 110.5 % of the copy bandwidth"},
-    /* device NVIDIA H200, n=268435456: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
-    {0, "NVIDIA H200", 90, {268435456}, 0, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.731168,
-     "NVIDIA H200, 2026-12-01, 0.7312 ms, 103.3 % of the copy bandwidth"},
-    /* arch sm_90, n=1048576: BLOCK=64,VEC=1,EPT=8,GRID=0,CS=1 */
-    {1, "", 90, {1048576}, 1, 64, 1, 8, 0, 1, {64, 1, 1}, 0, 0.007648,
-     "NVIDIA H200, 2026-12-01, 0.007648 ms, 38.6 % of the copy bandwidth"},
-    /* arch sm_90, n=16777216: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
-    {1, "", 90, {16777216}, 0, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.0488192,
-     "NVIDIA H200, 2026-12-01, 0.04882 ms, 102.8 % of the copy bandwidth"},
-    /* arch sm_90, n=16777219: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
-    {1, "", 90, {16777219}, 0, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.048832,
-     "NVIDIA H200, 2026-12-01, 0.04883 ms, 110.5 % of the copy bandwidth"},
-    /* arch sm_90, n=268435456: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
-    {1, "", 90, {268435456}, 0, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.731168,
-     "NVIDIA H200, 2026-12-01, 0.7312 ms, 103.3 % of the copy bandwidth"},
-    /* default, n=1048576: BLOCK=64,VEC=1,EPT=8,GRID=0,CS=1 */
-    {2, "", 0, {1048576}, 1, 64, 1, 8, 0, 1, {64, 1, 1}, 0, -1,
-     "portable over NVIDIA H200: worst 100.0 % of each GPU's own best (NVIDIA H200)"},
-    /* default, n=16777216: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
-    {2, "", 0, {16777216}, 0, 128, 2, 1, 0, 0, {128, 1, 1}, 0, -1,
-     "portable over NVIDIA H200: worst 100.0 % of each GPU's own best (NVIDIA H200)"},
-    /* default, n=16777219: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
-    {2, "", 0, {16777219}, 0, 128, 2, 1, 0, 0, {128, 1, 1}, 0, -1,
-     "portable over NVIDIA H200: worst 100.0 % of each GPU's own best (NVIDIA H200)"},
-    /* default, n=268435456: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
-    {2, "", 0, {268435456}, 0, 128, 2, 1, 0, 0, {128, 1, 1}, 0, -1,
-     "portable over NVIDIA H200: worst 100.0 % of each GPU's own best (NVIDIA H200)"},
+    /* device NVIDIA H200, n=1048576: BLOCK=256,VEC=4,EPT=1,GRID=0,CS=0 */
+    {0, "NVIDIA H200", 90, {1048576}, 0, 256, 4, 1, 0, 0, {256, 1, 1}, 0, 0.007776, 0.9836, 1,
+     "NVIDIA H200, 2026-12-01, 0.007776 ms, 38.0 % of the copy bandwidth"},
+    /* device NVIDIA H200, n=16777216: BLOCK=256,VEC=4,EPT=1,GRID=0,CS=0 */
+    {0, "NVIDIA H200", 90, {16777216}, 0, 256, 4, 1, 0, 0, {256, 1, 1}, 0, 0.0493248, 0.9897, 1,
+     "NVIDIA H200, 2026-12-01, 0.04932 ms, 101.7 % of the copy bandwidth"},
+    /* device NVIDIA H200, n=16777219: BLOCK=256,VEC=4,EPT=1,GRID=0,CS=0 */
+    {0, "NVIDIA H200", 90, {16777219}, 0, 256, 4, 1, 0, 0, {256, 1, 1}, 0, 0.0493296, 0.9899, 1,
+     "NVIDIA H200, 2026-12-01, 0.04933 ms, 109.4 % of the copy bandwidth"},
+    /* device NVIDIA H200, n=268435456: BLOCK=256,VEC=4,EPT=1,GRID=0,CS=0 */
+    {0, "NVIDIA H200", 90, {268435456}, 0, 256, 4, 1, 0, 0, {256, 1, 1}, 0, 0.736608, 0.9927, 1,
+     "NVIDIA H200, 2026-12-01, 0.7366 ms, 102.6 % of the copy bandwidth"},
+    /* arch sm_90, n=1048576: BLOCK=256,VEC=4,EPT=1,GRID=0,CS=0 */
+    {1, "", 90, {1048576}, 0, 256, 4, 1, 0, 0, {256, 1, 1}, 0, 0.007776, 0.9836, 1,
+     "NVIDIA H200, 2026-12-01, 0.007776 ms, 38.0 % of the copy bandwidth"},
+    /* arch sm_90, n=16777216: BLOCK=256,VEC=4,EPT=1,GRID=0,CS=0 */
+    {1, "", 90, {16777216}, 0, 256, 4, 1, 0, 0, {256, 1, 1}, 0, 0.0493248, 0.9897, 1,
+     "NVIDIA H200, 2026-12-01, 0.04932 ms, 101.7 % of the copy bandwidth"},
+    /* arch sm_90, n=16777219: BLOCK=256,VEC=4,EPT=1,GRID=0,CS=0 */
+    {1, "", 90, {16777219}, 0, 256, 4, 1, 0, 0, {256, 1, 1}, 0, 0.0493296, 0.9899, 1,
+     "NVIDIA H200, 2026-12-01, 0.04933 ms, 109.4 % of the copy bandwidth"},
+    /* arch sm_90, n=268435456: BLOCK=256,VEC=4,EPT=1,GRID=0,CS=0 */
+    {1, "", 90, {268435456}, 0, 256, 4, 1, 0, 0, {256, 1, 1}, 0, 0.736608, 0.9927, 1,
+     "NVIDIA H200, 2026-12-01, 0.7366 ms, 102.6 % of the copy bandwidth"},
+    /* default, n=1048576: BLOCK=256,VEC=4,EPT=1,GRID=0,CS=0 */
+    {2, "", 0, {1048576}, 0, 256, 4, 1, 0, 0, {256, 1, 1}, 0, 0.007776, 0.9836, 1,
+     "NVIDIA H200, 2026-12-01, 0.007776 ms, 38.0 % of the copy bandwidth"},
+    /* default, n=16777216: BLOCK=256,VEC=4,EPT=1,GRID=0,CS=0 */
+    {2, "", 0, {16777216}, 0, 256, 4, 1, 0, 0, {256, 1, 1}, 0, 0.0493248, 0.9897, 1,
+     "NVIDIA H200, 2026-12-01, 0.04932 ms, 101.7 % of the copy bandwidth"},
+    /* default, n=16777219: BLOCK=256,VEC=4,EPT=1,GRID=0,CS=0 */
+    {2, "", 0, {16777219}, 0, 256, 4, 1, 0, 0, {256, 1, 1}, 0, 0.0493296, 0.9899, 1,
+     "NVIDIA H200, 2026-12-01, 0.04933 ms, 109.4 % of the copy bandwidth"},
+    /* default, n=268435456: BLOCK=256,VEC=4,EPT=1,GRID=0,CS=0 */
+    {2, "", 0, {268435456}, 0, 256, 4, 1, 0, 0, {256, 1, 1}, 0, 0.736608, 0.9927, 1,
+     "NVIDIA H200, 2026-12-01, 0.7366 ms, 102.6 % of the copy bandwidth"},
   };
-  const long long ct_want[1] = {n};
-  const int ct_n = (int)(sizeof e / sizeof e[0]), ct_arch = 10 * cc_major + cc_minor;
-  int ct_level, ct_i, ct_k, ct_best = -1;
-  double ct_bestd = 0;
-  for (ct_level = 0; ct_level < 3 && ct_best < 0; ct_level++)
+  *ct_n = (int)(sizeof e / sizeof e[0]);
+  return e;
+}
+
+/* Per entry, each shipped configuration's time there over the best at that level (1 = the best;
+ * 0 = not measured): what cutune_vecadd_select sums over the nearest tuned shapes. */
+static inline double cutune_vecadd_ratio_(int ct_i, int ct_c) {
+  static const double ct_r[12][1] = {
+    {1.0167},
+    {1.0104},
+    {1.0102},
+    {1.0074},
+    {1.0167},
+    {1.0104},
+    {1.0102},
+    {1.0074},
+    {1.0167},
+    {1.0104},
+    {1.0102},
+    {1.0074},
+  };
+  return ct_r[ct_i][ct_c];
+}
+
+/* Whether entry x belongs to the level group asked for. */
+static inline int cutune_vecadd_in_(const cutune_vecadd_entry *x, int ct_level, const char *device_name, int ct_arch) {
+  if (x->level != ct_level) return 0;
+  if (ct_level == 0) return device_name && strcmp(x->device, device_name) == 0;
+  return ct_level == 2 || x->arch == ct_arch;
+}
+
+/* The rule behind cutune_vecadd_select for the sizes ct_want: the level (device name, else
+ * architecture, else the portable default), its knn tuned shapes nearest to ct_want, the
+ * kernel of the level's set with the least sum of ratios over them (ties: the lower
+ * configuration), and the entry it is matched to (the nearest of them with that kernel, else
+ * the nearest entry of the level with it). Returns that entry's index; ct_near (room for 8,
+ * may be NULL) gets the shapes consulted, nearest first, *ct_nnear their count. */
+static inline int cutune_vecadd_pick_(const char *device_name, int cc_major, int cc_minor, const long long *ct_want,
+                                 int *ct_near, int *ct_nnear) {
+  int ct_n, ct_level, ct_lv = 2, ct_i, ct_k, ct_m = 0, ct_nn[8], ct_c, ct_best, ct_ret = -1, ct_voted = 0;
+  double ct_nd[8], ct_bs = 0, ct_bd = 0;
+  const cutune_vecadd_entry *e = cutune_vecadd_entries_(&ct_n);
+  const int ct_arch = 10 * cc_major + cc_minor;
+  for (ct_level = 0; ct_level < 3 && ct_m == 0; ct_level++)
     for (ct_i = 0; ct_i < ct_n; ct_i++) {
       double ct_dist = 1; /* product of max/min ratios: exp of the L1 distance of the logs */
-      if (e[ct_i].level != ct_level) continue;
-      if (ct_level == 0 && (!device_name || strcmp(e[ct_i].device, device_name) != 0)) continue;
-      if (ct_level == 1 && e[ct_i].arch != ct_arch) continue;
+      int ct_pos, ct_kk = e[ct_i].knn < 1 ? 1 : e[ct_i].knn > 8 ? 8 : e[ct_i].knn;
+      if (!cutune_vecadd_in_(&e[ct_i], ct_level, device_name, ct_arch)) continue;
+      ct_lv = ct_level;
       for (ct_k = 0; ct_k < 1; ct_k++) {
-        double ct_a = ct_want[ct_k] > 0 ? (double)ct_want[ct_k] : 1, ct_m = (double)e[ct_i].problem[ct_k];
-        ct_dist *= ct_a > ct_m ? ct_a / ct_m : ct_m / ct_a;
+        double ct_a = ct_want[ct_k] > 0 ? (double)ct_want[ct_k] : 1, ct_b = (double)e[ct_i].problem[ct_k];
+        ct_dist *= ct_a > ct_b ? ct_a / ct_b : ct_b / ct_a;
       }
-      if (ct_best < 0 || ct_dist < ct_bestd) ct_best = ct_i, ct_bestd = ct_dist;
+      for (ct_pos = ct_m; ct_pos > 0 && ct_nd[ct_pos - 1] > ct_dist; ct_pos--) {}
+      if (ct_pos >= ct_kk) continue;
+      if (ct_m == ct_kk) ct_m--;
+      for (ct_k = ct_m; ct_k > ct_pos; ct_k--) ct_nn[ct_k] = ct_nn[ct_k - 1], ct_nd[ct_k] = ct_nd[ct_k - 1];
+      ct_nn[ct_pos] = ct_i, ct_nd[ct_pos] = ct_dist, ct_m++;
     }
-  return &e[ct_best];
+  if (ct_m == 0) return 0;
+  if (ct_nd[0] == 1) ct_m = 1; /* a tuned shape itself: its own entry */
+  ct_best = e[ct_nn[0]].config;
+  for (ct_c = 0; ct_c < CUTUNE_VECADD_NCONFIGS && ct_m > 1; ct_c++) {
+    double ct_s = 0;
+    int ct_in = 0;
+    for (ct_i = 0; ct_i < ct_n && !ct_in; ct_i++)
+      ct_in = e[ct_i].config == ct_c && cutune_vecadd_in_(&e[ct_i], ct_lv, device_name, ct_arch);
+    if (!ct_in) continue;
+    for (ct_k = 0; ct_k < ct_m; ct_k++) {
+      double ct_r = cutune_vecadd_ratio_(ct_nn[ct_k], ct_c);
+      ct_s += ct_r > 0 ? ct_r : 2.0;
+    }
+    if (!ct_voted || ct_s < ct_bs) ct_bs = ct_s, ct_best = ct_c, ct_voted = 1;
+  }
+  for (ct_k = 0; ct_k < ct_m && ct_ret < 0; ct_k++)
+    if (e[ct_nn[ct_k]].config == ct_best) ct_ret = ct_nn[ct_k];
+  if (ct_ret < 0) {
+    int ct_j = -1;
+    for (ct_i = 0; ct_i < ct_n; ct_i++) {
+      double ct_dist = 1;
+      if (e[ct_i].config != ct_best || !cutune_vecadd_in_(&e[ct_i], ct_lv, device_name, ct_arch)) continue;
+      for (ct_k = 0; ct_k < 1; ct_k++) {
+        double ct_a = ct_want[ct_k] > 0 ? (double)ct_want[ct_k] : 1, ct_b = (double)e[ct_i].problem[ct_k];
+        ct_dist *= ct_a > ct_b ? ct_a / ct_b : ct_b / ct_a;
+      }
+      if (ct_j < 0 || ct_dist < ct_bd) ct_j = ct_i, ct_bd = ct_dist;
+    }
+    ct_ret = ct_j < 0 ? ct_nn[0] : ct_j;
+  }
+  if (ct_nnear) *ct_nnear = ct_m;
+  for (ct_k = 0; ct_near && ct_k < ct_m; ct_k++) ct_near[ct_k] = ct_nn[ct_k];
+  return ct_ret;
+}
+
+/* The entry for a device (name and compute capability) and a problem; never NULL. */
+static inline const cutune_vecadd_entry *cutune_vecadd_select(const char *device_name, int cc_major, int cc_minor, long long n) {
+  int ct_n;
+  const cutune_vecadd_entry *e = cutune_vecadd_entries_(&ct_n);
+  const long long ct_want[1] = {n};
+  return &e[cutune_vecadd_pick_(device_name, cc_major, cc_minor, ct_want, 0, 0)];
+}
+
+/* Which kernel cutune_vecadd_select gives these sizes and why, as one line of text into ct_buf
+ * (ct_len bytes, cut there); returns the shipped configuration. For describe functions. */
+static inline int cutune_vecadd_why(const char *device_name, int cc_major, int cc_minor, long long n,
+                                char *ct_buf, int ct_len) {
+  int ct_n, ct_near[8], ct_nnear = 0, ct_i, ct_k, ct_o;
+  const cutune_vecadd_entry *e = cutune_vecadd_entries_(&ct_n), *ct_x;
+  const long long ct_want[1] = {n};
+  char ct_lv[64];
+  ct_i = cutune_vecadd_pick_(device_name, cc_major, cc_minor, ct_want, ct_near, &ct_nnear);
+  ct_x = &e[ct_i];
+  if (ct_x->level == 0) snprintf(ct_lv, sizeof ct_lv, "%s", ct_x->device);
+  else if (ct_x->level == 1) snprintf(ct_lv, sizeof ct_lv, "sm_%d", ct_x->arch);
+  else snprintf(ct_lv, sizeof ct_lv, "the portable default");
+  if (!ct_buf || ct_len <= 0) return ct_x->config;
+  ct_o = snprintf(ct_buf, (size_t)ct_len, "configuration %d (%s's): the kernel of the tuned shape n=%lld, which runs at %.1f %% of the best there (%s); chosen by the sum of ratios over the %d nearest tuned shape%s:", ct_x->config,
+                  ct_lv, ct_x->problem[0], 100 * ct_x->share, ct_x->source, ct_nnear, ct_nnear == 1 ? "" : "s");
+  for (ct_k = 0; ct_k < ct_nnear && ct_o > 0 && ct_o < ct_len; ct_k++)
+    ct_o += snprintf(ct_buf + ct_o, (size_t)(ct_len - ct_o), " n=%lld", e[ct_near[ct_k]].problem[0]);
+  return ct_x->config;
 }
 
 #endif

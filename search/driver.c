@@ -2,6 +2,7 @@
  * search, BO) make their best choice when every earlier result is known; with a batch, the
  * strategy proposes N before it learns any of them (BO keeps the pending ones in its model). */
 #include "driver.h"
+#include "transfer.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -44,9 +45,12 @@ int search_run(strategy *s, const search_budget *budget, search_eval_fn eval, se
   int charged[BATCH_MAX];
   double cum[BATCH_MAX]; /* summed cost once evaluation j of the batch is done */
   double cst[BATCH_MAX]; /* what evaluation j cost (told to the strategy; NAN: looked up) */
+  long patience = budget ? budget->patience : 0, improved_at = 0;
+  double mark = INFINITY; /* the best at the last counted improvement */
   for (;;) {
     if (max_evals >= 0 && o->evals >= max_evals) break;
     if (max_s >= 0 && o->seconds >= max_s) break;
+    if (transfer_stalled(o->evals, improved_at, patience)) break;
     int want = batch;
     if (max_evals >= 0 && max_evals - o->evals < want) want = (int)(max_evals - o->evals);
     double c0 = cpu_now();
@@ -78,6 +82,7 @@ int search_run(strategy *s, const search_budget *budget, search_eval_fn eval, se
       double tell_cpu = cpu_now() - c0;
       o->strategy_cpu += tell_cpu;
       if (val[j] < o->best) o->best = val[j], o->best_idx = (long)idx[j];
+      if (transfer_improves(val[j], mark)) mark = val[j], improved_at = o->evals;
       /* the curve, one point per charged evaluation, in the order asked; the ask's CPU time
        * is shared out over the batch */
       if (charged[j]) curve_push(o, cum[j], ask_cpu / ncharged + tell_cpu);

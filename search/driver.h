@@ -20,6 +20,8 @@ typedef struct search_budget {
   long evals;     /* charged evaluations at most; <= 0: no limit */
   double seconds; /* summed evaluation cost at most; <= 0: no limit */
   int batch;      /* configurations asked (and evaluated) before they are told; <= 1: one */
+  long patience;  /* stop once this many charged evaluations in a row have not improved the best
+                   * by TRANSFER_IMPROVE (search/transfer.h; a seeded search); <= 0: never */
 } search_budget;
 
 /* Measure configuration idx: *value (lower is better; INFINITY if it failed), *cost_seconds

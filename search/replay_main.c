@@ -8,6 +8,7 @@
 
 #include "driver.h"
 #include "replay.h"
+#include "replay_shapes.h"
 #include "score.h"
 #include "space/space.h"
 #include "strategy.h"
@@ -31,7 +32,21 @@ static const char replay_usage[] =
     "  --seed S          seed of the strategy and of noisy draws (default 1)\n"
     "  --noisy           each evaluation draws one recorded repetition instead of the mean\n"
     "  --problem P       which problem of a cutune results file (default: the first)\n"
-    "  --top K           how many of the best configurations found to list (default 5)\n";
+    "  --top K           how many of the best configurations found to list (default 5)\n"
+    "\n"
+    "Shape sets (--shapes, with SPACE.lua): every selected problem of the space is replayed, shape\n"
+    "by shape in the order cutune run tunes them (the first, then the nearest to those before),\n"
+    "once from a cold start and once with transfer: the best configurations of the nearest\n"
+    "shapes replayed before are measured first, then the strategy searches until --patience\n"
+    "evaluations in a row gain less than 0.5 %. Per shape and in total: evaluations spent and\n"
+    "those needed to come within --within of the shape's recorded optimum (docs/SEARCH.md).\n"
+    "  --shapes          replay the space's shape set (--problem selects: 0-9, 0,3,5, a key, all)\n"
+    "  --near K          seeds from the K nearest shapes replayed before (default 3)\n"
+    "  --per P           ... the best P of each (default 3)\n"
+    "  --patience N      a seeded search stops after N evaluations without a 0.5 % gain (default 40)\n"
+    "  --within X        'close enough' to the optimum (default 0.02)\n"
+    "  --listed          in the listed order, not nearest-first\n"
+    "  --no-cold         only the transfer run\n";
 
 typedef struct {
   replay_eval ev;
@@ -53,16 +68,59 @@ static int tracking_eval(void *ctx, size_t idx, double *value, double *cost, rec
   return 0;
 }
 
+static int select_ctx(void *ctx, int prob) {
+  const space *sp = ((const void **)ctx)[0];
+  cterr e;
+  return space_select_match(sp, ((const char **)ctx)[1], prob, &e) == 1;
+}
+
+/* --shapes: the space's shape set, cold and with transfer (replay_shapes.c). */
+static int replay_shapes_cmd(const char *file, const char *space_file, const char *problem, const char *strat,
+                             long budget, uint64_t seed, long patience, int near, int per, double within, int cold,
+                             int listed) {
+  cterr err = {{0}};
+  if (!space_file) {
+    fprintf(stderr, "cutune run: --shapes needs the space file (cutune run --replay STORE SPACE.lua --shapes)\n");
+    return 2;
+  }
+  if (budget <= 0) {
+    fprintf(stderr, "cutune run: --shapes counts evaluations: give --budget N (per shape), not --time\n");
+    return 2;
+  }
+  space *sp = NULL;
+  int n = 0, rc = 1;
+  if (space_load(space_file, &sp, &err) < 0) {
+    fprintf(stderr, "cutune run: %s\n", err.msg);
+    return 1;
+  }
+  if (space_select_check(sp, problem, &n, &err) < 0) {
+    fprintf(stderr, "cutune run: %s\n", err.msg);
+    space_free(sp);
+    return 2;
+  }
+  const void *ctx[2] = {sp, problem};
+  replay_shapes_opts o = {.strategy = strat, .budget = budget, .seed = seed, .patience = patience, .near = near,
+                          .per = per, .within = within, .cold = cold, .listed = listed,
+                          .selected = problem ? select_ctx : NULL, .sel_ctx = (void *)ctx};
+  if (search_replay_shapes(file, sp, &o, &err) < 0) fprintf(stderr, "cutune run: %s\n", err.msg);
+  else rc = 0;
+  space_free(sp);
+  return rc;
+}
+
 int search_replay_main(int argc, char **argv) {
   const char *file = NULL, *space_file = NULL, *strat = NULL, *problem = NULL;
   long budget = -1, seed = 1, top = 5;
   double seconds = -1;
-  int noisy = 0;
+  int noisy = 0, shapes = 0, cold = 1, listed = 0;
+  long near = 3, per = 3, patience = 40;
+  double within = 0.02;
   cterr err = {{0}};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     int need = !strcmp(a, "--replay") || !strcmp(a, "--strategy") || !strcmp(a, "--budget") || !strcmp(a, "--time") ||
-               !strcmp(a, "--seed") || !strcmp(a, "--problem") || !strcmp(a, "--top");
+               !strcmp(a, "--seed") || !strcmp(a, "--problem") || !strcmp(a, "--top") || !strcmp(a, "--near") ||
+               !strcmp(a, "--per") || !strcmp(a, "--patience") || !strcmp(a, "--within");
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       fputs(replay_usage, stdout);
       return 0;
@@ -81,6 +139,13 @@ int search_replay_main(int argc, char **argv) {
     else if (!strcmp(a, "--seed")) bad = parse_long(v, &seed, "--seed", &err) < 0;
     else if (!strcmp(a, "--top")) bad = parse_long(v, &top, "--top", &err) < 0 || top < 0;
     else if (!strcmp(a, "--noisy")) noisy = 1;
+    else if (!strcmp(a, "--shapes")) shapes = 1;
+    else if (!strcmp(a, "--no-cold")) cold = 0;
+    else if (!strcmp(a, "--listed")) listed = 1;
+    else if (!strcmp(a, "--near")) bad = parse_long(v, &near, "--near", &err) < 0 || near < 1 || near > 64;
+    else if (!strcmp(a, "--per")) bad = parse_long(v, &per, "--per", &err) < 0 || per < 1 || per > 8;
+    else if (!strcmp(a, "--patience")) bad = parse_long(v, &patience, "--patience", &err) < 0 || patience < 0;
+    else if (!strcmp(a, "--within")) bad = parse_double(v, &within, "--within", &err) < 0 || !(within >= 0);
     else if (a[0] != '-' && !space_file) space_file = a;
     else {
       fprintf(stderr, "cutune run: unknown option or extra argument '%s' with --replay (see --help)\n", a);
@@ -97,6 +162,8 @@ int search_replay_main(int argc, char **argv) {
     return 2;
   }
   if (budget < 0 && seconds < 0) budget = 200;
+  if (shapes) return replay_shapes_cmd(file, space_file, problem, strat, budget, (uint64_t)seed, patience, (int)near,
+                                       (int)per, within, cold, listed);
   space *sp = NULL;
   replay *r = NULL;
   int rc = 1;

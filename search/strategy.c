@@ -135,8 +135,31 @@ int strategy_new(const char *name, const configset *cs, uint64_t seed, const str
   return strategy_new_shared(name, cs, seed, opts, NULL, NULL, out, err);
 }
 
+void strategy_seed(strategy *s, const size_t *idx, size_t n, int only) {
+  s->seeds = xrealloc(s->seeds, (s->nseeds + n + 1) * sizeof *s->seeds);
+  for (size_t i = 0; i < n; i++)
+    if (idx[i] < s->n) s->seeds[s->nseeds++] = idx[i];
+  s->seed_only = only;
+}
+
+size_t strategy_seeds_pending(const strategy *s) {
+  size_t k = 0;
+  for (size_t i = 0; i < s->seed_next; i++) k += s->mine[s->seeds[i]] && isnan(s->val[s->seeds[i]]);
+  return k;
+}
+
+size_t strategy_seeds_left(const strategy *s) { return s->nseeds - s->seed_next; }
+
 int strategy_ask(strategy *s, size_t *out, int max) {
   int k = 0;
+  while (k < max && s->seed_next < s->nseeds) { /* the seeds first, those nobody proposed yet */
+    size_t i = s->seeds[s->seed_next++];
+    if (s->prop[i]) continue;
+    s->prop[i] = 1, s->mine[i] = 1;
+    (*s->nprop)++;
+    out[k++] = i;
+  }
+  if (s->seed_only) return k;
   while (k < max && *s->nprop < s->n) {
     long i = s->ops->ask1(s);
     if (i < 0) i = st_random_free(s); /* a strategy with nothing left to say: fall back */
@@ -168,7 +191,7 @@ void strategy_tell_cost(strategy *s, size_t idx, double value, double cost_secon
 void strategy_free(strategy *s) {
   if (!s) return;
   if (s->ops->free) s->ops->free(s);
-  free(s->own_prop), free(s->mine), free(s->val), free(s->told), free(s->cost), free(s);
+  free(s->own_prop), free(s->mine), free(s->val), free(s->told), free(s->cost), free(s->seeds), free(s);
 }
 
 const char *strategy_name(const strategy *s) { return s->ops->name; }

@@ -68,6 +68,16 @@ void strategy_tell(strategy *s, size_t idx, double value);
  * models log cost beside log time and prefers configurations predicted cheap. */
 void strategy_tell_cost(strategy *s, size_t idx, double value, double cost_seconds);
 void strategy_free(strategy *s);
+/* Seeds: configurations proposed first, in this order, before any choice of the strategy's own
+ * (one already proposed is skipped); told like any other, so the strategy learns from them (a
+ * new shape's search seeded with the winners of the shapes tuned before it: transfer.h). With
+ * only set, nothing else is proposed: strategy_ask gives the seeds, then 0 (a fixed list). A
+ * later call adds to the list. */
+void strategy_seed(strategy *s, const size_t *idx, size_t n, int only);
+/* Seeds handed out by strategy_ask and not told yet (a caller that wants them measured before
+ * the strategy chooses waits for 0), and seeds not handed out yet. */
+size_t strategy_seeds_pending(const strategy *s);
+size_t strategy_seeds_left(const strategy *s);
 
 const char *strategy_name(const strategy *s);
 /* NULL-terminated list of every strategy name. */

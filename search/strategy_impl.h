@@ -38,6 +38,9 @@ struct strategy {
   size_t ncost;     /* how many rows have a told cost */
   long best_idx;    /* -1 until a finite value is told */
   double best;
+  size_t *seeds;    /* strategy_seed: proposed first, in order */
+  size_t nseeds, seed_next;
+  int seed_only;    /* nothing but the seeds */
   void *impl;
 };
 

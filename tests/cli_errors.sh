@@ -37,17 +37,22 @@ expect_output "extra argument 'b.lua'"
 expect_status 1 -- "$BIN" run --compile-only "$TMPROOT/no_such_space.lua"
 expect_output "no_such_space.lua"
 expect_status 2 -- "$BIN" run --compile-only --problem 7 lua/transpose_space.lua
-expect_output "problem 7: lua/transpose_space.lua has problems 0 to 2"
-# --problem: the sizes in any order, or as few as tell the problem apart (issue 23, item 14)
+expect_output "--problem '7' matches no problem of lua/transpose_space.lua (it has 3"
+# --problem: the sizes in any order, or some of them (issue 23, item 14)
 for p in "N=8192,M=8192" "M=8192,N=8192" "M=8192" "N=1000" "0"; do
   expect_status 0 -- "$BIN" run --compile-only --sample 1 -q --problem "$p" lua/transpose_space.lua
 done
 expect_status 2 -- "$BIN" run --compile-only --problem M=1 lua/transpose_space.lua
-expect_output "'M=1' matches no problem of lua/transpose_space.lua (its problems: M=8192,N=8192, M=4096,N=4096, M=3002,N=1000"
+expect_output "--problem 'M=1' matches no problem of lua/transpose_space.lua"
 expect_status 2 -- "$BIN" run --compile-only --problem N=8192,M=4096 lua/transpose_space.lua
 expect_output "matches no problem"
 expect_status 2 -- "$BIN" run --compile-only --problem 'N8192' lua/transpose_space.lua
-expect_output "give an index or NAME=VALUE pairs"
+expect_output "expected an index (0), a range"
+# one problem (explain, report, __profile-one): sizes in any order, as few as tell it apart
+expect_status 1 -- "$BIN" __profile-one lua/transpose_space.lua TILE=7 M=1
+expect_output "no valid configuration 'TILE=7'"
+expect_status 1 -- "$BIN" report lua/transpose_space.lua --results "$TMPROOT/none" --problem M=1
+expect_output "'M=1' matches no problem of lua/transpose_space.lua (its problems: M=8192,N=8192, M=4096,N=4096, M=3002,N=1000"
 expect_status 2 -- "$BIN" devices --frob
 expect_output "unknown option '--frob'"
 

@@ -29,7 +29,7 @@ if grep -q "#define transpose cutune_transpose_kernel_0" "$TMPROOT/build/cutune_
 for lib in transpose:cutune_transpose matmul:cutune_sgemm vecadd:cutune_vecadd; do
   sp=${lib%%:*} api=${lib#*:}
   nm -C "$TMPROOT/build/lib${sp}_kernels.a" > "$TMPROOT/nm" 2>/dev/null || true
-  for s in $api ${api}_describe cutune_${sp}_kernel cutune_${sp}_kernel_0; do
+  for s in $api ${api}_describe ${api}_why cutune_${sp}_kernel cutune_${sp}_kernel_0; do
     if grep -qE " T $s(\(|$)" "$TMPROOT/nm"; then ok; else fail "lib${sp}_kernels.a lacks $s"; fi
   done
 done

@@ -65,7 +65,7 @@ expect_status 1 -- "$BIN" header "$TMPROOT/var_int/shipfix.lua" "$TMPROOT/var_in
 expect_output "problem variable 'int' cannot be a parameter of the generated selector"
 expect_status 2 -- "$BIN" header --rule best "$F/shipfix.lua"
 expect_status 0 -- "$BIN" header --help
-expect_output "nearest measured problem"
+expect_output "k tuned shapes nearest to it"
 
 # the Pareto front of time and energy on the H200 fixture: i11, i4, i5, i0 (i1 is dominated)
 expect_status 0 -- "$BIN" best --space "$F/shipfix.lua" "$F/results/NVIDIA_H200/shipfix.jsonl"

@@ -46,6 +46,117 @@ static rec_status run(gpu *g, const char *kernel, unsigned block, double timeout
 }
 #define RUN(kernel, block) run(g, kernel, block, 10, 1000, 0.005, NAN, &r)
 
+/* Symbols (a __constant__ filled from data, a seeded fill, a buffer; one too small), C++ kernels
+ * by lowered name (a template's instance: copy_tpl<K> scales by K), the atol/rtol check, the
+ * check of a reduction (partial sums against a total), a reference run from each job's module
+ * (again only when its key changes), and timing only. */
+static void test_symbols_checks_templates(gpu *g) {
+  cterr err;
+  record r;
+  record_init(&r);
+  gpu_problem p;
+  /* c_add from data: copy_const adds c_add[i % 16] to in[i]; its reference is copy_ok, so it
+   * passes only where every c_add[k] is 0 */
+  set_problem(&p, 4096, ARG_OUTPUT, 0);
+  static float zeros[16], ones[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+  p.nsyms = 1;
+  p.syms[0] = (symspec){.name = "c_add", .shown = "c_add", .type = EL_F32, .src = SYMSRC_DATA, .count = 16,
+                        .data_len = sizeof zeros};
+  p.symdata[0] = zeros;
+  REQUIRE(gpu_setup(g, &p, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
+  CHECK(RUN("copy_const", 256) == ST_OK);
+  p.symdata[0] = ones; /* the worker fills the module from the new problem's data */
+  REQUIRE(gpu_setup(g, &p, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
+  CHECK(RUN("copy_const", 256) == ST_WRONG_RESULT);
+  CHECK_STR_CONTAINS(r.message, "expected");
+  p.syms[0].src = SYMSRC_FILL, p.syms[0].fill = FILL_ZERO, p.syms[0].data_len = 0;
+  REQUIRE(gpu_setup(g, &p, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
+  CHECK(RUN("copy_const", 256) == ST_OK);
+  p.syms[0] = (symspec){.name = "c_small", .shown = "c_small", .type = EL_F32, .src = SYMSRC_FILL, .count = 16};
+  CHECK(gpu_setup(g, &p, &err) != 0); /* the reference's module is filled too: the setup says so */
+  CHECK_STR_CONTAINS(err.msg, "symbol 'c_small' holds 16 bytes in the module, the space fills 64");
+  p.syms[0] = (symspec){.name = "nope", .shown = "nope", .type = EL_F32, .src = SYMSRC_FILL, .count = 4};
+  REQUIRE(gpu_setup(g, &p, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
+  CHECK(RUN("copy_ok", 256) == ST_LAUNCH_ERROR);
+  CHECK_STR_CONTAINS(r.message, "symbol 'nope' is not in the module");
+  /* from a buffer: c_add gets the input's first 16 values, copy_const then adds them, and the
+   * check fails (in[i] + in[i % 16] is not in[i]) */
+  p.syms[0] = (symspec){.name = "c_add", .shown = "c_add", .type = EL_F32, .src = SYMSRC_ARG, .arg = 1, .count = 16};
+  REQUIRE(gpu_setup(g, &p, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
+  CHECK(RUN("copy_const", 256) == ST_WRONG_RESULT);
+  p.nsyms = 0;
+
+  /* C++ templates by lowered name: ns::copy_tpl<1> is a copy, <2> doubles */
+  REQUIRE(gpu_setup(g, &p, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
+  CHECK(RUN("_ZN2ns8copy_tplILi1EEEvPfPKfi", 256) == ST_OK);
+  CHECK(RUN("_ZN2ns8copy_tplILi2EEEvPfPKfi", 256) == ST_WRONG_RESULT);
+  /* atol/rtol: 2x against x within atol 0 rtol 1.01 passes (|2x - x| <= 1.01 |x|), rtol 0.5 fails */
+  p.args[0].atol = 0, p.args[0].rtol = 1.01;
+  REQUIRE(gpu_setup(g, &p, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
+  CHECK(RUN("_Z8copy_tplILi2EEvPfPKfi", 256) == ST_OK);
+  p.args[0].rtol = 0.5;
+  REQUIRE(gpu_setup(g, &p, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
+  CHECK(RUN("_Z8copy_tplILi2EEvPfPKfi", 256) == ST_WRONG_RESULT);
+  CHECK_STR_CONTAINS(r.message, "atol 0, rtol 0.5");
+  p.args[0].rtol = 0;
+
+  /* a reduction's check: partial sums (one per block, the rest zero) against the reference's
+   * total in element 0: equal sums within rtol, whatever the grid */
+  set_problem(&p, 4096, ARG_OUTPUT, 0);
+  p.args[0].count = 64, p.args[0].fill = FILL_ZERO, p.args[0].reduce = RED_SUM, p.args[0].rtol = 1e-5;
+  p.ref_kernel = "total_sum", p.ref_geom = (launch_geom){{1, 1, 1}, {256, 1, 1}, 0};
+  REQUIRE(gpu_setup(g, &p, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
+  for (unsigned blocks = 8; blocks <= 64; blocks *= 2) {
+    gpu_job j = {.cubin = "fake", .cubin_len = 5, .kernel = "partial_sum", .timeout_s = 10, .best_ms = NAN,
+                 .min_samples = 10, .max_samples = 50, .target_rse = 0.05};
+    j.geom = (launch_geom){{blocks, 1, 1}, {256, 1, 1}, 0};
+    record_free(&r);
+    REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
+    CHECK_MSG(r.status == ST_OK, "partial sums over %u blocks: %s %s", blocks, rec_status_name(r.status), r.message);
+  }
+  {
+    /* 64 copied inputs do not sum to the total */
+    gpu_job j = {.cubin = "fake", .cubin_len = 5, .kernel = "copy_ok", .timeout_s = 10, .best_ms = NAN,
+                 .min_samples = 10, .max_samples = 50, .target_rse = 0.05};
+    j.geom = (launch_geom){{1, 1, 1}, {64, 1, 1}, 0};
+    record_free(&r);
+    REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
+    CHECK(r.status == ST_WRONG_RESULT);
+    CHECK_STR_CONTAINS(r.message, "output 'out': its sum is");
+  }
+
+  /* a reference in each job's module: copy_tpl<2> checked against copy_tpl<2> passes */
+  set_problem(&p, 4096, ARG_OUTPUT, 0);
+  p.ref_per_config = 1, p.ref_cubin = NULL, p.ref_kernel = NULL;
+  REQUIRE(gpu_setup(g, &p, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
+  {
+    gpu_job j = {.cubin = "fake", .cubin_len = 5, .kernel = "_Z8copy_tplILi2EEvPfPKfi", .timeout_s = 10, .best_ms = NAN,
+                 .min_samples = 10, .max_samples = 50, .target_rse = 0.05, .ref_key = 7};
+    snprintf(j.ref_kernel, sizeof j.ref_kernel, "_Z8copy_tplILi2EEvPfPKfi");
+    j.geom = j.ref_geom = (launch_geom){{16, 1, 1}, {256, 1, 1}, 0};
+    record_free(&r);
+    REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
+    CHECK(r.status == ST_OK);
+    /* the same key: the reference is not run again (a different kernel under key 7 keeps the
+     * outputs of copy_tpl<2>, so copy_ok now fails); a new key runs it */
+    snprintf(j.ref_kernel, sizeof j.ref_kernel, "copy_ok");
+    j.kernel = "copy_ok";
+    record_free(&r);
+    REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
+    CHECK(r.status == ST_WRONG_RESULT);
+    j.ref_key = 8;
+    record_free(&r);
+    REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
+    CHECK(r.status == ST_OK);
+  }
+  /* timing only: no reference, nothing compared */
+  set_problem(&p, 4096, ARG_OUTPUT, 0);
+  p.unchecked = 1, p.ref_cubin = NULL, p.ref_kernel = NULL;
+  REQUIRE(gpu_setup(g, &p, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
+  CHECK(RUN("copy_wrong", 256) == ST_OK && isfinite(r.t_median));
+  record_free(&r);
+}
+
 /* One setup frame of the wire protocol for the problem of set_problem. */
 static int send_setup_frame(int fd, const gpu_problem *p) {
   wire_setup s;
@@ -189,9 +300,10 @@ int main(int argc, char **argv) {
   CHECK(RUN("copy_ok", 256) == ST_OK);
   CHECK(run(g, "copy_spin", 256, 0.5, 1000, 0.005, NAN, &r) == ST_TIMEOUT);
   CHECK(RUN("copy_ok", 256) == ST_OK);
-  CHECK(RUN("copy_ok", 2048) == ST_LAUNCH_ERROR);
+  /* device and kernel limits are data: invalid, the limit named (not a launch error) */
+  CHECK(RUN("copy_ok", 2048) == ST_INVALID);
   CHECK_STR_CONTAINS(r.message, "block (2048,1,1)");
-  CHECK(RUN("copy_max64", 256) == ST_LAUNCH_ERROR);
+  CHECK(RUN("copy_max64", 256) == ST_INVALID);
   CHECK_STR_CONTAINS(r.message, "limit of 64");
   CHECK(RUN("copy_max64", 64) == ST_OK);
   CHECK(RUN("no_such_kernel", 256) == ST_LAUNCH_ERROR);
@@ -238,6 +350,7 @@ int main(int argc, char **argv) {
     CHECK(RUN("copy_ok", 256) == ST_OK && isnan(r.energy_mj)); /* no energy unless asked */
   }
 
+  test_symbols_checks_templates(g);
   gpu_stop(g);
   test_setup_failure_frees_guards(self);
   record_free(&r);

@@ -230,8 +230,48 @@ static void test_sandbox(void) {
   space_free(s);
 }
 
+
+/* shapes.lua: every form of a shape set, in order, a set's repeat tuned once; shapes_10k.lua:
+ * 10,000 shapes from one ct.product with a where filter, and refused under a lower cap */
+static void test_shapes(void) {
+  space *s;
+  cterr e;
+  int rc = space_load("tests/spaces/shapes.lua", &s, &e);
+  CHECK_MSG(rc == 0, "%s", e.msg);
+  REQUIRE(rc == 0);
+  static const char *const keys[] = {"K=4096,M=4096,N=4096", "K=1024,M=256,N=256", "K=1024,M=256,N=512",
+                                     "K=1024,M=512,N=256", "K=1024,M=512,N=512", "K=100,M=100,N=100",
+                                     "K=7,M=7,N=7", "K=1,M=1,N=1", "K=2,M=1,N=1"};
+  CHECK_MSG(space_nproblems(s) == 9, "%d problems", space_nproblems(s));
+  for (int p = 0; p < 9 && p < space_nproblems(s); p++)
+    CHECK_MSG(!strcmp(space_problem_key(s, p), keys[p]), "problem %d is %s (wanted %s)", p, space_problem_key(s, p), keys[p]);
+  /* every problem got its arguments and flops */
+  CHECK(fabs(space_flops(s, 1, &e) - 2.0 * 256 * 256 * 1024) < 1);
+  argspec a[MAX_ARGS];
+  int n;
+  REQUIRE(space_args(s, 6, a, &n, &e) == 0);
+  CHECK(n == 3 && a[0].count == 49 && a[2].ival == 7);
+  space_free(s);
+
+  rc = space_load("tests/spaces/shapes_10k.lua", &s, &e);
+  CHECK_MSG(rc == 0, "%s", e.msg);
+  REQUIRE(rc == 0);
+  CHECK_MSG(space_nproblems(s) == 10000, "%d problems", space_nproblems(s));
+  /* M = 1001 .. 1100 (slow), N = 1 .. 101 (fast), without M == N + 1000: M=1001,N=1 is filtered */
+  CHECK(!strcmp(space_problem_key(s, 0), "M=1001,N=2") && !strcmp(space_problem_key(s, 9999), "M=1100,N=101"));
+  CHECK(problem_var(s, 100, "M") == 1002 && problem_var(s, 100, "N") == 1);
+  space_free(s);
+  setenv("CUTUNE_MAX_PROBLEMS", "5000", 1);
+  rc = space_load("tests/spaces/shapes_10k.lua", &s, &e);
+  unsetenv("CUTUNE_MAX_PROBLEMS");
+  CHECK(rc == -1);
+  CHECK_MSG(strstr(e.msg, "shapes_10k.lua:9: ct.product: the space would have 10000 problems (10000 of them from this "
+                          "ct.product), more than 5000: the cap") != NULL, "%s", e.msg);
+}
+
 int main(void) {
   test_sandbox();
+  test_shapes();
   test_good();
   test_map();
   test_big();

@@ -130,6 +130,20 @@ static void test_round_trip(void) {
   CHECK(records_equal(&a, &b));
   record_free(&a), record_free(&b);
 
+  /* timing only: "unchecked":1, read back; absent (old stores, checked spaces) it is 0 */
+  make_full(&a);
+  CHECK(!strstr(j.data, "unchecked"));
+  a.unchecked = 1;
+  dbuf_reset(&j);
+  record_to_json(&a, &j);
+  CHECK_STR_CONTAINS(j.data, "\"unchecked\":1");
+  REQUIRE(record_from_json(j.data, &b, &err) == 0);
+  CHECK(b.unchecked == 1);
+  record_free(&a), record_free(&b);
+  REQUIRE(record_from_json("{\"config\":\"A=1\",\"problem\":\"N=1\",\"status\":\"ok\"}", &b, &err) == 0);
+  CHECK(b.unchecked == 0);
+  record_free(&b);
+
   /* written by another tool: keys reordered, spaces, 12.0 for an int, \u escapes, unknown
    * keys, no time_ms object (the top-level t_median then counts) */
   const char *other =

@@ -61,6 +61,9 @@ int main(int argc, char **argv) {
     CK(cutune_transpose_describe(z.rows, z.cols, &config, params, sizeof params, &rec_ms, &mr, &mc, &src));
     for (char *c = params; *c; c++) if (*c == ' ') *c = ',';
     printf("size %dx%d: config %d %s (entry measured at %lldx%lld: %s)\n", z.rows, z.cols, config, params, mr, mc, src);
+    char why[768];
+    CK(cutune_transpose_why(z.rows, z.cols, why, sizeof why));
+    printf("size %dx%d: why: %s\n", z.rows, z.cols, why);
     printf("size %dx%d: output %s\n", z.rows, z.cols, wrong ? "WRONG" : "equals the reference");
     if (wrong) printf("size %dx%d: %zu of %zu elements differ\n", z.rows, z.cols, wrong, count), bad = 1;
     if (timing) {

@@ -130,6 +130,9 @@ int main(int argc, char **argv) {
       if (*c == ' ') *c = ',';
     printf("size %dx%dx%d: config %d %s (entry measured at %lldx%lldx%lld: %s)\n", z.M, z.N, z.K, config, params, mp[0],
            mp[1], mp[2], src);
+    char why[768];
+    CK(cutune_sgemm_why(z.M, z.N, z.K, why, sizeof why));
+    printf("size %dx%dx%d: why: %s\n", z.M, z.N, z.K, why);
     bad |= check(z, 1.0f, 0.5f, A, B, C, R);
     if (count <= (1 << 20)) bad |= check(z, -0.75f, 0.0f, A, B, C, R);
     if (timing) {

@@ -77,6 +77,9 @@ int main(int argc, char **argv) {
     for (char *p = params; *p; p++)
       if (*p == ' ') *p = ',';
     printf("size %lld: config %d %s (entry measured at %lld: %s)\n", n, config, params, mn, src);
+    char why[768];
+    CK(cutune_vecadd_why(n, why, sizeof why));
+    printf("size %lld: why: %s\n", n, why);
     printf("size %lld: output %s\n", n, wrong || guard ? "WRONG" : "equals a + b bit for bit");
     if (wrong) printf("size %lld: %lld of %lld elements differ\n", n, wrong, n), bad = 1;
     if (guard) printf("size %lld: %lld of the %d floats after c overwritten\n", n, guard, GUARD), bad = 1;

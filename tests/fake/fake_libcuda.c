@@ -236,6 +236,18 @@ static const char *known[] = {"ct_cmp_b8",
                               "ct_cmp_f16",
                               "ct_empty",
                               "ct_fill_f32",
+                              "ct_cmpar_f32",
+                              "ct_cmpar_f64",
+                              "ct_cmpar_f16",
+                              "ct_reduce_f32",
+                              "ct_reduce_f64",
+                              "ct_reduce_i32",
+                              "ct_reduce_u32",
+                              "copy_const", /* out[i] = in[i] + c_add[i % 16]: a __constant__ filled per module */
+                              "copy_tpl",   /* copy_tpl<K> (C++, any namespace): out[i] = K * in[i] */
+                              "partial_sum", /* out[b] = the sum of block b's share of in: a reduction's first pass */
+                              "total_sum",   /* out[0] = the sum of in (the reference of partial_sum) */
+                              "user_check",  /* a space's check kernel: mismatch where out != 2 ref */
                               "copy_ok",
                               "copy_slow", /* copy_ok taking 4 ms per launch (a long GEMM's timing) */
                               "copy_wrong",
@@ -247,16 +259,54 @@ static const char *known[] = {"ct_cmp_b8",
                               "scale_big",
                               "accumulate",
                               "copy_ref", /* a reference kernel for cutune runs (tests/cli_fake_run.sh) */
+                              "copy_shaped", /* copy_ok whose time depends on the block size and n: the
+                                                best block grows with n (tests/cli_shapes_run.sh) */
                               "copy_rt",  /* copy_ok whose 4th argument (int) must be 2: else element 7 is off
                                              (runtime parameters, tests/cli_fake_runtime.sh) */
                               0};
+/* A C++ kernel's lowered name, _Z[N]<len><name>...[I Li<k>E ...]: its last name and its first
+ * integer template argument (-1 without one). The fake knows its kernels by their plain names. */
+static int demangle(const char *m, char *base, size_t n, long *targ) {
+  *targ = -1;
+  if (strncmp(m, "_Z", 2)) return 0;
+  const char *p = m + 2;
+  if (*p == 'N') p++;
+  while (*p >= '0' && *p <= '9') {
+    char *end;
+    long len = strtol(p, &end, 10);
+    snprintf(base, n, "%.*s", (int)len, end);
+    p = end + len;
+  }
+  if (*p == 'I' && p[1] == 'L' && p[2] == 'i') *targ = strtol(p + 3, NULL, 10);
+  return 1;
+}
+static char instances[64][80]; /* "copy_tpl:3": a template kernel's instance as a CUfunction */
 CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+  char base[128];
+  long targ;
+  if (demangle(name, base, sizeof base, &targ)) name = base;
   for (int i = 0; known[i]; i++)
     if (!strcmp(known[i], name)) {
       *f = (CUfunction)known[i];
+      if (targ >= 0) {
+        static int n;
+        char *inst = instances[n++ % 64];
+        snprintf(inst, sizeof instances[0], "%s:%ld", known[i], targ);
+        *f = (CUfunction)inst;
+      }
       return 0;
     }
   return CUDA_ERROR_NOT_FOUND;
+}
+/* __constant__ / __device__ variables: any name starting "c_" exists (64 KiB), "c_small" holds 16 bytes;
+ * the values live in one table shared by every module (what copy_const reads). */
+static unsigned char c_add[64 << 10], c_small[16];
+CUresult cuModuleGetGlobal(CUdeviceptr *p, size_t *bytes, CUmodule m, const char *name) {
+  if (!strcmp(name, "c_small")) { *p = (CUdeviceptr)c_small; *bytes = sizeof c_small; return 0; }
+  if (strncmp(name, "c_", 2) && strncmp(name, "_ZN", 3)) return CUDA_ERROR_NOT_FOUND;
+  *p = (CUdeviceptr)c_add;
+  *bytes = sizeof c_add;
+  return 0;
 }
 CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f) {
   const char *n = (const char *)f;
@@ -279,6 +329,42 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
     clk += 0.003;
     return 0;
   }
+  if (!strncmp(n, "ct_reduce_", 10)) { /* {sum, max, min, NaNs} */
+    unsigned long long N = *(unsigned long long *)pp[1];
+    double *o = *(double **)pp[2], sum = 0, mx = -INFINITY, mn = INFINITY, nan = 0;
+    for (unsigned long long i = 0; i < N; i++) {
+      double v;
+      if (!strcmp(n, "ct_reduce_f32")) v = (*(float **)pp[0])[i];
+      else if (!strcmp(n, "ct_reduce_f64")) v = (*(double **)pp[0])[i];
+      else if (!strcmp(n, "ct_reduce_i32")) v = (*(int **)pp[0])[i];
+      else v = (*(unsigned **)pp[0])[i];
+      if (isnan(v)) { nan++; continue; }
+      sum += v, mx = fmax(mx, v), mn = fmin(mn, v);
+    }
+    o[0] = sum, o[1] = mx, o[2] = mn, o[3] = nan;
+    return 0;
+  }
+  if (!strcmp(n, "user_check")) {
+    unsigned long long N = *(unsigned long long *)pp[2], *res = *(unsigned long long **)pp[3];
+    float *a = *(float **)pp[0], *r = *(float **)pp[1];
+    for (unsigned long long i = 0; i < N; i++)
+      if (a[i] != 2 * r[i]) {
+        res[0]++;
+        if (i < res[1]) res[1] = i;
+      }
+    return 0;
+  }
+  if (!strcmp(n, "ct_cmpar_f32")) { /* |a - r| <= atol + rtol |r| */
+    unsigned long long N = *(unsigned long long *)pp[2], *res = *(unsigned long long **)pp[5];
+    double atol = *(double *)pp[3], rtol = *(double *)pp[4];
+    float *a = *(float **)pp[0], *r = *(float **)pp[1];
+    for (unsigned long long i = 0; i < N; i++)
+      if (!(a[i] == r[i]) && !(isnan(a[i]) && isnan(r[i])) && !(fabs((double)a[i] - r[i]) <= atol + rtol * fabs(r[i]))) {
+        res[0]++;
+        if (i < res[1]) res[1] = i;
+      }
+    return 0;
+  }
   if (!strncmp(n, "ct_cmp_", 7)) {
     unsigned long long N = *(unsigned long long *)pp[2];
     int tolk = !strcmp(n, "ct_cmp_f32");
@@ -289,6 +375,10 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
       return 1;
     }
     unsigned *a = *(unsigned **)pp[0], *r = *(unsigned **)pp[1];
+    if (a == r) { /* the isolated timing's read-only L2 flush: a buffer against itself, nothing to find */
+      clk += N * 4 / 3e12 * 1e3;
+      return 0;
+    }
     for (unsigned long long i = 0; i < N; i++) {
       int bad;
       if (tolk) {
@@ -325,12 +415,31 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
   }
   /* The data work is done once after each poison/restore (the check); timing launches only
    * advance the clock, so that timing loops cost no real time. */
-  clk += (N * 8 / 4.0e12) * 1e3 * (1 + 0.02 * rnd()) + 0.003;
+  double base = (N * 8 / 4.0e12) * 1e3 * (1 + 0.02 * rnd());
+  if (!strcmp(n, "copy_shaped")) { /* best at N / 256 threads per block (32 .. 1024): a shape-dependent winner */
+    double want = N / 256.0 < 32 ? 32 : N / 256.0 > 1024 ? 1024 : N / 256.0, off = log2((double)bx / want);
+    base = (N * 8 / 4.0e12) * 1e3 * (1 + 0.3 * off * off) * (1 + 0.002 * rnd()) + 0.002;
+  }
+  clk += base + 0.003;
   if (!strcmp(n, "copy_slow")) clk += 4.0;
+  if (!strcmp(n, "partial_sum") || !strcmp(n, "total_sum")) { /* in float[N], out float[grid]: every launch (a
+                                                                   sequence's second pass reads the first's) */
+    unsigned long long share = (N + gx - 1) / gx;
+    for (unsigned b = 0; b < gx; b++) {
+      double acc = 0;
+      for (unsigned long long i = b * share; i < N && i < (b + 1) * share; i++) acc += in[i];
+      out[b] = (float)acc;
+    }
+    return 0;
+  }
   if (!dirty) return 0;
   dirty = 0;
+  long tk = -1;
+  if (!strncmp(n, "copy_tpl:", 9)) tk = strtol(n + 9, NULL, 10);
   for (unsigned long long i = 0; i < N && i < T; i++) {
     float v = in[i];
+    if (tk >= 0) v *= (float)tk;
+    if (!strcmp(n, "copy_const")) v += ((float *)c_add)[i % 16];
     if (!strcmp(n, "copy_wrong") && i == 12345) v += 1;
     if (!strcmp(n, "copy_rt") && i == 7 && *(int *)pp[3] != 2) v += 1;
     if (!strcmp(n, "copy_partial") && i == N - 1) continue;

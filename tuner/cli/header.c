@@ -11,6 +11,7 @@
 
 #include "engine/job.h"
 #include "ship/header.h"
+#include "ship/select.h"
 #include "ship/ship_data.h"
 #include "ship/ship_space.h"
 #include "space/space.h"
@@ -28,23 +29,38 @@ static const char header_usage[] =
     "and only configurations the space still has: narrow a space (drop a value, add a\n"
     "constraint) and the header ships none of what it excludes (a warning counts them).\n"
     "\n"
-    "What the header chooses (docs/HEADER.md):\n"
-    "  device entry    per GPU and problem: that GPU's fastest configuration\n"
-    "  arch entry      per architecture: the portable choice over its GPUs\n"
-    "  default         the portable choice over all GPUs: highest worst-case share of each GPU's\n"
-    "                  own best time (--rule mean: highest mean share)\n"
-    "  selection       device name -> architecture -> default, then the nearest measured problem\n"
-    "                  (least sum of |ln(asked/measured)| over the dimensions)\n"
-    "Its comment has the performance-portability table: per GPU, the share of its own best the\n"
-    "default and its architecture's entry reach.\n"
+    "What the header chooses (docs/HEADER.md), per level: each GPU (its own measurements), each\n"
+    "architecture and the portable default (over their GPUs: a kernel's share of a shape is its\n"
+    "worst share of each GPU's own best, --rule mean: its mean share):\n"
+    "  kernel set      the fewest kernels (at most --max-kernels) that bring every tuned problem\n"
+    "                  (shape) within --cover of the best there: greedy set cover, then local\n"
+    "                  improvement; each tuned shape is an entry with the fastest of them\n"
+    "  rule            a size never tuned gets the kernel of the set with the least sum of\n"
+    "                  ratios (time / best) over the k tuned shapes nearest to it (least sum of\n"
+    "                  |ln(asked/tuned)| over the dimensions), k chosen by leave-one-out\n"
+    "  selection       device name -> architecture -> default, then the rule\n"
+    "A table of the levels goes to the terminal and into the header's comment: shapes, kernels,\n"
+    "how many shapes the set covers, and the rule's leave-one-out figures (each tuned shape left\n"
+    "out, the set chosen again without it, the rule applied: the share of the best it reached).\n"
+    "The comment also has the performance-portability table: per GPU, the share of its own best\n"
+    "the default and its architecture's entry reach. For the cross-measurement the kernel set\n"
+    "needs (every candidate measured on every shape), see cutune run --help (shape sets).\n"
     "\n"
     "options:\n"
     "  -o, --output FILE    write there (default: standard output)\n"
     "  --rule worst|mean    how the portable choice is made (default worst)\n"
+    "  --cover X            a kernel covers a shape within this fraction of its best (default 0.03)\n"
+    "  --max-kernels N      kernels per level at most (default 16)\n"
+    "  --knn auto|K         the rule's k for sizes never tuned (default auto: leave-one-out picks\n"
+    "                       1 to 4)\n"
+    "  --why SIZES          also say which kernel each level's rule gives these sizes, e.g.\n"
+    "                       --why K=1000,M=3000,N=200 (the problem key: names sorted; repeatable)\n"
     "  --kt-problem NAMES   the space's names for a Kernel Tuner problem_size, in its order, e.g.\n"
     "                       W,H (default: the dimensions of the space's first problem, in order)\n"
     "  --cc 'NAME=X.Y'      compute capability of a device the built-in table does not know\n"
     "                       (repeatable; Kernel Tuner caches name the device, not its architecture)\n"
+    "  --allow-unchecked    ship a timing-only space (check = false) anyway; without it such a space\n"
+    "                       is refused, since none of its configurations was checked\n"
     "  -h, --help           this text\n"
     "\n"
     "errors: a store of another space, inputs whose parameter names disagree with the space's,\n"
@@ -52,15 +68,23 @@ static const char header_usage[] =
     "exit status: 0 written, 1 bad input, 2 bad command line.\n";
 
 int header_main(int argc, char **argv) {
-  enum { O_RULE = 256, O_KT, O_CC };
+  enum { O_RULE = 256, O_KT, O_CC, O_UNCHECKED, O_COVER, O_MAXK, O_KNN, O_WHY };
   static const struct option longs[] = {{"output", required_argument, 0, 'o'},
                                         {"rule", required_argument, 0, O_RULE},
                                         {"kt-problem", required_argument, 0, O_KT},
                                         {"cc", required_argument, 0, O_CC},
+                                        {"allow-unchecked", no_argument, 0, O_UNCHECKED},
+                                        {"cover", required_argument, 0, O_COVER},
+                                        {"max-kernels", required_argument, 0, O_MAXK},
+                                        {"knn", required_argument, 0, O_KNN},
+                                        {"why", required_argument, 0, O_WHY},
                                         {"help", no_argument, 0, 'h'},
                                         {0, 0, 0, 0}};
   const char *outpath = NULL, *kt = NULL, *ccname[32];
-  int mean = 0, c, ccval[32], ncc = 0;
+  int mean = 0, c, ccval[32], ncc = 0, allow_unchecked = 0, maxk = 16, knn = 0;
+  double cover = 0.03;
+  const char *why[32];
+  int nwhy = 0;
   char *ccbuf[32];
   dbuf cmd; /* the command as typed (getopt permutes argv), for the header's comment */
   dbuf_init(&cmd);
@@ -79,6 +103,40 @@ int header_main(int argc, char **argv) {
         }
         break;
       case O_KT: kt = optarg; break;
+      case O_UNCHECKED: allow_unchecked = 1; break;
+      case O_WHY:
+        if (nwhy >= 32) {
+          fprintf(stderr, "cutune header: --why at most 32 times\n");
+          dbuf_free(&cmd);
+          return 2;
+        }
+        why[nwhy++] = optarg;
+        break;
+      case O_COVER: {
+        char *end;
+        cover = strtod(optarg, &end);
+        if (*end || end == optarg || !(cover >= 0) || cover > 10) {
+          fprintf(stderr, "cutune header: --cover needs a fraction such as 0.03 (3 %%), got '%s'\n", optarg);
+          dbuf_free(&cmd);
+          return 2;
+        }
+        break;
+      }
+      case O_MAXK:
+      case O_KNN: {
+        char *end;
+        long v = strtol(optarg, &end, 10);
+        int auto_k = c == O_KNN && !strcmp(optarg, "auto");
+        if (!auto_k && (*end || end == optarg || v < 1 || v > (c == O_MAXK ? 256 : SELECT_K_MAX))) {
+          if (c == O_MAXK) fprintf(stderr, "cutune header: --max-kernels needs a number of kernels from 1 to 256, got '%s'\n", optarg);
+          else fprintf(stderr, "cutune header: --knn needs auto or a number of shapes from 1 to %d, got '%s'\n", SELECT_K_MAX, optarg);
+          dbuf_free(&cmd);
+          return 2;
+        }
+        if (c == O_MAXK) maxk = (int)v;
+        else knn = auto_k ? 0 : (int)v;
+        break;
+      }
       case O_CC: {
         char *eq = strrchr(optarg, '=');
         int a, b;
@@ -111,6 +169,12 @@ int header_main(int argc, char **argv) {
   const char *ktv[16], *pnames[CS_MAX_PARAMS];
   char thash[33];
   if (space_load(argv[optind], &s, &err) < 0) goto done;
+  if (space_unchecked(s) && !allow_unchecked) {
+    cterr_set(&err, "%s is timing only (check = false): none of its configurations was checked against a reference, "
+              "so none is shipped; give a reference, or --allow-unchecked to ship them anyway (the header's command "
+              "line then says so)", argv[optind]);
+    goto done;
+  }
   /* records are keyed by the template and every file it includes, as `run` hashes them */
   if (job_template_hash(s, thash, &err) < 0) goto done;
   ship_opts so = {.ncc = ncc, .cc_names = ccname, .cc_values = ccval};
@@ -134,9 +198,22 @@ int header_main(int argc, char **argv) {
               space_name(s), optind + 1 < argc ? "the inputs" : "results/", space_name(s), argv[optind]);
     goto done;
   }
+  dbuf report;
+  dbuf_init(&report);
   header_opts ho = {.mean = mean, .regenerate = cmd.data, .block = ship_block_of, .block_ctx = s,
-                    .runtime = space_nruntime(s) ? rtflag : NULL};
-  if (header_write(d, &ho, &out, &warn, &err) < 0) goto done;
+                    .runtime = space_nruntime(s) ? rtflag : NULL, .cover = cover, .max_kernels = maxk, .knn = knn,
+                    .report = &report, .why = why, .nwhy = nwhy};
+  int wrote = header_write(d, &ho, &out, &warn, &err);
+  if (wrote == 0 && report.len) { /* every line prefixed: stderr may be mixed with a header on stdout */
+    fprintf(stderr, "cutune header: kernel selection (cover %g, at most %d kernels per level):\n", cover, maxk);
+    for (const char *l = report.data; *l;) {
+      size_t n = strcspn(l, "\n");
+      fprintf(stderr, "cutune header: %.*s\n", (int)n, l);
+      l += n + (l[n] == '\n');
+    }
+  }
+  dbuf_free(&report);
+  if (wrote < 0) goto done;
   if (warn.len) fputs(warn.data, stderr);
   if (outpath) {
     if (file_write_output(outpath, out.data, out.len, &err) < 0) goto done;

@@ -23,6 +23,7 @@
 #include "run.h"
 #include "search/score.h"
 #include "ship_cmds.h"
+#include "space_cmd.h"
 
 #ifndef CUTUNE_VERSION
 #define CUTUNE_VERSION "0.1.0"
@@ -38,6 +39,7 @@ static const char usage[] =
     "commands:\n"
     "  run SPACE.lua        tune a space (without a GPU: enumerate, compile and report resources)\n"
     "  run --replay FILE    run a search strategy on recorded measurements (no GPU needed)\n"
+    "  space SPACE.lua      count (and --list) a space's configurations without compiling\n"
     "  score FILE...        compare search strategies on recorded spaces (scoreboard + SVG)\n"
     "  explain SPACE.lua    why the winner wins: Nsight Compute counters and sanitizer verdicts\n"
     "  report SPACE.lua     one self-contained HTML page of a store (tables, figures, provenance)\n"
@@ -104,6 +106,7 @@ static int command(int argc, char **argv) {
       if (!strcmp(argv[2], "report")) return report_cmd_main(2, sub);
       if (!strcmp(argv[2], "best")) return best_main(2, sub);
       if (!strcmp(argv[2], "header")) return header_main(2, sub);
+      if (!strcmp(argv[2], "space")) return space_cmd_main(2, sub);
       if (!strcmp(argv[2], "devices")) return devices_main(2, sub);
       if (!strcmp(argv[2], "help")) {
         fputs(usage, stdout);
@@ -113,7 +116,7 @@ static int command(int argc, char **argv) {
         puts("usage: cutune version\n\nPrints cutune's version and the NVRTC version it compiles with.");
         return 0;
       }
-      fprintf(stderr, "cutune: no command '%s' (commands: run, score, best, header, explain, report, devices, help, version)\n", argv[2]);
+      fprintf(stderr, "cutune: no command '%s' (commands: run, space, score, best, header, explain, report, devices, help, version)\n", argv[2]);
       return 2;
     }
     fputs(usage, stdout);
@@ -130,7 +133,8 @@ static int command(int argc, char **argv) {
   if (!strcmp(cmd, "report")) return report_cmd_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "best")) return best_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "header")) return header_main(argc - 1, argv + 1);
-  fprintf(stderr, "cutune: unknown command '%s' (commands: run, score, best, header, explain, report, devices, help, version; see 'cutune --help')\n", cmd);
+  if (!strcmp(cmd, "space")) return space_cmd_main(argc - 1, argv + 1);
+  fprintf(stderr, "cutune: unknown command '%s' (commands: run, space, score, best, header, explain, report, devices, help, version; see 'cutune --help')\n", cmd);
   return 2;
 }
 

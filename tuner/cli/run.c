@@ -20,6 +20,7 @@
 #include "search/score.h"
 #include "search/strategy.h"
 #include "engine/tune.h"
+#include "search/transfer.h"
 
 
 static const char run_usage[] =
@@ -41,6 +42,9 @@ static const char run_usage[] =
     "\n"
     "options:\n"
     "  --results DIR       where measurement records go (default: results)\n"
+    "  --kernel-path DIR   also look for the space's template (and reference template, symbol\n"
+    "                      files, modules) in DIR, after the space's folder, its parent and the\n"
+    "                      working directory; repeatable; $CUTUNE_KERNEL_PATH (DIR:DIR...) too\n"
     "  --arch sm_XY        target architecture without a GPU: one NVRTC supports (listed below)\n"
     "                      (default: the device's, or sm_90 when there is none)\n"
     "  --compile-only      do not use the GPU even if one is present\n"
@@ -79,8 +83,10 @@ static const char run_usage[] =
     "  --no-runtime-sweep  measure only what the strategy proposes (default: see runtime\n"
     "                      parameters below)\n"
     "  --seed N            seed for the strategy and the input data (default 1)\n"
-    "  --problem KEY       tune one problem only: its index (0, 1, ...) or its sizes, in any order and\n"
-    "                      as few as tell it from the others (\"N=8192,M=8192\", \"M=4096\")\n"
+    "  --problem SEL       tune these problems only (repeatable): an index (0), a range (0-9; 1- to\n"
+    "                      the last), a list (0,3,5-9), sizes in any order, all of a problem's or\n"
+    "                      some (\"N=8192,M=8192\"; \"M=4096\": every problem with M=4096) or all\n"
+    "                      (default: all)\n"
     "  --top N             rows in the table of best configurations (default 10)\n"
     "  --min-samples N     timed launches at least (default 10, but as few as 5 where 10 would\n"
     "                      take more than 12 ms of launches; a value given here is kept exactly)\n"
@@ -95,6 +101,23 @@ static const char run_usage[] =
     "                      message), every failure listed in full under the table, and without a\n"
     "                      GPU the whole resource table instead of its summary\n"
     "  -h, --help          this text\n"
+    "\n"
+    "shape sets (a run that selects " XSTR(TUNE_SET_MIN) " problems or more; see below):\n"
+    "  --no-transfer       search every shape from a cold start, in the listed order\n"
+    "  --transfer          seed the searches of a run of fewer problems too (from the shapes tuned\n"
+    "                      before, in the store or in the run)\n"
+    "  --transfer-near K   seeds from the K nearest shapes tuned before (default " XSTR(TUNE_TRANSFER_NEAR) ")\n"
+    "  --transfer-per P    ... the best P kernels of each (default " XSTR(TUNE_TRANSFER_PER) ")\n"
+    "  --patience N        a seeded search ends after N evaluations in a row without a 0.5 % gain\n"
+    "                      (default " XSTR(TUNE_PATIENCE) " proposals, times the runtime sweep's values; 0: the budget alone;\n"
+    "                      --strategy exhaustive: 0)\n"
+    "  --order nearest|listed  tuning order (default with transfer: nearest, the first selected\n"
+    "                      problem first, then always the shape nearest to those tuned before)\n"
+    "  --no-cross          skip the cross-measurement\n"
+    "  --cross             cross-measure a run of fewer problems too (two or more)\n"
+    "  --cross-only        only the cross-measurement, over what the store holds (searches done before)\n"
+    "  --cross-top N       the best N kernels of every shape are cross-measured (default " XSTR(TUNE_CROSS_TOP) ")\n"
+    "  --cross-max N       ... at most N kernels in all, those best on most shapes first (default " XSTR(TUNE_CROSS_MAX) ")\n"
     "\n"
     "Spaces too large to exhaust: without --budget and --time, a space of more than\n"
     "" XSTR(TUNE_EXHAUSTIVE_MAX) " valid configurations gets a budgeted search on each problem: the default\n"
@@ -111,6 +134,21 @@ static const char run_usage[] =
     "the budget like any evaluation but costing GPU time only; the default budget grows by as\n"
     "many (one runtime parameter of 3 values: --budget 3000 --time " XSTR(TUNE_DEFAULT_TIME) "). --no-runtime-sweep turns\n"
     "it off: the strategy then chooses the runtime values too, one configuration at a time.\n"
+    "\n"
+    "Shape sets (docs/SPACE.md: lists, ct.product, ct.zip, generator functions): a run that selects\n"
+    "" XSTR(TUNE_SET_MIN) " problems or more tunes them as a set. Each shape gets the budget of one problem (--budget,\n"
+    "--time, or the default above), but its search starts from the best kernels of the nearest\n"
+    "shapes tuned before it (in the store, or earlier in the run: transfer), measured first, and ends\n"
+    "once --patience evaluations in a row gain less than 0.5 %, so a shape near others costs a\n"
+    "fraction of a cold one. Then the cross-measurement: the best --cross-top kernels of every shape,\n"
+    "each measured on every shape, ordinary records (what cutune header needs to ship a small set of\n"
+    "kernels that covers them all, with a rule for sizes never tuned: docs/HEADER.md). The run ends\n"
+    "with a table of what each shape cost: seeds and the shapes they came from, configurations\n"
+    "measured and answered from the store, GPU and wall seconds, its best, whether a seed was it.\n"
+    "The per-problem tables are left out for a set (-v prints them). For a large set bound each shape\n"
+    "with --time (and --budget): the first costs that, the others about --patience evaluations more\n"
+    "than their seeds unless they keep improving. A run of fewer problems (--problem 0; a space of\n"
+    "four) is as before, each cold, in the listed order, with its tables, unless --transfer or --cross.\n"
     "\n"
     "Where the time went: each problem ends with a line 'time: the GPU worked N % of it (M ms\n"
     "per configuration ...); a compile took S s on average'. Well below 100 % the GPU waited for\n"
@@ -152,6 +190,9 @@ static int bad_usage(const char *fmt, ...) {
   return 2;
 }
 
+/* --problem's items, ';'-separated (static: the options point into it for the whole run) */
+static dbuf problems;
+
 /* The numeric options: name, what a value must be, its bounds; the value lands in run_opts
  * through set_number. */
 typedef struct num_opt {
@@ -163,7 +204,9 @@ typedef struct num_opt {
 
 enum { O_RESULTS = 256, O_ARCH, O_COMPILE_ONLY, O_DEVICE, O_JOBS, O_CACHE, O_NO_CACHE, O_STRATEGY,
        O_BUDGET, O_TIME, O_SEED, O_PROBLEM, O_TOP, O_MINS, O_MAXS, O_RSE, O_NOPROG, O_ETOP, O_EWITHIN,
-       O_SAMPLE, O_COMPILE_TIMEOUT, O_DEVICES, O_RANK_TIMEOUT, O_NO_SWEEP, O_CSV };
+       O_SAMPLE, O_COMPILE_TIMEOUT, O_DEVICES, O_RANK_TIMEOUT, O_NO_SWEEP, O_CSV, O_KPATH, O_TRANSFER,
+       O_NO_TRANSFER, O_NEAR, O_PER, O_PATIENCE, O_ORDER, O_CROSS, O_NO_CROSS, O_CROSS_ONLY, O_CROSS_TOP,
+       O_CROSS_MAX };
 
 static const num_opt num_opts[] = {
     {O_DEVICE, "--device", "a GPU ordinal (0, 1, ...)", 0, 1e6, 0, 0, 1},
@@ -180,6 +223,11 @@ static const num_opt num_opts[] = {
     {O_EWITHIN, "--energy-within", "a fraction >= 0 (0.1 is 10 %)", 0, 1e9, 0, 0, 0},
     {O_SAMPLE, "--sample", "a positive number of configurations or 'all'", 1, 1e15, 0, 0, 1},
     {O_COMPILE_TIMEOUT, "--compile-timeout", "a number of seconds from 0 to 86400", 0, 86400, 1, 0, 0},
+    {O_NEAR, "--transfer-near", "a number of shapes from 1 to 64", 1, 64, 0, 0, 1},
+    {O_PER, "--transfer-per", "a number of kernels from 1 to " XSTR(TRANSFER_KEEP), 1, TRANSFER_KEEP, 0, 0, 1},
+    {O_PATIENCE, "--patience", "a number of evaluations >= 0 (0: no early end)", 0, 1e15, 0, 0, 1},
+    {O_CROSS_TOP, "--cross-top", "a number of kernels from 1 to " XSTR(TRANSFER_KEEP), 1, TRANSFER_KEEP, 0, 0, 1},
+    {O_CROSS_MAX, "--cross-max", "a number of kernels from 1 to 4096", 1, 4096, 0, 0, 1},
 };
 
 static void set_number(run_opts *o, int id, double v) {
@@ -198,9 +246,13 @@ static void set_number(run_opts *o, int id, double v) {
   case O_EWITHIN: o->energy_within = v; break;
   case O_SAMPLE: o->sample = (long)v; break;
   case O_COMPILE_TIMEOUT: o->compile_timeout = v; break;
+  case O_NEAR: o->transfer_near = (int)v; break;
+  case O_PER: o->transfer_per = (int)v; break;
+  case O_PATIENCE: o->patience = (long)v; break;
+  case O_CROSS_TOP: o->cross_top = (int)v; break;
+  case O_CROSS_MAX: o->cross_max = (int)v; break;
   }
 }
-
 /* A numeric option's value: -1 when id is not one; else 0, or the exit status of a bad value. */
 static int number_option(run_opts *o, int id, const char *v) {
   for (size_t i = 0; i < sizeof num_opts / sizeof num_opts[0]; i++) {
@@ -248,7 +300,15 @@ static int parse_options(int argc, char **argv, run_opts *o) {
       {"compile-timeout", required_argument, 0, O_COMPILE_TIMEOUT}, {"quiet", no_argument, 0, 'q'},
       {"devices", required_argument, 0, O_DEVICES}, {"rank-timeout", required_argument, 0, O_RANK_TIMEOUT},
       {"no-runtime-sweep", no_argument, 0, O_NO_SWEEP}, {"csv", required_argument, 0, O_CSV},
+      {"kernel-path", required_argument, 0, O_KPATH},
+      {"transfer", no_argument, 0, O_TRANSFER}, {"no-transfer", no_argument, 0, O_NO_TRANSFER},
+      {"transfer-near", required_argument, 0, O_NEAR}, {"transfer-per", required_argument, 0, O_PER},
+      {"patience", required_argument, 0, O_PATIENCE}, {"order", required_argument, 0, O_ORDER},
+      {"cross", no_argument, 0, O_CROSS}, {"no-cross", no_argument, 0, O_NO_CROSS},
+      {"cross-only", no_argument, 0, O_CROSS_ONLY}, {"cross-top", required_argument, 0, O_CROSS_TOP},
+      {"cross-max", required_argument, 0, O_CROSS_MAX},
       {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+  dbuf_reset(&problems);
   opterr = 0;
   optind = 1;
   int c;
@@ -264,6 +324,7 @@ static int parse_options(int argc, char **argv, run_opts *o) {
     }
     switch (c) {
     case O_RESULTS: o->results_dir = optarg; break;
+    case O_KPATH: space_kernel_path_add(optarg); break;
     case O_ARCH:
       if (!compile_arch_supported(optarg))
         return bad_usage("--arch '%s' is not an architecture NVRTC %s supports (it supports: %s; an 'a' or 'f' "
@@ -278,10 +339,22 @@ static int parse_options(int argc, char **argv, run_opts *o) {
     case O_STRATEGY:
       if ((st = strategy_option(o, optarg)) != 0) return st;
       break;
-    case O_PROBLEM: o->problem = optarg; break;
+    case O_PROBLEM: /* repeatable: the items are kept together, ';'-separated (job_problem_selected) */
+      dbuf_printf(&problems, "%s%s", problems.len ? ";" : "", optarg);
+      o->problem = problems.data;
+      break;
     case O_NOPROG: o->progress_tty = 0; break;
     case O_NO_SWEEP: o->no_runtime_sweep = 1; break;
     case O_CSV: o->csv = optarg; break;
+    case O_TRANSFER: o->transfer = 1; break;
+    case O_NO_TRANSFER: o->transfer = -1; break;
+    case O_ORDER:
+      if (strcmp(optarg, "listed") && strcmp(optarg, "nearest")) return bad_usage("--order must be listed or nearest, got '%s'", optarg);
+      o->listed = !strcmp(optarg, "listed");
+      break;
+    case O_CROSS: o->cross = 1; break;
+    case O_NO_CROSS: o->cross = -1; break;
+    case O_CROSS_ONLY: o->cross = 2; break;
     case 'q': o->quiet = 1; break;
     case 'v': o->verbose = 1; break;
     case 'h':
@@ -348,7 +421,9 @@ int run_main(int argc, char **argv) {
 
   run_opts o = {.results_dir = "results", .device = 0, .seed = 1, .top = 10, .min_samples = 10,
                 .max_samples = 200, .rse = 0.005, .progress_tty = -1,
-                .energy_top = 8, .energy_within = 0.10, .compile_timeout = 60};
+                .energy_top = 8, .energy_within = 0.10, .compile_timeout = 60,
+                .transfer_near = TUNE_TRANSFER_NEAR, .transfer_per = TUNE_TRANSFER_PER, .patience = -1,
+                .cross_top = TUNE_CROSS_TOP, .cross_max = TUNE_CROSS_MAX};
   int st = parse_options(argc, argv, &o);
   if (st >= 0) return st;
   cterr err = {{0}};
@@ -357,8 +432,9 @@ int run_main(int argc, char **argv) {
     fprintf(stderr, "cutune: %s\n", err.msg);
     return 1;
   }
-  if (o.problem && job_find_problem(s, o.problem, &err) < 0) {
-    fprintf(stderr, "cutune run: --problem: %s\n", err.msg);
+  int nselected = 0;
+  if (job_problem_selection(s, &o, &nselected, &err) != 0) {
+    fprintf(stderr, "cutune run: %s\n", err.msg);
     space_free(s);
     return 2;
   }

@@ -43,6 +43,12 @@ static void hash_field(sha256_ctx *c, const char *s) {
 void compile_job_key(const compile_job *job, char out[65]) {
   sha256_ctx c;
   sha256_init(&c);
+  if (job->next) { /* a bundle: the key of the rest of the chain goes in first */
+    char rest[65];
+    compile_job_key(job->next, rest);
+    hash_field(&c, "bundle");
+    hash_field(&c, rest);
+  }
   hash_field(&c, COMPILE_CACHE_FORMAT);
   /* the digest of the template and its includes, computed once per run (compile_source) */
   hash_field(&c, job->src_digest ? "digest" : "text");
@@ -53,6 +59,7 @@ void compile_job_key(const compile_job *job, char out[65]) {
   for (int i = 0; i < job->nopts; i++) hash_field(&c, job->opts[i]);
   hash_field(&c, job->arch);
   hash_field(&c, job->kernel);
+  for (int i = 0; i < job->nnames; i++) hash_field(&c, job->names[i]);
   hash_field(&c, compile_nvrtc_version());
   uint8_t d[32];
   sha256_final(&c, d);
@@ -249,6 +256,28 @@ static void fill_log(nvrtcProgram prog, compile_result *res) {
   free(tmp);
 }
 
+/* The kernel and the job's other names as name expressions: NVRTC instantiates what they name
+ * (a template's parameters may be -D macros) and, after the compile, lowers each to the name in
+ * the cubin (mangled for C++, itself for extern "C"); res->lowered gets them one per line. */
+static int add_names(nvrtcProgram prog, const compile_job *job) {
+  if (job->nnames < 0 || job->nnames > COMPILE_MAX_NAMES) return -1;
+  if (nvrtcAddNameExpression(prog, job->kernel) != NVRTC_SUCCESS) return -1;
+  for (int i = 0; i < job->nnames; i++)
+    if (nvrtcAddNameExpression(prog, job->names[i]) != NVRTC_SUCCESS) return -1;
+  return 0;
+}
+
+static void get_lowered(nvrtcProgram prog, const compile_job *job, compile_result *res) {
+  dbuf b;
+  dbuf_init(&b);
+  for (int i = 0; i <= job->nnames; i++) {
+    const char *low = NULL, *name = i ? job->names[i - 1] : job->kernel;
+    if (nvrtcGetLoweredName(prog, name, &low) != NVRTC_SUCCESS || !low) low = name[0] == '&' ? name + 1 : name;
+    dbuf_printf(&b, "%s%s", i ? "\n" : "", low);
+  }
+  res->lowered = dbuf_steal(&b);
+}
+
 int compile_now(const compile_job *job, compile_result *res, cterr *err) {
   compile_result_init(res);
   if (!job || !job->src || !job->kernel || !job->arch)
@@ -278,6 +307,10 @@ int compile_now(const compile_job *job, compile_result *res, cterr *err) {
   nvrtcProgram prog;
   nvrtcResult rc = nvrtcCreateProgram(&prog, job->src, name, 0, NULL, NULL);
   if (rc != NVRTC_SUCCESS) return cterr_set(err, "%s: nvrtcCreateProgram failed: %s", name, nvrtcGetErrorString(rc));
+  if (add_names(prog, job) != 0) {
+    nvrtcDestroyProgram(&prog);
+    return cterr_set(err, "%s: NVRTC refused the name expressions of '%s'", name, job->kernel);
+  }
 
   double t0 = now_seconds();
   rc = nvrtcCompileProgram(prog, n, opts);
@@ -285,7 +318,10 @@ int compile_now(const compile_job *job, compile_result *res, cterr *err) {
   const char *log = res->log.data ? res->log.data : "";
   dbuf msg;
   dbuf_init(&msg);
+  char kname[512] = "";
   if (rc == NVRTC_SUCCESS) {
+    get_lowered(prog, job, res);
+    compile_lowered(res, 0, job->kernel, kname, sizeof kname);
     size_t size = 0;
     nvrtcResult rc2 = nvrtcGetCUBINSize(prog, &size);
     if (rc2 == NVRTC_SUCCESS && size > 0) {
@@ -297,24 +333,34 @@ int compile_now(const compile_job *job, compile_result *res, cterr *err) {
     res->compile_ms = (now_seconds() - t0) * 1e3;
     if (rc2 != NVRTC_SUCCESS || res->cubin.len == 0) {
       dbuf_printf(&msg, "%s: NVRTC produced no cubin (%s)", name, nvrtcGetErrorString(rc2));
-    } else if (!parse_resources(log, job->kernel, &res->res) && !strstr(log, "Compiling entry function") &&
-               cubin_has_symbol(&res->cubin, job->kernel)) {
+    } else if (!parse_resources(log, kname, &res->res) && !strstr(log, "Compiling entry function") &&
+               cubin_has_symbol(&res->cubin, kname)) {
       /* Seen on the GPU host under load: NVRTC returned a good cubin with an empty ptxas
        * report. The kernel is in the image; its resources stay unknown here (the GPU worker
        * reads them from the driver). */
       res->ok = 1;
-    } else if (!parse_resources(log, job->kernel, &res->res)) {
+    } else if (!parse_resources(log, kname, &res->res)) {
       dbuf_printf(&msg, "%s: kernel '%s' not found in the compiled program (entry points: ", name, job->kernel);
       list_entries(&msg, log);
-      dbuf_puts(&msg, "); is it declared extern \"C\" __global__?");
+      dbuf_puts(&msg, "); is it a __global__ function?");
     } else {
       res->ok = 1;
     }
   } else {
     res->compile_ms = (now_seconds() - t0) * 1e3;
     collect_error_lines(&msg, log);
+    if (strstr(log, "__nv_name_map")) { /* a name expression names nothing in the program */
+      char *lines = dbuf_steal(&msg);
+      dbuf_printf(&msg, "%s: kernel '%s'%s not found in the compiled program (NVRTC: %s)", name, job->kernel,
+                  job->nnames ? " or one of the names the space gives" : "", lines);
+      free(lines);
+    }
     kresources r = res->res;
-    if (msg.len == 0 && parse_resources(log, job->kernel, &r) && r.smem_static > 48 * 1024)
+    /* the kernel's lowered name is not known after a failed compile: its entry is the first */
+    char first[512] = "";
+    const char *fe = strstr(log, "Compiling entry function '");
+    if (fe) snprintf(first, sizeof first, "%.*s", (int)strcspn(fe + 26, "'"), fe + 26);
+    if (msg.len == 0 && parse_resources(log, first[0] ? first : job->kernel, &r) && r.smem_static > 48 * 1024)
       /* ptxas refuses static shared memory over 48 KB without printing an error */
       dbuf_printf(&msg, "%s: kernel '%s' uses %d bytes of static shared memory; at most 49152 (48 KB) are allowed "
                   "(more needs dynamic shared memory)", name, job->kernel, r.smem_static);

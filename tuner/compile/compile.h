@@ -17,16 +17,24 @@
 #include "base/util.h"
 
 #define COMPILE_MAX_OPTS 96
+#define COMPILE_MAX_NAMES 15
+#define COMPILE_MAX_PROGRAMS 4 /* programs chained in one job (compile_job.next) */
 
 typedef struct compile_job {
   const char *src_path; /* for messages and #line: the template's path */
   const char *src;      /* the source text */
   const char *src_digest; /* compile_source digest of src and everything it includes (64 hex),
                              or NULL: the cache key then hashes src alone */
-  const char *kernel;   /* extern "C" kernel name, to check it exists and read its resources */
+  const char *kernel;   /* the kernel as a C++ name expression ("k", "ns::k<TILE, 4>": parameters are
+                           macros there), to check it exists, instantiate it and read its resources */
   const char *arch;     /* "sm_90" */
   int nopts;
   const char *opts[COMPILE_MAX_OPTS]; /* -DTILE=64 ... and the space's own options */
+  int nnames;           /* further name expressions (other kernels; "&sym" for a __constant__ or
+                           __device__ variable) whose lowered names the result carries */
+  const char *names[COMPILE_MAX_NAMES];
+  const struct compile_job *next; /* a further program of the same configuration, compiled with this
+                                     one into a bundle (compile_bundle.c); NULL: one program */
 } compile_job;
 
 typedef struct kresources {
@@ -47,11 +55,17 @@ typedef struct compile_result {
   int lost;          /* 1: the worker was killed from outside mid-job (SIGKILL, SIGTERM, ...):
                         no fault of the configuration (not cached; a resumed run retries it) */
   char key[65];      /* cache key (sha256 hex) */
+  char *lowered;     /* the lowered (mangled) names of the job's kernel and names[], one line each, in
+                        that order (nvrtcGetLoweredName); NULL where unknown: the names as given */
 } compile_result;
 
 void compile_result_init(compile_result *r);
 void compile_result_free(compile_result *r);
 void compile_result_copy(compile_result *dst, const compile_result *src); /* deep; dst uninitialised */
+/* The lowered name of name i of the job (0: the kernel, 1..: names[i-1]) as the result recorded
+ * it, into out (size n); where the result has none, the name expression given as fallback (less
+ * a leading '&': an extern "C" name lowers to itself). */
+const char *compile_lowered(const compile_result *r, int i, const char *fallback, char *out, size_t n);
 
 /* NVRTC's version as "13.0". */
 const char *compile_nvrtc_version(void);
@@ -88,12 +102,22 @@ void compile_source_free(compile_source *cs);
  * kernel and NVRTC version. COMPILE_CACHE_FORMAT goes into every key and meta file: bump it
  * when what compile_now adds to the options (or the meta format) changes, so old entries stop
  * matching. */
-#define COMPILE_CACHE_FORMAT "cutune-compile-v2"
+#define COMPILE_CACHE_FORMAT "cutune-compile-v3" /* v3: name expressions, lowered names */
 void compile_job_key(const compile_job *job, char out[65]);
 
 /* Compile in this process. Returns 0 when NVRTC ran (res->ok says whether it succeeded:
  * a compile error is a result, not a failure), -1 when NVRTC could not run at all. */
 int compile_now(const compile_job *job, compile_result *res, cterr *err);
+
+/* compile_now on each program of the chain job, job->next, ...: one result whose image is a bundle
+ * of their cubins (a chain of one: the plain cubin), whose resources are the first program's and
+ * whose lowered names are the first program's, then each further program's kernel; the first
+ * program that does not compile fails the result with its message (compile_bundle.c). */
+int compile_bundle(const compile_job *job, compile_result *res, cterr *err);
+/* How many images an image holds (1 for a plain cubin, 0 for a malformed bundle) and image i of
+ * it (NULL past the end), with its length in *ilen. */
+int compile_bundle_count(const void *data, size_t len);
+const void *compile_bundle_image(const void *data, size_t len, int i, size_t *ilen);
 
 /* On-disk cache: dir/<key[0:2]>/<key>.cubin and .meta (JSON: resources, log, status).
  * Compile errors are cached too, so a broken configuration is not recompiled (a worker

@@ -38,6 +38,16 @@ void compile_result_copy(compile_result *dst, const compile_result *src) {
   dst->timed_out = src->timed_out;
   dst->lost = src->lost;
   memcpy(dst->key, src->key, sizeof dst->key);
+  dst->lowered = src->lowered ? xstrdup(src->lowered) : NULL;
+}
+
+const char *compile_lowered(const compile_result *r, int i, const char *fallback, char *out, size_t n) {
+  const char *name = fallback ? fallback : "";
+  const char *p = r->lowered;
+  for (int k = 0; p && k < i; k++) p = (p = strchr(p, '\n')) ? p + 1 : NULL;
+  if (p && *p) snprintf(out, n, "%.*s", (int)strcspn(p, "\n"), p);
+  else snprintf(out, n, "%s", name[0] == '&' ? name + 1 : name);
+  return out;
 }
 
 void compile_result_free(compile_result *r) {
@@ -45,6 +55,7 @@ void compile_result_free(compile_result *r) {
   dbuf_free(&r->cubin);
   dbuf_free(&r->log);
   free(r->message);
+  free(r->lowered);
   compile_result_init(r);
 }
 
@@ -155,6 +166,8 @@ static int cache_get(const char *dir, const char *key, compile_result *res, int 
   res->compile_ms = json_number_value(ms);
   dbuf_puts(&res->log, log);
   if (json_is_string(msg)) res->message = xstrdup(json_string_value(msg));
+  const char *low = json_string_value(json_object_get(root, "lowered"));
+  if (low) res->lowered = xstrdup(low);
   res->cached = 1;
   memcpy(res->key, key, 65);
   hit = 1;
@@ -188,6 +201,7 @@ int compile_cache_put(const char *dir, const char *key, const compile_result *re
   json_object_set_new(root, "compile_ms", json_real(res->compile_ms));
   json_object_set_new(root, "message", res->message ? json_text(res->message) : json_null());
   json_object_set_new(root, "log", json_text(res->log.data));
+  if (res->lowered) json_object_set_new(root, "lowered", json_text(res->lowered));
   if (res->ok) {
     char sum[17];
     cubin_check(res->cubin.data, res->cubin.len, sum);

@@ -31,9 +31,17 @@ void wire_job_copy(wire_job *dst, const compile_job *src) {
   dst->job.arch = own(dst, src->arch);
   dst->job.nopts = src->nopts;
   for (int i = 0; i < src->nopts && i < COMPILE_MAX_OPTS; i++) dst->job.opts[i] = own(dst, src->opts[i]);
+  dst->job.nnames = src->nnames;
+  for (int i = 0; i < src->nnames && i < COMPILE_MAX_NAMES; i++) dst->job.names[i] = own(dst, src->names[i]);
+  if (src->next) {
+    dst->next = xmalloc(sizeof *dst->next);
+    wire_job_copy(dst->next, src->next);
+    dst->job.next = &dst->next->job;
+  }
 }
 
 void wire_job_free(wire_job *j) {
+  if (j->next) wire_job_free(j->next), free(j->next);
   for (int i = 0; i < j->nstrs; i++) free(j->strs[i]);
   memset(j, 0, sizeof *j);
 }
@@ -72,6 +80,16 @@ void wire_encode_job(dbuf *out, const compile_job *job) {
   put_str(out, job->arch);
   put_i32(out, job->nopts);
   for (int i = 0; i < job->nopts; i++) put_str(out, job->opts[i]);
+  put_i32(out, job->nnames);
+  for (int i = 0; i < job->nnames; i++) put_str(out, job->names[i]);
+  put_i32(out, job->next != NULL);
+  if (job->next) { /* the rest of the chain: its frame's body, inside this one */
+    dbuf rest;
+    dbuf_init(&rest);
+    wire_encode_job(&rest, job->next);
+    put_bytes(out, rest.data + 4, rest.len - 4);
+    dbuf_free(&rest);
+  }
   finish_frame(out, at);
 }
 
@@ -89,6 +107,7 @@ void wire_encode_result(dbuf *out, const compile_result *r) {
   put_str(out, r->message);
   put_bytes(out, r->log.data, r->log.len);
   put_bytes(out, r->cubin.data, r->cubin.len);
+  put_str(out, r->lowered);
   finish_frame(out, at);
 }
 
@@ -152,6 +171,25 @@ int wire_decode_job(const char *body, size_t n, wire_job *out) {
     out->job.opts[i] = o;
     if (!o) goto bad;
   }
+  int nnames = (int)get_u32(&c);
+  if (c.bad || nnames < 0 || nnames > COMPILE_MAX_NAMES) goto bad;
+  out->job.nnames = nnames;
+  for (int i = 0; i < nnames; i++) {
+    char *o = get_str(&c);
+    out->strs[out->nstrs++] = o;
+    out->job.names[i] = o;
+    if (!o) goto bad;
+  }
+  if (get_u32(&c)) {
+    size_t rl;
+    const char *rest = get_bytes(&c, &rl);
+    out->next = xmalloc(sizeof *out->next);
+    if (!rest || wire_decode_job(rest, rl, out->next) != 0) {
+      free(out->next), out->next = NULL;
+      goto bad;
+    }
+    out->job.next = &out->next->job;
+  }
   if (c.bad || c.left || !out->job.src || !out->job.kernel || !out->job.arch) goto bad;
   return 0;
 bad:
@@ -177,6 +215,7 @@ int wire_decode_result(const char *body, size_t n, compile_result *r) {
   if (log) dbuf_append(&r->log, log, len);
   const char *cubin = get_bytes(&c, &len);
   if (cubin) dbuf_append(&r->cubin, cubin, len);
+  r->lowered = get_str(&c);
   if (c.bad || c.left) {
     compile_result_free(r);
     return -1;
@@ -296,7 +335,7 @@ int compile_worker_main(int no_nvrtc_cache) {
     compile_result res;
     cterr err;
     err.msg[0] = 0;
-    if (compile_now(&job.job, &res, &err) != 0) {
+    if (compile_bundle(&job.job, &res, &err) != 0) {
       compile_result_free(&res);
       res.ok = 0;
       res.message = xstrdup(err.msg);

@@ -17,8 +17,9 @@
 
 typedef struct wire_job {
   compile_job job;   /* pointers into the owned strings below */
-  char *strs[4 + COMPILE_MAX_OPTS];
+  char *strs[4 + COMPILE_MAX_OPTS + COMPILE_MAX_NAMES];
   int nstrs;
+  struct wire_job *next; /* the rest of the chain (compile_job.next), owned */
 } wire_job;
 
 /* Copy a job so that it owns its strings (also used by the pool for its queue). */

@@ -130,6 +130,8 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   /* the reference first: without it no configuration could be checked, so a reference that
    * does not compile (or is misspelled) fails the run before anything else is compiled */
   if (job_compile_reference(s, arch, pool, &refc, err) != 0) goto done;
+  compile_result_free(&refc); /* the user's check kernel next: it too must compile before anything else */
+  if (job_compile_check(s, arch, pool, &refc, err) != 0) goto done;
 
   int prob = 0;
   if (!o->quiet) {
@@ -145,7 +147,7 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   pg = progress_new(stderr, "compile", n, o->quiet ? 0 : o->progress_tty);
   progress_set_quiet(pg, o->quiet);
   /* handed out a window at a time (the pool works ahead by 2 x jobs), so --time can stop it */
-  size_t next = 0, got = 0, failed = 0, cached = 0, shared = 0, window = 2 * (size_t)jobs + 4;
+  size_t next = 0, got = 0, failed = 0, cached = 0, shared = 0, invalid = 0, window = 2 * (size_t)jobs + 4;
   double t0 = now_seconds();
   int out_of_time = 0;
   for (;;) {
@@ -169,7 +171,8 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
     view[tag] = &recs[tag];
     if (cr.cached) cached++;
     else if (cr.shared) shared++;
-    if (recs[tag].status != ST_OK) failed++;
+    if (recs[tag].status == ST_INVALID) invalid++; /* over a limit: data, not a failure (exit status) */
+    else if (recs[tag].status != ST_OK) failed++;
     if (o->verbose) { /* -v: a line per configuration, as it finishes */
       const record *r = &recs[tag];
       if (r->status == ST_OK)
@@ -193,9 +196,11 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   if (o->csv && write_csv(o->csv, view, got, err) != 0) goto done;
   char sharedtxt[96] = "", timetxt[96] = "";
   if (shared) snprintf(sharedtxt, sizeof sharedtxt, ", %zu sharing another's module (runtime parameters)", shared);
+  char invtxt[96] = "";
+  if (invalid) snprintf(invtxt, sizeof invtxt, ", %zu invalid (over a limit of %s)", invalid, arch);
   if (got < n) snprintf(timetxt, sizeof timetxt, " (--time %g: %zu of the %zu were not handed out)", o->time_limit, n - got, n);
-  printf("\n%zu configurations for %s in %.2f s%s: %zu compiled%s, %zu from the cache, %zu failed%s\n", got, arch, dt,
-         timetxt, got - cached - shared, sharedtxt, cached, failed,
+  printf("\n%zu configurations for %s in %.2f s%s: %zu compiled%s, %zu from the cache, %zu failed%s%s\n", got, arch, dt,
+         timetxt, got - cached - shared, sharedtxt, cached, failed, invtxt,
          !failed ? "" : failed == got ? " (none succeeded: exit status 4)"
                                       : " (their messages are above; failed configurations are data: exit status 3)");
   if (o->csv) printf("the whole table, as CSV: %s\n", o->csv);

@@ -41,6 +41,7 @@ typedef struct lgroup {
   double best;
   const char *arch;
   compile_result ref; /* the reference kernel for this architecture */
+  compile_result check; /* the user's check kernel (check.kernel), if any */
 } lgroup;
 
 typedef struct exec_local {
@@ -159,9 +160,10 @@ static int feed(exec_local *e, cterr *err) {
         continue;
       }
       gpu_job job = it->launch;
+      char kname[GPU_NAME_MAX];
       job.cubin = it->cr.cubin.data;
       job.cubin_len = it->cr.cubin.len;
-      job.kernel = space_kernel(e->s);
+      job.kernel = job_kernel_name(e->s, &it->cr, kname, sizeof kname);
       job.timeout_s = space_timeout(e->s);
       job.best_ms = l->best;
       job.min_samples = e->o->min_samples;
@@ -318,6 +320,7 @@ static int l_problem(exec *x, int prob, cterr *err) {
   for (int g = 0; g < x->ngroups; g++) {
     gpu_problem gp;
     if (job_problem(s, prob, e->o->seed, &e->lg[g].ref, &gp, err) != 0) return -1;
+    job_problem_check(s, &e->lg[g].check, &gp);
     gpu *gs[EXEC_MAX_DEVICES];
     int k = 0;
     for (int i = 0; i < e->nslots; i++)
@@ -355,8 +358,9 @@ static int l_remeasure(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, 
     record_free(&rec);
     return 0;
   }
+  char kname[GPU_NAME_MAX];
   gj.cubin = cr.cubin.data, gj.cubin_len = cr.cubin.len;
-  gj.kernel = space_kernel(e->s);
+  gj.kernel = job_kernel_name(e->s, &cr, kname, sizeof kname);
   gj.timeout_s = space_timeout(e->s) + 3.0 * energy_ms / 1000.0;
   gj.best_ms = NAN; /* no early stop: these are all contenders */
   gj.min_samples = e->o->min_samples, gj.max_samples = e->o->max_samples, gj.target_rse = e->o->rse;
@@ -392,7 +396,7 @@ static void l_free(exec *x) {
   if (e->pool) l_drain(x);
   cpool_free(e->pool);
   for (int i = 0; i < e->nslots; i++) gpu_stop(e->slots[i].gw);
-  for (int g = 0; g < x->ngroups; g++) compile_result_free(&e->lg[g].ref);
+  for (int g = 0; g < x->ngroups; g++) compile_result_free(&e->lg[g].ref), compile_result_free(&e->lg[g].check);
   free(e);
 }
 
@@ -406,7 +410,7 @@ int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int 
   exec_local *e = xcalloc(1, sizeof *e);
   e->base.ops = &local_ops;
   e->s = s, e->o = o, e->src = src;
-  for (int g = 0; g < EXEC_MAX_GROUPS; g++) compile_result_init(&e->lg[g].ref);
+  for (int g = 0; g < EXEC_MAX_GROUPS; g++) compile_result_init(&e->lg[g].ref), compile_result_init(&e->lg[g].check);
   gpu *started[EXEC_MAX_DEVICES];
   if (gpu_start_all(started, self_exe, ordinals, n, err) != 0) goto fail;
   for (int i = 0; i < n; i++) {
@@ -440,7 +444,9 @@ int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int 
   }
   if (job_open_pool(o, self_exe, &e->pool, &e->jobs, err) != 0) goto fail;
   for (int g = 0; g < e->base.ngroups; g++)
-    if (job_compile_reference(s, e->lg[g].arch, e->pool, &e->lg[g].ref, err) != 0) goto fail;
+    if (job_compile_reference(s, e->lg[g].arch, e->pool, &e->lg[g].ref, err) != 0 ||
+        job_compile_check(s, e->lg[g].arch, e->pool, &e->lg[g].check, err) != 0)
+      goto fail;
   *out = &e->base;
   return 0;
 fail:

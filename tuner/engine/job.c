@@ -14,7 +14,11 @@
 
 int job_problem_selected(const space *s, const run_opts *o, int prob) {
   cterr e;
-  return !o->problem || job_find_problem(s, o->problem, &e) == prob;
+  return space_select_match(s, o->problem, prob, &e) == 1;
+}
+
+int job_problem_selection(const space *s, const run_opts *o, int *count, cterr *err) {
+  return space_select_check(s, o->problem, count, err);
 }
 
 /* "A=1,B=2" -> names and values (pointing into the copy), at most max; -1 when a part has no '='. */
@@ -38,36 +42,24 @@ int job_find_problem(const space *s, const char *spec, cterr *err) {
     if (idx >= 0 && idx < np) return (int)idx;
     return cterr_set(err, "problem %s: %s has problems 0 to %d", spec, space_path(s), np - 1);
   }
-  char *copy = xstrdup(spec), *names[64], *values[64];
-  int n = split_pairs(copy, names, values, 64);
   dbuf which;
   dbuf_init(&which);
-  for (int p = 0; p < np && n > 0; p++) {
-    int all = 1;
-    for (int k = 0; k < n && all; k++) {
-      int found = 0;
-      for (int j = 0; j < space_problem_nvars(s, p) && !found; j++) {
-        int64_t v;
-        const char *name = space_problem_var(s, p, j, &v);
-        char num[32];
-        snprintf(num, sizeof num, "%lld", (long long)v);
-        found = !strcmp(name, names[k]) && !strcmp(num, values[k]);
-      }
-      all = found;
-    }
-    if (all) dbuf_printf(&which, "%s%s", nhit ? ", " : "", space_problem_key(s, p)), hit = p, nhit++;
+  int bad = 0;
+  for (int p = 0; p < np && !bad; p++) {
+    int r = space_problem_has(s, p, spec, strlen(spec));
+    bad = r < 0;
+    if (r == 1) dbuf_printf(&which, "%s%s", nhit ? ", " : "", space_problem_key(s, p)), hit = p, nhit++;
   }
-  free(copy);
-  if (nhit != 1) {
-    if (n < 0) cterr_set(err, "problem '%s': give an index or NAME=VALUE pairs such as \"%s\"", spec, space_problem_key(s, 0));
+  if (bad || nhit != 1) {
+    if (bad) cterr_set(err, "problem '%s': give an index or NAME=VALUE pairs such as \"%s\"", spec, space_problem_key(s, 0));
     else if (nhit == 0) {
       dbuf_reset(&which);
-      for (int p = 0; p < np; p++) dbuf_printf(&which, "%s%s", p ? ", " : "", space_problem_key(s, p));
-      cterr_set(err, "'%s' matches no problem of %s (its problems: %s; or an index 0 to %d)", spec,
-                space_path(s), which.data, np - 1);
+      for (int p = 0; p < np && p < 12; p++) dbuf_printf(&which, "%s%s", p ? ", " : "", space_problem_key(s, p));
+      cterr_set(err, "'%s' matches no problem of %s (its problems: %s%s; or an index 0 to %d)", spec, space_path(s),
+                which.data, np > 12 ? ", ..." : "", np - 1);
     } else
-      cterr_set(err, "'%s' matches %d problems of %s (%s): give more of the dimensions", spec, nhit,
-                space_path(s), which.data);
+      cterr_set(err, "'%s' matches %d problems of %s (%s): give more of the dimensions", spec, nhit, space_path(s),
+                which.data);
     hit = -1;
   }
   dbuf_free(&which);
@@ -78,7 +70,7 @@ long job_find_config(const space *s, const char *key, cterr *err) {
   const configset *cs = space_configs(s);
   char *copy = xstrdup(key), *names[CS_MAX_PARAMS + 1], *values[CS_MAX_PARAMS + 1];
   int n = split_pairs(copy, names, values, CS_MAX_PARAMS + 1), bad = 0;
-  long cfg = n < 0 ? -3 : configset_find_named(cs, (const char *const *)names, (const char *const *)values, n, &bad);
+  long cfg = n < 0 ? -3 : configset_lookup_named(cs, n, names, values, &bad);
   const char *given = NULL; /* the value given for the parameter that did not match, if any */
   for (int k = 0; cfg == -1 && k < n && !given; k++)
     if (!strcmp(names[k], configset_param(cs, bad)->name)) given = values[k];
@@ -124,12 +116,47 @@ int job_open_pool(const run_opts *o, const char *self_exe, cpool **pool, int *jo
   return rc;
 }
 
+/* template_var: the text of `var = """..."""` (or ''', r-prefixed too) in the file, in place
+ * of the whole file; the digest covers the file's and the name. */
+static int extract_python_string(const space *s, compile_source *src, cterr *err) {
+  const char *var = space_template_var(s), *t = src->text.data ? src->text.data : "";
+  size_t vl = strlen(var);
+  for (const char *p = strstr(t, var); p; p = strstr(p + 1, var)) {
+    if (p > t && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) continue;
+    const char *q = p + vl;
+    while (*q == ' ' || *q == '\t') q++;
+    if (*q++ != '=') continue;
+    while (*q == ' ' || *q == '\t') q++;
+    if (*q == 'r' || *q == 'R') q++;
+    if (strncmp(q, "\"\"\"", 3) && strncmp(q, "'''", 3)) continue;
+    char quote[4] = {q[0], q[0], q[0], 0};
+    const char *end = strstr(q + 3, quote);
+    if (!end) break;
+    char *text = xasprintf("%.*s", (int)(end - q - 3), q + 3);
+    sha256_ctx c;
+    uint8_t d[32];
+    sha256_init(&c);
+    sha256_update(&c, src->digest, strlen(src->digest));
+    sha256_update(&c, var, vl + 1);
+    sha256_final(&c, d);
+    hex_encode(d, 32, src->digest);
+    src->digest[64] = 0;
+    dbuf_reset(&src->text);
+    dbuf_puts(&src->text, text);
+    free(text);
+    return 0;
+  }
+  return cterr_set(err, "%s: no Python string %s = \"\"\"...\"\"\" in %s (template_var)", space_path(s), var,
+                   space_template_path(s));
+}
+
 int job_load_source(const space *s, compile_source *src, cterr *err) {
   const char *opts[COMPILE_MAX_OPTS];
   int n = space_noptions(s);
   if (n > COMPILE_MAX_OPTS) n = COMPILE_MAX_OPTS; /* job_make refuses more */
   for (int i = 0; i < n; i++) opts[i] = space_option(s, i);
-  return compile_source_load(src, space_template_path(s), n, opts, err);
+  if (compile_source_load(src, space_template_path(s), n, opts, err) != 0) return -1;
+  return space_template_var(s) ? extract_python_string(s, src, err) : 0;
 }
 
 int job_make(const space *s, const compile_source *src, size_t cfg, const char *arch, compile_job *job,
@@ -153,9 +180,10 @@ int job_make(const space *s, const compile_source *src, size_t cfg, const char *
   job->src_digest = src->digest;
   job->kernel = space_kernel(s);
   job->arch = arch;
+  if (space_ref_per_config(s)) job->names[job->nnames++] = space_ref_kernel(s); /* in each configuration's program */
   job->nopts = hold->n;
   for (int i = 0; i < hold->n; i++) job->opts[i] = hold->opts[i];
-  return 0;
+  return space_nlaunches(s) ? job_programs(s, cfg, job, hold, err) : 0;
 }
 
 int job_compile_cached(const compile_job *job, compile_result *cr, cterr *err) {
@@ -163,30 +191,32 @@ int job_compile_cached(const compile_job *job, compile_result *cr, cterr *err) {
   compile_job_key(job, cr->key);
   int rc = 0;
   if (!(dir && compile_cache_get(dir, cr->key, cr))) {
-    rc = compile_now(job, cr, err);
+    rc = compile_bundle(job, cr, err); /* a launch sequence: the further programs too */
     if (rc == 0 && dir) compile_cache_put(dir, cr->key, cr, NULL);
   }
   free(dir);
   return rc;
 }
 
-int job_compile_reference(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err) {
-  compile_result_init(cr);
-  if (!space_ref_kernel(s)) return 0;
-  /* the reference's includes are hashed into its cache key as the template's are */
+/* One program compiled once for the run (the reference, the user's check kernel): path with
+ * -Ddefine=1 and defines, the space's options; through the pool (its cache) or in this process. */
+static int compile_once(const space *s, const char *arch, cpool *pool, const char *path, const char *kernel,
+                        const char *define, int ndefines, const char *const *defines, const char *what,
+                        compile_result *cr, cterr *err) {
+  /* the program's includes are hashed into its cache key as the template's are */
   compile_source rsrc;
   const char *ropts[COMPILE_MAX_OPTS];
   int nro = space_noptions(s) < COMPILE_MAX_OPTS ? space_noptions(s) : COMPILE_MAX_OPTS;
   for (int i = 0; i < nro; i++) ropts[i] = space_option(s, i);
-  const char *rpath = space_ref_template_path(s);
-  if (compile_source_load(&rsrc, rpath, nro, ropts, err) != 0) return -1;
+  if (compile_source_load(&rsrc, path, nro, ropts, err) != 0) return -1;
   compile_job job = {0};
-  job.src_path = rpath;
+  job.src_path = path;
   job.src = rsrc.text.data ? rsrc.text.data : "";
   job.src_digest = rsrc.digest;
-  job.kernel = space_ref_kernel(s);
+  job.kernel = kernel;
   job.arch = arch;
-  job.opts[job.nopts++] = "-DCUTUNE_REFERENCE=1";
+  job.opts[job.nopts++] = define;
+  for (int i = 0; i < ndefines && job.nopts < COMPILE_MAX_OPTS; i++) job.opts[job.nopts++] = defines[i];
   for (int i = 0; i < space_noptions(s) && job.nopts < COMPILE_MAX_OPTS; i++) job.opts[job.nopts++] = space_option(s, i);
   int rc;
   if (!pool) rc = job_compile_cached(&job, cr, err);
@@ -199,8 +229,7 @@ int job_compile_reference(const space *s, const char *arch, cpool *pool, compile
   }
   compile_source_free(&rsrc);
   if (rc != 0) return -1;
-  if (!cr->ok)
-    return cterr_set(err, "%s: the reference kernel '%s' does not compile: %s", space_path(s), job.kernel, cr->message);
+  if (!cr->ok) return cterr_set(err, "%s: the %s kernel '%s' does not compile: %s", space_path(s), what, kernel, cr->message);
   return 0;
 }
 
@@ -263,6 +292,31 @@ int job_template_hash(const space *s, char out[33], cterr *err) {
   return rc;
 }
 
+int job_compile_reference(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err) {
+  compile_result_init(cr);
+  if (!space_ref_kernel(s) || space_ref_per_config(s)) return 0; /* none, or one in every configuration's program */
+  const char *defs[COMPILE_MAX_OPTS];
+  int nd = 0;
+  for (int i = 0; i < space_ref_ndefines(s) && nd < COMPILE_MAX_OPTS; i++) defs[nd++] = space_ref_define(s, i);
+  return compile_once(s, arch, pool, space_ref_template_path(s), space_ref_kernel(s), "-DCUTUNE_REFERENCE=1", nd, defs,
+                      "reference", cr, err);
+}
+
+int job_compile_check(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err) {
+  compile_result_init(cr);
+  if (!space_check_kernel(s)) return 0;
+  return compile_once(s, arch, pool, space_check_template_path(s), space_check_kernel(s), "-DCUTUNE_CHECK=1", 0, NULL,
+                      "check", cr, err);
+}
+
+void job_problem_check(const space *s, const compile_result *chk, gpu_problem *gp) {
+  static char cname[GPU_NAME_MAX]; /* gpu_setup copies it into its frame */
+  if (!chk->ok || !space_check_kernel(s)) return;
+  gp->check_cubin = chk->cubin.data;
+  gp->check_cubin_len = chk->cubin.len;
+  gp->check_kernel = compile_lowered(chk, 0, space_check_kernel(s), cname, sizeof cname);
+}
+
 void job_hold_free(job_hold *h) {
   for (int i = 0; i < h->n; i++) free(h->opts[i]);
   h->n = 0;
@@ -275,6 +329,11 @@ void job_options_hash(const compile_job *job, char out[33]) {
   for (int i = 0; i < job->nopts; i++) sha256_update(&c, job->opts[i], strlen(job->opts[i]) + 1);
   sha256_update(&c, job->arch, strlen(job->arch) + 1);
   sha256_update(&c, job->kernel, strlen(job->kernel) + 1);
+  for (const compile_job *x = job->next; x; x = x->next) { /* a launch sequence's further programs */
+    sha256_update(&c, "next", 5);
+    for (int i = 0; i < x->nopts; i++) sha256_update(&c, x->opts[i], strlen(x->opts[i]) + 1);
+    sha256_update(&c, x->kernel, strlen(x->kernel) + 1);
+  }
   sha256_final(&c, dg);
   hex_encode(dg, 16, out);
 }
@@ -297,9 +356,11 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
   rec->nvrtc_version = xstrdup(compile_nvrtc_version());
   rec->timestamp = iso8601_now();
   rec->message = xstrdup("");
+  rec->unchecked = space_unchecked(s);
   if (!cr) return;
   rec->status = cr->ok ? ST_OK : cr->lost ? ST_WORKER_LOST : cr->timed_out ? ST_COMPILE_TIMEOUT : ST_COMPILE_ERROR;
   if (!cr->ok) record_set_str(&rec->message, cr->message ? cr->message : "compile error");
+  if (rec->status == ST_COMPILE_ERROR && job_over_limit(rec->message)) rec->status = ST_INVALID;
   rec->regs = cr->res.regs;
   rec->smem_static = cr->res.smem_static;
   rec->local_bytes = cr->res.local_bytes;
@@ -311,11 +372,18 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
   gpu_job *gj = launch ? launch : &own;
   cterr gerr;
   if (space_geometry(s, cfg, prob, &gj->geom, &gerr) != 0 ||
-      space_config_args(s, cfg, prob, gj->argvals, &gj->nargvals, &gerr) != 0) {
+      space_config_args(s, cfg, prob, gj->argvals, &gj->nargvals, &gerr) != 0 ||
+      (space_ref_per_config(s) && space_ref_config(s, cfg, prob, &gj->ref_geom, &gj->ref_key, &gerr) != 0)) {
     if (cr->ok) {
       rec->status = ST_INVALID;
       record_set_str(&rec->message, gerr.msg);
     }
+    return;
+  }
+  if (cr->ok && space_ref_per_config(s)) compile_lowered(cr, 1, space_ref_kernel(s), gj->ref_kernel, sizeof gj->ref_kernel);
+  if (cr->ok && job_launch_steps(s, cfg, prob, cr, gj->launches, &gj->nlaunches, &gerr) != 0) {
+    rec->status = ST_INVALID;
+    record_set_str(&rec->message, gerr.msg);
     return;
   }
   const launch_geom *g = &gj->geom;
@@ -335,15 +403,36 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
   }
 }
 
+int job_over_limit(const char *message) {
+  /* ptxas' words for a kernel over the architecture's shared memory or registers; compile_now's
+   * for static shared memory past 48 KB */
+  static const char *const marks[] = {"uses too much shared data", "too much shared data", "bytes of static shared memory; at most",
+                                      "too many resources", "uses too many registers", NULL};
+  for (int i = 0; message && marks[i]; i++)
+    if (strstr(message, marks[i])) return 1;
+  return 0;
+}
+
+const char *job_kernel_name(const space *s, const compile_result *cr, char *buf, size_t n) {
+  return compile_lowered(cr, 0, space_kernel(s), buf, n);
+}
+
 int job_problem(space *s, int prob, uint64_t seed, const compile_result *ref, gpu_problem *gp, cterr *err) {
   memset(gp, 0, sizeof *gp);
   if (space_args(s, prob, gp->args, &gp->nargs, err) != 0) return -1;
   gp->seed = seed;
   gp->tolerance = space_tolerance(s);
-  gp->ref_cubin = ref->cubin.data;
-  gp->ref_cubin_len = ref->cubin.len;
-  gp->ref_kernel = space_ref_kernel(s);
-  if (space_ref_geometry(s, prob, &gp->ref_geom, err) != 0) return -1;
+  gp->unchecked = space_unchecked(s);
+  gp->ref_per_config = space_ref_per_config(s);
+  gp->nsyms = space_symbols(s, prob, gp->syms, gp->symdata);
+  gp->ref_nargs = space_ref_args(s, gp->ref_arg);
+  static char rname[GPU_NAME_MAX]; /* gpu_setup copies it into its frame */
+  if (ref->cubin.len && space_ref_kernel(s)) {
+    gp->ref_cubin = ref->cubin.data;
+    gp->ref_cubin_len = ref->cubin.len;
+    gp->ref_kernel = compile_lowered(ref, 0, space_ref_kernel(s), rname, sizeof rname);
+  }
+  if (!gp->unchecked && !gp->ref_per_config && space_ref_geometry(s, prob, &gp->ref_geom, err) != 0) return -1;
   gp->bytes = space_bytes(s, prob, err);
   gp->flops = space_flops(s, prob, err);
   space_sgemm(s, prob, gp->sgemm);

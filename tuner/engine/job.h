@@ -33,7 +33,7 @@ typedef struct run_opts {
   long budget;             /* evaluations per problem; 0 = unlimited */
   double time_limit;       /* seconds per problem; 0 = unlimited */
   uint64_t seed;
-  const char *problem;     /* only this problem key (or index) */
+  const char *problem;     /* --problem: the selection (job_problem_selected); NULL: every problem */
   int top;                 /* rows in the final table */
   int max_samples, min_samples;
   int min_samples_given;   /* --min-samples given: exactly that many, even for long launches */
@@ -43,6 +43,15 @@ typedef struct run_opts {
   int energy_top;          /* energy pass: at most this many configurations per problem */
   double energy_within;    /* ... within this fraction of the best time */
   int no_runtime_sweep;    /* --no-runtime-sweep: measure only what the strategy proposes */
+  /* shape sets (tune.h, shapes.h): transfer -1 off, 0 on for a set (TUNE_SET_MIN problems
+   * selected), 1 always; its seeds from the transfer_near nearest tuned shapes, transfer_per
+   * each; patience (evaluations; -1: the default); listed: tune in the listed order, not
+   * nearest-first; the cross phase (-1 off, 0 on for a set, 1 on, 2 only it): the best cross_top
+   * kernels of every shape, at most cross_max, on every shape */
+  int transfer, transfer_near, transfer_per;
+  long patience;
+  int listed;
+  int cross, cross_top, cross_max;
 } run_opts;
 
 /* What a run came to, for the exit status (run.c maps it; the codes are in run's --help):
@@ -62,13 +71,20 @@ typedef struct run_outcome {
 int job_compile_cached(const compile_job *job, compile_result *cr, cterr *err);
 int job_compile_reference(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err);
 
+/* The user's check kernel (check = { kernel = ..., template = ... }), compiled once as the
+ * reference is (its template with -DCUTUNE_CHECK=1); none: 0, cr empty. job_problem_check puts
+ * it into a problem set up by job_problem. */
+int job_compile_check(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err);
+void job_problem_check(const space *s, const compile_result *chk, gpu_problem *gp);
+
 /* Shared by the compile-only and GPU paths: the compile job of configuration cfg
  * (-D options from the configuration's compile-time parameters, then the space's options;
  * runtime parameters reach the kernel as argument values instead: space_config_args). Strings in job point into
  * storage owned by `hold` (free with job_hold_free). */
 typedef struct job_hold {
-  char *opts[COMPILE_MAX_OPTS];
+  char *opts[COMPILE_MAX_OPTS * COMPILE_MAX_PROGRAMS];
   int n;
+  compile_job extra[COMPILE_MAX_PROGRAMS - 1]; /* the further programs of a space with launches */
 } job_hold;
 int job_make(const space *s, const compile_source *src, size_t cfg, const char *arch, compile_job *job,
              job_hold *hold, cterr *err);
@@ -76,25 +92,37 @@ int job_make(const space *s, const compile_source *src, size_t cfg, const char *
  * space's options give the include folders). */
 int job_load_source(const space *s, compile_source *src, cterr *err);
 void job_hold_free(job_hold *h);
+/* job_programs.c: a space with launches — the kernels of its launches as further names of the
+ * configuration's program, and its further programs chained behind it (job_make calls it); the
+ * launches of configuration cfg on problem prob with their lowered kernel names from cr (*n = 0
+ * for a space without launches). */
+int job_programs(const space *s, size_t cfg, compile_job *job, job_hold *hold, cterr *err);
+int job_launch_steps(space *s, size_t cfg, int prob, const compile_result *cr, launch_step *out, int *n, cterr *err);
 /* The store's template hash of a loaded source: its digest (template and includes) cut to 32
  * hex digits. job_template_hash loads the space's source to compute it: what `cutune header`,
  * `best --space` and `explain` match records with, as `run` writes them. */
 void job_source_hash(const compile_source *src, char out[33]);
+int job_template_hash(const space *s, char out[33], cterr *err);
 /* One warning line in warn per compile-time parameter whose name appears nowhere in the
  * template and the files it includes (as a whole word, comments included) nor in the space
  * file beyond its declaration (a parameter the space's block or grid function reads may steer
  * the launch alone): its -D changes nothing, so it is most likely misspelt (and a template's
  * #ifndef default applies to every configuration). */
 void job_check_params(const space *s, const compile_source *src, dbuf *warn);
-int job_template_hash(const space *s, char out[33], cterr *err);
 /* sha256 (16 bytes hex) of a job's option list, for provenance and resume. */
 void job_options_hash(const compile_job *job, char out[33]);
 
-/* Whether --problem (if given) selects problem prob (job_find_problem). */
+/* Whether --problem (if given) selects problem prob. o->problem holds one item per --problem,
+ * separated by ';': an index, a range A-B, a comma list of them (0,3,5-9), sizes (anything with
+ * '=': NAME=VALUE pairs in any order, all of a problem's or some, "N=8192,M=8192", "M=4096",
+ * selecting every problem with those values) or all; an item selects what it names. */
 int job_problem_selected(const space *s, const run_opts *o, int prob);
-/* The problem a --problem value names: its index ("0"), or NAME=VALUE pairs in any order
- * ("N=8192,M=8192"), all of a problem's dimensions or some ("M=4096"), as long as exactly one
- * problem has those values. -1 with err naming the problems otherwise. */
+/* Check the selection (-1 with err for a malformed item, an index past the last problem, an
+ * item that selects nothing) and count the problems it selects. */
+int job_problem_selection(const space *s, const run_opts *o, int *count, cterr *err);
+/* One problem (explain, report, __profile-one): its index ("0"), or NAME=VALUE pairs in any
+ * order ("N=8192,M=8192"), all of a problem's dimensions or some ("M=4096"), as long as exactly
+ * one problem has those values. -1 with err naming the problems otherwise. */
 int job_find_problem(const space *s, const char *spec, cterr *err);
 /* The configuration a key names: NAME=VALUE for every parameter, in any order
  * ("TILE=32,PAD=1,..."); -1 with err when a name or value is not the space's or its constraints
@@ -117,5 +145,10 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
  * the check's tolerance, the reference (its compiled result ref, kernel and geometry), bytes and
  * flops. Shared by the tuning loop (exec_local.c) and `cutune __profile-one`. */
 int job_problem(space *s, int prob, uint64_t seed, const compile_result *ref, gpu_problem *gp, cterr *err);
+/* The lowered name of the space's kernel in compile result cr (a C++ kernel's mangled name), into buf. */
+const char *job_kernel_name(const space *s, const compile_result *cr, char *buf, size_t n);
+/* Whether a compile error says the kernel is over a limit of the architecture (shared memory,
+ * registers): such a configuration is recorded invalid, which is data, not a failure. */
+int job_over_limit(const char *message);
 
 #endif

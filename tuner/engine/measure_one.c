@@ -38,10 +38,16 @@ int measure_one(const char *space_path, const char *config, const char *problem,
   if (rec->status == ST_OK) {
     gpu_problem gp;
     if (job_problem(s, prob, 1, &refc, &gp, err) != 0) goto done;
-    if (gpu_setup(g, &gp, err) != 0) goto done;
+    compile_result chk; /* the space's own check kernel, if it has one */
+    if (job_compile_check(s, arch, NULL, &chk, err) != 0) goto done;
+    job_problem_check(s, &chk, &gp);
+    int sr = gpu_setup(g, &gp, err);
+    compile_result_free(&chk);
+    if (sr != 0) goto done;
     gj.cubin = cr.cubin.data;
     gj.cubin_len = cr.cubin.len;
-    gj.kernel = space_kernel(s);
+    char kname[GPU_NAME_MAX];
+    gj.kernel = job_kernel_name(s, &cr, kname, sizeof kname);
     gj.timeout_s = 600;
     gj.best_ms = -1; /* no early stop */
     gj.min_samples = gj.max_samples = o->samples;

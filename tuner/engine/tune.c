@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "exec.h"
+#include "shapes.h"
 #include "report/progress.h"
 #include "report/report.h"
 #include "tune.h"
@@ -37,6 +38,13 @@ typedef struct tune_ctx {
   const compile_source *src; /* the template and its includes, hashed once */
   char template_hash[33];
   tune_group grp[EXEC_MAX_GROUPS];
+  /* shape sets (shapes.h): each group's book of the shapes' best kernels, whether a search is
+   * seeded from it (transfer), the cross phase's fixed list per group, the last problem's cost */
+  shape_book *book[EXEC_MAX_GROUPS];
+  int transfer;
+  const size_t *only[EXEC_MAX_GROUPS];
+  size_t nonly[EXEC_MAX_GROUPS];
+  shape_cost cost[EXEC_MAX_GROUPS];
 } tune_ctx;
 
 /* The one place a record's provenance is completed: the template and options hashes (the resume
@@ -112,13 +120,21 @@ typedef struct tune_tally {
   size_t nmodules;
   uint8_t *swept; /* the runtime sweep: configurations handed out (or answered) with a sibling */
   size_t combos;  /* ... and how many siblings a proposal has at most */
+  int prob;
+  long best_cfg;  /* the configuration holding best, -1 none */
+  /* transfer (shapes.h): the seeds, the shapes they came from, and the stall rule */
+  size_t seeds[64];
+  int nseeds, nfrom, from[3], stalled;
+  long patience, improved_at;
+  double mark;
 } tune_tally;
 
-static void note_best(tune_ctx *t, int g, tune_tally *ty, const record *r) {
+static void note_best(tune_ctx *t, int g, tune_tally *ty, size_t cfg, const record *r) {
   if (record_timed(r) && (isnan(ty->best) || r->t_median < ty->best)) {
-    ty->best = r->t_median;
+    ty->best = r->t_median, ty->best_cfg = (long)cfg;
     t->x->ops->best(t->x, g, ty->best);
   }
+  if (r->status == ST_OK && transfer_improves(r->t_median, ty->mark)) ty->mark = r->t_median, ty->improved_at = ty->charged;
 }
 
 static int cmp_strp(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
@@ -148,7 +164,7 @@ static void time_note(const tune_tally *ty, double wall, int ndev) {
 static int finish_record(tune_ctx *t, int g, tune_tally *ty, size_t cfg, record *rec, size_t *n_measured,
                          cterr *err) {
   stamp(t, g, rec, cfg);
-  note_best(t, g, ty, rec);
+  note_best(t, g, ty, cfg, rec);
   int rc = store_append(t->grp[g].st, rec, err);
   if (rc == 0) {
     (*n_measured)++;
@@ -165,6 +181,7 @@ static int finish_record(tune_ctx *t, int g, tune_tally *ty, size_t cfg, record 
       progress_log(ty->pg, "%-40s %-13s %s", rec->config, rec_status_name(rec->status),
                    rec->status == ST_OK ? "" : (rec->message ? rec->message : ""));
     progress_step(ty->pg, rec->status != ST_OK, rec->t_median, ty->flops ? rec->gflops : rec->gbps, rec->config);
+    shapes_book_note(t->book[g], ty->prob, cfg, rec);
   }
   record_free(rec);
   return rc;
@@ -205,7 +222,7 @@ static int offer(tune_ctx *t, int g, int prob, tune_tally *ty, size_t idx, cterr
   if (have && have->status == ST_COMPILE_TIMEOUT && timeout_retry(t, have, ntimeouts)) have = NULL;
   if (have) { /* measured before: answered from the store, not charged */
     strategy_tell_cost(ty->strat, idx, record_value(have), record_cost_s(have));
-    note_best(t, g, ty, have);
+    note_best(t, g, ty, idx, have);
     ty->resumed++;
     progress_skip(ty->pg, 1);
     return 0;
@@ -234,6 +251,9 @@ static int sweep(tune_ctx *t, int g, int prob, tune_tally *ty, size_t idx, cterr
 static int propose(tune_ctx *t, int g, int prob, tune_tally *ty, size_t *batch, int batch_max, cterr *err) {
   exec *x = t->x;
   while (!ty->exhausted) {
+    if (transfer_stalled(ty->charged, ty->improved_at, ty->patience)) return ty->stalled = 1, 0;
+    /* a seeded search: the seeds are measured before the strategy chooses anything */
+    if (strategy_seeds_left(ty->strat) == 0 && strategy_seeds_pending(ty->strat) > 0) return 0;
     long left = budget_left(t, g, ty);
     int k = x->ops->room(x, g);
     if (k > batch_max) k = batch_max;
@@ -256,6 +276,50 @@ static int propose(tune_ctx *t, int g, int prob, tune_tally *ty, size_t *batch, 
   return 0;
 }
 
+/* Transfer: the seeds of group g's search on its problem, the best kernels of the nearest shapes
+ * tuned before (shapes.h), measured first; the search then ends once it stalls (--patience
+ * evaluations without a 0.5 % gain; by default TUNE_PATIENCE proposals, each with its runtime
+ * sweep). note: what the problem line says about it. */
+static void find_seeds(tune_ctx *t, int g, tune_tally *ty) {
+  int from[64];
+  ty->nseeds = shapes_book_seeds(t->book[g], ty->prob, t->o->transfer_near, t->o->transfer_per, ty->seeds, 64, from,
+                                 &ty->nfrom);
+  if (ty->nfrom > 3) ty->nfrom = 3;
+  memcpy(ty->from, from, sizeof ty->from);
+}
+
+static void seed_search(tune_ctx *t, tune_tally *ty, size_t combos, char *note, size_t len) {
+  if (!ty->nseeds) return;
+  strategy_seed(ty->strat, ty->seeds, (size_t)ty->nseeds, 0);
+  /* the stall rule, unless asked for every configuration (--strategy exhaustive without --patience) */
+  int every = t->o->strategy && !strcmp(t->o->strategy, "exhaustive");
+  ty->patience = t->o->patience >= 0 ? t->o->patience : every ? 0 : TUNE_PATIENCE * (long)combos;
+  int k = snprintf(note, len, "; transfer: %d seeds from", ty->nseeds);
+  for (int j = 0; j < ty->nfrom && k < (int)len; j++)
+    k += snprintf(note + k, len - (size_t)k, "%s %s", j ? "," : "", space_problem_key(t->s, ty->from[j]));
+  if (k < (int)len && ty->patience > 0)
+    snprintf(note + k, len - (size_t)k, ", measured first; the search ends after %ld evaluations without a 0.5 %% gain",
+             ty->patience);
+}
+
+/* What group g's search of its problem cost and found, for the shape summary (shapes.h). */
+static void cost_of(tune_ctx *t, int g, const tune_tally *ty, double wall) {
+  shape_cost *c = &t->cost[g];
+  memset(c, 0, sizeof *c);
+  c->prob = ty->prob, c->measured = ty->charged, c->answered = (long)ty->resumed;
+  c->gpu_s = ty->gpu_ms / 1e3, c->wall_s = wall;
+  c->best_ms = isfinite(ty->best) ? ty->best : INFINITY;
+  c->figure = NAN;
+  cterr e;
+  double fl = space_flops(t->s, ty->prob, &e), by = space_bytes(t->s, ty->prob, &e);
+  c->flops = isfinite(fl) && fl > 0;
+  if (isfinite(c->best_ms)) c->figure = c->flops ? fl / (c->best_ms * 1e-3) / 1e12 : isfinite(by) ? by / (c->best_ms * 1e-3) / 1e9 : NAN;
+  c->seeds = ty->nseeds, c->nfrom = ty->nfrom, c->stalled = ty->stalled;
+  memcpy(c->from, ty->from, sizeof c->from);
+  for (int k = 0; k < ty->nseeds && ty->best_cfg >= 0; k++) /* a seed, or a runtime sibling of one */
+    c->best_seeded |= !strcmp(t->grp[g].ohash[ty->seeds[k]], t->grp[g].ohash[ty->best_cfg]);
+}
+
 /* Tune one problem on every group at once. Three stages run together: the strategies propose
  * into the exec (the compile pool works ahead of the devices), the devices measure, and the
  * coordinator records each finished configuration (store append with fsync, strategy,
@@ -269,6 +333,9 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
   double time_limit;
   const char *sname, *dflt;
   tune_limits(count, t->o, &budget, &time_limit, &sname, &dflt);
+  int cross = 0; /* the cross phase: each group measures its fixed list (t->only), nothing else */
+  for (int g = 0; g < x->ngroups; g++) cross |= t->only[g] != NULL;
+  if (cross) time_limit = 0, sname = "exhaustive", dflt = "";
   /* runtime parameters: each configuration the strategy proposes is measured at every value of
    * them (one compile); the default budget grows by as many, the default time stays */
   size_t combos = space_runtime_combos(t->s);
@@ -299,7 +366,8 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
   double t0 = now_seconds();
   for (int g = 0; g < ng; g++) {
     ty[g].best = NAN;
-    ty[g].budget = budget;
+    ty[g].budget = cross ? (long)t->nonly[g] : budget;
+    ty[g].prob = prob, ty[g].best_cfg = -1, ty[g].mark = INFINITY;
     if (sweeping) ty[g].swept = xcalloc(count, 1), ty[g].combos = combos;
     char label[256];
     snprintf(label, sizeof label, "%s%s", pkey, t->grp[g].label);
@@ -308,10 +376,21 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
     progress_set_quiet(ty[g].pg, t->o->quiet);
     ty[g].flops = flops;
     if (flops) progress_show_tflops(ty[g].pg);
-    if (strategy_new(sname, cs, t->o->seed, &sopts, &ty[g].strat, err) != 0) goto done;
-    if (!t->o->quiet)
-      fprintf(stderr, "problem %s%s: %zu configurations, strategy %s%s\n", pkey, t->grp[g].label, count, sname,
-              dflt);
+    strategy_opts gopts = sopts;
+    if (!cross && t->transfer && t->book[g]) find_seeds(t, g, &ty[g]);
+    /* seeded: the hybrid's exploitation arms (a walk from the best, crossover) may join at once */
+    if (ty[g].nseeds) gopts.hybrid_min = ty[g].nseeds + TRANSFER_HYBRID_MIN;
+    if (strategy_new(sname, cs, t->o->seed, &gopts, &ty[g].strat, err) != 0) goto done;
+    char seeded[512] = "";
+    if (cross) {
+      strategy_seed(ty[g].strat, t->only[g], t->nonly[g], 1);
+      snprintf(seeded, sizeof seeded, "; cross-measurement: %zu kernels, the best of every shape tuned", t->nonly[g]);
+    } else seed_search(t, &ty[g], sweeping ? combos : 1, seeded, sizeof seeded);
+    if (!t->o->quiet && !cross)
+      fprintf(stderr, "problem %s%s: %zu configurations, strategy %s%s%s\n", pkey, t->grp[g].label, count, sname,
+              dflt, seeded);
+    else if (!t->o->quiet)
+      fprintf(stderr, "problem %s%s%s\n", pkey, t->grp[g].label, seeded);
   }
 
   for (;;) {
@@ -320,10 +399,10 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
     if (stop && !stopped) x->ops->stop(x), stopped = 1;
     int inflight = 0, more = 0;
     for (int g = 0; g < ng; g++) {
-      if (!stop && ty[g].charged < budget && propose(t, g, prob, &ty[g], batch, batch_max, err) != 0) goto done;
+      if (!stop && ty[g].charged < ty[g].budget && propose(t, g, prob, &ty[g], batch, batch_max, err) != 0) goto done;
       int f = x->ops->inflight(x, g);
       inflight += f;
-      more |= !stop && !ty[g].exhausted && ty[g].charged + f < budget;
+      more |= !stop && !ty[g].exhausted && !ty[g].stalled && ty[g].charged + f < ty[g].budget;
     }
     if (inflight == 0 && !more) break;
     exec_done d;
@@ -339,10 +418,12 @@ done:
     progress_finish(ty[g].pg);
     progress_free(ty[g].pg);
     strategy_free(ty[g].strat);
+    if (rc == 0) cost_of(t, g, &ty[g], now_seconds() - t0);
     if (rc == 0 && !t->o->quiet) {
       double wall = now_seconds() - t0;
-      fprintf(stderr, "problem %s%s: %ld measured (%zu failed), %zu answered from the store, %.1f s\n", pkey,
-              t->grp[g].label, ty[g].charged, ty[g].failed, ty[g].resumed, wall);
+      fprintf(stderr, "problem %s%s: %ld measured (%zu failed), %zu answered from the store, %.1f s%s\n", pkey,
+              t->grp[g].label, ty[g].charged, ty[g].failed, ty[g].resumed, wall,
+              ty[g].stalled ? " (the seeded search stalled: --patience)" : "");
       time_note(&ty[g], wall, x->group[g].ndevices);
     }
     free(ty[g].modules);
@@ -423,14 +504,18 @@ done:
 
 /* The final tables of one problem and group from its store: newest record per configuration
  * measured with this template. */
-static void report_problem(tune_ctx *t, int g, int prob, run_outcome *out) {
+static void report_problem(tune_ctx *t, int g, int prob, run_outcome *out, int print) {
   const char *pkey = space_problem_key(t->s, prob);
   size_t n = configset_count(space_configs(t->s)), k = 0;
   const record **view = xcalloc(n ? n : 1, sizeof(record *));
   for (size_t i = 0; i < n; i++) {
     const record *r = stored(t, g, prob, i, NULL);
     if (r) view[k++] = r;
-    if (r) out->configs++, out->failed += r->status != ST_OK;
+    if (r) out->configs++, out->failed += r->status != ST_OK && r->status != ST_INVALID; /* invalid: over a limit */
+  }
+  if (!print) {
+    free(view);
+    return;
   }
   printf("\n== %s, problem %s: %zu of %zu configurations measured on %s ==\n", space_name(t->s), pkey, k, n,
          t->x->group[g].info.name);
@@ -440,9 +525,65 @@ static void report_problem(tune_ctx *t, int g, int prob, run_outcome *out) {
   free(view);
 }
 
+/* Set problem prob up on every device (buffers, inputs, the reference run, the baselines) and,
+ * unless quiet, say what its reference is. */
+static int setup_problem(tune_ctx *t, int prob, int quiet, cterr *err) {
+  if (t->x->ops->problem(t->x, prob, err) != 0) return -1;
+  if (quiet || t->o->quiet) return 0;
+  for (int g = 0; g < t->x->ngroups; g++) {
+    int64_t mnk[3];
+    const char *why = "", *pkey = space_problem_key(t->s, prob);
+    double ms = t->x->ops->sgemm_ms(t->x, g, &why);
+    if (!space_sgemm(t->s, prob, mnk))
+      fprintf(stderr, "problem %s%s: device-to-device copy of the same bytes %.0f GB/s (the %% copy reference)\n", pkey,
+              t->grp[g].label, t->x->ops->copy_gbps(t->x, g));
+    else if (isfinite(ms))
+      fprintf(stderr, "problem %s%s: cuBLAS SGEMM %lldx%lldx%lld, strict FP32: %.1f us, %.2f TFLOP/s (the %% cuBLAS reference)\n",
+              pkey, t->grp[g].label, (long long)mnk[0], (long long)mnk[1], (long long)mnk[2], ms * 1e3,
+              2.0 * mnk[0] * mnk[1] * mnk[2] / (ms * 1e-3) / 1e12);
+    else if (*why)
+      fprintf(stderr, "problem %s%s: no cuBLAS baseline (%s): the tables show TFLOP/s without %% cuBLAS\n", pkey,
+              t->grp[g].label, why);
+  }
+  return 0;
+}
+
+/* The cross-measurement of a shape set: per group, the best --cross-top kernels of every shape
+ * (shapes.h), each measured on every shape (those in the store are answered from it). row[g]:
+ * what it cost, ncand[g]: how many kernels. */
+static int cross_phase(tune_ctx *t, const int *order, int n, shape_cost *row, int *ncand, size_t *measured,
+                       cterr *err) {
+  int ng = t->x->ngroups, any = 0, rc = -1;
+  size_t *cand[EXEC_MAX_GROUPS] = {0};
+  for (int g = 0; g < ng; g++) {
+    cand[g] = xcalloc((size_t)t->o->cross_max + 1, sizeof **cand);
+    ncand[g] = shapes_cross_candidates(t->book[g], order, n, t->o->cross_top, cand[g], t->o->cross_max);
+    memset(&row[g], 0, sizeof row[g]);
+    row[g].best_ms = INFINITY, row[g].figure = NAN, row[g].prob = -1;
+    if (ncand[g]) t->only[g] = cand[g], t->nonly[g] = (size_t)ncand[g], any = 1;
+    if (!t->o->quiet)
+      fprintf(stderr, "cross-measurement%s: the best %d kernels of each of the %d shapes, %d distinct, on every shape\n",
+              t->grp[g].label, t->o->cross_top, n, ncand[g]);
+  }
+  for (int i = 0; i < n && any && !interrupted; i++) {
+    if (setup_problem(t, order[i], 1, err) != 0 || tune_problem(t, order[i], measured, err) != 0) goto done;
+    for (int g = 0; g < ng; g++) {
+      row[g].measured += t->cost[g].measured, row[g].answered += t->cost[g].answered;
+      row[g].gpu_s += t->cost[g].gpu_s, row[g].wall_s += t->cost[g].wall_s;
+    }
+  }
+  rc = 0;
+done:
+  for (int g = 0; g < ng; g++) free(cand[g]), t->only[g] = NULL, t->nonly[g] = 0;
+  return rc;
+}
+
 int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int ndevices, run_outcome *out,
              cterr *err) {
   tune_ctx t = {.s = s, .o = o};
+  int *order = xcalloc((size_t)space_nproblems(s) + 1, sizeof *order), ncand[EXEC_MAX_GROUPS] = {0};
+  shape_cost *rows[EXEC_MAX_GROUPS], crossrow[EXEC_MAX_GROUPS];
+  for (int g = 0; g < EXEC_MAX_GROUPS; g++) rows[g] = xcalloc((size_t)space_nproblems(s) + 1, sizeof **rows);
   dbuf warn;
   dbuf_init(&warn);
   compile_source src;
@@ -487,30 +628,33 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
     }
   }
 
-  for (int prob = 0; prob < space_nproblems(s) && !interrupted; prob++) {
-    if (!job_problem_selected(s, o, prob)) continue;
-    if (t.x->ops->problem(t.x, prob, err) != 0) goto done;
-    if (!o->quiet)
-      for (int g = 0; g < t.x->ngroups; g++) {
-        int64_t mnk[3];
-        const char *why = "";
-        double ms = t.x->ops->sgemm_ms(t.x, g, &why);
-        if (!space_sgemm(s, prob, mnk))
-          fprintf(stderr, "problem %s%s: device-to-device copy of the same bytes %.0f GB/s (the %% copy reference)\n",
-                  space_problem_key(s, prob), t.grp[g].label, t.x->ops->copy_gbps(t.x, g));
-        else if (isfinite(ms))
-          fprintf(stderr, "problem %s%s: cuBLAS SGEMM %lldx%lldx%lld, strict FP32: %.1f us, %.2f TFLOP/s (the %% cuBLAS reference)\n",
-                  space_problem_key(s, prob), t.grp[g].label, (long long)mnk[0], (long long)mnk[1], (long long)mnk[2],
-                  ms * 1e3, 2.0 * mnk[0] * mnk[1] * mnk[2] / (ms * 1e-3) / 1e12);
-        else if (*why)
-          fprintf(stderr, "problem %s%s: no cuBLAS baseline (%s): the tables show TFLOP/s without %% cuBLAS\n",
-                  space_problem_key(s, prob), t.grp[g].label, why);
-      }
-    if (tune_problem(&t, prob, &measured, err) != 0) goto done;
+  int nsel = shapes_order(s, o->problem, 0, order), set = nsel >= TUNE_SET_MIN;
+  t.transfer = o->transfer > 0 || (o->transfer == 0 && set);
+  int cross = nsel > 1 && (o->cross > 0 || (o->cross == 0 && set)), many = set || t.transfer || cross;
+  if (t.transfer && !o->listed) nsel = shapes_order(s, o->problem, 1, order);
+  for (int g = 0; g < t.x->ngroups && (t.transfer || cross); g++)
+    t.book[g] = shapes_book_new(s, t.grp[g].st, t.template_hash, t.grp[g].ohash);
+  if (many && !o->quiet)
+    fprintf(stderr, "%d problems (shapes), in %s order%s%s\n", nsel, t.transfer && !o->listed ? "nearest-first" : "listed",
+            t.transfer ? "; each search seeded with the best kernels of the nearest shapes tuned before it (transfer)" : "",
+            cross ? "; then the cross-measurement" : "");
+  int nrows = 0;
+  for (int i = 0; i < nsel && !interrupted && o->cross != 2; i++) {
+    int prob = order[i];
+    if (setup_problem(&t, prob, 0, err) != 0 || tune_problem(&t, prob, &measured, err) != 0) goto done;
     for (int g = 0; g < t.x->ngroups; g++)
       if (space_wants_energy(s) && !interrupted && energy_pass(&t, g, prob, &measured, err) != 0) goto done;
-    for (int g = 0; g < t.x->ngroups; g++) report_problem(&t, g, prob, out);
+    for (int g = 0; g < t.x->ngroups; g++) {
+      if (!set && !cross) report_problem(&t, g, prob, out, 1);
+      rows[g][nrows] = t.cost[g];
+    }
+    nrows++;
   }
+  if (cross && !interrupted && cross_phase(&t, order, nsel, crossrow, ncand, &measured, err) != 0) goto done;
+  for (int i = 0; i < nsel && (set || cross); i++) /* after the cross phase; a set's tables: -v */
+    for (int g = 0; g < t.x->ngroups; g++) report_problem(&t, g, order[i], out, !set || o->verbose);
+  for (int g = 0; g < t.x->ngroups && many; g++)
+    shapes_summary(stdout, s, t.grp[g].label, rows[g], nrows, cross && ncand[g] ? &crossrow[g] : NULL, ncand[g], nsel);
   double dt = now_seconds() - t0;
   printf("\n%zu configurations measured in %.1f s (%.1f per second end to end); records in ", measured, dt,
          dt > 0 ? measured / dt : 0.0);
@@ -525,8 +669,10 @@ done:
   exec_free(t.x);
   for (int g = 0; g < EXEC_MAX_GROUPS; g++) {
     store_close(t.grp[g].st);
-    free(t.grp[g].spath), free(t.grp[g].ohash);
+    free(t.grp[g].spath), free(t.grp[g].ohash), free(rows[g]);
+    shapes_book_free(t.book[g]);
   }
+  free(order);
   compile_source_free(&src);
   dbuf_free(&warn);
   return rc;

@@ -14,6 +14,16 @@
 /* The runtime sweep (`cutune run --help`: runtime parameters) covers spaces whose runtime
  * parameters make at most this many combinations per compiled module. */
 #define TUNE_SWEEP_MAX 16
+/* Shape sets (a run over TUNE_SET_MIN problems or more, or --transfer/--cross): a search seeded from the shapes tuned before
+ * (transfer) ends once this many proposals (times the runtime sweep's combinations) have not
+ * gained 0.5 % (--patience); the cross phase measures the best TUNE_CROSS_TOP kernels of every
+ * shape on every shape, at most TUNE_CROSS_MAX kernels (`cutune run --help`). */
+#define TUNE_SET_MIN 5 /* a run over at least this many problems is a shape set by default */
+#define TUNE_PATIENCE 40
+#define TUNE_TRANSFER_NEAR 3
+#define TUNE_TRANSFER_PER 3
+#define TUNE_CROSS_TOP 3
+#define TUNE_CROSS_MAX 48
 #define XSTR_(x) #x
 #define XSTR(x) XSTR_(x)
 

@@ -316,7 +316,9 @@ void gpu_stop(gpu *g) {
 
 int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
   if (p->nargs < 0 || p->nargs > MAX_ARGS) return cterr_set(err, "gpu_setup: %d arguments (at most %d)", p->nargs, MAX_ARGS);
-  if (!p->ref_cubin || !p->ref_kernel) return cterr_set(err, "gpu_setup: the reference cubin and kernel name are required");
+  if (!p->unchecked && !p->ref_per_config && (!p->ref_cubin || !p->ref_kernel))
+    return cterr_set(err, "gpu_setup: the reference cubin and kernel name are required");
+  if (p->nsyms < 0 || p->nsyms > MAX_SYMBOLS) return cterr_set(err, "gpu_setup: %d symbols (at most %d)", p->nsyms, MAX_SYMBOLS);
   g->problem_copy_gbps = NAN; /* measured by the worker for this problem */
   g->problem_sgemm_ms = NAN;
   g->sgemm_why[0] = 0;
@@ -330,12 +332,26 @@ int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
   s.bytes = p->bytes;
   s.flops = p->flops;
   memcpy(s.sgemm, p->sgemm, sizeof s.sgemm);
-  s.kernel_len = (uint32_t)strlen(p->ref_kernel);
-  s.cubin_len = p->ref_cubin_len;
+  s.nsyms = p->nsyms;
+  memcpy(s.syms, p->syms, sizeof(symspec) * (size_t)p->nsyms);
+  s.unchecked = p->unchecked;
+  s.ref_per_config = p->ref_per_config;
+  s.ref_nargs = p->ref_nargs;
+  memcpy(s.ref_arg, p->ref_arg, sizeof s.ref_arg);
+  int own_ref = p->ref_cubin && p->ref_kernel;
+  s.kernel_len = own_ref ? (uint32_t)strlen(p->ref_kernel) : 0;
+  s.cubin_len = own_ref ? p->ref_cubin_len : 0;
+  int own_check = p->check_cubin && p->check_kernel;
+  s.check_kernel_len = own_check ? (uint32_t)strlen(p->check_kernel) : 0;
+  s.check_cubin_len = own_check ? p->check_cubin_len : 0;
   dbuf_reset(&g->setup);
   dbuf_append(&g->setup, &s, sizeof s);
-  dbuf_append(&g->setup, p->ref_kernel, s.kernel_len);
-  dbuf_append(&g->setup, p->ref_cubin, p->ref_cubin_len);
+  if (own_ref) dbuf_append(&g->setup, p->ref_kernel, s.kernel_len);
+  if (own_ref) dbuf_append(&g->setup, p->ref_cubin, p->ref_cubin_len);
+  if (s.check_cubin_len) dbuf_append(&g->setup, p->check_kernel, s.check_kernel_len);
+  if (s.check_cubin_len) dbuf_append(&g->setup, p->check_cubin, p->check_cubin_len);
+  for (int k = 0; k < p->nsyms; k++)
+    if (p->syms[k].src == SYMSRC_DATA) dbuf_append(&g->setup, p->symdata[k], p->syms[k].data_len);
   g->have_setup = 0;
   g->setup_deaths = 0;
   /* A worker that dies in the setup (killed from outside, say) is replaced and the setup sent
@@ -427,6 +443,14 @@ int gpu_submit(gpu *g, const gpu_job *job, cterr *err) {
     return cterr_set(err, "gpu_submit: %d argument values (at most %d)", job->nargvals, MAX_ARGVALS);
   wj.nargvals = job->nargvals;
   for (int i = 0; i < job->nargvals; i++) wj.argvals[i] = job->argvals[i];
+  memcpy(wj.ref_kernel, job->ref_kernel, sizeof wj.ref_kernel);
+  wj.ref_kernel[sizeof wj.ref_kernel - 1] = 0;
+  wj.ref_geom = job->ref_geom;
+  wj.ref_key = job->ref_key;
+  if (job->nlaunches < 0 || job->nlaunches > MAX_LAUNCHES)
+    return cterr_set(err, "gpu_submit: %d launches (at most %d)", job->nlaunches, MAX_LAUNCHES);
+  wj.nlaunches = job->nlaunches;
+  memcpy(wj.launches, job->launches, sizeof wj.launches);
   wj.kernel_len = job->kernel ? (uint32_t)strlen(job->kernel) : 0;
   wj.cubin_len = job->cubin_len;
   g->pending = 1;

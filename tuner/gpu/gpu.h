@@ -55,6 +55,16 @@ typedef struct gpu_problem {
   launch_geom ref_geom;
   double bytes, flops; /* per launch, NAN if unknown: for GB/s and GFLOP/s */
   int64_t sgemm[3];    /* M, N, K of a cuBLAS SGEMM baseline timed at setup (records' cublas_share); 0: none */
+  int nsyms;           /* symbols filled in every module the worker loads (the reference's too) */
+  symspec syms[MAX_SYMBOLS];
+  const void *symdata[MAX_SYMBOLS]; /* SYMSRC_DATA: syms[k].data_len bytes */
+  int unchecked;       /* timing only: no reference (ref_cubin may be NULL), nothing compared */
+  int ref_per_config;  /* the reference is run from each job's own module (gpu_job.ref_kernel) */
+  const void *check_cubin; /* the user's check kernel (NULL: the built-in checks), its lowered name */
+  size_t check_cubin_len;
+  const char *check_kernel;
+  int ref_nargs;       /* the reference's arguments (indices into args); 0: all, in order */
+  int8_t ref_arg[MAX_ARGS];
 } gpu_problem;
 int gpu_setup(gpu *g, const gpu_problem *p, cterr *err);
 /* gpu_setup on each of n workers (errors name the device when n > 1). */
@@ -70,6 +80,7 @@ double gpu_copy_gbps(const gpu *g);
  * for or it could not be timed; *why (if given) then says why, or is "" when none was asked. */
 double gpu_sgemm_ms(const gpu *g, const char **why);
 
+#define GPU_NAME_MAX 512 /* a kernel's lowered (mangled) name */
 typedef struct gpu_job {
   const void *cubin;
   size_t cubin_len;
@@ -87,6 +98,15 @@ typedef struct gpu_job {
                            read-only L2 flush, timed one by one */
   int nargvals;         /* scalars of this configuration (runtime parameters: space_config_args) */
   argval argvals[MAX_ARGVALS];
+  /* a reference run from this job's module (gpu_problem.ref_per_config): its kernel's lowered name,
+   * geometry and key (the worker runs it again only when the key differs from its last run's) */
+  char ref_kernel[GPU_NAME_MAX];
+  launch_geom ref_geom;
+  uint64_t ref_key;
+  /* a sequence of launches timed as one configuration (space.h: launches; 0: the one kernel with
+   * all arguments in order); cubin is then a bundle of its programs (compile_bundle) */
+  int nlaunches;
+  launch_step launches[MAX_LAUNCHES];
 } gpu_job;
 
 /* Measure one configuration: load, check against the reference (outputs poisoned first),

@@ -70,3 +70,54 @@ __global__ void ct_cmp_f16(const __half *a, const __half *r, unsigned long long 
   CT_LOOP(bad = ct_far(__half2float(a[i]), __half2float(r[i]), tol);)
 }
 }
+
+// |a - r| <= atol + rtol * |r| (numpy.isclose's test, Kernel Tuner's default check): equal values
+// (infinities included) and NaN against NaN pass, a NaN against a number fails.
+__device__ __forceinline__ bool ct_far_ar(double a, double r, double atol, double rtol) {
+  if (a == r) return false;
+  if (isnan(a) && isnan(r)) return false;
+  return !(fabs(a - r) <= atol + rtol * fabs(r));
+}
+
+// One block of 256 threads: out[0] the sum (in double), out[1] the maximum, out[2] the minimum
+// and out[3] the number of NaN elements of a[0..n). The check of a reduction of an output.
+template <typename T>
+__device__ void ct_reduce(const T *a, unsigned long long n, double *out) {
+  __shared__ double s_sum[256], s_max[256], s_min[256], s_nan[256];
+  double sum = 0, mx = -INFINITY, mn = INFINITY, nan = 0;
+  for (unsigned long long i = threadIdx.x; i < n; i += blockDim.x) {
+    double v = (double)a[i];
+    if (isnan(v)) { nan += 1; continue; }
+    sum += v;
+    mx = fmax(mx, v);
+    mn = fmin(mn, v);
+  }
+  s_sum[threadIdx.x] = sum, s_max[threadIdx.x] = mx, s_min[threadIdx.x] = mn, s_nan[threadIdx.x] = nan;
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (threadIdx.x < s) {
+      s_sum[threadIdx.x] += s_sum[threadIdx.x + s];
+      s_max[threadIdx.x] = fmax(s_max[threadIdx.x], s_max[threadIdx.x + s]);
+      s_min[threadIdx.x] = fmin(s_min[threadIdx.x], s_min[threadIdx.x + s]);
+      s_nan[threadIdx.x] += s_nan[threadIdx.x + s];
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[0] = s_sum[0], out[1] = s_max[0], out[2] = s_min[0], out[3] = s_nan[0];
+}
+
+extern "C" {
+__global__ void ct_cmpar_f32(const float *a, const float *r, unsigned long long n, double atol, double rtol, unsigned long long *res) {
+  CT_LOOP(bad = ct_far_ar(a[i], r[i], atol, rtol);)
+}
+__global__ void ct_cmpar_f64(const double *a, const double *r, unsigned long long n, double atol, double rtol, unsigned long long *res) {
+  CT_LOOP(bad = ct_far_ar(a[i], r[i], atol, rtol);)
+}
+__global__ void ct_cmpar_f16(const __half *a, const __half *r, unsigned long long n, double atol, double rtol, unsigned long long *res) {
+  CT_LOOP(bad = ct_far_ar(__half2float(a[i]), __half2float(r[i]), atol, rtol);)
+}
+__global__ void ct_reduce_f32(const float *a, unsigned long long n, double *out) { ct_reduce(a, n, out); }
+__global__ void ct_reduce_f64(const double *a, unsigned long long n, double *out) { ct_reduce(a, n, out); }
+__global__ void ct_reduce_i32(const int *a, unsigned long long n, double *out) { ct_reduce(a, n, out); }
+__global__ void ct_reduce_u32(const unsigned *a, unsigned long long n, double *out) { ct_reduce(a, n, out); }
+}

@@ -48,6 +48,14 @@ typedef struct wire_setup {
   int64_t sgemm[3];    /* M, N, K of the cuBLAS SGEMM baseline; 0: none */
   int32_t baselines_known; /* a restarted worker's setup: the coordinator keeps the copy and cuBLAS
                               figures of the first, so they are not measured again */
+  int32_t nsyms;       /* symbols: their SYMSRC_DATA bytes follow the cubin, in order */
+  symspec syms[MAX_SYMBOLS];
+  int32_t unchecked;      /* timing only: no reference run, nothing compared */
+  int32_t ref_per_config; /* the reference comes with each job (wire_job.ref_kernel) */
+  int32_t ref_nargs;      /* the reference's arguments (0: all, in order) */
+  uint32_t check_kernel_len; /* the user's check kernel: its name and cubin follow the reference's */
+  uint64_t check_cubin_len;
+  int8_t ref_arg[MAX_ARGS];
   uint32_t kernel_len; /* name bytes follow the struct, then cubin_len cubin bytes */
   uint64_t cubin_len;
 } wire_setup;
@@ -67,6 +75,11 @@ typedef struct wire_job {
   int32_t isolated_samples; /* > 0: also time that many single launches after a clean L2 (contenders) */
   int32_t nargvals;         /* scalars that replace the setup's for this job (runtime parameters) */
   argval argvals[MAX_ARGVALS];
+  char ref_kernel[GPU_NAME_MAX]; /* a reference in this job's module ("": none), its geometry and key */
+  launch_geom ref_geom;
+  uint64_t ref_key;
+  int32_t nlaunches;        /* a sequence (0: the kernel alone, all arguments in order) */
+  launch_step launches[MAX_LAUNCHES];
   uint32_t kernel_len;
   uint64_t cubin_len;
 } wire_job;

@@ -85,6 +85,12 @@ static void fill_chunk(const argspec *a, rng *r, int64_t start, int64_t n, unsig
   }
 }
 
+void wk_fill_host(const argspec *a, uint64_t seed, int stream, int64_t n, unsigned char *out) {
+  rng g;
+  rng_seed(&g, seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(stream + 1)));
+  fill_chunk(a, &g, 0, n, out);
+}
+
 static void free_problem(worker *w) {
   for (int i = 0; i < MAX_ARGS; i++) {
     wk_arg *a = &w->arg[i];
@@ -95,6 +101,10 @@ static void free_problem(worker *w) {
   }
   w->have_problem = 0;
   w->working_set = 0;
+  w->ref_key = 0;
+  wk_symbols_free(w);
+  if (w->check_mod) w->cu->cuModuleUnload(w->check_mod);
+  w->check_mod = NULL, w->check_f = NULL;
 }
 
 static int upload_arg(worker *w, int i, const argspec *a, uint64_t seed, cterr *err) {
@@ -149,11 +159,20 @@ static int job_scalars(worker *w, const wire_job *job, int restore, char *msg, s
   }
   for (int k = 0; k < job->nargvals; k++) {
     const argval *v = &job->argvals[k];
-    if (v->index < 0 || v->index >= w->setup.nargs || w->setup.args[v->index].kind != ARG_SCALAR) {
-      snprintf(msg, len, "GPU worker: argument value for index %d, which is not a scalar of the problem", (int)v->index);
+    if (v->index < 0 || v->index >= w->setup.nargs) {
+      snprintf(msg, len, "GPU worker: argument value for index %d, which is not an argument of the problem", (int)v->index);
       return -1;
     }
     const argspec *a = &w->setup.args[v->index];
+    if (a->kind != ARG_SCALAR) { /* a buffer sized per configuration: this job's element count */
+      if (!restore && (v->ival <= 0 || v->ival > a->count)) {
+        snprintf(msg, len, "GPU worker: %lld elements of '%s' asked, %lld allocated", (long long)v->ival, a->name,
+                 (long long)a->count);
+        return -1;
+      }
+      w->count[v->index] = restore ? 0 : v->ival;
+      continue;
+    }
     set_scalar(&w->arg[v->index], a->type, restore ? a->ival : v->ival, restore ? a->fval : v->fval);
   }
   return 0;
@@ -226,7 +245,8 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
   CUmodule mod = NULL;
   if (p->len < sizeof *s) return cterr_set(err, "GPU worker: setup frame of %zu bytes is too short", p->len);
   memcpy(s, p->data, sizeof *s);
-  if (s->nargs < 0 || s->nargs > MAX_ARGS || sizeof *s + s->kernel_len + s->cubin_len != p->len)
+  if (s->nargs < 0 || s->nargs > MAX_ARGS ||
+      sizeof *s + s->kernel_len + s->cubin_len + s->check_kernel_len + s->check_cubin_len > p->len)
     return cterr_set(err, "GPU worker: malformed setup frame (%d args, %zu bytes)", (int)s->nargs, p->len);
   char kernel[256];
   snprintf(kernel, sizeof kernel, "%.*s", (int)s->kernel_len, p->data + sizeof *s);
@@ -237,14 +257,42 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
     *fatal = wk_context_dead(w, r);
     return cterr_set(err, "uploading the arguments: %s", cuda_errstr(r));
   }
+  size_t head = sizeof *s + s->kernel_len + s->cubin_len + s->check_kernel_len + s->check_cubin_len;
+  if (wk_symbols_setup(w, p->data + head, p->len - head, err)) return -1;
+  if (s->check_cubin_len) { /* the user's check kernel: loaded once for the problem */
+    char cname[512], msg[512];
+    const char *cp = p->data + sizeof *s + s->kernel_len + s->cubin_len;
+    snprintf(cname, sizeof cname, "%.*s", (int)s->check_kernel_len, cp);
+    if ((r = cu->cuModuleLoadData(&w->check_mod, cp + s->check_kernel_len)))
+      return cterr_set(err, "the check kernel: loading its module: %s", cuda_errstr(r));
+    if (wk_symbols_fill(w, w->check_mod, 0, msg, sizeof msg)) return cterr_set(err, "the check kernel: %s", msg);
+    if ((r = cu->cuModuleGetFunction(&w->check_f, w->check_mod, cname)))
+      return cterr_set(err, "the check kernel '%s' is not in its module: %s", cname, cuda_errstr(r));
+  }
+  if (s->unchecked || s->ref_per_config || !s->cubin_len) { /* no reference at setup: timing only, or one per job */
+    w->have_problem = 1;
+    return 0;
+  }
   CUfunction f;
+  char msg[512];
   if ((r = cu->cuModuleLoadData(&mod, cubin)))
     return cterr_set(err, "reference: loading its module: %s", cuda_errstr(r));
+  if (wk_symbols_fill(w, mod, 0, msg, sizeof msg)) {
+    cu->cuModuleUnload(mod);
+    return cterr_set(err, "reference: %s", msg);
+  }
   if ((r = cu->cuModuleGetFunction(&f, mod, kernel))) {
     cu->cuModuleUnload(mod);
     return cterr_set(err, "reference: kernel '%s' not found in its module: %s", kernel, cuda_errstr(r));
   }
-  if (!(r = wk_prepare_run(w)) && !(r = wk_launch(w, f, &s->ref_geom)) && !(r = cu->cuStreamSynchronize(w->stream))) {
+  if (s->ref_nargs > 0) { /* reference.args: its own arguments */
+    wk_params_map(w, s->ref_nargs, s->ref_arg, w->ref_params);
+    w->launch_params = w->ref_params;
+  }
+  r = wk_prepare_run(w);
+  if (!r) r = wk_launch(w, f, &s->ref_geom);
+  w->launch_params = NULL;
+  if (!r && !(r = cu->cuStreamSynchronize(w->stream))) {
     for (int i = 0; i < s->nargs && !r; i++)
       if (w->arg[i].ref) r = cu->cuMemcpyDtoDAsync(w->arg[i].ref, w->arg[i].d, w->arg[i].bytes, w->stream);
     if (!r) r = cu->cuStreamSynchronize(w->stream);
@@ -358,9 +406,15 @@ static int wk_init(worker *w, int ordinal, int measure_copy, cterr *err) {
   if (!r) r = cu->cuModuleGetFunction(&w->cmp_f16, w->helpers, "ct_cmp_f16");
   if (!r) r = cu->cuModuleGetFunction(&w->empty, w->helpers, "ct_empty");
   if (!r) r = cu->cuModuleGetFunction(&w->fill_f32, w->helpers, "ct_fill_f32");
+  static const char *more[] = {"ct_cmpar_f32", "ct_cmpar_f64", "ct_cmpar_f16", "ct_reduce_f32", "ct_reduce_f64",
+                               "ct_reduce_i32", "ct_reduce_u32"};
+  CUfunction *dst[] = {&w->cmpar_f32, &w->cmpar_f64, &w->cmpar_f16, &w->reduce_f32, &w->reduce_f64, &w->reduce_i32,
+                       &w->reduce_u32};
+  for (int i = 0; i < 7 && !r; i++) r = cu->cuModuleGetFunction(dst[i], w->helpers, more[i]);
   w->iso_floor_ms = NAN;
   if (r) return cterr_set(err, "helper kernels: %s", cuda_errstr(r));
-  if ((r = cu->cuMemAlloc(&w->cmp_res, 16))) return cterr_set(err, "cuMemAlloc: %s", cuda_errstr(r));
+  if ((r = cu->cuMemAlloc(&w->cmp_res, 16)) || (r = cu->cuMemAlloc(&w->red_res, 8 * sizeof(double))))
+    return cterr_set(err, "cuMemAlloc: %s", cuda_errstr(r));
   w->scratch_bytes = 2 * (size_t)(in->l2_bytes > 0 ? in->l2_bytes : (64 << 20));
   if (cu->cuMemAlloc(&w->scratch, w->scratch_bytes)) w->scratch = 0; /* then no flushing: noted per result */
   /* written once, so the read-only flush of the isolated time never reads uninitialised memory

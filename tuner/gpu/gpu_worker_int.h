@@ -34,6 +34,9 @@ typedef struct worker {
   CUfunction cmp_f32, cmp_f64, cmp_f16;
   CUfunction empty;     /* ct_empty: the floor of the isolated time */
   CUfunction fill_f32;  /* ct_fill_f32: uniform [-1, 1) floats (the cuBLAS baseline's inputs) */
+  CUfunction cmpar_f32, cmpar_f64, cmpar_f16;          /* |a - r| <= atol + rtol |r| */
+  CUfunction reduce_f32, reduce_f64, reduce_i32, reduce_u32; /* sum, max, min, NaNs of a buffer */
+  CUdeviceptr red_res;  /* 8 doubles: the reductions of an output and of its reference */
   double iso_floor_ms;  /* median event time of ct_empty after a flush; NAN: not measured yet */
   CUevent ev[2 * WK_MAX_CHUNK + 2];
 
@@ -42,6 +45,19 @@ typedef struct worker {
   wk_arg arg[MAX_ARGS];
   void *params[MAX_ARGS];
   size_t working_set; /* bytes of all buffers: decides whether L2 is flushed */
+  unsigned char *symdata[MAX_SYMBOLS]; /* the symbols' bytes for this problem (gpu_worker_symbols.c) */
+  uint64_t ref_key;   /* the key of the per-configuration reference now in the arg[].ref copies; 0 none */
+  int64_t count[MAX_ARGS]; /* this job's element counts of buffers sized per configuration (0: the allocation's) */
+  void **launch_params;    /* what wk_launch passes (NULL: params, every argument in order) */
+  void *ref_params[MAX_ARGS];
+  CUmodule check_mod;       /* the user's check kernel (gpu_worker_check.c), for this problem */
+  CUfunction check_f;
+  /* a job's launch sequence (gpu_worker_launches.c): wk_launch of seq_main runs all of it */
+  int nseq, nseq_mod;
+  CUfunction seq_main, seq_f[MAX_LAUNCHES];
+  launch_geom seq_g[MAX_LAUNCHES];
+  void *seq_params[MAX_LAUNCHES][MAX_ARGS];
+  CUmodule seq_mod[MAX_LAUNCHES];
 } worker;
 
 int wk_elsize(elemtype t);
@@ -55,6 +71,36 @@ int wk_context_dead(worker *w, CUresult r);
 /* Poison outputs (0xFF bytes: NaN for the float types) and restore inout buffers, on the stream. */
 CUresult wk_prepare_run(worker *w);
 CUresult wk_launch(worker *w, CUfunction f, const launch_geom *g);
+
+/* Elements [start, start+n) of a buffer's seeded fill (gpu_worker.c): argument (or symbol) index
+ * `stream` of the problem's seed, as the buffers' own fill draws them. */
+void wk_fill_host(const argspec *a, uint64_t seed, int stream, int64_t n, unsigned char *out);
+
+/* gpu_worker_symbols.c: the problem's symbols made on the host (from the setup frame's data
+ * after its cubin: data, len), and filled into a loaded module (required: a symbol the module
+ * lacks is an error with msg filled; else skipped). */
+int wk_symbols_setup(worker *w, const char *data, size_t len, cterr *err);
+int wk_symbols_fill(worker *w, CUmodule mod, int required, char *msg, size_t len);
+void wk_symbols_free(worker *w);
+
+/* gpu_worker_check.c: compare every checked output with its reference copy (element by element
+ * within bounds, or a reduction of each); 0 all pass, 1 res says which failed, -1 CUDA error. The
+ * per-configuration reference: run from mod when job->ref_kernel is set and its key differs from
+ * the last run's (0, or -1 with res filled). */
+int wk_compare(worker *w, wire_result *res);
+int wk_reference_in(worker *w, CUmodule mod, const wire_job *job, wire_result *res);
+/* A CUDA error while running the configuration: a fault when the context died (res filled). */
+void wk_fail_run(worker *w, wire_result *res, CUresult r, const char *what);
+void wk_fail(wire_result *res, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* gpu_worker_launches.c: the parameter array of the arguments idx[0..n) into out; a job's launch
+ * sequence set up from its module mod (the job's first program, whose kernel is f) and the rest
+ * of its bundle cubin (each launch's limits checked: res says which is over; -1), launched whole
+ * (wk_launch of f does it), and released. */
+void wk_params_map(worker *w, int n, const int8_t *idx, void **out);
+int wk_seq_setup(worker *w, CUmodule mod, CUfunction f, const wire_job *job, const void *cubin, wire_result *res);
+CUresult wk_seq_launch(worker *w);
+void wk_seq_release(worker *w);
 
 /* Load, check and time one configuration. Fills res; res->fatal set when the worker must exit. */
 void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *cubin, wire_result *res);

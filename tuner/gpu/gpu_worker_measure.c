@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compile/compile.h"
 #include "gpu_worker_int.h"
 
 #define WK_SAMPLE_FLOOR_MS 12.0 /* min_samples of long launches: about this much of launches */
@@ -39,8 +40,8 @@ CUresult wk_prepare_run(worker *w) {
   CUresult r = CUDA_SUCCESS;
   for (int i = 0; i < w->setup.nargs && !r; i++) {
     wk_arg *a = &w->arg[i];
-    if (w->setup.args[i].kind == ARG_OUTPUT)
-      r = w->cu->cuMemsetD8Async(a->d, 0xff, a->bytes, w->stream);
+    if (w->setup.args[i].kind == ARG_OUTPUT) /* poisoned; zeroed where the space says fill = "zero" */
+      r = w->cu->cuMemsetD8Async(a->d, w->setup.args[i].fill == FILL_ZERO ? 0 : 0xff, a->bytes, w->stream);
     else if (w->setup.args[i].kind == ARG_INOUT)
       r = w->cu->cuMemcpyDtoDAsync(a->d, a->orig, a->bytes, w->stream);
   }
@@ -48,99 +49,14 @@ CUresult wk_prepare_run(worker *w) {
 }
 
 CUresult wk_launch(worker *w, CUfunction f, const launch_geom *g) {
+  if (w->nseq && f == w->seq_main) return wk_seq_launch(w); /* a launch sequence (gpu_worker_launches.c) */
   return w->cu->cuLaunchKernel(f, g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2],
-                               g->dyn_smem, w->stream, w->params, NULL);
+                               g->dyn_smem, w->stream, w->launch_params ? w->launch_params : w->params, NULL);
 }
 
-static void fail(wire_result *res, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void fail(wire_result *res, int status, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  res->status = status;
-  vsnprintf(res->message, sizeof res->message, fmt, ap);
-  va_end(ap);
-}
-
-/* A CUDA error while running the configuration: a fault when the context died. */
-static void fail_run(worker *w, wire_result *res, CUresult r, const char *what) {
-  res->fatal = wk_context_dead(w, r);
-  fail(res, ST_RUNTIME_FAULT, "%s: %s", what, cuda_errstr(r));
-}
-
-static float h2f(uint16_t h) {
-  uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ffu, x;
-  if (e == 0x1f) x = sign | 0x7f800000u | (m << 13);
-  else if (e) x = sign | ((e + 112) << 23) | (m << 13);
-  else if (!m) x = sign;
-  else { /* subnormal: normalise */
-    e = 113;
-    while (!(m & 0x400u)) { m <<= 1; e--; }
-    x = sign | (e << 23) | ((m & 0x3ffu) << 13);
-  }
-  float f;
-  memcpy(&f, &x, 4);
-  return f;
-}
-
-static void format_elem(char *buf, size_t n, elemtype t, const unsigned char *p) {
-  switch (t) {
-    case EL_F32: { float f; uint32_t u; memcpy(&f, p, 4); memcpy(&u, p, 4); snprintf(buf, n, "%.9g (0x%08x)", f, u); break; }
-    case EL_F64: { double d; memcpy(&d, p, 8); snprintf(buf, n, "%.17g", d); break; }
-    case EL_F16: { uint16_t h; memcpy(&h, p, 2); snprintf(buf, n, "%.5g (0x%04x)", h2f(h), h); break; }
-    case EL_I32: { int32_t i; memcpy(&i, p, 4); snprintf(buf, n, "%d", i); break; }
-    case EL_U32: { uint32_t i; memcpy(&i, p, 4); snprintf(buf, n, "%u", i); break; }
-    case EL_I64: { int64_t i; memcpy(&i, p, 8); snprintf(buf, n, "%lld", (long long)i); break; }
-    case EL_U8: snprintf(buf, n, "%u", p[0]); break;
-    default: snprintf(buf, n, "?");
-  }
-}
-
-/* Compare every output with the reference on the device. 0: all equal; 1: res says which
- * differs; -1: a CUDA error (res filled). */
-static int wk_compare(worker *w, wire_result *res) {
-  const cuda_api *cu = w->cu;
-  double tol = w->setup.tolerance;
-  for (int i = 0; i < w->setup.nargs; i++) {
-    const argspec *a = &w->setup.args[i];
-    wk_arg *d = &w->arg[i];
-    if (a->kind != ARG_OUTPUT && a->kind != ARG_INOUT) continue;
-    unsigned long long n = (unsigned long long)a->count, got[2];
-    int es = wk_elsize(a->type), isfloat = a->type == EL_F32 || a->type == EL_F64 || a->type == EL_F16;
-    int bytes_idx = es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : 3;
-    CUfunction f = w->cmp_bits[bytes_idx];
-    void *pb[] = {&d->d, &d->ref, &n, &w->cmp_res};
-    void *pt[] = {&d->d, &d->ref, &n, &tol, &w->cmp_res};
-    void **params = pb;
-    if (tol > 0 && isfloat) {
-      f = a->type == EL_F32 ? w->cmp_f32 : a->type == EL_F64 ? w->cmp_f64 : w->cmp_f16;
-      params = pt;
-    }
-    unsigned long long blocks = (n + 255) / 256, cap = (unsigned long long)w->info.sms * 16;
-    if (blocks > cap) blocks = cap;
-    CUresult r;
-    if ((r = cu->cuMemsetD32Async(w->cmp_res, 0, 2, w->stream)) || /* {0 mismatches, first = ~0} */
-        (r = cu->cuMemsetD32Async(w->cmp_res + 8, 0xffffffffu, 2, w->stream)) ||
-        (r = cu->cuLaunchKernel(f, (unsigned)blocks, 1, 1, 256, 1, 1, 0, w->stream, params, NULL)) ||
-        (r = cu->cuStreamSynchronize(w->stream)) || (r = cu->cuMemcpyDtoH(got, w->cmp_res, sizeof got))) {
-      fail_run(w, res, r, "comparing with the reference");
-      return -1;
-    }
-    if (got[0] == 0) continue;
-    unsigned char gv[8] = {0}, rv[8] = {0};
-    char gs[64], rs[64];
-    cu->cuMemcpyDtoH(gv, d->d + got[1] * es, es);
-    cu->cuMemcpyDtoH(rv, d->ref + got[1] * es, es);
-    format_elem(gs, sizeof gs, a->type, gv);
-    format_elem(rs, sizeof rs, a->type, rv);
-    char how[64];
-    if (tol > 0 && isfloat) snprintf(how, sizeof how, "relative tolerance %g", tol);
-    else snprintf(how, sizeof how, "exact comparison");
-    fail(res, ST_WRONG_RESULT, "output '%s': %llu of %llu elements differ from the reference (%s); first at index %llu: got %s, expected %s",
-         a->name, got[0], n, how, got[1], gs, rs);
-    return 1;
-  }
-  return 0;
-}
+/* wk_fail, wk_fail_run and wk_compare live in gpu_worker_check.c */
+#define fail wk_fail
+#define fail_run wk_fail_run
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -363,13 +279,20 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
   CUresult r;
   res->block_threads = (int)launch_threads(g);
   res->smem_dynamic = (int)g->dyn_smem;
-  if ((r = cu->cuModuleLoadData(&mod, cubin))) {
+  size_t ilen = 0; /* a launch sequence's bundle: its first program here, the rest in wk_seq_setup */
+  const void *img = compile_bundle_image(cubin, job->cubin_len, 0, &ilen);
+  if (!img || (r = cu->cuModuleLoadData(&mod, img))) {
+    if (!img) r = CUDA_ERROR_INVALID_IMAGE;
     res->fatal = wk_context_dead(w, r);
     fail(res, res->fatal ? ST_RUNTIME_FAULT : ST_LAUNCH_ERROR, "loading the module: %s", cuda_errstr(r));
     goto out;
   }
   if ((r = cu->cuModuleGetFunction(&f, mod, kernel))) {
     fail(res, ST_LAUNCH_ERROR, "kernel '%s' not found in the module: %s", kernel, cuda_errstr(r));
+    goto out;
+  }
+  if (wk_symbols_fill(w, mod, 1, res->message, sizeof res->message)) { /* gpu_worker_symbols.c */
+    res->status = ST_LAUNCH_ERROR;
     goto out;
   }
   res->regs = attr(w, f, CU_FUNC_ATTRIBUTE_NUM_REGS);
@@ -379,7 +302,7 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
   unsigned threads = launch_threads(g);
   for (int d = 0; d < 3; d++) {
     if (g->block[d] == 0 || g->grid[d] == 0 || g->block[d] > (unsigned)w->max_block[d] || g->grid[d] > (unsigned)w->max_grid[d]) {
-      fail(res, ST_LAUNCH_ERROR, "launch geometry grid (%u,%u,%u) block (%u,%u,%u) is outside the device's limits "
+      fail(res, ST_INVALID, "limit: launch geometry grid (%u,%u,%u) block (%u,%u,%u) is outside the device's limits "
            "(block up to %d,%d,%d; grid up to %d,%d,%d; no zero)", g->grid[0], g->grid[1], g->grid[2], g->block[0],
            g->block[1], g->block[2], w->max_block[0], w->max_block[1], w->max_block[2], w->max_grid[0],
            w->max_grid[1], w->max_grid[2]);
@@ -387,12 +310,12 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
     }
   }
   if (fmax > 0 && threads > (unsigned)fmax) {
-    fail(res, ST_LAUNCH_ERROR, "block of %u threads exceeds this kernel's limit of %d threads per block "
+    fail(res, ST_INVALID, "limit: a block of %u threads exceeds this kernel's limit of %d threads per block "
          "(set by its registers (%d per thread) or __launch_bounds__)", threads, fmax, res->regs);
     goto out;
   }
   if (res->smem_static >= 0 && (long)res->smem_static + g->dyn_smem > (long)w->smem_optin) {
-    fail(res, ST_LAUNCH_ERROR, "shared memory %d static + %u dynamic bytes exceeds the device's %d per block",
+    fail(res, ST_INVALID, "limit: shared memory %d static + %u dynamic bytes exceeds the device's %d per block",
          res->smem_static, g->dyn_smem, w->smem_optin);
     goto out;
   }
@@ -405,14 +328,16 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
   if (!cu->cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, (int)threads, g->dyn_smem) && w->max_threads_sm > 0)
     res->occupancy = (double)blocks * threads / w->max_threads_sm;
 
-  /* the check: one launch on poisoned outputs and restored inouts */
+  /* the check: one launch on poisoned outputs and restored inouts (after the reference, when the
+   * configuration's own module holds it: gpu_worker_check.c) */
+  if (wk_reference_in(w, mod, job, res) || wk_seq_setup(w, mod, f, job, cubin, res)) goto out;
   if ((r = wk_prepare_run(w))) {
     fail_run(w, res, r, "preparing the arguments");
     goto out;
   }
   if ((r = wk_launch(w, f, g))) {
     res->fatal = wk_context_dead(w, r);
-    fail(res, res->fatal ? ST_RUNTIME_FAULT : ST_LAUNCH_ERROR, "launch with grid (%u,%u,%u) block (%u,%u,%u) "
+    fail(res, res->fatal ? ST_RUNTIME_FAULT : r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ? ST_INVALID : ST_LAUNCH_ERROR, "launch with grid (%u,%u,%u) block (%u,%u,%u) "
          "dynamic shared %u bytes: %s", g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2],
          g->dyn_smem, cuda_errstr(r));
     goto out;
@@ -428,6 +353,7 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
     wk_time_isolated(w, f, job, res);
   if (job->want_energy > 0 && res->status == ST_OK) wk_energy(w, f, job, res);
 out:
+  if (!res->fatal) wk_seq_release(w);
   if (mod && !res->fatal) cu->cuModuleUnload(mod);
   res->measure_ms = (now_seconds() - t0) * 1e3; /* the whole job: load, check, timing, unload */
 }

@@ -187,8 +187,10 @@ int report_best(FILE *out, const record *const *recs, size_t n, const char *prob
   const char *names[REC_MAX_PARAMS];
   int np = param_names(s, m, names);
 
-  fprintf(out, "%s%s: %zu of %zu configurations passed\n", problem ? "problem " : "", problem ? problem : "all problems",
-          nok, m);
+  int unchecked = 0;
+  for (size_t i = 0; i < nok && !unchecked; i++) unchecked = ok[i].r->unchecked > 0;
+  fprintf(out, "%s%s: %zu of %zu configurations %s\n", problem ? "problem " : "", problem ? problem : "all problems",
+          nok, m, unchecked ? "ran (UNCHECKED: timing only, check = false; nothing was compared)" : "passed");
   size_t rows = top > 0 && (size_t)top < nok ? (size_t)top : nok;
   /* A space that gives flops (a GEMM) is judged by its arithmetic rate: TFLOP/s instead of
    * GB/s and % copy, which say nothing about a compute-bound kernel; with a cuBLAS baseline

@@ -55,44 +55,19 @@ static int cmp_prob(const void *a, const void *b) {
   return 0;
 }
 
-/* The portable choice over the devices in mask for problem p. */
-static int choose(const hdr *h, const unsigned char *mask, int p, int mean, double *score, int *covered, int *among) {
-  int best = -1, bestcov = 0, n = 0;
-  double bests = -1;
-  for (int d = 0; d < h->nd; d++) n += mask[d] && isfinite(h->best[(size_t)d * h->np + p]);
-  for (size_t c = 0; c < h->nc; c++) {
-    int cov = 0;
-    double worst = INFINITY, sum = 0;
-    for (int d = 0; d < h->nd; d++) {
-      double b = h->best[(size_t)d * h->np + p];
-      if (!mask[d] || !isfinite(b)) continue;
-      double t = TIME(h, d, p, c);
-      if (!isfinite(t)) continue;
-      cov++;
-      double s = b / t;
-      sum += s;
-      worst = s < worst ? s : worst;
-    }
-    if (!cov) continue;
-    double sc = mean ? sum / cov : worst;
-    if (cov > bestcov || (cov == bestcov && sc > bests)) best = (int)c, bestcov = cov, bests = sc;
-  }
-  *score = bests, *covered = bestcov, *among = n;
-  return best;
-}
-
-static void add_entry(hdr *h, int level, int dev, int arch, int p, int cfg, char *source, double t) {
+hdr_entry *add_entry(hdr *h, int level, int dev, int arch, int p, int cfg, char *source, double t) {
   h->e = xrealloc(h->e, (size_t)(h->ne + 1) * sizeof *h->e);
   hdr_entry *x = &h->e[h->ne++];
   x->level = level, x->dev = dev, x->arch = arch, x->p = p, x->cfg = cfg, x->source = source, x->time = t;
+  return x;
 }
 
 static char *date_of(const record *r) {
   return xasprintf("%.10s", r->timestamp && *r->timestamp ? r->timestamp : "undated");
 }
 
-static char *measured_source(const hdr *h, int d, int p) {
-  const record *r = REC(h, d, p, h->bestc[(size_t)d * h->np + p]);
+char *measured_source(const hdr *h, int d, int p, int c) {
+  const record *r = REC(h, d, p, c);
   char *date = date_of(r), *s;
   /* a space that gives flops is judged by its FLOP rate, one that gives only bytes by its copy share */
   if (isfinite(r->gflops) && r->gflops >= 1000)
@@ -107,7 +82,7 @@ static char *measured_source(const hdr *h, int d, int p) {
   return s;
 }
 
-static char *portable_source(const hdr *h, const unsigned char *mask, int p, int c, int mean, double score, int cov,
+char *portable_source(const hdr *h, const unsigned char *mask, int p, int c, int mean, double score, int cov,
                              int among) {
   dbuf b;
   dbuf_init(&b);
@@ -132,6 +107,11 @@ void hdr_free(hdr *h) {
   for (int p = 0; p < h->np; p++) free(h->probs[p]);
   for (int k = 0; k < h->nv; k++) free(h->vars[k]);
   for (int i = 0; i < h->ne; i++) free(h->e[i].source);
+  for (int g = 0; g < h->ngrp; g++) {
+    hdr_group *G = &h->grp[g];
+    free(G->mask), free(G->ps), free(G->cand), free(G->set), free(G->assign), free(G->R), free(G->dims);
+  }
+  free(h->grp);
   free(h->devs), free(h->cc), free(h->src_of), free(h->cfgs), free(h->probs), free(h->vars), free(h->dims);
   free(h->t), free(h->r), free(h->best), free(h->bestc), free(h->e), free(h->ship), free(h->block);
 }
@@ -233,35 +213,22 @@ int header_write(const ship_data *d, const header_opts *o, dbuf *out, dbuf *warn
         if (TIME(&h, dv, p, c) < b) b = TIME(&h, dv, p, c), bc = (int)c;
       h.best[(size_t)dv * h.np + p] = b, h.bestc[(size_t)dv * h.np + p] = bc;
     }
-  /* entries: devices, architectures (ascending), the default */
-  unsigned char *mask = xcalloc((size_t)h.nd, 1);
-  for (int dv = 0; dv < h.nd; dv++)
-    for (int p = 0; p < h.np; p++)
-      if (h.bestc[(size_t)dv * h.np + p] >= 0)
-        add_entry(&h, 0, dv, h.cc[dv], p, h.bestc[(size_t)dv * h.np + p], measured_source(&h, dv, p),
-                  h.best[(size_t)dv * h.np + p]);
-  for (int arch = 1; arch < 1000; arch++) {
-    int any = 0, single = -1, count = 0;
-    for (int dv = 0; dv < h.nd; dv++) {
-      mask[dv] = h.cc[dv] == arch;
-      if (mask[dv]) any = 1, single = dv, count++;
+  /* entries: devices, architectures (ascending), the default, each a small kernel set */
+  if (hdr_select(&h, o, err) < 0) goto done;
+  if (o->report) hdr_report_selection(o->report, &h, o->cover);
+  for (int i = 0; i < o->nwhy && o->report; i++) {
+    long long q[16];
+    if (parse_problem(o->why[i], h.nv, h.vars, q) < 0) {
+      dbuf nb;
+      dbuf_init(&nb);
+      for (int k = 0; k < h.nv; k++) dbuf_printf(&nb, "%s%s=...", k ? "," : "", h.vars[k]);
+      cterr_set(err, "--why '%s': expected the sizes as a problem key, %s (the names sorted)", o->why[i], nb.data);
+      dbuf_free(&nb);
+      goto done;
     }
-    if (!any) continue;
-    for (int p = 0; p < h.np; p++) {
-      double sc;
-      int cov, among, c = choose(&h, mask, p, h.mean, &sc, &cov, &among);
-      if (c < 0) continue;
-      char *src = count == 1 ? measured_source(&h, single, p) : portable_source(&h, mask, p, c, h.mean, sc, cov, among);
-      add_entry(&h, 1, -1, arch, p, c, src, count == 1 ? h.best[(size_t)single * h.np + p] : -1);
-    }
+    dbuf_printf(o->report, "the rule for %s (not necessarily a tuned shape):\n", o->why[i]);
+    hdr_why(o->report, &h, q);
   }
-  memset(mask, 1, (size_t)h.nd);
-  for (int p = 0; p < h.np; p++) {
-    double sc;
-    int cov, among, c = choose(&h, mask, p, h.mean, &sc, &cov, &among);
-    if (c >= 0) add_entry(&h, 2, -1, 0, p, c, portable_source(&h, mask, p, c, h.mean, sc, cov, among), -1);
-  }
-  free(mask);
   rc = hdr_emit(&h, d, o, out, err);
 done:
   hdr_free(&h);

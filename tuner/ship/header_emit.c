@@ -152,13 +152,14 @@ int hdr_emit(hdr *h, const ship_data *d, const header_opts *o, dbuf *out, cterr 
     hdr_comment(b, h->src_of[dv] ? h->src_of[dv] : "");
     dbuf_puts(b, "\n");
   }
-  dbuf_printf(b, " *\n * Selection (cutune_%s_select): the entry of the device name (exact, as the CUDA\n"
+  dbuf_printf(b, " *\n * Selection (cutune_%s_select): the entries of the device name (exact, as the CUDA\n"
                  " * runtime's cudaDeviceProp.name), else of its architecture (sm_XY from the compute\n"
-                 " * capability), else the portable default; within it, the measured problem nearest to the\n"
-                 " * one asked: least sum over the dimensions of |ln(asked / measured)|. The portable choice\n"
-                 " * over several GPUs: the configuration measured on all of them whose %s share of each\n"
-                 " * GPU's own best time is highest (cutune header --rule %s).\n *\n",
+                 " * capability), else the portable default; within them, the rule of the kernel selection\n"
+                 " * below (the tuned shapes nearest to the one asked). Over several GPUs a kernel's share of a\n"
+                 " * shape is its %s share of each GPU's own best time, among the kernels measured on as many\n"
+                 " * of them as any (cutune header --rule %s).\n *\n",
               sid, h->mean ? "mean" : "worst", h->mean ? "mean" : "worst");
+  hdr_emit_selection_comment(b, h, o);
   comment_table(b, h);
   dbuf_printf(b, " *\n * Launch contract: an entry carries the parameter values and the block dimensions (and\n"
                  " * dynamic shared bytes) the space's block/shared functions give; the launcher computes the\n"
@@ -180,7 +181,7 @@ int hdr_emit(hdr *h, const ship_data *d, const header_opts *o, dbuf *out, cterr 
       if (!rt || !rt[q]) dbuf_printf(b, " %s=%lld", ship_param(d, q), val[(size_t)i * np + q]);
     dbuf_puts(b, "\n");
   }
-  dbuf_printf(b, " */\n#ifndef CUTUNE_%s_H_\n#define CUTUNE_%s_H_\n\n#include <string.h>\n\n", SID, SID);
+  dbuf_printf(b, " */\n#ifndef CUTUNE_%s_H_\n#define CUTUNE_%s_H_\n\n#include <stdio.h>\n#include <string.h>\n\n", SID, SID);
   dbuf_printf(b, "#define CUTUNE_%s_NCONFIGS %d\n#define CUTUNE_%s_NPARAMS %d\n#define CUTUNE_%s_NDIMS %d\n\n", SID,
               h->nship, SID, np, SID, h->nv);
   for (int q = 0; q < np; q++)
@@ -226,13 +227,14 @@ int hdr_emit(hdr *h, const ship_data *d, const header_opts *o, dbuf *out, cterr 
   for (int q = 0; q < np; q++) dbuf_printf(b, "  int %s;\n", ship_param(d, q));
   dbuf_printf(b, "  unsigned block[3];      /* threads per block */\n"
                  "  unsigned shared_bytes;  /* dynamic shared memory per block */\n"
-                 "  double time_ms;         /* measured median at that problem (-1: a choice over several GPUs) */\n"
+                 "  double time_ms;         /* this configuration's median at that problem (-1: a choice over several GPUs) */\n"
+                 "  double share;           /* the best there / this configuration's time (worst or mean over the GPUs) */\n"
+                 "  int knn;                /* the rule's k at this entry's level */\n"
                  "  const char *source;     /* where it came from */\n} cutune_%s_entry;\n\n", sid);
-  dbuf_printf(b, "/* The entry for a device (name and compute capability) and a problem; never NULL. */\n");
-  dbuf_printf(b, "static inline const cutune_%s_entry *cutune_%s_select(const char *device_name, int cc_major, int cc_minor",
-              sid, sid);
-  for (int k = 0; k < h->nv; k++) dbuf_printf(b, ", long long %s", h->vars[k]);
-  dbuf_printf(b, ") {\n  static const cutune_%s_entry e[] = {\n", sid);
+  dbuf_printf(b, "/* Every entry: per level (device, architecture, default), one per tuned shape, with the kernel of\n"
+                 " * the level's set it gets (Kernel selection, above). */\n"
+                 "static inline const cutune_%s_entry *cutune_%s_entries_(int *ct_n) {\n  static const cutune_%s_entry e[] = {\n",
+              sid, sid, sid);
   for (int i = 0; i < h->ne; i++) {
     const hdr_entry *e = &h->e[i];
     int sh = shipped_id(h, e->cfg);
@@ -251,28 +253,15 @@ int hdr_emit(hdr *h, const ship_data *d, const header_opts *o, dbuf *out, cterr 
     dbuf_printf(b, "}, %d,", sh);
     for (int q = 0; q < np; q++) dbuf_printf(b, " %lld,", val[(size_t)sh * np + q]);
     unsigned *g = h->block + 4 * sh;
-    dbuf_printf(b, " {%u, %u, %u}, %u, %.6g,\n     ", g[0], g[1], g[2], g[3], e->time);
+    dbuf_printf(b, " {%u, %u, %u}, %u, %.6g, %.4f, %d,\n     ", g[0], g[1], g[2], g[3], e->time, e->share,
+                h->grp[e->group].knn);
     hdr_c_string(b, e->source);
     dbuf_puts(b, "},\n");
   }
+  dbuf_printf(b, "  };\n  *ct_n = (int)(sizeof e / sizeof e[0]);\n  return e;\n}\n\n");
   /* the locals are ct_-prefixed: the parameters carry the problem variables' own names */
-  dbuf_printf(b, "  };\n  const long long ct_want[%d] = {", h->nv);
-  for (int k = 0; k < h->nv; k++) dbuf_printf(b, "%s%s", k ? ", " : "", h->vars[k]);
-  dbuf_printf(b, "};\n  const int ct_n = (int)(sizeof e / sizeof e[0]), ct_arch = 10 * cc_major + cc_minor;\n"
-                 "  int ct_level, ct_i, ct_k, ct_best = -1;\n  double ct_bestd = 0;\n"
-                 "  for (ct_level = 0; ct_level < 3 && ct_best < 0; ct_level++)\n"
-                 "    for (ct_i = 0; ct_i < ct_n; ct_i++) {\n"
-                 "      double ct_dist = 1; /* product of max/min ratios: exp of the L1 distance of the logs */\n"
-                 "      if (e[ct_i].level != ct_level) continue;\n"
-                 "      if (ct_level == 0 && (!device_name || strcmp(e[ct_i].device, device_name) != 0)) continue;\n"
-                 "      if (ct_level == 1 && e[ct_i].arch != ct_arch) continue;\n"
-                 "      for (ct_k = 0; ct_k < %d; ct_k++) {\n"
-                 "        double ct_a = ct_want[ct_k] > 0 ? (double)ct_want[ct_k] : 1, ct_m = (double)e[ct_i].problem[ct_k];\n"
-                 "        ct_dist *= ct_a > ct_m ? ct_a / ct_m : ct_m / ct_a;\n"
-                 "      }\n"
-                 "      if (ct_best < 0 || ct_dist < ct_bestd) ct_best = ct_i, ct_bestd = ct_dist;\n"
-                 "    }\n"
-                 "  return &e[ct_best];\n}\n\n#endif\n", h->nv);
+  hdr_emit_selector(b, h, sid, SID);
+  dbuf_puts(b, "\n#endif\n");
   rc = 0;
 done:
   free(val), free(sid), free(SID);

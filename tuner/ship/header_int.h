@@ -15,7 +15,23 @@ typedef struct hdr_entry {
   int cfg;      /* configuration index (into cfgs) */
   char *source; /* provenance text */
   double time;  /* ms where one GPU's measurement, else -1 */
+  double share; /* the level's best there / this kernel's (worst or mean over its GPUs): 1 = the best */
+  int group;    /* its level group (hdr.grp): the kernel set and rule it belongs to */
 } hdr_entry;
+
+/* One level group of entries (a device, an architecture, the default): the kernel set chosen
+ * for its shapes (header_select.c, select.c) and the rule's leave-one-out figures. */
+typedef struct hdr_group {
+  int level, dev, arch;     /* dev: level 0; arch: level 1 */
+  unsigned char *mask;      /* nd: the devices it is chosen over */
+  int nshapes, nset, covered, coverable, knn, loo_full, loo_n, loo_judged, loo_within;
+  double worst, loo_geo, loo_worst;
+  /* what select.c chose from, kept for hdr_rule: shapes (problem indices), candidates
+   * (configuration indices), ratios (shapes x candidates), sizes, the set and assignment */
+  int *ps, *cand, nc, *set, *assign;
+  double *R;
+  long long *dims;
+} hdr_group;
 
 typedef struct hdr {
   const char *space;
@@ -36,6 +52,8 @@ typedef struct hdr {
   int *bestc;          /* ... and its configuration (-1 none) */
   hdr_entry *e;
   int ne;
+  hdr_group *grp;
+  int ngrp;
   int *ship, nship;    /* shipped configuration id -> cfgs index */
   unsigned *block;     /* per shipped id: block x, y, z, shared bytes */
 } hdr;
@@ -62,5 +80,25 @@ void hdr_comment_pad(dbuf *b, const char *s, int width);
 void hdr_c_string(dbuf *b, const char *s);
 int hdr_ident_ok(const char *s);
 void hdr_free(hdr *h);
+/* header.c: an entry (source owned by it from then on); the provenance of device d's record of
+ * configuration c on problem p, and of a choice c over the devices in mask */
+hdr_entry *add_entry(hdr *h, int level, int dev, int arch, int p, int cfg, char *source, double t);
+char *measured_source(const hdr *h, int d, int p, int c);
+char *portable_source(const hdr *h, const unsigned char *mask, int p, int c, int mean, double score, int cov, int among);
+
+/* header_select.c: the entries, a small kernel set per level group (docs/HEADER.md), and its
+ * parts of the text: the selection table of the comment, the ratio table and the selector. */
+int hdr_select(hdr *h, const header_opts *o, cterr *err);
+/* The ratio of configuration c on problem p at group g, as the rule reads it: >= 1, rounded to
+ * 1e-4 (select_round); INFINITY where it was not measured (on every GPU that measured p). */
+double hdr_ratio(const hdr *h, int g, int p, int c);
+void hdr_emit_selection_comment(dbuf *b, const hdr *h, const header_opts *o);
+/* The rule at group g for sizes q (h->nv of them, in h->vars order): the configuration (an index
+ * into h->cfgs; -1 if the group has no shape) and the problem it was matched to (*near). */
+int hdr_rule(const hdr *h, int g, const long long *q, int *near);
+/* What each level's rule gives sizes q, one line per level, into b. */
+void hdr_why(dbuf *b, const hdr *h, const long long *q);
+void hdr_report_selection(dbuf *b, const hdr *h, double tol); /* the same table, for the terminal */
+void hdr_emit_selector(dbuf *b, const hdr *h, const char *sid, const char *SID);
 
 #endif

@@ -6,7 +6,7 @@
 long ship_config_index(const space *s, const record *r, cterr *err) {
   const configset *cs = space_configs(s);
   int bad = 0;
-  long cfg = configset_find_named(cs, (const char *const *)r->pname, (const char *const *)r->pvalue, r->nparams, &bad);
+  long cfg = configset_lookup_named(cs, r->nparams, r->pname, r->pvalue, &bad);
   if (cfg == -1)
     return cterr_set(err, "configuration %s: a value of %s is not one of the space's", r->config,
                      configset_param(cs, bad)->name);
@@ -37,9 +37,8 @@ int ship_block_of(void *ctx, const record *r, unsigned block[3], unsigned *share
   space *s = ctx;
   long cfg = ship_config_index(s, r, err);
   if (cfg < 0) return -1;
-  int prob = 0;
-  for (int p = 0; p < space_nproblems(s); p++)
-    if (!strcmp(space_problem_key(s, p), r->problem)) prob = p;
+  int prob = space_problem_index(s, r->problem);
+  if (prob < 0) prob = 0;
   launch_geom g;
   if (space_geometry(s, (size_t)cfg, prob, &g, err) < 0) return -1;
   memcpy(block, g.block, sizeof g.block);

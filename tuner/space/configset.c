@@ -88,6 +88,32 @@ static void table_grow(configset *cs) {
   for (size_t i = 0; i < cs->count; i++) table_insert(cs, i);
 }
 
+long configset_lookup_named(const configset *cs, int n, char *const *names, char *const *values, int *bad) {
+  uint16_t row[CS_MAX_PARAMS];
+  for (int p = 0; p < configset_nparams(cs); p++) {
+    const cs_param *pp = configset_param(cs, p);
+    int found = -1;
+    for (int k = 0; k < n && found < 0; k++) {
+      int q = (p + k) % n; /* the record's order is usually the space's */
+      if (!strcmp(names[q], pp->name))
+        for (int v = 0; v < pp->nvalues && found < 0; v++)
+          if (!strcmp(pp->str[v], values[q])) found = v;
+    }
+    if (found < 0) {
+      if (bad) *bad = p;
+      return -1;
+    }
+    row[p] = (uint16_t)found;
+  }
+  long cfg = configset_find(cs, row);
+  return cfg < 0 ? -2 : cfg;
+}
+
+long configset_find_named(const configset *cs, int n, char *const *names, char *const *values) {
+  long cfg = n > 0 ? configset_lookup_named(cs, n, names, values, NULL) : -1;
+  return cfg < 0 ? -1 : cfg;
+}
+
 long configset_find(const configset *cs, const uint16_t *row) {
   if (!cs->tcap) return -1;
   size_t mask = cs->tcap - 1, h = (size_t)row_hash(row, cs->np) & mask;
@@ -249,23 +275,4 @@ char *configset_row_key(const configset *cs, const uint16_t *row) {
   for (int p = 0; p < cs->np; p++)
     dbuf_printf(&b, "%s%s=%s", p ? "," : "", cs->params[p].name, cs->params[p].str[row[p]]);
   return dbuf_steal(&b);
-}
-
-long configset_find_named(const configset *cs, const char *const *names, const char *const *values, int n, int *bad) {
-  uint16_t row[CS_MAX_PARAMS];
-  for (int p = 0; p < cs->np; p++) {
-    const cs_param *pp = &cs->params[p];
-    int v = -1;
-    for (int k = 0; k < n && v < 0; k++)
-      if (!strcmp(names[k], pp->name))
-        for (int i = 0; i < pp->nvalues && v < 0; i++)
-          if (!strcmp(pp->str[i], values[k])) v = i;
-    if (v < 0) {
-      if (bad) *bad = p;
-      return -1;
-    }
-    row[p] = (uint16_t)v;
-  }
-  long cfg = configset_find(cs, row);
-  return cfg < 0 ? -2 : cfg;
 }

@@ -45,6 +45,14 @@ size_t configset_count(const configset *cs);
 const uint16_t *configset_row(const configset *cs, size_t i);
 /* Index of row, or -1 if it is not a valid configuration. */
 long configset_find(const configset *cs, const uint16_t *row);
+/* The index of the configuration whose parameters have these values (n name/value pairs as
+ * text, in any order, as a record holds them); -1 when a parameter is missing, a value is not
+ * one of its values, or the row is not a valid configuration. */
+long configset_find_named(const configset *cs, int n, char *const *names, char *const *values);
+/* The same, saying what went wrong: -1 when a parameter is not named or its value is not one the
+ * set lists (*bad, when not NULL: that parameter's index), -2 when the values are no valid
+ * configuration (a constraint rejects them). */
+long configset_lookup_named(const configset *cs, int n, char *const *names, char *const *values, int *bad);
 
 /* Constraint callback for enumeration: called once parameters 0..depth are bound in row.
  * Return 1 to keep the partial configuration, 0 to prune it, -1 on error (err filled). */
@@ -73,10 +81,5 @@ size_t configset_neighbours(const configset *cs, size_t i, cs_neighbour_kind kin
 
 /* "TILE=64,PAD=1" — canonical text of a row (caller frees). */
 char *configset_row_key(const configset *cs, const uint16_t *row);
-/* The configuration whose parameters have the values given by name (n pairs, any order; the
- * value's text as the set lists it): its index; -1 when a parameter is not named or its value
- * is not one the set lists (*bad, when not NULL: that parameter's index), -2 when the values
- * are no valid configuration (a constraint rejects them). */
-long configset_find_named(const configset *cs, const char *const *names, const char *const *values, int n, int *bad);
 
 #endif

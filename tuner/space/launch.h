@@ -31,7 +31,35 @@ typedef struct argspec {
   /* scalars: value, in the field that matches type */
   int64_t ival;
   double fval;
+  /* outputs and inouts: how the check compares them with the reference (docs/SPACE.md, "The
+   * check"): element by element, |a - r| <= atol + rtol * |r| when either is > 0 (else the
+   * space's tolerance, or bitwise); or a reduction of each (reduce: sum, max or min over this
+   * configuration's elements) within the same bounds; nocheck: not compared at all. */
+  double atol, rtol;
+  int32_t reduce; /* argreduce */
+  int32_t nocheck;
 } argspec;
+
+typedef enum { RED_NONE = 0, RED_SUM, RED_MAX, RED_MIN } argreduce;
+
+/* A __constant__ or __device__ variable the worker fills in every module it loads (the
+ * configuration's and the reference's), per problem: from the seeded fill (as buffers), from
+ * bytes the space computed (a Lua table or a file: they follow in the setup), or from the
+ * initial contents of a buffer argument. */
+#define MAX_SYMBOLS 8
+#define SYM_NAME_MAX 128
+typedef enum { SYMSRC_FILL = 0, SYMSRC_DATA, SYMSRC_ARG } symsrc;
+typedef struct symspec {
+  char name[SYM_NAME_MAX];  /* in the cubin: a namespace's variable mangled (ns::v -> _ZN2ns1vE) */
+  char shown[SYM_NAME_MAX]; /* as the space wrote it, for messages */
+  elemtype type;
+  int32_t src;              /* symsrc */
+  int64_t count;            /* elements */
+  int32_t arg;              /* SYMSRC_ARG: the buffer argument */
+  fillkind fill;            /* SYMSRC_FILL, with lo and hi as a buffer's */
+  double lo, hi;
+  uint64_t data_len;        /* SYMSRC_DATA: bytes (count elements of type) */
+} symspec;
 
 #define MAX_ARGS 32
 
@@ -50,6 +78,19 @@ typedef struct launch_geom {
   unsigned grid[3], block[3];
   unsigned dyn_smem; /* bytes of dynamic shared memory */
 } launch_geom;
+
+/* One launch of a configuration's sequence (space.h: launches): which of the configuration's
+ * programs holds its kernel (0: its own; 1..: one compiled with other macro values), the kernel's
+ * lowered name there, its geometry and its arguments (indices into the problem's). */
+#define MAX_LAUNCHES 4
+#define LAUNCH_NAME_MAX 256
+typedef struct launch_step {
+  int32_t program;
+  int32_t nargs;
+  int8_t arg[MAX_ARGS];
+  launch_geom geom;
+  char kernel[LAUNCH_NAME_MAX];
+} launch_step;
 
 static inline unsigned launch_threads(const launch_geom *g) { return g->block[0] * g->block[1] * g->block[2]; }
 

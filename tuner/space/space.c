@@ -34,8 +34,11 @@ static int msghandler(lua_State *L) {
 }
 
 int space_pcall(space *s, int nargs, int nres, cterr *err) {
-  /* the message handler sits at stack index 1 for the life of the state */
-  int rc = lua_pcall(s->L, nargs, nres, 1);
+  /* the message handler sits at stack index 1 for the life of the state; inside a C function
+   * the loader runs under a pcall (space_parse: a shape set's generator) index 1 is that
+   * function's own first argument, and errors keep Lua's own message instead */
+  int h = lua_tocfunction(s->L, 1) == msghandler ? 1 : 0;
+  int rc = lua_pcall(s->L, nargs, nres, h);
   if (rc != LUA_OK) {
     const char *m = lua_tostring(s->L, -1);
     if (rc == LUA_ERRMEM && space_limits_oom(s)) m = space_limits_oom(s); /* no handler runs for these */
@@ -54,9 +57,17 @@ const char *space_intern_file(space *s, const char *file) {
 }
 
 /* Candidate locations of a path named in a space: the space file's directory, its parent,
- * then the working directory. */
+ * the working directory, then each folder of $CUTUNE_KERNEL_PATH (colon-separated; `cutune run
+ * --kernel-path DIR` puts DIR first): where kernels kept outside the project are found. */
+#define KPATH_MAX 16
+void space_kernel_path_add(const char *dir) {
+  const char *old = getenv("CUTUNE_KERNEL_PATH");
+  char *v = old && *old ? xasprintf("%s:%s", dir, old) : xstrdup(dir);
+  setenv("CUTUNE_KERNEL_PATH", v, 1);
+  free(v);
+}
 int space_resolve(space *s, const char *rel, char **out, dbuf *looked) {
-  char *cand[3] = {0};
+  char *cand[3 + KPATH_MAX] = {0};
   int n = 0;
   if (rel[0] == '/') cand[n++] = xstrdup(rel);
   else {
@@ -68,6 +79,16 @@ int space_resolve(space *s, const char *rel, char **out, dbuf *looked) {
     cand[n++] = strcmp(parent, ".") ? path_join(parent, rel) : xstrdup(rel);
     free(parent);
     cand[n++] = xstrdup(rel);
+    const char *kp = getenv("CUTUNE_KERNEL_PATH");
+    while (kp && *kp && n < 3 + KPATH_MAX) {
+      size_t len = strcspn(kp, ":");
+      if (len) {
+        char *dir = xasprintf("%.*s", (int)len, kp);
+        cand[n++] = path_join(dir, rel);
+        free(dir);
+      }
+      kp += len + (kp[len] == ':');
+    }
   }
   int found = -1;
   for (int i = 0; i < n; i++) {
@@ -139,6 +160,10 @@ static int sb_require(lua_State *L) {
     if (luaL_loadbufferx(L, (const char *)cutune_prelude, cutune_prelude_len, "=cutune", "t") != LUA_OK)
       return lua_error(L);
     lua_call(L, 0, 1); /* the prelude keeps the real globals: it needs debug.getinfo */
+    if (lua_type(L, -1) == LUA_TTABLE) { /* ct.product and ct.zip count against the loader's cap */
+      lua_pushinteger(L, (lua_Integer)space_max_problems());
+      lua_setfield(L, -2, "max_problems");
+    }
   } else {
     space *s = lua_touserdata(L, lua_upvalueindex(1));
     if (!valid_module_name(name))
@@ -394,9 +419,9 @@ int space_load(const char *path, space **out, cterr *err) {
   }
   if (lua_tointeger(L, -1) < 0) goto fail;
   lua_settop(L, 1);
-  if (space_eval_problems(s, err) < 0 || space_eval_runtime_check(s, err) < 0) goto fail;
+  if (space_eval_problems(s, err) < 0 || space_eval_runtime_check(s, err) < 0 || space_eval_symbols(s, err) < 0) goto fail;
   double t0 = now_seconds();
-  if (space_eval_enumerate(s, err) < 0) goto fail;
+  if (space_eval_enumerate(s, err) < 0 || space_eval_buffer_max(s, err) < 0) goto fail;
   s->enum_seconds = now_seconds() - t0;
   lua_settop(L, 1);
   dbuf_free(&src);
@@ -420,12 +445,14 @@ void space_free(space *s) {
   if (s->L) lua_close(s->L); /* releases every registry reference at once */
   for (int i = 0; i < s->nrules; i++) free(s->rules[i].desc);
   free(s->rules);
+  space_symbols_free(s); /* before the problems that hold the data */
+  space_launches_free(s);
   for (int i = 0; i < s->nproblems; i++) {
     sp_problem *p = &s->probs[i];
     for (int j = 0; j < p->nvars; j++) free(p->names[j]);
-    free(p->names), free(p->vals), free(p->key);
+    free(p->names), free(p->vals), free(p->key), free(p->args);
   }
-  free(s->probs);
+  free(s->probs), free(s->pslot);
   for (int i = 0; i < s->nargs; i++) free(s->args[i].size.text);
   sp_value *vals[] = {&s->geom.block, &s->geom.grid, &s->geom.shared, &s->ref_geom.block,
                       &s->ref_geom.grid, &s->ref_geom.shared, &s->bytes, &s->flops, &s->sgemm};
@@ -436,7 +463,10 @@ void space_free(space *s) {
   for (int i = 0; i < s->nfiles; i++) free(s->files[i]);
   free(s->objectives), free(s->objmax), free(s->options), free(s->files);
   free(s->path), free(s->dir), free(s->chunkname), free(s->name), free(s->template_path), free(s->kernel);
-  free(s->ref_kernel), free(s->ref_template_path);
+  free(s->ref_kernel), free(s->ref_template_path), free(s->template_var);
+  free(s->check_kernel), free(s->check_template_path);
+  for (int i = 0; i < s->nref_defines; i++) free(s->ref_defines[i]);
+  free(s->ref_defines);
   configset_free(s->cs);
   free(s);
 }
@@ -446,12 +476,14 @@ void space_free(space *s) {
 const char *space_path(const space *s) { return s->path; }
 const char *space_name(const space *s) { return s->name; }
 const char *space_template_path(const space *s) { return s->template_path; }
+const char *space_template_var(const space *s) { return s->template_var; }
 const char *space_kernel(const space *s) { return s->kernel; }
 const configset *space_configs(const space *s) { return s->cs; }
 double space_enumerate_seconds(const space *s) { return s->enum_seconds; }
 int space_noptions(const space *s) { return s->noptions; }
 const char *space_option(const space *s, int i) { return i >= 0 && i < s->noptions ? s->options[i] : NULL; }
 int space_nproblems(const space *s) { return s->nproblems; }
+int space_problem_index(const space *s, const char *key) { return space_problem_lookup(s, key); }
 const char *space_problem_key(const space *s, int prob) { return s->probs[prob].key; }
 int space_problem_nvars(const space *s, int prob) { return s->probs[prob].nvars; }
 const char *space_problem_var(const space *s, int prob, int j, int64_t *value) {
@@ -461,6 +493,12 @@ const char *space_problem_var(const space *s, int prob, int j, int64_t *value) {
 const char *space_ref_kernel(const space *s) { return s->ref_kernel; }
 const char *space_ref_template_path(const space *s) { return s->ref_template_path; }
 double space_tolerance(const space *s) { return s->tolerance; }
+int space_unchecked(const space *s) { return s->unchecked; }
+const char *space_check_kernel(const space *s) { return s->check_kernel; }
+const char *space_check_template_path(const space *s) { return s->check_template_path; }
+int space_ref_ndefines(const space *s) { return s->nref_defines; }
+const char *space_ref_define(const space *s, int i) { return i >= 0 && i < s->nref_defines ? s->ref_defines[i] : NULL; }
+int space_ref_per_config(const space *s) { return s->ref_per_config; }
 int space_nobjectives(const space *s) { return s->nobjectives; }
 int space_objective_max(const space *s, int i) { return i >= 0 && i < s->nobjectives ? s->objmax[i] : 0; }
 const char *space_objective(const space *s, int i) { return i >= 0 && i < s->nobjectives ? s->objectives[i] : NULL; }
@@ -474,7 +512,8 @@ int space_args(space *s, int prob, argspec *out, int *nargs, cterr *err) {
 }
 
 int space_ref_geometry(space *s, int prob, launch_geom *out, cterr *err) {
-  if (!s->ref_kernel) return cterr_set(err, "%s: the space has no reference kernel", s->path);
+  if (!s->ref_kernel) return cterr_set(err, "%s: the space has no reference kernel (give one, or check = false to time "
+                                       "without checking)", s->path);
   if (prob < 0 || prob >= s->nproblems) return cterr_set(err, "%s: no problem %d", s->path, prob);
   *out = s->probs[prob].ref_geom;
   return 0;

@@ -21,12 +21,19 @@
 typedef struct space space;
 
 int space_load(const char *path, space **out, cterr *err);
+/* Put dir first on the kernel search path ($CUTUNE_KERNEL_PATH, colon-separated), where a space's
+ * template and other named files are looked for after the space's folder, its parent and the
+ * working directory (`--kernel-path DIR`). */
+void space_kernel_path_add(const char *dir);
 void space_free(space *s);
 
 const char *space_path(const space *s);          /* as given */
 const char *space_name(const space *s);          /* `name`, default: file name without .lua */
 const char *space_template_path(const space *s); /* resolved path of `template` */
 const char *space_kernel(const space *s);        /* `kernel` */
+/* `template_var`: the program is the text of this Python string in the template file (a Kernel
+ * Tuner script's kernel_string = """..."""), not the whole file; NULL: the whole file. */
+const char *space_template_var(const space *s);
 const configset *space_configs(const space *s);  /* valid configurations, enumerated at load */
 double space_enumerate_seconds(const space *s);
 
@@ -37,8 +44,23 @@ const char *space_option(const space *s, int i);
 /* Problems: `problems = { {N=8192, M=8192}, ... }` (or `problem = {...}` for one). */
 int space_nproblems(const space *s);
 const char *space_problem_key(const space *s, int prob); /* "M=8192,N=8192": names sorted */
+int space_problem_index(const space *s, const char *key); /* the problem of that key, -1 if none (hashed) */
 int space_problem_nvars(const space *s, int prob);
 const char *space_problem_var(const space *s, int prob, int j, int64_t *value);
+
+/* A selection of problems (`--problem`): items separated by ';', each an index, a range A-B, a
+ * comma list of them (0,3,5-9; "5-" runs to the last problem), sizes (anything with '=':
+ * NAME=VALUE pairs in any order, all of a problem's or some, "N=8192,M=8192" or "M=4096",
+ * selecting every problem with those values: space_problem_has) or "all"; NULL selects every
+ * problem. space_select_match: 1 if sel selects prob, 0 if not, -1 with err for a malformed item
+ * or an index past the last problem (prob -1: check only). space_select_check: also every item
+ * must select something; *count: how many it selects. */
+/* Whether problem prob has every NAME=VALUE of pairs (len bytes, comma separated, any order,
+ * some or all of its dimensions: "N=8192,M=8192", "M=4096"): 1 or 0; -1 when pairs is not
+ * such a list. */
+int space_problem_has(const space *s, int prob, const char *pairs, size_t len);
+int space_select_match(const space *s, const char *sel, int prob, cterr *err);
+int space_select_check(const space *s, const char *sel, int *count, cterr *err);
 
 /* Geometry of configuration cfg on problem prob, from the space's block/grid/shared functions. */
 int space_geometry(space *s, size_t cfg, int prob, launch_geom *out, cterr *err);
@@ -69,8 +91,47 @@ const char *space_ref_kernel(const space *s);
 const char *space_ref_template_path(const space *s);
 int space_ref_geometry(space *s, int prob, launch_geom *out, cterr *err);
 
-/* Tolerance for the output check: 0 means bitwise exact (`check = { tolerance = 1e-5 }`). */
+/* reference.defines: the -DNAME=VALUE options of the reference's program (sorted), beside
+ * -DCUTUNE_REFERENCE=1. reference.params: the reference is run from each configuration's own
+ * program (compiled with the configuration's -D, so it sees them), its kernel a further name of the
+ * configuration's compile job; the GPU worker runs it again only when the key changes (the values
+ * of the parameters it names, and the problem). Its geometry functions take (n, p). */
+int space_ref_ndefines(const space *s);
+const char *space_ref_define(const space *s, int i);
+int space_ref_per_config(const space *s);
+int space_ref_config(space *s, size_t cfg, int prob, launch_geom *geom, uint64_t *key, cterr *err);
+
+/* Tolerance for the output check: 0 means bitwise exact (`check = { tolerance = 1e-5 }`); each
+ * output's own atol/rtol/reduce travel in its argspec. check = false: timing only (unchecked). */
 double space_tolerance(const space *s);
+int space_unchecked(const space *s);
+/* check = { kernel = "name", template = "path" }: the user's check kernel (NULL: none), compiled
+ * once with -DCUTUNE_CHECK=1 from its template (default the space's), called for each checked
+ * output as name(const T *out, const T *ref, unsigned long long n, unsigned long long *res) to add
+ * its mismatches to res[0] and lower res[1] to the first (res = {0, ~0} before). */
+const char *space_check_kernel(const space *s);
+const char *space_check_template_path(const space *s);
+/* symbols = { ct.symbol(...) }: how many, and problem prob's (out: MAX_SYMBOLS; data[k]: the
+ * bytes of a SYMSRC_DATA symbol, owned by the space). Returns how many. */
+int space_nsymbols(const space *s);
+
+/* launches = { ct.launch {...}, ... }: a sequence of launches timed as one configuration (0: one
+ * kernel, `kernel`). space_nprograms: how many programs a configuration compiles (1 + the
+ * distinct defines of its launches); program p > 0 is the configuration's -D's with
+ * space_program_defines' names set to their values (added where no parameter has the name), and
+ * its kernel space_program_kernel. space_launches: each launch's program, arguments (indices into
+ * the problem's) and geometry for configuration cfg on problem prob (kernel names are the
+ * engine's to fill: lowered); returns how many. space_ref_args: the reference's arguments
+ * (reference.args, indices; 0: all, in order). */
+int space_nlaunches(const space *s);
+int space_nprograms(const space *s);
+const char *space_launch_kernel(const space *s, int k);
+int space_launch_program(const space *s, int k);
+int space_program_defines(const space *s, int prog, const char *const **names, const char *const **values);
+const char *space_program_kernel(const space *s, int prog);
+int space_launches(space *s, size_t cfg, int prob, launch_step *out, cterr *err);
+int space_ref_args(const space *s, int8_t *out);
+int space_symbols(const space *s, int prob, symspec *out, const void **data);
 /* Bytes and flops per launch for derived figures; NAN where the space gives none. */
 double space_bytes(space *s, int prob, cterr *err);
 double space_flops(space *s, int prob, cterr *err);

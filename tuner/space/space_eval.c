@@ -255,18 +255,23 @@ static int eval_geom(space *s, const sp_geom *g, int nargs, const char *ctx, lau
   return 0;
 }
 
-int space_geometry(space *s, size_t cfg, int prob, launch_geom *out, cterr *err) {
+int space_eval_config_geom(space *s, const sp_geom *g, size_t cfg, int prob, const char *what, launch_geom *out,
+                           cterr *err) {
   if (cfg >= configset_count(s->cs) || prob < 0 || prob >= s->nproblems)
     return cterr_set(err, "%s: no configuration %zu on problem %d", s->path, cfg, prob);
   space_limits_enter(s);
   char *key = configset_row_key(s->cs, configset_row(s->cs, cfg));
-  char *ctx = xasprintf(" for %s on problem %s", key, s->probs[prob].key);
+  char *ctx = xasprintf("%s%s for %s on problem %s", what ? " of " : "", what ? what : "", key, s->probs[prob].key);
   free(key);
   push_config(s, cfg);
   push_problem(s, prob);
-  int rc = eval_geom(s, &s->geom, 2, ctx, out, err);
+  int rc = eval_geom(s, g, 2, ctx, out, err);
   free(ctx);
   return rc;
+}
+
+int space_geometry(space *s, size_t cfg, int prob, launch_geom *out, cterr *err) {
+  return space_eval_config_geom(s, &s->geom, cfg, prob, NULL, out, err);
 }
 
 /* ---- runtime parameters: values of scalar arguments per configuration ---- */
@@ -288,22 +293,21 @@ static int rt_index(lua_State *L) {
   lua_pop(L, 1);
   if (lua_isnil(L, lua_upvalueindex(3))) {
     const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "?";
-    return luaL_error(L, "p.%s: not a runtime parameter (an argument value sees only the parameters declared "
-                      "{runtime = true}; the others reach the kernel as -D)", k);
+    return luaL_error(L, "p.%s: not a parameter of the space", k);
   }
   lua_pushvalue(L, 2);
   lua_gettable(L, lua_upvalueindex(3));
   return 1;
 }
 
-/* Push the runtime values of configuration cfg (cfg == SIZE_MAX: each parameter's first value,
- * the probe of space_eval_problems) as a table name -> integer. */
+/* Push the parameter values of configuration cfg (cfg == SIZE_MAX: each parameter's first value,
+ * the probe of space_eval_problems) as a table name -> integer: an argument value may read any
+ * parameter, and one that reads any is evaluated per configuration. */
 static void push_rt_values(space *s, size_t cfg) {
   const uint16_t *row = cfg == SIZE_MAX ? NULL : configset_row(s->cs, cfg);
   int np = configset_nparams(s->cs);
-  lua_createtable(s->L, 0, s->nruntime);
+  lua_createtable(s->L, 0, np);
   for (int p = 0; p < np; p++) {
-    if (!s->runtime[p]) continue;
     lua_pushinteger(s->L, s->pval[p][row ? row[p] : 0]);
     lua_setfield(s->L, -2, configset_param(s->cs, p)->name);
   }
@@ -375,10 +379,13 @@ static int eval_arg(space *s, int prob, int i, cterr *err) {
   snprintf(what, sizeof what, "%s (args[%d] '%s')", a->kind == ARG_SCALAR ? "value" : "element count", i + 1, a->name);
   memset(o, 0, sizeof *o);
   o->kind = a->kind, o->type = a->type, o->fill = a->fill, o->lo = a->lo, o->hi = a->hi;
+  o->atol = a->atol > 0 || a->rtol > 0 ? a->atol : s->atol;
+  o->rtol = a->atol > 0 || a->rtol > 0 ? a->rtol : s->rtol;
+  o->reduce = a->reduce, o->nocheck = a->nocheck;
   snprintf(o->name, sizeof o->name, "%s", a->name);
   /* a scalar of a space with runtime parameters: evaluated with their first values, and the
    * names it reads recorded, which makes it a per-configuration value (space_config_args) */
-  int probe = a->kind == ARG_SCALAR && s->nruntime > 0 && (a->size.kind == SV_EXPR || a->size.kind == SV_FUNC);
+  int probe = a->size.kind == SV_EXPR || a->size.kind == SV_FUNC; /* scalars and buffer counts */
   int nargs = 1, seen = 0;
   if (probe) {
     push_rt_values(s, SIZE_MAX);
@@ -403,13 +410,12 @@ static int eval_arg(space *s, int prob, int i, cterr *err) {
     luaL_unref(s->L, LUA_REGISTRYINDEX, seen);
     int np = configset_nparams(s->cs);
     for (int p = 0; p < np; p++) {
-      if (!s->runtime[p] || lua_getfield(s->L, -1, configset_param(s->cs, p)->name) == LUA_TNIL) {
-        if (s->runtime[p]) lua_pop(s->L, 1);
-        continue;
+      if (lua_getfield(s->L, -1, configset_param(s->cs, p)->name) != LUA_TNIL) {
+        a->per_config = 1;
+        a->reads |= 1ull << p;
+        if (s->runtime[p]) s->rt_read[p] = 1;
       }
       lua_pop(s->L, 1);
-      a->per_config = 1;
-      s->rt_read[p] = 1;
     }
     lua_pop(s->L, 1);
   }
@@ -417,7 +423,7 @@ static int eval_arg(space *s, int prob, int i, cterr *err) {
   return rc;
 }
 
-static int eval_number(space *s, int prob, const sp_value *v, const char *what, double *out, cterr *err) {
+int space_eval_number(space *s, int prob, const sp_value *v, const char *what, double *out, cterr *err) {
   *out = NAN;
   if (v->kind == SV_NONE) return 0;
   char *ctx = xasprintf(" on problem %s", s->probs[prob].key);
@@ -451,12 +457,13 @@ static int eval_sgemm(space *s, int prob, cterr *err) {
 
 int space_eval_problems(space *s, cterr *err) {
   for (int prob = 0; prob < s->nproblems; prob++) {
+    if (!s->probs[prob].args) s->probs[prob].args = xcalloc((size_t)s->nargs + 1, sizeof(argspec));
     for (int i = 0; i < s->nargs; i++)
       if (eval_arg(s, prob, i, err) < 0) return -1;
-    if (eval_number(s, prob, &s->bytes, "bytes", &s->probs[prob].bytes, err) < 0 ||
-        eval_number(s, prob, &s->flops, "flops", &s->probs[prob].flops, err) < 0 || eval_sgemm(s, prob, err) < 0)
+    if (space_eval_number(s, prob, &s->bytes, "bytes", &s->probs[prob].bytes, err) < 0 ||
+        space_eval_number(s, prob, &s->flops, "flops", &s->probs[prob].flops, err) < 0 || eval_sgemm(s, prob, err) < 0)
       return -1;
-    if (s->ref_kernel) {
+    if (s->ref_kernel && !s->ref_per_config) { /* else per configuration: space_ref_config */
       char *ctx = xasprintf(" of the reference on problem %s", s->probs[prob].key);
       push_problem(s, prob);
       int rc = eval_geom(s, &s->ref_geom, 1, ctx, &s->probs[prob].ref_geom, err);
@@ -489,9 +496,29 @@ int space_eval_runtime_check(space *s, cterr *err) {
   return 0;
 }
 
+/* The value of per-configuration argument i (a scalar's into *o, a buffer's count into *count). */
+static int config_value(space *s, size_t cfg, int prob, int i, const char *ctx, argspec *o, int64_t *count, cterr *err) {
+  const sp_arg *a = &s->args[i];
+  char what[80];
+  snprintf(what, sizeof what, "%s (args[%d] '%s')", a->kind == ARG_SCALAR ? "value" : "element count", i + 1, a->name);
+  push_rt_values(s, cfg);
+  lua_pushnil(s->L);
+  int nargs = push_rt_env(s, prob, a->size.kind);
+  vres r;
+  int rc = eval_one(s, a, nargs, &r, what, ctx, err);
+  if (rc == 0 && a->kind == ARG_SCALAR) return scalar_value(a, &r, what, ctx, o, err);
+  if (rc == 0 && !(r.isint[0] && r.i[0] > 0 && r.i[0] * elemtype_size(a->type) <= ((int64_t)1 << 40)))
+    rc = cterr_set(err, "%s:%d: %s%s is %.17g: expected a positive integer number of elements (under 1 TiB)",
+                   a->size.file, a->size.line, what, ctx, r.d[0]);
+  if (rc == 0) *count = r.i[0];
+  return rc;
+}
+
 int space_config_args(space *s, size_t cfg, int prob, argval *out, int *n, cterr *err) {
   *n = 0;
-  if (s->nruntime == 0) return 0;
+  int any = 0;
+  for (int i = 0; i < s->nargs; i++) any |= s->args[i].per_config;
+  if (!any) return 0;
   if (cfg >= configset_count(s->cs) || prob < 0 || prob >= s->nproblems)
     return cterr_set(err, "%s: no configuration %zu on problem %d", s->path, cfg, prob);
   space_limits_enter(s);
@@ -501,26 +528,72 @@ int space_config_args(space *s, size_t cfg, int prob, argval *out, int *n, cterr
     const sp_arg *a = &s->args[i];
     if (!a->per_config) continue;
     if (*n >= MAX_ARGVALS) {
-      rc = cterr_set(err, "%s:%d: more than %d arguments read runtime parameters", a->size.file, a->size.line, MAX_ARGVALS);
+      rc = cterr_set(err, "%s:%d: more than %d argument values or counts read parameters", a->size.file, a->size.line, MAX_ARGVALS);
       break;
     }
     if (!ctx) {
       key = configset_row_key(s->cs, configset_row(s->cs, cfg));
       ctx = xasprintf(" for %s on problem %s", key, s->probs[prob].key);
     }
-    char what[80];
-    snprintf(what, sizeof what, "value (args[%d] '%s')", i + 1, a->name);
-    push_rt_values(s, cfg);
-    lua_pushnil(s->L);
-    int nargs = push_rt_env(s, prob, a->size.kind);
-    vres r;
+    int64_t count;
     argspec o;
-    rc = eval_one(s, a, nargs, &r, what, ctx, err);
-    if (rc == 0) rc = scalar_value(a, &r, what, ctx, &o, err);
-    if (rc == 0) out[(*n)++] = (argval){.index = i, .ival = o.ival, .fval = o.fval};
+    rc = config_value(s, cfg, prob, i, ctx, &o, &count, err);
+    if (rc == 0) out[(*n)++] = (argval){.index = i, .ival = a->kind == ARG_SCALAR ? o.ival : count, .fval = o.fval};
   }
   free(key), free(ctx);
   return rc;
+}
+
+/* Buffers whose count reads parameters are allocated at the largest count any valid
+ * configuration asks for (each configuration then gets its own count: space_config_args), found
+ * here once the configurations are known: one evaluation per distinct value of the parameters
+ * the count reads. */
+int space_eval_buffer_max(space *s, cterr *err) {
+  size_t ncfg = configset_count(s->cs);
+  int np = configset_nparams(s->cs);
+  for (int i = 0; i < s->nargs; i++) {
+    sp_arg *a = &s->args[i];
+    if (!a->per_config || a->kind == ARG_SCALAR) continue;
+    size_t cap = 1024, used = 0;
+    uint64_t *seen = xcalloc(cap, sizeof *seen);
+    int rc = 0;
+    for (size_t c = 0; c < ncfg && rc == 0; c++) {
+      const uint16_t *row = configset_row(s->cs, c);
+      uint64_t h = 0x84222325cbf29ce4ull;
+      for (int p = 0; p < np; p++)
+        if (a->reads >> p & 1) h = (h ^ row[p]) * 0x100000001b3ull, h ^= h >> 29;
+      h |= 1;
+      size_t k = h & (cap - 1);
+      while (seen[k] && seen[k] != h) k = (k + 1) & (cap - 1);
+      if (seen[k]) continue;
+      seen[k] = h;
+      if (++used * 2 > cap) { /* grow: rehash */
+        uint64_t *old = seen;
+        size_t ocap = cap;
+        cap *= 2;
+        seen = xcalloc(cap, sizeof *seen);
+        for (size_t j = 0; j < ocap; j++)
+          if (old[j]) {
+            size_t q = old[j] & (cap - 1);
+            while (seen[q]) q = (q + 1) & (cap - 1);
+            seen[q] = old[j];
+          }
+        free(old);
+      }
+      for (int prob = 0; prob < s->nproblems && rc == 0; prob++) {
+        char *key = configset_row_key(s->cs, row);
+        char *ctx = xasprintf(" for %s on problem %s", key, s->probs[prob].key);
+        int64_t count = 0;
+        argspec o;
+        rc = config_value(s, c, prob, i, ctx, &o, &count, err);
+        if (rc == 0 && count > s->probs[prob].args[i].count) s->probs[prob].args[i].count = count;
+        free(key), free(ctx);
+      }
+    }
+    free(seen);
+    if (rc < 0) return -1;
+  }
+  return 0;
 }
 
 int space_param_runtime(const space *s, int p) { return p >= 0 && p < configset_nparams(s->cs) && s->runtime[p]; }
@@ -553,4 +626,29 @@ size_t space_runtime_siblings(const space *s, size_t cfg, size_t *out, size_t ma
     if (k < 0) break;
   }
   return n;
+}
+
+/* ---- a reference run from each configuration's program ---- */
+
+int space_ref_config(space *s, size_t cfg, int prob, launch_geom *geom, uint64_t *key, cterr *err) {
+  if (!s->ref_per_config) return cterr_set(err, "%s: the reference is not per configuration", s->path);
+  if (cfg >= configset_count(s->cs) || prob < 0 || prob >= s->nproblems)
+    return cterr_set(err, "%s: no configuration %zu on problem %d", s->path, cfg, prob);
+  const uint16_t *row = configset_row(s->cs, cfg);
+  /* the key: the values of the parameters the reference reads, and the problem */
+  uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)prob;
+  for (int i = 0; i < s->nref_params; i++) {
+    int64_t v = s->pval[s->ref_params[i]][row[s->ref_params[i]]];
+    for (int b = 0; b < 8; b++) h = (h ^ (uint8_t)(v >> (8 * b))) * 0x100000001b3ull;
+  }
+  *key = h ? h : 1;
+  space_limits_enter(s);
+  char *k = configset_row_key(s->cs, row);
+  char *ctx = xasprintf(" of the reference for %s on problem %s", k, s->probs[prob].key);
+  free(k);
+  push_problem(s, prob);
+  push_config(s, cfg);
+  int rc = eval_geom(s, &s->ref_geom, 2, ctx, geom, err);
+  free(ctx);
+  return rc;
 }

@@ -3,11 +3,12 @@
  *   space.c       the Lua state, the sandbox (restricted globals, require), loading a file,
  *                 protected calls, the accessors of space.h
  *   space_parse.c reading the table a space file returns into struct space (strict keys): the
- *                 top level; space_parse_params.c params, constraints, problems;
+ *                 top level; space_parse_params.c params and constraints;
  *                 space_parse_args.c args; space_read.c the typed readers they share
  *   space_eval.c  enumeration with constraints, geometry, argument sizes, bytes and flops
  *   space_limits.c memory, instruction, time and string-pattern bounds on the space's Lua code
  *   space_options.c the allow-list of NVRTC options a space may pass
+ *   space_problems.c problems: lists, shape sets (ct.product, ct.zip), generator functions
  *
  * Lua values a space keeps (functions, compiled size expressions) live in the registry,
  * referenced by integer; everything else is copied into C memory at load. */
@@ -47,27 +48,59 @@ typedef struct sp_arg {
   fillkind fill;
   double lo, hi;
   sp_value size; /* buffers: element count; scalars: the value */
-  int per_config; /* a scalar whose value reads a runtime parameter: evaluated per configuration */
+  int per_config; /* a value (or a buffer's count) that reads a parameter: evaluated per configuration */
+  uint64_t reads; /* the parameters it reads (bit p) */
+  double atol, rtol; /* the check of an output (ct.output options; 0: the space's check) */
+  int reduce, nocheck;
 } sp_arg;
+
+typedef struct sp_symbol { /* ct.symbol: a __constant__ / __device__ variable filled per problem */
+  char name[SYM_NAME_MAX], shown[SYM_NAME_MAX];
+  elemtype type;
+  int src;               /* symsrc */
+  sp_value count;        /* elements (SV_NONE: from the values, the file or the buffer) */
+  sp_value values;       /* SYMSRC_DATA from Lua: a list of numbers, or function(n) returning one */
+  char *path;            /* SYMSRC_DATA from a file (.npy, else raw bytes of the type), resolved */
+  int arg;               /* SYMSRC_ARG: args index */
+  fillkind fill;
+  double lo, hi;
+  const char *file;
+  int line;
+} sp_symbol;
 
 typedef struct sp_problem {
   int nvars;
   char **names; /* sorted */
   int64_t *vals;
   char *key;    /* "M=8192,N=8192" */
-  argspec args[MAX_ARGS];
+  argspec *args; /* nargs of them (space_eval_problems) */
   double bytes, flops;
   int64_t sgemm[3]; /* cublas_sgemm: M, N, K of the cuBLAS baseline; 0 0 0: none */
   launch_geom ref_geom;
+  symspec syms[MAX_SYMBOLS]; /* the symbols for this problem, their data (SYMSRC_DATA) alongside */
+  dbuf symdata[MAX_SYMBOLS];
+  int from_set; /* read from a shape set or a generator: a later repeat of it is skipped */
 } sp_problem;
 
 typedef struct sp_geom {
   sp_value block, grid, shared; /* functions of (p, n) — or of (n) for the reference */
 } sp_geom;
 
+typedef struct sp_launch { /* launches = { ct.launch {...}, ... } */
+  char *kernel;
+  int nargs, arg[MAX_ARGS];  /* args indices */
+  sp_geom geom;              /* functions of (p, n) */
+  int program;               /* 0: the configuration's own program; else its define set's */
+  int ndefines;              /* macro values of its program other than the configuration's */
+  char **dname, **dvalue;
+  const char *file;
+  int line;
+} sp_launch;
+
 struct space {
   lua_State *L;
   char *path, *dir, *name, *template_path, *kernel;
+  char *template_var;         /* the kernel is this Python string of the template file (kernel_string = """...""") */
   char **files; int nfiles; /* interned file names that sp_value/sp_rule point to */
   const char *file; int line; /* the ct.space call */
   char *chunkname;            /* "@path" */
@@ -82,6 +115,8 @@ struct space {
   sp_rule *rules;
   int nproblems;
   sp_problem *probs;
+  int *pslot;      /* the problems' keys hashed (space_problems.c): index + 1, 0 empty */
+  size_t npslot;
   int nargs;
   sp_arg args[MAX_ARGS];
   sp_geom geom;
@@ -89,6 +124,18 @@ struct space {
   sp_geom ref_geom;
   sp_value bytes, flops, sgemm;
   double tolerance, timeout;
+  double atol, rtol;          /* check = { atol =, rtol = }: the default of every output */
+  int unchecked;              /* check = false: timing only, records marked unchecked */
+  char *check_kernel, *check_template_path; /* check = { kernel = ..., template = ... }: the user's check */
+  int nsyms;
+  sp_symbol syms[MAX_SYMBOLS];
+  int nref_defines;           /* reference.defines: -DNAME=VALUE of the reference's program */
+  char **ref_defines;
+  int ref_per_config;         /* reference.params: run from each configuration's own program */
+  int nref_params, ref_params[CS_MAX_PARAMS];
+  int ref_nargs, ref_args[MAX_ARGS]; /* reference.args: its arguments (0: all, in order) */
+  int nlaunches, nprograms;   /* launches: a sequence timed as one configuration (0: one kernel) */
+  sp_launch launches[MAX_LAUNCHES];
   int nobjectives; char **objectives; int *objmax; /* objmax[i]: maximised */
   int noptions; char **options;
   /* space_limits.c */
@@ -122,13 +169,38 @@ const char *space_limits_oom(space *s);
  * which options are allowed (the caller puts file:line in front). */
 int space_option_check(const char *opt, cterr *err);
 
+/* space_problems.c: the problems (sp_parse_problems, space_read.h) into s->probs, and the cap
+ * on their number: $CUTUNE_MAX_PROBLEMS, default SPACE_MAX_PROBLEMS. */
+#define SPACE_MAX_PROBLEMS 65536
+long space_max_problems(void);
+/* The index of the problem with key k, or -1 (through s->pslot). */
+int space_problem_lookup(const space *s, const char *k);
+
 /* space_parse.c: stack top is the wrapper table returned by ct.space */
 int space_parse(space *s, cterr *err);
+
+/* space_symbols.c: `symbols = { ct.symbol(...) }` read (t: the spec table), evaluated for every
+ * problem once the arguments are (after space_eval_problems), and freed */
+int space_parse_symbols(space *s, lua_State *L, int t, cterr *err);
+int space_eval_symbols(space *s, cterr *err);
+void space_symbols_free(space *s);
+
+/* space_launches.c: `launches` read (after args; the top-level kernel and geometry then come from
+ * the first launch), the argument lists of launches and reference by name, and freed */
+int space_parse_launches(space *s, lua_State *L, int t, cterr *err);
+int space_parse_arg_list(space *s, lua_State *L, int idx, int *out, int *n, const char *what, cterr *err);
+void space_launches_free(space *s);
 
 /* space_eval.c */
 int space_eval_enumerate(space *s, cterr *err);
 int space_eval_problems(space *s, cterr *err); /* args, bytes, flops, reference geometry */
 int space_eval_runtime_check(space *s, cterr *err); /* every runtime parameter reaches an argument */
+int space_eval_buffer_max(space *s, cterr *err);    /* after enumeration: per-configuration buffers' allocation */
+/* v (SV_NONE: NAN) on problem prob: one finite number >= 0, else err names what and the problem */
+int space_eval_number(space *s, int prob, const sp_value *v, const char *what, double *out, cterr *err);
+/* Geometry g (functions of (p, n)) of configuration cfg on problem prob; what names it ("launch 2"). */
+int space_eval_config_geom(space *s, const sp_geom *g, size_t cfg, int prob, const char *what, launch_geom *out,
+                           cterr *err);
 void space_value_free(lua_State *L, sp_value *v);
 
 #endif

@@ -6,6 +6,37 @@
 
 #include "space_read.h"
 
+/* An output's check options: atol, rtol (numbers >= 0), reduce ("sum", "max", "min"), check = false. */
+static int check_opts(lua_State *L, int o, sp_arg *a, const char *owhat, where w, cterr *err) {
+  char gbuf[96];
+  const char *names[2] = {"atol", "rtol"};
+  double *dst[2] = {&a->atol, &a->rtol};
+  int given = 0;
+  for (int k = 0; k < 2; k++) {
+    int ty = lua_getfield(L, o, names[k]);
+    if (ty != LUA_TNIL && (ty != LUA_TNUMBER || !(lua_tonumber(L, -1) >= 0)))
+      return sp_perr(err, w, "%s: %s must be a number >= 0 (got %s)", owhat, names[k], GOT(-1));
+    if (ty != LUA_TNIL) *dst[k] = lua_tonumber(L, -1), given = 1;
+    lua_pop(L, 1);
+  }
+  char *red = NULL;
+  if (sp_get_string(L, o, "reduce", &red, 0, owhat, w, err) < 0) return -1;
+  if (red) {
+    a->reduce = !strcmp(red, "sum") ? RED_SUM : !strcmp(red, "max") ? RED_MAX : !strcmp(red, "min") ? RED_MIN : -1;
+    if (a->reduce < 0) sp_perr(err, w, "%s: reduce must be \"sum\", \"max\" or \"min\" (got \"%s\")", owhat, red);
+    free(red);
+    if (a->reduce < 0) return -1;
+  }
+  int ty = lua_getfield(L, o, "check");
+  if (ty != LUA_TNIL && ty != LUA_TBOOLEAN) return sp_perr(err, w, "%s: check must be false or left out (got %s)", owhat, GOT(-1));
+  a->nocheck = ty == LUA_TBOOLEAN && !lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  if ((given || a->reduce || a->nocheck) && a->kind == ARG_INPUT)
+    return sp_perr(err, w, "%s: atol, rtol, reduce and check are for outputs (an input is never compared)", owhat);
+  if (a->nocheck && (given || a->reduce)) return sp_perr(err, w, "%s: check = false with atol, rtol or reduce", owhat);
+  return 0;
+}
+
 static int parse_arg(space *s, lua_State *L, int idx, int i, cterr *err) {
   char gbuf[96], what[48];
   sp_arg *a = &s->args[s->nargs];
@@ -52,7 +83,7 @@ static int parse_arg(space *s, lua_State *L, int idx, int i, cterr *err) {
   if (lua_getfield(L, idx, "opts") == LUA_TNIL) return lua_pop(L, 1), 0;
   int o = lua_gettop(L);
   if (lua_type(L, o) != LUA_TTABLE) return sp_perr(err, w, "%s: options must be a table (got %s)", what, GOT(o));
-  static const char *const buf_keys[] = {"fill", "lo", "hi", "name", NULL};
+  static const char *const buf_keys[] = {"fill", "lo", "hi", "name", "atol", "rtol", "reduce", "check", NULL};
   static const char *const scalar_keys[] = {"name", NULL};
   char owhat[64];
   snprintf(owhat, sizeof owhat, "ct.%s options", is_buf ? (a->kind == ARG_INPUT ? "input" : a->kind == ARG_OUTPUT ? "output" : "inout") : "scalar");
@@ -89,6 +120,7 @@ static int parse_arg(space *s, lua_State *L, int idx, int i, cterr *err) {
     lua_pop(L, 1);
   }
   if (!(a->lo <= a->hi)) return sp_perr(err, w, "%s: lo (%g) must not exceed hi (%g)", owhat, a->lo, a->hi);
+  if (check_opts(L, o, a, owhat, w, err) < 0) return -1;
   lua_pop(L, 1);
   return 0;
 }

@@ -1,5 +1,6 @@
-/* space_parse_params: reads `params` (ct.param or a map), `constraints` (ct.rule) and
- * `problems` of a space file into struct space, with file:line messages (space_read.h). */
+/* space_parse_params: reads `params` (ct.param or a map) and `constraints` (ct.rule) of a
+ * space file into struct space, with file:line messages (space_read.h); `problems` is
+ * space_problems.c's. */
 #include <lauxlib.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,77 +200,5 @@ int sp_parse_constraints(space *s, lua_State *L, int t, cterr *err) {
     lua_settop(L, c);
   }
   lua_pop(L, 1);
-  return 0;
-}
-
-/* ---- problems ---- */
-
-static int parse_problem(space *s, lua_State *L, int idx, const char *what, cterr *err) {
-  char gbuf[96];
-  where w = {s->file, s->line};
-  idx = lua_absindex(L, idx);
-  if (lua_type(L, idx) != LUA_TTABLE || sp_seq_len(L, idx) == 0)
-    return sp_perr(err, w, "%s must be a non-empty table of sizes {N = 8192, ...} (got %s)", what, GOT(idx));
-  sp_problem *p = &s->probs[s->nproblems++];
-  lua_pushnil(L);
-  while (lua_next(L, idx)) {
-    const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-    if (!sp_is_ident(k)) {
-      lua_pushvalue(L, -2);
-      sp_perr(err, w, "%s: size names must be identifiers (got %s)", what, GOT(-1));
-      return -1;
-    }
-    int isint;
-    lua_Integer v = lua_type(L, -1) == LUA_TNUMBER ? lua_tointegerx(L, -1, &isint) : (isint = 0);
-    if (!isint) return sp_perr(err, w, "%s.%s must be an integer (got %s)", what, k, GOT(-1));
-    p->names = xrealloc(p->names, (size_t)(p->nvars + 1) * sizeof(char *));
-    p->vals = xrealloc(p->vals, (size_t)(p->nvars + 1) * sizeof(int64_t));
-    p->names[p->nvars] = xstrdup(k), p->vals[p->nvars] = v, p->nvars++;
-    lua_pop(L, 1);
-  }
-  for (int i = 1; i < p->nvars; i++) /* insertion sort by name, values alongside */
-    for (int j = i; j > 0 && strcmp(p->names[j - 1], p->names[j]) > 0; j--) {
-      char *tn = p->names[j]; p->names[j] = p->names[j - 1]; p->names[j - 1] = tn;
-      int64_t tv = p->vals[j]; p->vals[j] = p->vals[j - 1]; p->vals[j - 1] = tv;
-    }
-  dbuf b;
-  dbuf_init(&b);
-  for (int i = 0; i < p->nvars; i++) dbuf_printf(&b, "%s%s=%lld", i ? "," : "", p->names[i], (long long)p->vals[i]);
-  p->key = dbuf_steal(&b);
-  for (int i = 0; i < s->nproblems - 1; i++)
-    if (!strcmp(s->probs[i].key, p->key)) return sp_perr(err, w, "%s repeats the problem %s", what, p->key);
-  return 0;
-}
-
-int sp_parse_problems(space *s, lua_State *L, int t, cterr *err) {
-  char gbuf[96];
-  where w = {s->file, s->line};
-  int has_list = lua_getfield(L, t, "problems") != LUA_TNIL;
-  int has_one = lua_getfield(L, t, "problem") != LUA_TNIL;
-  if (has_list && has_one) return sp_perr(err, w, "give either 'problems' (a list) or 'problem' (one), not both");
-  if (!has_list && !has_one) return sp_perr(err, w, "space is missing required key 'problems' (or 'problem')");
-  int pi = lua_gettop(L) - (has_list ? 1 : 0);
-  int n = sp_seq_len(L, pi);
-  if (has_list && n <= 0)
-    return sp_perr(err, w, "problems must be a non-empty list of tables {N = 8192, ...} (got %s)", GOT(pi));
-  if (has_one && n > 0) { /* problem = { {N=..}, {N=..} } — a list after all */
-    lua_rawgeti(L, pi, 1);
-    if (lua_type(L, -1) != LUA_TTABLE) n = 0;
-    lua_pop(L, 1);
-  }
-  if (n <= 0) {
-    s->probs = xcalloc(1, sizeof *s->probs);
-    if (parse_problem(s, L, pi, "problem", err) < 0) return -1;
-  } else {
-    s->probs = xcalloc((size_t)n, sizeof *s->probs);
-    for (int i = 1; i <= n; i++) {
-      char what[32];
-      snprintf(what, sizeof what, "problems[%d]", i);
-      lua_rawgeti(L, pi, i);
-      if (parse_problem(s, L, -1, what, err) < 0) return -1;
-      lua_pop(L, 1);
-    }
-  }
-  lua_pop(L, 2);
   return 0;
 }

@@ -196,3 +196,14 @@ int sp_get_value(space *s, lua_State *L, int t, const char *key, sp_value *v, in
   lua_pop(L, 1);
   return rc;
 }
+
+/* A kernel named as C++ does it, for NVRTC's name expressions: "k", "ns::k", "k<TILE, 4>" (the
+ * parameters are macros of the program, so they may stand as template arguments). */
+int sp_is_cxx_name(const char *k) {
+  size_t n = strlen(k);
+  if (!n || n > 255 || !(isalpha((unsigned char)k[0]) || k[0] == '_' || k[0] == ':')) return 0;
+  for (const char *p = k; *p; p++)
+    if (!isalnum((unsigned char)*p) && !strchr("_:<>, ()+-*/", *p)) return 0;
+  return 1;
+}
+

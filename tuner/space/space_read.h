@@ -18,6 +18,8 @@ __attribute__((format(printf, 3, 4))) int sp_perr(cterr *err, where w, const cha
 const char *sp_got(lua_State *L, int idx, char *buf, size_t n);
 #define GOT(idx) sp_got(L, (idx), gbuf, sizeof gbuf)
 int sp_is_ident(const char *s);
+/* A kernel named as C++ does it, for NVRTC's name expressions: "k", "ns::k", "k<TILE, 4>". */
+int sp_is_cxx_name(const char *k);
 /* The tag (`__ct`) of a table built by the prelude's constructors, or NULL. */
 const char *sp_tag_of(lua_State *L, int idx);
 /* Where a tagged table (ct.param etc.) was built; where a function was defined (else dflt). */

@@ -37,6 +37,7 @@ typedef struct record {
   char *pvalue[REC_MAX_PARAMS]; /* values as text, as in the space */
   rec_status status;
   char *message; /* why it failed, "" when ok */
+  int unchecked;  /* 1: timed without a check (the space's check = false); written only when 1 */
 
   /* time statistics over `samples` timed launches, ms */
   double t_median, t_min, t_mean, t_std;

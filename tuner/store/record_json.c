@@ -60,6 +60,7 @@ void record_to_json(const record *r, dbuf *b) {
   put_str(b, "problem", r->problem, &f);
   put_str(b, "status", rec_status_name(r->status), &f);
   put_str(b, "message", r->message, &f);
+  if (r->unchecked > 0) put_int(b, "unchecked", 1, &f); /* optional: only timing-only spaces have it */
 
   key(b, "time_ms", &f);
   dbuf_puts(b, "{");
@@ -137,7 +138,7 @@ typedef struct {
 static const field top_fields[] = {FS("space", space),     FS("config", config),         FS("problem", problem),
                                    FS("message", message), FN("gbps", gbps),             FN("copy_share", copy_share),
                                    FN("gflops", gflops),   FN("cublas_share", cublas_share), FN("energy_mj", energy_mj),   FN("compile_ms", compile_ms), FN("measure_ms", measure_ms),
-                                   {NULL, F_STR, 0}};
+                                   FI("unchecked", unchecked), {NULL, F_STR, 0}};
 static const field time_fields[] = {FN("median", t_median), FN("min", t_min),        FN("mean", t_mean),
                                     FN("std", t_std),       FI("samples", samples),
                                     FN("isolated", t_isolated), FN("isolated_floor", t_iso_floor),
