@@ -80,7 +80,7 @@ void hdr_comment_pad(dbuf *b, const char *s, int width);
 void hdr_c_string(dbuf *b, const char *s);
 int hdr_ident_ok(const char *s);
 void hdr_free(hdr *h);
-/* header.c: an entry (source owned by it from then on); the provenance of device d's record of
+/* header_entry.c: an entry (source owned by it from then on); the provenance of device d's record of
  * configuration c on problem p, and of a choice c over the devices in mask */
 hdr_entry *add_entry(hdr *h, int level, int dev, int arch, int p, int cfg, char *source, double t);
 char *measured_source(const hdr *h, int d, int p, int c);
