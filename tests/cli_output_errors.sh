@@ -22,6 +22,7 @@ cmds=(
   "score --strategies random --repeats 1 --budget-min 1 --budget-max 5 tests/data/score_costs.json"
   "report --store $STORE -o $TMPROOT/r.html"
   "run --compile-only --jobs 1 --sample 1 tests/spaces/good.lua"
+  "space tests/spaces/good.lua --list"
 )
 for c in "${cmds[@]}"; do
   # shellcheck disable=SC2086 # each entry is a command line
