@@ -7,7 +7,8 @@
 #     HEADER   results/transpose.h           # written by `cutune header`
 #     TEMPLATE templates/transpose.cu        # the template the space tunes
 #     KERNEL   transpose                     # its extern "C" __global__ function
-#     ARCHS    80 90                         # CUDA architectures to build (default: CMAKE_CUDA_ARCHITECTURES or 90)
+#     ARCHS    80 90                         # CUDA architectures to build (default: CMAKE_CUDA_ARCHITECTURES or 90;
+#                                            # 90a for sm_90a's own instructions: the hgemm space's wgmma)
 #     SOURCES  my_launcher.cu)               # your launcher: cutune_<space>_select + the grid rule
 #
 # For every "cutune-config ID NAME=V ..." line of the header it generates one translation

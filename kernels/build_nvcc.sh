@@ -4,11 +4,15 @@
 # line of its header, each defining its parameters, renaming the kernel and including the
 # template; lines with the same values share one; a table of their kernels), plus
 # kernels/<space>_launch.cu and the example program:
-# transpose_example, sgemm_example (matmul) and vecadd_example.
+# transpose_example, sgemm_example (matmul), vecadd_example and hgemm_example (hgemm).
 #   kernels/build_nvcc.sh ARCH OUTDIR [TRANSPOSE_HEADER]    e.g. kernels/build_nvcc.sh 90 build-nvcc
-# The headers are results/<space>.h (the transpose's may be given; $CUTUNE_HEADER_DIR replaces
-# results/ for the others). $CUTUNE_SPACES limits the programs built (default "transpose matmul
-# vecadd"); CUTUNE_GEN_ONLY=1 writes the generated sources and stops before nvcc.
+# ARCH is one architecture or several, comma-separated ("80,90"): sm_XY code for each. The hgemm
+# space builds 90 as 90a (its wgmma configurations need sm_90a's own instructions; sm_90a code
+# runs on every compute capability 9.0 GPU), and its other targets get the launcher's mma.sync
+# fallback. The headers are results/<space>.h (the transpose's may be given; $CUTUNE_HEADER_DIR
+# replaces results/ for the others). $CUTUNE_SPACES limits the programs built (default
+# "transpose matmul vecadd", and hgemm where results/hgemm.h exists); CUTUNE_GEN_ONLY=1 writes
+# the generated sources and stops before nvcc.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 usage="usage: kernels/build_nvcc.sh ARCH OUTDIR [TRANSPOSE_HEADER]"
@@ -45,16 +49,32 @@ gen() {
     "$space" "$cases" >> "$table"
 }
 
-for space in ${CUTUNE_SPACES:-transpose matmul vecadd}; do
+# -gencode for each architecture of ARCH (sm code, and PTX for the plain ones as -arch=sm_XY gives)
+targets() { # SPACE
+  local a
+  for a in ${arch//,/ }; do
+    [ "$1" = hgemm ] && [ "$a" = 90 ] && a=90a
+    case $a in
+      *a|*f) printf ' -gencode arch=compute_%s,code=sm_%s' "$a" "$a" ;;
+      *) printf ' -gencode arch=compute_%s,code=[sm_%s,compute_%s]' "$a" "$a" "$a" ;;
+    esac
+  done
+}
+
+default_spaces="transpose matmul vecadd"
+[ -f "${CUTUNE_HEADER_DIR:-results}/hgemm.h" ] && default_spaces="$default_spaces hgemm"
+for space in ${CUTUNE_SPACES:-$default_spaces}; do
   case $space in
     transpose) header=$transpose_header prog=transpose_example main=kernels/example/main.cu ;;
     matmul) header=${CUTUNE_HEADER_DIR:-results}/matmul.h prog=sgemm_example main=kernels/example/sgemm_example.cu ;;
     vecadd) header=${CUTUNE_HEADER_DIR:-results}/vecadd.h prog=vecadd_example main=kernels/example/vecadd_example.cu ;;
-    *) echo "build_nvcc.sh: unknown space '$space' (transpose, matmul, vecadd)" >&2; exit 2 ;;
+    hgemm) header=${CUTUNE_HEADER_DIR:-results}/hgemm.h prog=hgemm_example main=kernels/example/hgemm_example.cu ;;
+    *) echo "build_nvcc.sh: unknown space '$space' (transpose, matmul, vecadd, hgemm)" >&2; exit 2 ;;
   esac
   gen "$space" "$header"
   if [ -n "${CUTUNE_GEN_ONLY:-}" ]; then echo "$out/gen/$space"; continue; fi
-  "$NVCC" -O3 -arch=sm_"$arch" -I "$(dirname "$header")" -I kernels -o "$out/$prog" \
+  # shellcheck disable=SC2046
+  "$NVCC" -O3 $(targets "$space") -I "$(dirname "$header")" -I kernels -o "$out/$prog" \
     "$out/gen/$space"/*.cu "kernels/${space}_launch.cu" "$main"
   echo "$out/$prog"
 done

@@ -1,6 +1,7 @@
 // launch_device.h: what the tuned launchers (kernels/*_launch.cu) need to know about the current
 // CUDA device to pick a header entry (name, compute capability) and to launch it (the opt-in
-// shared memory per block), read once per device and kept; and the grid arithmetic they share.
+// shared memory per block, the multiprocessor count), read once per device and kept; and the
+// grid arithmetic they share.
 // Header-only, for nvcc; each launcher's translation unit keeps its own table (64 devices).
 #ifndef CUTUNE_LAUNCH_DEVICE_H
 #define CUTUNE_LAUNCH_DEVICE_H
@@ -17,6 +18,7 @@ struct device_id {
   char name[256];
   int major, minor;
   size_t smem_optin;  // cudaDeviceProp.sharedMemPerBlockOptin
+  int sms;            // cudaDeviceProp.multiProcessorCount
 };
 
 // The current device's identity (cudaGetDeviceProperties is slow: once per device).
@@ -32,6 +34,7 @@ static inline cudaError_t current_device(const device_id **out) {
     if ((r = cudaGetDeviceProperties(&p, dev)) != cudaSuccess) return r;
     snprintf(d->name, sizeof d->name, "%s", p.name);
     d->ordinal = dev, d->major = p.major, d->minor = p.minor, d->smem_optin = p.sharedMemPerBlockOptin;
+    d->sms = p.multiProcessorCount;
     d->known = 1;
   }
   *out = d;

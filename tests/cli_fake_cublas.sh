@@ -4,7 +4,10 @@
 # rate per problem, the table shows TFLOP/s and % cuBLAS, and every record's cublas_share is
 # the baseline's time over its own median. Without cuBLAS (a library that does not exist) the
 # run says why and the table has no % cuBLAS column; nothing else changes. A space whose
-# cublas_sgemm does not give three integers is refused with the file and line.
+# cublas_sgemm does not give three integers is refused with the file and line. The same space
+# with cublas_gemmex (bf16 and f16 inputs) times cublasGemmEx (the fake refuses it unless the
+# inputs are 16-bit, C float32, CUBLAS_COMPUTE_32F and the default math mode) at the fake's
+# 800 TFLOP/s; a bad cublas_gemmex, or one beside cublas_sgemm, is refused with the file and line.
 . "$(dirname "$0")/lib_cli.sh"
 set -e
 use_fake_cuda
@@ -40,4 +43,24 @@ grep -q cublas_share "$R2/Fake_H200/fake_gemm.jsonl" && fail "cublas_share recor
 sed 's/return n.M, n.N, n.K end/return n.M, n.N end/' "$d/fake_gemm.lua" > "$d/bad_gemm.lua"
 expect_status 1 -- "$BIN" run --jobs 1 --no-progress --results "$TMPROOT/r3" "$d/bad_gemm.lua"
 expect_output "bad_gemm.lua:17: cublas_sgemm on problem K=128,M=512,N=256,n=65536 must give three integers M, N, K" "bad shape"
+# 4. cublas_gemmex: cublasGemmEx of the inputs' type, FP32 compute
+for ty in bf16 f16; do
+  sed "s/cublas_sgemm = function(n) return n.M, n.N, n.K end/cublas_gemmex = function(n) return n.M, n.N, n.K, \"$ty\" end/" \
+    "$d/fake_gemm.lua" > "$d/ex_$ty.lua"
+  want="BF16 in"; [ $ty = f16 ] && want="FP16 in"
+  CUTUNE_CUBLAS="$FAKE/libcuda.so.1" expect_status 0 -- "$BIN" run --jobs 1 --no-progress --results "$R/$ty" "$d/ex_$ty.lua"
+  expect_output "cuBLAS GemmEx 512x256x128, $want, FP32 compute: 0.0 us, 800.00 TFLOP/s (the % cuBLAS reference)" "GemmEx $ty"
+  python3 - "$R/$ty/Fake_H200/fake_gemm.jsonl" <<'PY' && ok || fail "GemmEx $ty: cublas_share is not baseline / median"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+base = 2 * 512 * 256 * 128 / 800e12 * 1e3
+assert len(recs) == 6 and all(abs(r["cublas_share"] - base / r["t_median"]) < 1e-3 * r["cublas_share"] for r in recs)
+PY
+done
+sed 's/"bf16" end/"f32" end/' "$d/ex_bf16.lua" > "$d/bad_ex.lua"
+expect_status 1 -- "$BIN" run --jobs 1 --no-progress --results "$TMPROOT/r4" "$d/bad_ex.lua"
+expect_output "bad_ex.lua:17: cublas_gemmex on problem K=128,M=512,N=256,n=65536 must give three integers M, N, K from 1 to 1048576 and the inputs' type \"bf16\" or \"f16\" (got 4 values)" "bad gemmex"
+sed 's/^  cublas_gemmex = /  cublas_sgemm = function(n) return n.M, n.N, n.K end,\n  cublas_gemmex = /' "$d/ex_bf16.lua" > "$d/both.lua"
+expect_status 1 -- "$BIN" run --jobs 1 --no-progress --results "$TMPROOT/r5" "$d/both.lua"
+expect_output "cublas_sgemm and cublas_gemmex are two baselines: give one" "both baselines"
 finish

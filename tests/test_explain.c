@@ -56,7 +56,8 @@ static void test_csv(void) {
   CHECK(near(w.v[NM_GRID_SIZE], 16384));
   CHECK(!strcmp(w.kernel, "transpose"));
   CHECK(w.nstalls >= 15);
-  for (int i = 0; i < NM_COUNT; i++) CHECK_MSG(isfinite(w.v[i]), "metric %s missing", ncu_metric_name((ncu_metric)i));
+  for (int i = 0; i < NM_COUNT; i++)
+    CHECK_MSG(isfinite(w.v[i]) || ncu_metric_optional((ncu_metric)i), "metric %s missing", ncu_metric_name((ncu_metric)i));
   /* the seed's story from counters */
   CHECK(near(ncu_sectors_per_request(&n, 1), 32.0)); /* naive: each lane its own sector on stores */
   CHECK(near(ncu_sectors_per_request(&n, 0), 4.0));
@@ -98,7 +99,24 @@ static void test_csv(void) {
   CHECK(ncu_diagnose("all fine") == NULL);
   char *arg = ncu_metrics_arg();
   CHECK(strstr(arg, "gpu__time_duration.sum,") && strstr(arg, "regex:smsp__average_warps_issue_stalled_"));
+  /* the tensor pipes by a regex (a GPU without GMMA must not fail the profile), never by name */
+  CHECK(strstr(arg, "regex:sm__pipe_tensor_op_[hg]mma_cycles_active") && !strstr(arg, ",sm__pipe_tensor_op_"));
+  CHECK(strstr(arg, "regex:smsp__sass_inst_executed_op_ldsm") && !strstr(arg, ",smsp__sass_inst_executed_op_ldsm"));
   free(arg);
+  /* a wgmma kernel's counters: the reading names the tensor pipe */
+  const char *tc = "\"ID\",\"Kernel Name\",\"dram__throughput.avg.pct_of_peak_sustained_elapsed\","
+                   "\"sm__throughput.avg.pct_of_peak_sustained_elapsed\","
+                   "\"sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active\","
+                   "\"sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active\"\n"
+                   "\"\",\"\",\"%\",\"%\",\"%\",\"%\"\n\"0\",\"hgemm\",\"21.5\",\"81.2\",\"78.4\",\"0\"\n";
+  CHECK(ncu_parse_csv(tc, strlen(tc), 0, &m, &err) == 1);
+  CHECK(near(m.v[NM_TENSOR_GMMA], 78.4) && near(m.v[NM_TENSOR_HMMA], 0));
+  dbuf r;
+  dbuf_init(&r);
+  ncu_reading(&m, &r);
+  CHECK_MSG(strstr(r.data, "compute-bound at 81 % of SM peak") && strstr(r.data, "tensor pipe (wgmma) 78 % of peak"), "%s", r.data);
+  dbuf_free(&r);
+  CHECK(ncu_metric_optional(NM_TENSOR_GMMA) && !ncu_metric_optional(NM_DRAM_PCT));
 }
 
 static void verdict(const char *file, san_tool t, int rc, san_status want, long errors, const char *finding) {

@@ -269,7 +269,64 @@ static void test_shapes(void) {
                           "ct.product), more than 5000: the cap") != NULL, "%s", e.msg);
 }
 
+/* the index of the configuration with these values of the first nv parameters, or -1 */
+static long find_cfg(const space *s, const char *const *names, const int64_t *vals, int nv) {
+  for (size_t c = 0; c < configset_count(space_configs(s)); c++) {
+    int hit = 1;
+    for (int i = 0; i < nv && hit; i++) hit = pv(s, c, names[i]) == vals[i];
+    if (hit) return (long)c;
+  }
+  return -1;
+}
+
+/* arch: fake_hgemm.lua's W=1 needs sm_90a (compiled for it on a 9.0 target, not for any other),
+ * W=0 anything; lua/hgemm_space.lua's mma.sync configurations sm_80 or newer; its geometry is
+ * templates/hgemm.cu's (HG_THREADS, HG_SMEM: 1024 + STAGES * 2 * (BM + BN) * BK + 16 * STAGES with a
+ * producer warpgroup; grid tiles * SPLITK); its baseline cublasGemmEx of bf16. */
+static void test_arch(void) {
+  space *s;
+  cterr e;
+  int rc = space_load("tests/spaces/fake_hgemm.lua", &s, &e);
+  CHECK_MSG(rc == 0, "%s", e.msg);
+  REQUIRE(rc == 0);
+  char out[16], why[160];
+  for (size_t c = 0; c < configset_count(space_configs(s)); c++) {
+    int w = (int)pv(s, c, "W");
+    CHECK(w ? !strcmp(space_config_needs(s, c), "sm_90a") : space_config_needs(s, c) == NULL);
+    CHECK(space_config_arch(s, c, "sm_90", out, sizeof out, why, sizeof why) == 1 && !strcmp(out, w ? "sm_90a" : "sm_90"));
+    CHECK(space_config_arch(s, c, "sm_90a", out, sizeof out, why, sizeof why) == 1 && !strcmp(out, "sm_90a"));
+    rc = space_config_arch(s, c, "sm_80", out, sizeof out, why, sizeof why);
+    CHECK(rc == !w && !strcmp(out, "sm_80"));
+    if (w) CHECK(strstr(why, "needs sm_90a (architecture-specific: compute capability 9.0 only), not sm_80") != NULL);
+    CHECK(space_config_arch(s, c, "sm_100", out, sizeof out, why, sizeof why) == !w);
+  }
+  int64_t mnk[3];
+  CHECK(space_sgemm(s, 0, mnk) == 1 && mnk[0] == 32 && mnk[1] == 24 && mnk[2] == 4096 && space_gemm_type(s) == EL_BF16);
+  space_free(s);
+
+  rc = space_load("lua/hgemm_space.lua", &s, &e);
+  CHECK_MSG(rc == 0, "%s", e.msg);
+  REQUIRE(rc == 0);
+  CHECK(space_gemm_type(s) == EL_BF16 && space_tolerance(s) == 16.0 * ldexp(1.0, -24) * 16384);
+  static const char *const names[] = {"WG", "BM", "BN", "BK", "WM", "WN", "STAGES", "SWZ", "WS", "WAITG", "REGS", "GROUPM", "SPLITK"};
+  static const int64_t ws[] = {1, 128, 256, 64, 64, 256, 4, 128, 1, 1, 1, 8, 4}, mma[] = {0, 128, 128, 32, 64, 64, 4, 64, 0, 0, 0, 1, 1};
+  long c1 = find_cfg(s, names, ws, 13), c0 = find_cfg(s, names, mma, 13);
+  REQUIRE(c1 >= 0 && c0 >= 0);
+  CHECK(!strcmp(space_config_needs(s, (size_t)c0), "sm_80") && !strcmp(space_config_needs(s, (size_t)c1), "sm_90a"));
+  CHECK(space_config_arch(s, (size_t)c0, "sm_75", out, sizeof out, why, sizeof why) == 0);
+  CHECK(strstr(why, "needs sm_80 or newer, not sm_75") != NULL);
+  CHECK(space_config_arch(s, (size_t)c0, "sm_86", out, sizeof out, why, sizeof why) == 1 && !strcmp(out, "sm_86"));
+  launch_geom g;
+  REQUIRE(space_geometry(s, (size_t)c1, 0, &g, &e) == 0);
+  CHECK(g.block[0] == 384 && g.dyn_smem == 1024 + 4 * 2 * (128 + 256) * 64 + 16 * 4);
+  CHECK(g.grid[0] == (4096 / 128) * (4096 / 256) * 4);
+  REQUIRE(space_geometry(s, (size_t)c0, 1, &g, &e) == 0); /* 1000x1003x999 */
+  CHECK(g.block[0] == 128 && g.dyn_smem == 1024 + 4 * 2 * (128 + 128) * 32 && g.grid[0] == 8 * 8);
+  space_free(s);
+}
+
 int main(void) {
+  test_arch();
   test_sandbox();
   test_shapes();
   test_good();

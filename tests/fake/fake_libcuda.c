@@ -1,7 +1,10 @@
 /* fake_libcuda: a stand-in libcuda.so.1 for machines without a GPU, so that the GPU worker's
  * control flow (setup, poisoning, comparison, faults, hangs, timing loop) runs in CI.
- * "Device" memory is host memory; kernels are emulated by name: the worker's ct_cmp_b32 and
- * ct_cmp_f32, and the test kernels of tests/test_gpu_fakedriver.c. copy_fault makes the
+ * "Device" memory is host memory; kernels are emulated by name: the worker's ct_cmp_b32,
+ * ct_cmp_f32 and ct_cmp_bf16, the test kernels of tests/test_gpu_fakedriver.c, and hgemm_fake
+ * (tests/spaces/fake_hgemm.cu: a bfloat16 GEMM with planted errors). templates/hgemm.cu's hgemm
+ * and hgemm_ref are no-ops, so that both agree (tests/cli_kernels_hgemm.sh makes a store of real
+ * configurations, with made-up times, to build a header and the launcher from). copy_fault makes the
  * context sticky-dead (CUDA_ERROR_ILLEGAL_ADDRESS), copy_spin makes every sync hang. Events
  * read a simulated clock that each launch advances (~2 ms per 1M-element copy, 2% noise).
  * Only the entry points cutune resolves exist, plus what NVRTC 13 asks of the driver (see
@@ -236,6 +239,13 @@ static const char *known[] = {"ct_cmp_b8",
                               "ct_cmp_f16",
                               "ct_empty",
                               "ct_fill_f32",
+                              "ct_fill_h16",
+                              "ct_cmp_bf16",
+                              "ct_cmpar_bf16",
+                              "hgemm_fake",     /* tests/spaces/fake_hgemm.cu: see fake_hgemm() */
+                              "hgemm_fake_ref",
+                              "hgemm",          /* templates/hgemm.cu: no-ops (see the top) */
+                              "hgemm_ref",
                               "ct_cmpar_f32",
                               "ct_cmpar_f64",
                               "ct_cmpar_f16",
@@ -319,12 +329,71 @@ CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f) {
   return 0;
 }
 CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) { return 0; }
+static float bf2f(unsigned short h) {
+  unsigned x = (unsigned)h << 16;
+  float f;
+  memcpy(&f, &x, 4);
+  return f;
+}
+static unsigned short f2bf(float f) {
+  unsigned x;
+  memcpy(&x, &f, 4);
+  return (unsigned short)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
+/* hgemm_fake(C, A, B, M, N, K, alpha, beta, V, Acopy) of tests/spaces/fake_hgemm.cu, on bfloat16
+ * A and B: C = alpha*A*B + beta*C and Acopy = A. The reference sums in double; V = 0 sums in
+ * float, 1 in float truncating every addition (a tensor core that does not round to nearest),
+ * 2 drops the k16 step 16..31, 3 drops k = 5, 4 moves Acopy[7] by 8 bfloat16 ulps. Inputs that
+ * are not bfloat16 values in [-1, 1] (a fill of the wrong type) fail the launch. */
+static CUresult fake_hgemm(int ref, void **pp) {
+  float *C = *(float **)pp[0];
+  const unsigned short *A = *(unsigned short **)pp[1], *B = *(unsigned short **)pp[2];
+  int M = *(int *)pp[3], N = *(int *)pp[4], K = *(int *)pp[5];
+  float alpha = *(float *)pp[6], beta = *(float *)pp[7];
+  int V = ref ? -1 : *(int *)pp[8];
+  unsigned short *Ac = *(unsigned short **)pp[9];
+  double mag = 0;
+  for (long i = 0; i < (long)M * K; i++) {
+    float a = bf2f(A[i]);
+    if (!(fabsf(a) <= 1)) {
+      fprintf(stderr, "fake: hgemm_fake: A[%ld] = %g is not a bfloat16 in [-1, 1]\n", i, a);
+      return CUDA_ERROR_INVALID_VALUE;
+    }
+    mag += fabsf(a);
+  }
+  if (mag < 0.1 * M * K) {
+    fprintf(stderr, "fake: hgemm_fake: A is not uniform in [-1, 1] (mean |a| %g)\n", mag / M / K);
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  for (int m = 0; m < M; m++)
+    for (int n = 0; n < N; n++) {
+      double s = 0;
+      float f = 0;
+      for (int k = 0; k < K; k++) {
+        if ((V == 2 && k >= 16 && k < 32) || (V == 3 && k == 5)) continue;
+        float p = bf2f(A[(long)m * K + k]) * bf2f(B[(long)k * N + n]);
+        if (ref) s += (double)p;
+        else if (V == 1) { /* round toward zero: the exact sum, then its float truncated */
+          double e = (double)f + p;
+          float r = (float)e;
+          if (fabs((double)r) > fabs(e)) r = nextafterf(r, 0.f);
+          f = r;
+        } else f += p;
+      }
+      float *c = &C[(long)m * N + n];
+      *c = ref ? (float)(alpha * s + beta * (double)*c) : alpha * f + beta * *c;
+    }
+  for (long i = 0; i < (long)M * K; i++) Ac[i] = A[i];
+  if (V == 4) Ac[7] = f2bf(bf2f(A[7]) * (1 + 8.0f / 128));
+  return 0;
+}
+
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                         unsigned bz, unsigned sm, CUstream s, void **pp, void **ex) {
   if (sticky) return 700;
   const char *n = (const char *)f;
   if (bx * by * bz > 1024) return CUDA_ERROR_INVALID_VALUE;
-  if (!strcmp(n, "ct_fill_f32")) return 0; /* the cuBLAS baseline's inputs: values do not matter here */
+  if (!strcmp(n, "ct_fill_f32") || !strcmp(n, "ct_fill_h16")) return 0; /* the cuBLAS baseline's inputs */
   if (!strcmp(n, "ct_empty")) { /* the floor of the isolated time: a launch's overhead only */
     clk += 0.003;
     return 0;
@@ -354,20 +423,24 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
       }
     return 0;
   }
-  if (!strcmp(n, "ct_cmpar_f32")) { /* |a - r| <= atol + rtol |r| */
+  if (!strcmp(n, "ct_cmpar_f32") || !strcmp(n, "ct_cmpar_bf16")) { /* |a - r| <= atol + rtol |r| */
     unsigned long long N = *(unsigned long long *)pp[2], *res = *(unsigned long long **)pp[5];
     double atol = *(double *)pp[3], rtol = *(double *)pp[4];
-    float *a = *(float **)pp[0], *r = *(float **)pp[1];
-    for (unsigned long long i = 0; i < N; i++)
-      if (!(a[i] == r[i]) && !(isnan(a[i]) && isnan(r[i])) && !(fabs((double)a[i] - r[i]) <= atol + rtol * fabs(r[i]))) {
+    int bf = !strcmp(n, "ct_cmpar_bf16");
+    float *a32 = *(float **)pp[0], *r32 = *(float **)pp[1];
+    const unsigned short *a16 = *(unsigned short **)pp[0], *r16 = *(unsigned short **)pp[1];
+    for (unsigned long long i = 0; i < N; i++) {
+      float a = bf ? bf2f(a16[i]) : a32[i], r = bf ? bf2f(r16[i]) : r32[i];
+      if (!(a == r) && !(isnan(a) && isnan(r)) && !(fabs((double)a - r) <= atol + rtol * fabs(r))) {
         res[0]++;
         if (i < res[1]) res[1] = i;
       }
+    }
     return 0;
   }
   if (!strncmp(n, "ct_cmp_", 7)) {
     unsigned long long N = *(unsigned long long *)pp[2];
-    int tolk = !strcmp(n, "ct_cmp_f32");
+    int bf = !strcmp(n, "ct_cmp_bf16"), tolk = !strcmp(n, "ct_cmp_f32") || bf;
     unsigned long long *res = *(unsigned long long **)pp[tolk ? 4 : 3];
     double tol = tolk ? *(double *)pp[3] : 0;
     if (!tolk && strcmp(n, "ct_cmp_b32")) {
@@ -375,16 +448,17 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
       return 1;
     }
     unsigned *a = *(unsigned **)pp[0], *r = *(unsigned **)pp[1];
+    const unsigned short *a16 = *(unsigned short **)pp[0], *r16 = *(unsigned short **)pp[1];
     if (a == r) { /* the isolated timing's read-only L2 flush: a buffer against itself, nothing to find */
-      clk += N * 4 / 3e12 * 1e3;
+      clk += N * (bf ? 2 : 4) / 3e12 * 1e3;
       return 0;
     }
     for (unsigned long long i = 0; i < N; i++) {
       int bad;
       if (tolk) {
         float x, y;
-        memcpy(&x, &a[i], 4);
-        memcpy(&y, &r[i], 4);
+        if (bf) x = bf2f(a16[i]), y = bf2f(r16[i]);
+        else memcpy(&x, &a[i], 4), memcpy(&y, &r[i], 4);
         bad = !(x == y) && !(isnan(x) && isnan(y)) && !(fabs((double)x - y) <= tol * fmax(1, fabs(y)));
       } else
         bad = a[i] != r[i];
@@ -400,6 +474,17 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
   if (!launched++ && kill_once && kill_once[0] && unlink(kill_once) == 0) {
     fprintf(stderr, "fake: killed during setup (FAKE_CUDA_KILL_ONCE_FILE)\n");
     raise(SIGKILL);
+  }
+  if (!strcmp(n, "hgemm") || !strcmp(n, "hgemm_ref")) { /* a made-up model: 500 TFLOP/s at 1024 threads per block */
+    double flops = 2.0 * *(int *)pp[3] * *(int *)pp[4] * *(int *)pp[5], fill = gx < 132 ? gx / 132.0 : 1.0;
+    clk += flops / (500e12 * fill * (0.5 + bx / 2048.0)) * 1e3 * (1 + 0.02 * rnd()) + 0.003;
+    return 0;
+  }
+  if (!strncmp(n, "hgemm_fake", 10)) { /* the data work once after each poison/restore, as below */
+    clk += 0.01 * (1 + 0.02 * rnd());
+    if (!dirty) return 0;
+    dirty = 0;
+    return fake_hgemm(!strcmp(n, "hgemm_fake_ref"), pp);
   }
   float *out = *(float **)pp[0], *in = *(float **)pp[1];
   unsigned N = *(unsigned *)pp[2];
@@ -480,17 +565,30 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction f, int b
 
 /* A fake cuBLAS, in the same library: `CUTUNE_CUBLAS=<this file>` makes the worker's dlopen of
  * cuBLAS find these (tests/cli_fake_cublas.sh). SGEMM advances the clock as a 50 TFLOP/s GPU
- * would; any math mode but CUBLAS_PEDANTIC_MATH (2) is refused, so the test sees strict FP32. */
+ * would and GemmEx as an 800 TFLOP/s one; SGEMM is refused unless the math mode is
+ * CUBLAS_PEDANTIC_MATH (2), so the test sees strict FP32, and GemmEx unless it is the default (0)
+ * with 16-bit inputs (CUDA_R_16BF 14 or CUDA_R_16F 2), a float32 C (0) and CUBLAS_COMPUTE_32F (68). */
+static int math_mode = -1;
 int cublasCreate_v2(void **h) {
   *h = (void *)1;
   return getenv("FAKE_CUBLAS_CREATE_FAILS") ? 1 : 0;
 }
 int cublasDestroy_v2(void *h) { return 0; }
 int cublasSetStream_v2(void *h, CUstream s) { return 0; }
-int cublasSetMathMode(void *h, int mode) { return mode == 2 ? 0 : 7; }
+int cublasSetMathMode(void *h, int mode) {
+  math_mode = mode;
+  return mode == 2 || mode == 0 ? 0 : 7;
+}
 int cublasSgemm_v2(void *h, int ta, int tb, int m, int n, int k, const float *alpha, const float *a, int lda,
                    const float *b, int ldb, const float *beta, float *c, int ldc) {
-  if (ta || tb || lda < 1 || ldb < 1 || ldc < m) return 7;
+  if (ta || tb || lda < 1 || ldb < 1 || ldc < m || math_mode != 2) return 7;
   clk += 2.0 * m * n * k / 50e12 * 1e3;
+  return 0;
+}
+int cublasGemmEx(void *h, int ta, int tb, int m, int n, int k, const void *alpha, const void *a, int at, int lda,
+                 const void *b, int bt, int ldb, const void *beta, void *c, int ct, int ldc, int compute, int algo) {
+  if (ta || tb || lda < 1 || ldb < 1 || ldc < m || math_mode != 0) return 7;
+  if ((at != 14 && at != 2) || bt != at || ct != 0 || compute != 68) return 7;
+  clk += 2.0 * m * n * k / 800e12 * 1e3;
   return 0;
 }

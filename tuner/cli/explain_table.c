@@ -54,6 +54,8 @@ MF(f_occ_t, p->m.v[NM_OCC_THEORY])
 MF(f_regs, p->m.v[NM_REGS])
 MF(f_smem, p->m.v[NM_SMEM_BLOCK])
 MF(f_local, p->m.v[NM_LOCAL_LD] + p->m.v[NM_LOCAL_ST])
+MF(f_tensor_h, p->m.v[NM_TENSOR_HMMA])
+MF(f_tensor_g, p->m.v[NM_TENSOR_GMMA])
 
 void explain_print_table(const pick *pk, int n, const char *sname, const char *pkey, const char *device) {
   printf("\n== explain %s, problem %s on %s ==\n", sname, pkey, device ? device : "?");
@@ -83,6 +85,8 @@ void explain_print_table(const pick *pk, int n, const char *sname, const char *p
   row("registers per thread", pk, n, f_regs, 0, 0);
   row("static shared memory per block, B", pk, n, f_smem, 0, 0);
   row("local-memory sectors (spills)", pk, n, f_local, 0, 0);
+  row("tensor pipe, mma.sync, % of peak", pk, n, f_tensor_h, 1, 0);
+  row("tensor pipe, wgmma, % of peak", pk, n, f_tensor_g, 1, 0);
   printf("\nreadings:\n");
   for (int i = 0; i < n; i++) {
     dbuf r;

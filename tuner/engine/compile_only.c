@@ -147,7 +147,7 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   pg = progress_new(stderr, "compile", n, o->quiet ? 0 : o->progress_tty);
   progress_set_quiet(pg, o->quiet);
   /* handed out a window at a time (the pool works ahead by 2 x jobs), so --time can stop it */
-  size_t next = 0, got = 0, failed = 0, cached = 0, shared = 0, invalid = 0, window = 2 * (size_t)jobs + 4;
+  size_t next = 0, got = 0, failed = 0, cached = 0, shared = 0, invalid = 0, unfit = 0, window = 2 * (size_t)jobs + 4;
   double t0 = now_seconds();
   int out_of_time = 0;
   for (;;) {
@@ -156,7 +156,13 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
       compile_job job;
       job_hold hold;
       if (job_make(s, &src, idx[next], arch, &job, &hold, err) != 0) goto done;
-      int sr = cpool_submit(pool, (uint64_t)next, &job, err);
+      int sr = 0;
+      if (hold.unfit[0]) { /* the space's arch: not for this target, not compiled */
+        job_record_base(s, idx[next], prob, arch, NULL, &recs[next], NULL);
+        view[next] = &recs[next];
+        unfit++, got++;
+        progress_step(pg, 1, NAN, NAN, NULL);
+      } else sr = cpool_submit(pool, (uint64_t)next, &job, err);
       job_hold_free(&hold);
       if (sr != 0) goto done;
       next++;
@@ -190,17 +196,20 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   if (o->verbose) report_resources(stdout, view, got);
   else report_compile_summary(stdout, view, got, 3);
   list_failures(o, view, got, ST_COMPILE_ERROR, "compile errors, whole");
-  list_failures(o, view, got, ST_INVALID, "invalid configurations (geometry or launch limits), whole");
+  list_failures(o, view, got, ST_INVALID, "invalid configurations (geometry, launch limits or architecture), whole");
   list_failures(o, view, got, ST_COMPILE_TIMEOUT, "compile timeouts");
   list_failures(o, view, got, ST_WORKER_LOST, "compile workers lost (measured again on the next run)");
   if (o->csv && write_csv(o->csv, view, got, err) != 0) goto done;
-  char sharedtxt[96] = "", timetxt[96] = "";
+  char sharedtxt[192] = "", timetxt[96] = "";
   if (shared) snprintf(sharedtxt, sizeof sharedtxt, ", %zu sharing another's module (runtime parameters)", shared);
+  if (unfit)
+    snprintf(sharedtxt + strlen(sharedtxt), sizeof sharedtxt - strlen(sharedtxt),
+             ", %zu not for %s (the space's arch: not compiled)", unfit, arch);
   char invtxt[96] = "";
   if (invalid) snprintf(invtxt, sizeof invtxt, ", %zu invalid (over a limit of %s)", invalid, arch);
   if (got < n) snprintf(timetxt, sizeof timetxt, " (--time %g: %zu of the %zu were not handed out)", o->time_limit, n - got, n);
   printf("\n%zu configurations for %s in %.2f s%s: %zu compiled%s, %zu from the cache, %zu failed%s%s\n", got, arch, dt,
-         timetxt, got - cached - shared, sharedtxt, cached, failed, invtxt,
+         timetxt, got - cached - shared - unfit, sharedtxt, cached, failed, invtxt,
          !failed ? "" : failed == got ? " (none succeeded: exit status 4)"
                                       : " (their messages are above; failed configurations are data: exit status 3)");
   if (o->csv) printf("the whole table, as CSV: %s\n", o->csv);

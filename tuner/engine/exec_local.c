@@ -99,6 +99,12 @@ static int l_submit(exec *x, int g, size_t cfg, cterr *err) {
   it->g = g, it->cfg = cfg;
   compile_result_init(&it->cr);
   record_init(&it->rec);
+  if (hold.unfit[0]) { /* the target lacks what it needs: no compile, an invalid record (job_record_base) */
+    job_hold_free(&hold);
+    push(&e->lg[g].ready_head, &e->lg[g].ready_tail, it);
+    e->lg[g].nready++;
+    return 0;
+  }
   int rc = cpool_submit(e->pool, (uint64_t)(uintptr_t)it, &job, err);
   job_hold_free(&hold);
   if (rc != 0) {
@@ -433,7 +439,7 @@ int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int 
       e->base.group[g].info = *in;
       e->base.ngroups++;
       e->lg[g].arch = o->arch ? o->arch : e->base.group[g].info.arch;
-      if (o->arch && strcmp(o->arch, in->arch) != 0) {
+      if (o->arch && !job_arch_matches(o->arch, in->arch)) {
         cterr_set(err, "--arch %s does not match the device (%s is %s); leave --arch out to tune on it", o->arch,
                   in->name, in->arch);
         goto fail;

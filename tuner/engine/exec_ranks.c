@@ -375,7 +375,7 @@ static int ranks_new(dist *d, const run_opts *o, exec **out, cterr *err) {
         goto fail;
       }
       if (g == e->base.ngroups) e->base.group[e->base.ngroups++].info = h.info[lg];
-      if (o->arch && strcmp(o->arch, h.info[lg].arch)) {
+      if (o->arch && !job_arch_matches(o->arch, h.info[lg].arch)) {
         cterr_set(err, "--arch %s does not match rank %d's %s (%s); leave --arch out", o->arch, from, h.info[lg].name,
                   h.info[lg].arch);
         goto fail;

@@ -165,6 +165,9 @@ int job_make(const space *s, const compile_source *src, size_t cfg, const char *
   const uint16_t *row = configset_row(cs, cfg);
   memset(job, 0, sizeof *job);
   hold->n = 0;
+  if (!space_config_arch(s, cfg, arch, hold->arch, sizeof hold->arch, hold->unfit, sizeof hold->unfit) &&
+      !hold->unfit[0])
+    snprintf(hold->unfit, sizeof hold->unfit, "not for %s", arch);
   int np = configset_nparams(cs);
   if (np + space_noptions(s) > COMPILE_MAX_OPTS)
     return cterr_set(err, "%s: too many parameters and options (%d, at most %d)", space_path(s),
@@ -179,7 +182,7 @@ int job_make(const space *s, const compile_source *src, size_t cfg, const char *
   job->src = src->text.data ? src->text.data : "";
   job->src_digest = src->digest;
   job->kernel = space_kernel(s);
-  job->arch = arch;
+  job->arch = hold->arch;
   if (space_ref_per_config(s)) job->names[job->nnames++] = space_ref_kernel(s); /* in each configuration's program */
   job->nopts = hold->n;
   for (int i = 0; i < hold->n; i++) job->opts[i] = hold->opts[i];
@@ -317,6 +320,11 @@ void job_problem_check(const space *s, const compile_result *chk, gpu_problem *g
   gp->check_kernel = compile_lowered(chk, 0, space_check_kernel(s), cname, sizeof cname);
 }
 
+int job_arch_matches(const char *given, const char *dev) {
+  size_t n = strlen(dev);
+  return !strcmp(given, dev) || (!strncmp(given, dev, n) && (given[n] == 'a' || given[n] == 'f') && !given[n + 1]);
+}
+
 void job_hold_free(job_hold *h) {
   for (int i = 0; i < h->n; i++) free(h->opts[i]);
   h->n = 0;
@@ -352,11 +360,18 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
     rec->pname[p] = xstrdup(pp->name);
     rec->pvalue[p] = xstrdup(pp->str[row[p]]);
   }
-  rec->arch = xstrdup(arch);
+  char carch[16], unfit[160];
+  int fits = space_config_arch(s, cfg, arch, carch, sizeof carch, unfit, sizeof unfit);
+  rec->arch = xstrdup(carch);
   rec->nvrtc_version = xstrdup(compile_nvrtc_version());
   rec->timestamp = iso8601_now();
   rec->message = xstrdup("");
   rec->unchecked = space_unchecked(s);
+  if (!fits) { /* never compiled: the target lacks what the configuration needs (the space's arch) */
+    rec->status = ST_INVALID;
+    record_set_str(&rec->message, unfit);
+    return;
+  }
   if (!cr) return;
   rec->status = cr->ok ? ST_OK : cr->lost ? ST_WORKER_LOST : cr->timed_out ? ST_COMPILE_TIMEOUT : ST_COMPILE_ERROR;
   if (!cr->ok) record_set_str(&rec->message, cr->message ? cr->message : "compile error");
@@ -436,5 +451,6 @@ int job_problem(space *s, int prob, uint64_t seed, const compile_result *ref, gp
   gp->bytes = space_bytes(s, prob, err);
   gp->flops = space_flops(s, prob, err);
   space_sgemm(s, prob, gp->sgemm);
+  gp->gemm_type = space_gemm_type(s);
   return 0;
 }

@@ -79,13 +79,21 @@ void job_problem_check(const space *s, const compile_result *chk, gpu_problem *g
 
 /* Shared by the compile-only and GPU paths: the compile job of configuration cfg
  * (-D options from the configuration's compile-time parameters, then the space's options;
- * runtime parameters reach the kernel as argument values instead: space_config_args). Strings in job point into
- * storage owned by `hold` (free with job_hold_free). */
+ * runtime parameters reach the kernel as argument values instead: space_config_args), for the
+ * architecture the space's `arch` gives it on target arch (space_config_arch: the target, or
+ * its sm_XYa). Strings in job point into storage owned by `hold` (free with job_hold_free).
+ * A configuration the target lacks still gets its job (for its options hash), and hold->unfit
+ * says why it must not be compiled; job_record_base makes its record invalid. */
 typedef struct job_hold {
   char *opts[COMPILE_MAX_OPTS * COMPILE_MAX_PROGRAMS];
   int n;
   compile_job extra[COMPILE_MAX_PROGRAMS - 1]; /* the further programs of a space with launches */
+  char arch[16];
+  char unfit[160]; /* "" when the configuration runs on the target */
 } job_hold;
+/* Whether --arch given names the device's architecture dev: the same, or its architecture-
+ * specific variant (sm_90a on an sm_90 device). */
+int job_arch_matches(const char *given, const char *dev);
 int job_make(const space *s, const compile_source *src, size_t cfg, const char *arch, compile_job *job,
              job_hold *hold, cterr *err);
 /* The space's template and everything it includes, read and hashed once for the run (the

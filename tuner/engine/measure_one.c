@@ -32,6 +32,10 @@ int measure_one(const char *space_path, const char *config, const char *problem,
   if (job_compile_reference(s, arch, NULL, &refc, err) != 0) goto done;
   compile_job job;
   if (job_make(s, &src, (size_t)cfg, arch, &job, &hold, err) != 0) goto done;
+  if (hold.unfit[0]) {
+    cterr_set(err, "%s: configuration %ld %s (the space's arch)", space_path, cfg, hold.unfit);
+    goto done;
+  }
   if (job_compile_cached(&job, &cr, err) != 0) goto done;
   gpu_job gj = {0};
   job_record_base(s, (size_t)cfg, prob, arch, &cr, rec, &gj);

@@ -538,9 +538,12 @@ static int setup_problem(tune_ctx *t, int prob, int quiet, cterr *err) {
       fprintf(stderr, "problem %s%s: device-to-device copy of the same bytes %.0f GB/s (the %% copy reference)\n", pkey,
               t->grp[g].label, t->x->ops->copy_gbps(t->x, g));
     else if (isfinite(ms))
-      fprintf(stderr, "problem %s%s: cuBLAS SGEMM %lldx%lldx%lld, strict FP32: %.1f us, %.2f TFLOP/s (the %% cuBLAS reference)\n",
-              pkey, t->grp[g].label, (long long)mnk[0], (long long)mnk[1], (long long)mnk[2], ms * 1e3,
-              2.0 * mnk[0] * mnk[1] * mnk[2] / (ms * 1e-3) / 1e12);
+      fprintf(stderr, "problem %s%s: cuBLAS %s %lldx%lldx%lld, %s: %.1f us, %.2f TFLOP/s (the %% cuBLAS reference)\n",
+              pkey, t->grp[g].label, space_gemm_type(t->s) == EL_F32 ? "SGEMM" : "GemmEx", (long long)mnk[0],
+              (long long)mnk[1], (long long)mnk[2],
+              space_gemm_type(t->s) == EL_F32 ? "strict FP32"
+              : space_gemm_type(t->s) == EL_BF16 ? "BF16 in, FP32 compute" : "FP16 in, FP32 compute",
+              ms * 1e3, 2.0 * mnk[0] * mnk[1] * mnk[2] / (ms * 1e-3) / 1e12);
     else if (*why)
       fprintf(stderr, "problem %s%s: no cuBLAS baseline (%s): the tables show TFLOP/s without %% cuBLAS\n", pkey,
               t->grp[g].label, why);

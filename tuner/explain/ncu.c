@@ -39,7 +39,16 @@ static const struct {
     [NM_GLD_REQUESTS] = {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "global_requests_ld"},
     [NM_GST_SECTORS] = {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "global_sectors_st"},
     [NM_GST_REQUESTS] = {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "global_requests_st"},
+    [NM_TENSOR_HMMA] = {"sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active", "tensor_hmma_pct"},
+    [NM_TENSOR_GMMA] = {"sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active", "tensor_gmma_pct"},
+    [NM_WAVES_LDSM] = {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum", "shared_wavefronts_ldsm"},
+    [NM_SHINST_LDSM] = {"smsp__sass_inst_executed_op_ldsm.sum", "shared_inst_ldsm"},
 };
+/* the optional metrics, each by a regex that matches nothing (rather than failing) where it is absent */
+#define OPTIONAL_REGEX                                                                  \
+  "regex:sm__pipe_tensor_op_[hg]mma_cycles_active\\.avg\\.pct_of_peak_sustained_active," \
+  "regex:l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm\\.sum,"                     \
+  "regex:smsp__sass_inst_executed_op_ldsm\\.sum"
 
 #define STALL_PREFIX "smsp__average_warps_issue_stalled_"
 #define STALL_SUFFIX "_per_issue_active.ratio"
@@ -52,6 +61,8 @@ int ncu_metric_from_key(const char *key) {
   return -1;
 }
 
+int ncu_metric_optional(ncu_metric m) { return m >= NM_TENSOR_HMMA && m < NM_COUNT; }
+
 void ncu_metrics_init(ncu_metrics *m) {
   memset(m, 0, sizeof *m);
   for (int i = 0; i < NM_COUNT; i++) m->v[i] = NAN;
@@ -60,8 +71,9 @@ void ncu_metrics_init(ncu_metrics *m) {
 char *ncu_metrics_arg(void) {
   dbuf b;
   dbuf_init(&b);
-  for (int i = 0; i < NM_COUNT; i++) dbuf_printf(&b, "%s,", metric_tab[i].name);
-  dbuf_puts(&b, "regex:" STALL_PREFIX ".*_per_issue_active\\.ratio");
+  for (int i = 0; i < NM_COUNT; i++)
+    if (!ncu_metric_optional((ncu_metric)i)) dbuf_printf(&b, "%s,", metric_tab[i].name);
+  dbuf_puts(&b, OPTIONAL_REGEX ",regex:" STALL_PREFIX ".*_per_issue_active\\.ratio");
   return dbuf_steal(&b);
 }
 
@@ -297,8 +309,14 @@ void ncu_reading(const ncu_metrics *m, dbuf *o) {
     } else {
       dbuf_puts(o, "; no bank conflicts");
     }
-  } else if (m->v[NM_SHINST_LD] == 0 && m->v[NM_SHINST_ST] == 0) {
+  } else if (m->v[NM_SHINST_LD] == 0 && m->v[NM_SHINST_ST] == 0 && !(m->v[NM_SHINST_LDSM] > 0)) {
     dbuf_puts(o, "; no shared memory");
+  }
+  /* ldmatrix: 4 wavefronts per x4 instruction without conflicts (four 8x8 matrices of 128 bytes) */
+  double lw = m->v[NM_WAVES_LDSM], li = m->v[NM_SHINST_LDSM];
+  if (li > 0 && isfinite(lw)) {
+    if (lw / li > 4.5) dbuf_printf(o, "; ldmatrix %.1f wavefronts per instruction (4 without conflicts)", lw / li);
+    else dbuf_puts(o, "; ldmatrix without conflicts");
   }
   /* occupancy */
   double oa = m->v[NM_OCC_ACHIEVED], ot = m->v[NM_OCC_THEORY];
@@ -307,6 +325,10 @@ void ncu_reading(const ncu_metrics *m, dbuf *o) {
     if (ot < 99.5) dbuf_printf(o, ", limited by %s", ncu_limiter(m));
     dbuf_puts(o, ")");
   }
+  /* the tensor pipes, where the kernel uses them */
+  double th = m->v[NM_TENSOR_HMMA], tg = m->v[NM_TENSOR_GMMA];
+  if (isfinite(tg) && tg >= 1) dbuf_printf(o, "; tensor pipe (wgmma) %.0f %% of peak", tg);
+  else if (isfinite(th) && th >= 1) dbuf_printf(o, "; tensor pipe (mma.sync) %.0f %% of peak", th);
   double sp = (isfinite(m->v[NM_LOCAL_LD]) ? m->v[NM_LOCAL_LD] : 0) + (isfinite(m->v[NM_LOCAL_ST]) ? m->v[NM_LOCAL_ST] : 0);
   if (sp > 0) dbuf_printf(o, "; register spilling: %.0f local-memory sectors", sp);
   int top[2], nt = ncu_top_stalls(m, top, 2);

@@ -47,12 +47,22 @@ typedef enum {
   NM_GLD_REQUESTS,  /* l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum */
   NM_GST_SECTORS,   /* l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum */
   NM_GST_REQUESTS,  /* l1tex__t_requests_pipe_lsu_mem_global_op_st.sum */
+  /* optional: asked for by a regex (see ncu_metric_optional), NAN where the GPU has no such pipe */
+  NM_TENSOR_HMMA,   /* sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active (mma.sync) */
+  NM_TENSOR_GMMA,   /* sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active (wgmma, sm_90) */
+  NM_WAVES_LDSM,    /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum (ldmatrix) */
+  NM_SHINST_LDSM,   /* smsp__sass_inst_executed_op_ldsm.sum */
   NM_COUNT
 } ncu_metric;
 
 const char *ncu_metric_name(ncu_metric m); /* the ncu metric name */
 const char *ncu_metric_key(ncu_metric m);  /* short key for JSON and tables: "dram_pct" */
 int ncu_metric_from_key(const char *key);  /* index, or -1 */
+/* 1 for the metrics that not every GPU has (the tensor pipes: HMMA since sm_70, GMMA on sm_90;
+ * ldmatrix's wavefronts and instructions):
+ * ncu is given a regex for them, which matches what the device has instead of failing the
+ * profile, so they may be NAN in a profile that is otherwise complete. */
+int ncu_metric_optional(ncu_metric m);
 
 /* Warp stall reasons (smsp__average_warps_issue_stalled_<reason>_per_issue_active.ratio:
  * cycles a warp spends stalled for that reason per issued instruction), requested by regex. */

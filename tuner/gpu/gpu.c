@@ -332,6 +332,7 @@ int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
   s.bytes = p->bytes;
   s.flops = p->flops;
   memcpy(s.sgemm, p->sgemm, sizeof s.sgemm);
+  s.gemm_type = p->gemm_type;
   s.nsyms = p->nsyms;
   memcpy(s.syms, p->syms, sizeof(symspec) * (size_t)p->nsyms);
   s.unchecked = p->unchecked;
@@ -474,7 +475,7 @@ int gpu_collect(gpu *g, record *rec, cterr *err) {
   record_set_str(&rec->device_name, in->name);
   record_set_str(&rec->device_cc, in->cc);
   record_set_str(&rec->device_uuid, in->uuid);
-  record_set_str(&rec->arch, in->arch);
+  if (!rec->arch || !*rec->arch) record_set_str(&rec->arch, in->arch); /* else what it was compiled for (sm_90a) */
   record_set_str(&rec->driver_version, in->driver);
   rec->block_threads = (int)launch_threads(&g->pending_geom);
   rec->smem_dynamic = (int)g->pending_geom.dyn_smem;

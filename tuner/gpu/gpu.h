@@ -55,6 +55,7 @@ typedef struct gpu_problem {
   launch_geom ref_geom;
   double bytes, flops; /* per launch, NAN if unknown: for GB/s and GFLOP/s */
   int64_t sgemm[3];    /* M, N, K of a cuBLAS SGEMM baseline timed at setup (records' cublas_share); 0: none */
+  int32_t gemm_type;   /* its inputs: EL_F32 (cublasSgemm, strict FP32), EL_BF16 or EL_F16 (cublasGemmEx) */
   int nsyms;           /* symbols filled in every module the worker loads (the reference's too) */
   symspec syms[MAX_SYMBOLS];
   const void *symdata[MAX_SYMBOLS]; /* SYMSRC_DATA: syms[k].data_len bytes */

@@ -46,12 +46,23 @@ extern "C" {
 __global__ void ct_empty(void) {}
 
 // Uniform floats in [-1, 1) from a hash of (index, seed): the cuBLAS baseline's inputs.
+__device__ __forceinline__ float ct_uniform(unsigned long long i, unsigned seed) {
+  unsigned long long x = (i + 1) * 0x9E3779B97F4A7C15ull ^ ((unsigned long long)seed << 32);
+  x ^= x >> 31, x *= 0xBF58476D1CE4E5B9ull, x ^= x >> 29;
+  return (float)(x >> 40) * (1.0f / 8388608.0f) - 1.0f;
+}
 __global__ void ct_fill_f32(float *p, unsigned long long n, unsigned seed) {
   for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+       i += (unsigned long long)gridDim.x * blockDim.x)
+    p[i] = ct_uniform(i, seed);
+}
+// The same values rounded to nearest even in a 16-bit type: bfloat16 (bf16 != 0) or half.
+__global__ void ct_fill_h16(unsigned short *p, unsigned long long n, unsigned seed, int bf16) {
+  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
        i += (unsigned long long)gridDim.x * blockDim.x) {
-    unsigned long long x = (i + 1) * 0x9E3779B97F4A7C15ull ^ ((unsigned long long)seed << 32);
-    x ^= x >> 31, x *= 0xBF58476D1CE4E5B9ull, x ^= x >> 29;
-    p[i] = (float)(x >> 40) * (1.0f / 8388608.0f) - 1.0f;
+    const float f = ct_uniform(i, seed);
+    const unsigned u = __float_as_uint(f);
+    p[i] = bf16 ? (unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16) : __half_as_ushort(__float2half_rn(f));
   }
 }
 
@@ -68,6 +79,11 @@ __global__ void ct_cmp_f64(const double *a, const double *r, unsigned long long 
 }
 __global__ void ct_cmp_f16(const __half *a, const __half *r, unsigned long long n, double tol, unsigned long long *res) {
   CT_LOOP(bad = ct_far(__half2float(a[i]), __half2float(r[i]), tol);)
+}
+// bfloat16: the upper half of a float32
+__global__ void ct_cmp_bf16(const unsigned short *a, const unsigned short *r, unsigned long long n, double tol,
+                            unsigned long long *res) {
+  CT_LOOP(bad = ct_far(__uint_as_float((unsigned)a[i] << 16), __uint_as_float((unsigned)r[i] << 16), tol);)
 }
 }
 
@@ -115,6 +131,10 @@ __global__ void ct_cmpar_f64(const double *a, const double *r, unsigned long lon
 }
 __global__ void ct_cmpar_f16(const __half *a, const __half *r, unsigned long long n, double atol, double rtol, unsigned long long *res) {
   CT_LOOP(bad = ct_far_ar(__half2float(a[i]), __half2float(r[i]), atol, rtol);)
+}
+__global__ void ct_cmpar_bf16(const unsigned short *a, const unsigned short *r, unsigned long long n, double atol,
+                              double rtol, unsigned long long *res) {
+  CT_LOOP(bad = ct_far_ar(__uint_as_float((unsigned)a[i] << 16), __uint_as_float((unsigned)r[i] << 16), atol, rtol);)
 }
 __global__ void ct_reduce_f32(const float *a, unsigned long long n, double *out) { ct_reduce(a, n, out); }
 __global__ void ct_reduce_f64(const double *a, unsigned long long n, double *out) { ct_reduce(a, n, out); }

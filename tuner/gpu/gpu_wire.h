@@ -46,6 +46,7 @@ typedef struct wire_setup {
   launch_geom ref_geom;
   double bytes, flops;
   int64_t sgemm[3];    /* M, N, K of the cuBLAS SGEMM baseline; 0: none */
+  int32_t gemm_type;   /* its inputs' elemtype: EL_F32 (cublasSgemm), EL_BF16 or EL_F16 (cublasGemmEx) */
   int32_t baselines_known; /* a restarted worker's setup: the coordinator keeps the copy and cuBLAS
                               figures of the first, so they are not measured again */
   int32_t nsyms;       /* symbols: their SYMSRC_DATA bytes follow the cubin, in order */

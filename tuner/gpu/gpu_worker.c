@@ -24,7 +24,7 @@ int wk_elsize(elemtype t) {
     case EL_F32: case EL_I32: case EL_U32: return 4;
     case EL_F64: case EL_I64: return 8;
     case EL_U8: return 1;
-    case EL_F16: return 2;
+    case EL_F16: case EL_BF16: return 2;
     default: return 0;
   }
 }
@@ -51,9 +51,17 @@ static uint16_t f2h(float f) {
   return (uint16_t)h;
 }
 
+/* float -> bfloat16 bits, round to nearest even (NaN stays a quiet NaN) */
+static uint16_t f2bf(float f) {
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x40u);
+  return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
+
 /* Elements [start, start+n) of argument a, in its element type, into out. */
 static void fill_chunk(const argspec *a, rng *r, int64_t start, int64_t n, unsigned char *out) {
-  int isfloat = a->type == EL_F32 || a->type == EL_F64 || a->type == EL_F16;
+  int isfloat = elemtype_is_float(a->type);
   double lo = a->lo, hi = a->hi;
   if (!(hi > lo)) { /* unset range: the documented defaults */
     lo = isfloat ? -1.0 : 0.0;
@@ -77,6 +85,7 @@ static void fill_chunk(const argspec *a, rng *r, int64_t start, int64_t n, unsig
       case EL_F32: { float f = (float)v; memcpy(out + 4 * k, &f, 4); break; }
       case EL_F64: memcpy(out + 8 * k, &v, 8); break;
       case EL_F16: { uint16_t h = f2h((float)v); memcpy(out + 2 * k, &h, 2); break; }
+      case EL_BF16: { uint16_t h = f2bf((float)v); memcpy(out + 2 * k, &h, 2); break; }
       case EL_I32: case EL_U32: { uint32_t u = (uint32_t)iv; memcpy(out + 4 * k, &u, 4); break; }
       case EL_I64: memcpy(out + 8 * k, &iv, 8); break;
       case EL_U8: out[k] = (unsigned char)iv; break;
@@ -142,6 +151,7 @@ static int set_scalar(wk_arg *d, elemtype type, int64_t ival, double fval) {
     case EL_F32: { float f = (float)fval; memcpy(d->scalar, &f, 4); break; }
     case EL_F64: memcpy(d->scalar, &fval, 8); break;
     case EL_F16: { uint16_t h = f2h((float)fval); memcpy(d->scalar, &h, 2); break; }
+    case EL_BF16: { uint16_t h = f2bf((float)fval); memcpy(d->scalar, &h, 2); break; }
     case EL_I32: case EL_U32: { uint32_t u = (uint32_t)ival; memcpy(d->scalar, &u, 4); break; }
     case EL_I64: memcpy(d->scalar, &ival, 8); break;
     case EL_U8: d->scalar[0] = (unsigned char)ival; break;
@@ -404,13 +414,15 @@ static int wk_init(worker *w, int ordinal, int measure_copy, cterr *err) {
   if (!r) r = cu->cuModuleGetFunction(&w->cmp_f32, w->helpers, "ct_cmp_f32");
   if (!r) r = cu->cuModuleGetFunction(&w->cmp_f64, w->helpers, "ct_cmp_f64");
   if (!r) r = cu->cuModuleGetFunction(&w->cmp_f16, w->helpers, "ct_cmp_f16");
+  if (!r) r = cu->cuModuleGetFunction(&w->cmp_bf16, w->helpers, "ct_cmp_bf16");
   if (!r) r = cu->cuModuleGetFunction(&w->empty, w->helpers, "ct_empty");
   if (!r) r = cu->cuModuleGetFunction(&w->fill_f32, w->helpers, "ct_fill_f32");
-  static const char *more[] = {"ct_cmpar_f32", "ct_cmpar_f64", "ct_cmpar_f16", "ct_reduce_f32", "ct_reduce_f64",
-                               "ct_reduce_i32", "ct_reduce_u32"};
-  CUfunction *dst[] = {&w->cmpar_f32, &w->cmpar_f64, &w->cmpar_f16, &w->reduce_f32, &w->reduce_f64, &w->reduce_i32,
-                       &w->reduce_u32};
-  for (int i = 0; i < 7 && !r; i++) r = cu->cuModuleGetFunction(dst[i], w->helpers, more[i]);
+  if (!r) r = cu->cuModuleGetFunction(&w->fill_h16, w->helpers, "ct_fill_h16");
+  static const char *more[] = {"ct_cmpar_f32", "ct_cmpar_f64", "ct_cmpar_f16", "ct_cmpar_bf16", "ct_reduce_f32",
+                               "ct_reduce_f64", "ct_reduce_i32", "ct_reduce_u32"};
+  CUfunction *dst[] = {&w->cmpar_f32, &w->cmpar_f64, &w->cmpar_f16, &w->cmpar_bf16, &w->reduce_f32, &w->reduce_f64,
+                       &w->reduce_i32, &w->reduce_u32};
+  for (int i = 0; i < 8 && !r; i++) r = cu->cuModuleGetFunction(dst[i], w->helpers, more[i]);
   w->iso_floor_ms = NAN;
   if (r) return cterr_set(err, "helper kernels: %s", cuda_errstr(r));
   if ((r = cu->cuMemAlloc(&w->cmp_res, 16)) || (r = cu->cuMemAlloc(&w->red_res, 8 * sizeof(double))))
@@ -479,7 +491,8 @@ static int on_setup(worker *w, int out, const dbuf *p) {
   }
   /* The cuBLAS baseline of a GEMM space (cublas_sgemm); why it is missing, if it is. */
   wire_setup_ok ok = {copy, NAN, ""};
-  if (!known && w->setup.sgemm[0] > 0) ok.sgemm_ms = wk_sgemm_ms(w, w->setup.sgemm, ok.sgemm_why, sizeof ok.sgemm_why);
+  if (!known && w->setup.sgemm[0] > 0)
+    ok.sgemm_ms = wk_sgemm_ms(w, w->setup.sgemm, (elemtype)w->setup.gemm_type, ok.sgemm_why, sizeof ok.sgemm_why);
   return wire_write(out, MSG_SETUP_OK, &ok, sizeof ok, NULL, 0, NULL, 0, &err) ? 1 : 0;
 }
 

@@ -55,6 +55,15 @@ static void format_elem(char *buf, size_t n, elemtype t, const unsigned char *p)
     case EL_F32: { float f; uint32_t u; memcpy(&f, p, 4); memcpy(&u, p, 4); snprintf(buf, n, "%.9g (0x%08x)", f, u); break; }
     case EL_F64: { double d; memcpy(&d, p, 8); snprintf(buf, n, "%.17g", d); break; }
     case EL_F16: { uint16_t h; memcpy(&h, p, 2); snprintf(buf, n, "%.5g (0x%04x)", h2f(h), h); break; }
+    case EL_BF16: {
+      uint16_t h;
+      memcpy(&h, p, 2);
+      uint32_t x = (uint32_t)h << 16;
+      float f;
+      memcpy(&f, &x, 4);
+      snprintf(buf, n, "%.4g (0x%04x)", f, h);
+      break;
+    }
     case EL_I32: { int32_t i; memcpy(&i, p, 4); snprintf(buf, n, "%d", i); break; }
     case EL_U32: { uint32_t i; memcpy(&i, p, 4); snprintf(buf, n, "%u", i); break; }
     case EL_I64: { int64_t i; memcpy(&i, p, 8); snprintf(buf, n, "%lld", (long long)i); break; }
@@ -63,7 +72,7 @@ static void format_elem(char *buf, size_t n, elemtype t, const unsigned char *p)
   }
 }
 
-static int is_float(elemtype t) { return t == EL_F32 || t == EL_F64 || t == EL_F16; }
+static int is_float(elemtype t) { return elemtype_is_float(t); }
 
 /* "atol 1e-06, rtol 1e-05", "relative tolerance 0.001", "exact comparison" */
 static void describe_bounds(char *how, size_t n, const argspec *a, double tol) {
@@ -143,10 +152,10 @@ int wk_compare(worker *w, wire_result *res) {
     if (w->check_f) { /* the user's: (out, ref, n, res), as the built-in ones */
       f = w->check_f;
     } else if ((atol > 0 || rtol > 0) && isfloat) {
-      f = a->type == EL_F32 ? w->cmpar_f32 : a->type == EL_F64 ? w->cmpar_f64 : w->cmpar_f16;
+      f = a->type == EL_F32 ? w->cmpar_f32 : a->type == EL_F64 ? w->cmpar_f64 : a->type == EL_F16 ? w->cmpar_f16 : w->cmpar_bf16;
       params = pa;
     } else if (tol > 0 && isfloat) {
-      f = a->type == EL_F32 ? w->cmp_f32 : a->type == EL_F64 ? w->cmp_f64 : w->cmp_f16;
+      f = a->type == EL_F32 ? w->cmp_f32 : a->type == EL_F64 ? w->cmp_f64 : a->type == EL_F16 ? w->cmp_f16 : w->cmp_bf16;
       params = pt;
     }
     unsigned long long blocks = (n + 255) / 256, cap = (unsigned long long)w->info.sms * 16;

@@ -31,10 +31,11 @@ typedef struct worker {
   CUdeviceptr cmp_res; /* {mismatches, first index} */
   CUmodule helpers;
   CUfunction cmp_bits[4]; /* 1, 2, 4, 8-byte elements */
-  CUfunction cmp_f32, cmp_f64, cmp_f16;
+  CUfunction cmp_f32, cmp_f64, cmp_f16, cmp_bf16;
   CUfunction empty;     /* ct_empty: the floor of the isolated time */
   CUfunction fill_f32;  /* ct_fill_f32: uniform [-1, 1) floats (the cuBLAS baseline's inputs) */
-  CUfunction cmpar_f32, cmpar_f64, cmpar_f16;          /* |a - r| <= atol + rtol |r| */
+  CUfunction fill_h16;  /* ct_fill_h16: the same rounded to bfloat16 or half (cublas_gemmex) */
+  CUfunction cmpar_f32, cmpar_f64, cmpar_f16, cmpar_bf16; /* |a - r| <= atol + rtol |r| */
   CUfunction reduce_f32, reduce_f64, reduce_i32, reduce_u32; /* sum, max, min, NaNs of a buffer */
   CUdeviceptr red_res;  /* 8 doubles: the reductions of an output and of its reference */
   double iso_floor_ms;  /* median event time of ct_empty after a flush; NAN: not measured yet */
@@ -105,9 +106,10 @@ void wk_seq_release(worker *w);
 /* Load, check and time one configuration. Fills res; res->fatal set when the worker must exit. */
 void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *cubin, wire_result *res);
 
-/* The problem's cuBLAS SGEMM baseline (gpu_worker_cublas.c): the median ms of cuBLAS SGEMM of
- * shape mnk, strict FP32; NAN with why filled when cuBLAS is unavailable or fails. */
-double wk_sgemm_ms(worker *w, const int64_t mnk[3], char *why, size_t whylen);
+/* The problem's cuBLAS baseline (gpu_worker_cublas.c): the median ms of cuBLAS SGEMM of shape
+ * mnk, strict FP32 (type EL_F32), or of cublasGemmEx with EL_BF16 / EL_F16 inputs and FP32
+ * compute; NAN with why filled when cuBLAS is unavailable or fails. */
+double wk_sgemm_ms(worker *w, const int64_t mnk[3], elemtype type, char *why, size_t whylen);
 
 /* Energy per launch over a window of job->want_energy ms (gpu_worker_energy.c); after wk_time. */
 void wk_energy(worker *w, CUfunction f, const wire_job *job, wire_result *res);

@@ -15,11 +15,14 @@ static const struct {
     [EL_U32] = {"uint", 4, {"uint32", "u32", "unsigned"}},
     [EL_U8] = {"uint8", 1, {"u8", "uchar", "byte"}},
     [EL_F16] = {"half", 2, {"float16", "f16", NULL}},
+    [EL_BF16] = {"bfloat16", 2, {"bf16", NULL}},
 };
 
 const char *elemtype_name(elemtype t) { return t >= 0 && t < EL_COUNT ? types[t].name : "?"; }
 
 int elemtype_size(elemtype t) { return t >= 0 && t < EL_COUNT ? types[t].size : 0; }
+
+int elemtype_is_float(elemtype t) { return t == EL_F32 || t == EL_F64 || t == EL_F16 || t == EL_BF16; }
 
 int elemtype_parse(const char *s, elemtype *out) {
   if (!s) return -1;

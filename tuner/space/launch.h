@@ -6,10 +6,11 @@
 
 #include <stdint.h>
 
-typedef enum { EL_F32, EL_F64, EL_I32, EL_I64, EL_U32, EL_U8, EL_F16, EL_COUNT } elemtype;
-const char *elemtype_name(elemtype t);        /* "float", "double", "int", "int64", "uint", "uint8", "half" */
+typedef enum { EL_F32, EL_F64, EL_I32, EL_I64, EL_U32, EL_U8, EL_F16, EL_BF16, EL_COUNT } elemtype;
+const char *elemtype_name(elemtype t);        /* "float", "double", "int", "int64", "uint", "uint8", "half", "bfloat16" */
 int elemtype_parse(const char *s, elemtype *out); /* accepts the names above and float32/int32/... */
 int elemtype_size(elemtype t);
+int elemtype_is_float(elemtype t);            /* float, double, half, bfloat16 */
 
 typedef enum {
   ARG_INPUT,  /* device buffer filled with seeded random data, never compared */

@@ -421,7 +421,7 @@ int space_load(const char *path, space **out, cterr *err) {
   lua_settop(L, 1);
   if (space_eval_problems(s, err) < 0 || space_eval_runtime_check(s, err) < 0 || space_eval_symbols(s, err) < 0) goto fail;
   double t0 = now_seconds();
-  if (space_eval_enumerate(s, err) < 0 || space_eval_buffer_max(s, err) < 0) goto fail;
+  if (space_eval_enumerate(s, err) < 0 || space_eval_buffer_max(s, err) < 0 || space_arch_eval(s, err) < 0) goto fail;
   s->enum_seconds = now_seconds() - t0;
   lua_settop(L, 1);
   dbuf_free(&src);
@@ -455,7 +455,7 @@ void space_free(space *s) {
   free(s->probs), free(s->pslot);
   for (int i = 0; i < s->nargs; i++) free(s->args[i].size.text);
   sp_value *vals[] = {&s->geom.block, &s->geom.grid, &s->geom.shared, &s->ref_geom.block,
-                      &s->ref_geom.grid, &s->ref_geom.shared, &s->bytes, &s->flops, &s->sgemm};
+                      &s->ref_geom.grid, &s->ref_geom.shared, &s->bytes, &s->flops, &s->sgemm, &s->gemmex};
   for (size_t i = 0; i < sizeof vals / sizeof *vals; i++) free(vals[i]->text);
   for (int p = 0; p < CS_MAX_PARAMS; p++) free(s->pval[p]);
   for (int i = 0; i < s->nobjectives; i++) free(s->objectives[i]);
@@ -467,6 +467,7 @@ void space_free(space *s) {
   free(s->check_kernel), free(s->check_template_path);
   for (int i = 0; i < s->nref_defines; i++) free(s->ref_defines[i]);
   free(s->ref_defines);
+  space_arch_free(s);
   configset_free(s->cs);
   free(s);
 }
@@ -528,6 +529,8 @@ double space_flops(space *s, int prob, cterr *err) {
   if (prob < 0 || prob >= s->nproblems) return cterr_set(err, "%s: no problem %d", s->path, prob), NAN;
   return s->probs[prob].flops;
 }
+
+elemtype space_gemm_type(const space *s) { return s->gemmex.kind != SV_NONE ? s->gemm_type : EL_F32; }
 
 int space_sgemm(const space *s, int prob, int64_t mnk[3]) {
   mnk[0] = mnk[1] = mnk[2] = 0;

@@ -136,9 +136,20 @@ int space_symbols(const space *s, int prob, symspec *out, const void **data);
 double space_bytes(space *s, int prob, cterr *err);
 double space_flops(space *s, int prob, cterr *err);
 /* cublas_sgemm = function(n) return M, N, K end: the problem's baseline, a cuBLAS SGEMM
- * (strict FP32) of that shape, timed by the GPU worker (the tables' "% cuBLAS"). 1 and mnk
- * filled when the space gives it, 0 (mnk zero) otherwise. */
+ * (strict FP32) of that shape, timed by the GPU worker (the tables' "% cuBLAS"); or
+ * cublas_gemmex = function(n) return M, N, K, "bf16" end: cublasGemmEx with inputs of that
+ * type (bf16 or f16) and FP32 compute. 1 and mnk filled when the space gives one, 0 (mnk zero)
+ * otherwise; space_gemm_type: the inputs' type (EL_F32 for cublas_sgemm). */
 int space_sgemm(const space *s, int prob, int64_t mnk[3]);
+elemtype space_gemm_type(const space *s);
+/* arch (space_arch.c): the architecture configuration cfg needs, as the space gave it ("sm_80",
+ * "sm_90a"), or NULL for any. space_config_arch: whether it runs on target ("sm_90", or an
+ * --arch such as "sm_90a"): 1 with the architecture to compile it for in out (the target, or
+ * sm_XYa when it needs sm_XYa's own instructions and the target is an X.Y one), 0 with why
+ * filled when the target lacks what it needs. */
+const char *space_config_needs(const space *s, size_t cfg);
+int space_config_arch(const space *s, size_t cfg, const char *target, char *out, size_t outlen, char *why,
+                      size_t whylen);
 /* Objectives: "time" (the median) always first; others ("energy", or any numeric record field
  * of record_field) as listed, each minimised unless space_objective_max says maximised. */
 int space_nobjectives(const space *s);

@@ -114,7 +114,7 @@ static void push_problem(space *s, int prob) {
   }
 }
 
-static void push_config(space *s, size_t cfg) {
+void space_push_config(space *s, size_t cfg) {
   const uint16_t *row = configset_row(s->cs, cfg);
   int np = configset_nparams(s->cs);
   lua_createtable(s->L, 0, np);
@@ -263,7 +263,7 @@ int space_eval_config_geom(space *s, const sp_geom *g, size_t cfg, int prob, con
   char *key = configset_row_key(s->cs, configset_row(s->cs, cfg));
   char *ctx = xasprintf("%s%s for %s on problem %s", what ? " of " : "", what ? what : "", key, s->probs[prob].key);
   free(key);
-  push_config(s, cfg);
+  space_push_config(s, cfg);
   push_problem(s, prob);
   int rc = eval_geom(s, g, 2, ctx, out, err);
   free(ctx);
@@ -356,7 +356,7 @@ static int scalar_value(const sp_arg *a, const vres *r, const char *what, const 
   case EL_I64: lo = -9.3e18, hi = 9.3e18; break;
   default: lo = -INFINITY, hi = INFINITY; break;
   }
-  int isf = a->type == EL_F32 || a->type == EL_F64 || a->type == EL_F16;
+  int isf = elemtype_is_float(a->type);
   if ((!isf && !r->isint[0]) || r->d[0] < lo || r->d[0] > hi)
     return cterr_set(err, "%s:%d: %s%s is %.17g: not a valid %s", a->size.file, a->size.line, what, ctx, r->d[0],
                      elemtype_name(a->type));
@@ -437,10 +437,46 @@ int space_eval_number(space *s, int prob, const sp_value *v, const char *what, d
   return rc;
 }
 
+/* cublas_gemmex: M, N, K and the inputs' type, "bf16" or "f16" (the same for every problem). */
+static int eval_gemmex(space *s, int prob, cterr *err) {
+  lua_State *L = s->L;
+  int64_t *o = s->probs[prob].sgemm;
+  const sp_value *v = &s->gemmex;
+  int base = lua_gettop(L), rc = 0;
+  if (v->kind != SV_FUNC)
+    return cterr_set(err, "%s:%d: cublas_gemmex must be a function(n) giving M, N, K and \"bf16\" or \"f16\"", v->file,
+                     v->line);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, v->ref);
+  push_problem(s, prob);
+  cterr e;
+  if (space_pcall(s, 1, LUA_MULTRET, &e) < 0)
+    return cterr_set(err, "%s:%d: cublas_gemmex failed on problem %s: %s", v->file, v->line, s->probs[prob].key, e.msg);
+  int n = lua_gettop(L) - base, ok = n == 4;
+  for (int i = 0; ok && i < 3; i++) {
+    int isint;
+    lua_Integer x = lua_tointegerx(L, base + 1 + i, &isint);
+    ok = isint && x >= 1 && x <= (1 << 20);
+    o[i] = x;
+  }
+  elemtype t = EL_F32;
+  if (ok) ok = lua_type(L, base + 4) == LUA_TSTRING && elemtype_parse(lua_tostring(L, base + 4), &t) == 0 &&
+               (t == EL_BF16 || t == EL_F16);
+  if (!ok) {
+    o[0] = o[1] = o[2] = 0;
+    rc = cterr_set(err, "%s:%d: cublas_gemmex on problem %s must give three integers M, N, K from 1 to 1048576 and "
+                   "the inputs' type \"bf16\" or \"f16\" (got %d value%s)", v->file, v->line, s->probs[prob].key, n,
+                   n == 1 ? "" : "s");
+  }
+  s->gemm_type = t;
+  lua_settop(L, base);
+  return rc;
+}
+
 /* cublas_sgemm: M, N, K, three integers >= 1 (the shape of the problem's cuBLAS baseline). */
 static int eval_sgemm(space *s, int prob, cterr *err) {
   int64_t *o = s->probs[prob].sgemm;
   o[0] = o[1] = o[2] = 0;
+  if (s->gemmex.kind != SV_NONE) return eval_gemmex(s, prob, err);
   if (s->sgemm.kind == SV_NONE) return 0;
   char *ctx = xasprintf(" on problem %s", s->probs[prob].key);
   push_problem(s, prob);
@@ -647,7 +683,7 @@ int space_ref_config(space *s, size_t cfg, int prob, launch_geom *geom, uint64_t
   char *ctx = xasprintf(" of the reference for %s on problem %s", k, s->probs[prob].key);
   free(k);
   push_problem(s, prob);
-  push_config(s, cfg);
+  space_push_config(s, cfg);
   int rc = eval_geom(s, &s->ref_geom, 2, ctx, geom, err);
   free(ctx);
   return rc;

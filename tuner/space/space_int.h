@@ -8,6 +8,7 @@
  *   space_eval.c  enumeration with constraints, geometry, argument sizes, bytes and flops
  *   space_limits.c memory, instruction, time and string-pattern bounds on the space's Lua code
  *   space_options.c the allow-list of NVRTC options a space may pass
+ *   space_arch.c  the architecture each configuration needs (`arch`)
  *   space_problems.c problems: lists, shape sets (ct.product, ct.zip), generator functions
  *
  * Lua values a space keeps (functions, compiled size expressions) live in the registry,
@@ -30,6 +31,8 @@ typedef struct sp_value {
   const char *file;  /* where it was given, for messages (points into space's strings) */
   int line;
 } sp_value;
+
+#define SP_MAX_ARCH_NAMES 16 /* different answers of `arch` */
 
 typedef struct sp_rule {
   int nnames;
@@ -75,7 +78,7 @@ typedef struct sp_problem {
   char *key;    /* "M=8192,N=8192" */
   argspec *args; /* nargs of them (space_eval_problems) */
   double bytes, flops;
-  int64_t sgemm[3]; /* cublas_sgemm: M, N, K of the cuBLAS baseline; 0 0 0: none */
+  int64_t sgemm[3]; /* cublas_sgemm / cublas_gemmex: M, N, K of the cuBLAS baseline; 0 0 0: none */
   launch_geom ref_geom;
   symspec syms[MAX_SYMBOLS]; /* the symbols for this problem, their data (SYMSRC_DATA) alongside */
   dbuf symdata[MAX_SYMBOLS];
@@ -122,7 +125,15 @@ struct space {
   sp_geom geom;
   char *ref_kernel, *ref_template_path;
   sp_geom ref_geom;
-  sp_value bytes, flops, sgemm;
+  sp_value bytes, flops, sgemm, gemmex;
+  elemtype gemm_type; /* the baseline's A and B: EL_F32 (cublas_sgemm), EL_BF16 or EL_F16 (cublas_gemmex) */
+  /* space_arch.c */
+  int arch_ref, arch_all;        /* arch = function(p): its registry reference; arch = "sm_XY": 1 + its index */
+  const char *arch_file;
+  int arch_line;
+  unsigned char *arch_of;        /* per valid configuration: 1 + index in arch_names; 0: any architecture */
+  char *arch_names[SP_MAX_ARCH_NAMES];
+  int narch_names;
   double tolerance, timeout;
   double atol, rtol;          /* check = { atol =, rtol = }: the default of every output */
   int unchecked;              /* check = false: timing only, records marked unchecked */
@@ -191,7 +202,14 @@ int space_parse_launches(space *s, lua_State *L, int t, cterr *err);
 int space_parse_arg_list(space *s, lua_State *L, int idx, int *out, int *n, const char *what, cterr *err);
 void space_launches_free(space *s);
 
+/* space_arch.c: read `arch` from the space table at t (file:line of the ct.space call for
+ * messages); evaluate it for every valid configuration (after the enumeration); free. */
+int space_arch_parse(space *s, lua_State *L, int t, const char *file, int line, cterr *err);
+int space_arch_eval(space *s, cterr *err);
+void space_arch_free(space *s);
+
 /* space_eval.c */
+void space_push_config(space *s, size_t cfg); /* p: every parameter of configuration cfg */
 int space_eval_enumerate(space *s, cterr *err);
 int space_eval_problems(space *s, cterr *err); /* args, bytes, flops, reference geometry */
 int space_eval_runtime_check(space *s, cterr *err); /* every runtime parameter reaches an argument */

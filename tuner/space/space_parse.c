@@ -189,8 +189,8 @@ int space_parse(space *s, cterr *err) {
   int t = lua_gettop(L);
   static const char *const keys[] = {"name", "template", "kernel", "params", "constraints", "problems", "problem",
                                      "args", "symbols", "block", "grid", "shared", "reference", "check", "bytes",
-                                     "flops", "cublas_sgemm", "objectives", "options", "timeout", "template_var",
-                                     "launches", NULL};
+                                     "flops", "cublas_sgemm", "cublas_gemmex", "arch", "objectives", "options",
+                                     "timeout", "template_var", "launches", NULL};
   if (sp_check_keys(L, t, keys, "space", w, err) < 0) return -1;
   if (sp_get_string(L, t, "name", &s->name, 0, "space", w, err) < 0) return -1;
   if (!s->name) {
@@ -261,8 +261,12 @@ int space_parse(space *s, cterr *err) {
   lua_pop(L, 1);
   if (sp_get_value(s, L, t, "bytes", &s->bytes, 0, 1, 1, "space", w, err) < 0 ||
       sp_get_value(s, L, t, "flops", &s->flops, 0, 1, 1, "space", w, err) < 0 ||
-      sp_get_value(s, L, t, "cublas_sgemm", &s->sgemm, 0, 3, 1, "space", w, err) < 0)
+      sp_get_value(s, L, t, "cublas_sgemm", &s->sgemm, 0, 3, 1, "space", w, err) < 0 ||
+      sp_get_value(s, L, t, "cublas_gemmex", &s->gemmex, 0, 1, 0, "space", w, err) < 0 ||
+      space_arch_parse(s, L, t, w.file, w.line, err) < 0)
     return -1;
+  if (s->sgemm.kind != SV_NONE && s->gemmex.kind != SV_NONE)
+    return sp_perr(err, w, "cublas_sgemm and cublas_gemmex are two baselines: give one");
   rc = parse_objectives(s, L, t, err);
   if (rc < 0 || parse_strings(s, L, t, "options", &s->options, &s->noptions, err) < 0) return -1;
   for (int i = 0; i < s->noptions; i++) {

@@ -63,11 +63,12 @@ static int parse_arg(space *s, lua_State *L, int idx, int i, cterr *err) {
   lua_pop(L, 1);
   lua_getfield(L, idx, "type");
   if (lua_type(L, -1) != LUA_TSTRING || elemtype_parse(lua_tostring(L, -1), &a->type) < 0)
-    return sp_perr(err, w, "%s: unknown element type %s (expected float, double, int, int64, uint, uint8 or half)", what,
-                GOT(-1));
+    return sp_perr(err, w,
+                   "%s: unknown element type %s (expected float, double, int, int64, uint, uint8, half or bfloat16)",
+                   what, GOT(-1));
   lua_pop(L, 1);
   int is_buf = a->kind != ARG_SCALAR;
-  int isf = a->type == EL_F32 || a->type == EL_F64 || a->type == EL_F16;
+  int isf = elemtype_is_float(a->type);
   a->lo = isf ? -1 : 0, a->hi = isf ? 1 : 1000, a->fill = FILL_RANDOM;
   static const char *const names[] = {"out", "in", "inout", "arg"};
   snprintf(a->name, sizeof a->name, "%s%d", names[a->kind == ARG_OUTPUT ? 0 : a->kind == ARG_INPUT ? 1

@@ -72,7 +72,7 @@ static int parse_symbol(space *s, lua_State *L, int idx, int i, cterr *err) {
     if (!strcmp(s->syms[k].name, y->name)) return sp_perr(err, w, "%s: symbol declared twice", what);
   lua_getfield(L, idx, "type");
   if (lua_type(L, -1) != LUA_TSTRING || elemtype_parse(lua_tostring(L, -1), &y->type) < 0)
-    return sp_perr(err, w, "%s: unknown element type %s (expected float, double, int, int64, uint, uint8 or half)",
+    return sp_perr(err, w, "%s: unknown element type %s (expected float, double, int, int64, uint, uint8, half or bfloat16)",
                    what, GOT(-1));
   lua_pop(L, 1);
   s->nsyms++; /* from here space_symbols_free releases it */
@@ -146,7 +146,7 @@ static int parse_symbol(space *s, lua_State *L, int idx, int i, cterr *err) {
     if (bad == 2) return sp_perr(err, w, "%s: fill must be \"random\", \"zero\" or \"iota\"", owhat);
     if (bad) return sp_perr(err, w, "%s: fill is for a generated symbol; this one has values, a file or a buffer", owhat);
   }
-  int isf = y->type == EL_F32 || y->type == EL_F64 || y->type == EL_F16;
+  int isf = elemtype_is_float(y->type);
   y->lo = isf ? -1 : 0, y->hi = isf ? 1 : 1000;
   const char *lh[2] = {"lo", "hi"};
   double *dst[2] = {&y->lo, &y->hi};
@@ -198,6 +198,15 @@ static void put_elem(elemtype t, double v, unsigned char *out) {
       int e = (int)((x >> 23) & 0xff) - 127 + 15;
       uint16_t h = e >= 31 ? (uint16_t)(sign | 0x7c00u) : e <= 0 ? (uint16_t)sign
                  : (uint16_t)(sign | ((uint32_t)e << 10) | ((mant + 0x1000u) >> 13));
+      memcpy(out, &h, 2);
+      break;
+    }
+    case EL_BF16: { /* the float's top half, rounded to nearest even (NaN kept a NaN) */
+      float f = (float)v;
+      uint32_t x;
+      memcpy(&x, &f, 4);
+      uint16_t h = (x & 0x7fffffffu) > 0x7f800000u ? (uint16_t)((x >> 16) | 0x40u)
+                 : (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
       memcpy(out, &h, 2);
       break;
     }
