@@ -108,7 +108,7 @@ int replay_load_cutune(const char *path, const char *problem, replay **out, cter
     }
     size_t idx = configset_add(rp->own_cs, row);
     double cms = r->compile_ms;
-    if (r->status == ST_OK && !(r->t_median > 0 && isfinite(r->t_median))) {
+    if (r->status == ST_OK && !record_timed(r)) {
       replay_warn(rp, "%s: record %zu (%s): time %g is not a positive time; counted as failed (runtime_fault)", path,
                   i + 1, r->config ? r->config : "?", r->t_median);
       replay_set(rp, idx, ST_RUNTIME_FAULT, INFINITY, cms, 0, NULL, 0);

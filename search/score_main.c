@@ -30,7 +30,7 @@ static const char score_usage[] =
     "Output: a table per strategy — mean score over budgets --budget-min..--budget-max, the\n"
     "score at 20, 50, 100 and 200 evaluations, and the fraction of the optimum reached\n"
     "(optimum time / best time found, mean over repeats and files) at 25, 50, 100, 200\n"
-    "evaluations — then the mean score per file, and an SVG plot of score against budget.\n"
+    "evaluations — then the mean score per file, and with --svg FILE a plot of score against budget.\n"
     "\n"
     "options:\n"
     "  --strategies a,b,c   strategies to compare (default random,ils,ga,anneal,bo,bandit,hybrid;\n"
@@ -56,7 +56,7 @@ static const char score_usage[] =
     "  --profile            also print the strategies' own CPU time per proposal (ask + tell)\n"
     "                       around 200 and 2000 evaluations (use --budget-max 2000)\n"
     "  --jobs N             worker processes over files (default 2)\n"
-    "  --svg FILE           where the plot goes (default score.svg)\n"
+    "  --svg FILE           also plot the mean score per budget there (default: no plot)\n"
     "  strategy settings (same for every file; defaults in parentheses):\n"
     "  --arms a,b,c         bandit arms (ga,bo)\n"
     "  --bandit-c X         bandit exploration weight (0.05)\n"
@@ -84,36 +84,14 @@ typedef struct {
   char msg[CTERR_MAX];
 } file_header;
 
-static int write_all(int fd, const void *p, size_t n) {
-  const char *c = p;
-  while (n) {
-    ssize_t w = write(fd, c, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return -1;
-    c += w, n -= (size_t)w;
-  }
-  return 0;
-}
-
-static int read_all(int fd, void *p, size_t n) {
-  char *c = p;
-  while (n) {
-    ssize_t r = read(fd, c, n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return -1;
-    c += r, n -= (size_t)r;
-  }
-  return 0;
-}
-
 static void worker(int fd, int job, int jobs, char **files, int nfiles, const score_cfg *cfg) {
   score_result *res = xcalloc((size_t)cfg->nstrat, sizeof *res);
   for (int f = job; f < nfiles; f += jobs) {
     file_header h = {.file = f, .ok = 1};
     cterr err = {{0}};
     if (score_file(files[f], cfg, res, &err) < 0) h.ok = 0, snprintf(h.msg, sizeof h.msg, "%s", err.msg);
-    if (write_all(fd, &h, sizeof h) < 0) break;
-    if (h.ok && write_all(fd, res, (size_t)cfg->nstrat * sizeof *res) < 0) break;
+    if (fd_write_all(fd, &h, sizeof h) < 0) break;
+    if (h.ok && fd_write_all(fd, res, (size_t)cfg->nstrat * sizeof *res) < 0) break;
   }
   free(res);
 }
@@ -169,7 +147,7 @@ static int write_svg(const char *path, const score_cfg *cfg, double (*curve)[SCO
   dbuf_puts(&o, "</svg>\n");
 #undef X
 #undef Y
-  int rc = file_write_atomic(path, o.data, o.len, err);
+  int rc = file_write_output(path, o.data, o.len, err);
   dbuf_free(&o);
   return rc;
 }
@@ -307,7 +285,7 @@ static int write_csv(const char *path, const score_cfg *cfg, double (*curve)[SCO
     for (int s = 0; s < cfg->nstrat; s++) dbuf_printf(&o, ",%.4f", curve[s][b]);
     dbuf_puts(&o, "\n");
   }
-  int rc = file_write_atomic(path, o.data, o.len, err);
+  int rc = file_write_output(path, o.data, o.len, err);
   dbuf_free(&o);
   return rc;
 }
@@ -344,7 +322,7 @@ int search_score_main(int argc, char **argv) {
       return 0;
     }
   score_cfg cfg = {.repeats = 25, .budget_min = 10, .budget_max = 200, .seed = 1, .batch = 1};
-  const char *svg = "score.svg";
+  const char *svg = NULL; /* --svg: nothing is written unasked */
   int jobs = 2, nfiles = 0, status = 0;
   char **files = xcalloc((size_t)argc + 1, sizeof(char *));
   char *strat_list = xstrdup("random,ils,ga,anneal,bo,bandit,hybrid");
@@ -387,14 +365,14 @@ int search_score_main(int argc, char **argv) {
   }
   for (int j = 0; j < nj; j++) {
     file_header h;
-    while (read_all(fds[j], &h, sizeof h) == 0) {
+    while (fd_read_all(fds[j], &h, sizeof h) == 0) {
       if (h.file < 0 || h.file >= nfiles) break;
       if (!h.ok) {
         fprintf(stderr, "cutune score: %s\n", h.msg);
         status = 1;
         continue;
       }
-      if (read_all(fds[j], all + (size_t)h.file * cfg.nstrat, (size_t)cfg.nstrat * sizeof *all) < 0) break;
+      if (fd_read_all(fds[j], all + (size_t)h.file * cfg.nstrat, (size_t)cfg.nstrat * sizeof *all) < 0) break;
       done[h.file] = 1;
       double sec = 0;
       for (int s = 0; s < cfg.nstrat; s++) sec += all[(size_t)h.file * cfg.nstrat + s].seconds;
@@ -479,11 +457,11 @@ int search_score_main(int argc, char **argv) {
     fprintf(stderr, "cutune score: %s\n", err.msg);
     status = 1;
   }
-  if (write_svg(svg, &cfg, curve, ndone, &err) < 0) {
+  if (svg && write_svg(svg, &cfg, curve, ndone, &err) < 0) {
     fprintf(stderr, "cutune score: %s\n", err.msg);
     status = 1;
   } else {
-    printf("\nplot: %s   (wall time %.1f s)\n", svg, now_seconds() - t0);
+    printf("\n%s%s%s(wall time %.1f s)\n", svg ? "plot: " : "", svg ? svg : "", svg ? "   " : "", now_seconds() - t0);
   }
   free(curve), free(all), free(done), free(files), free(strat_list);
   return status;

@@ -32,31 +32,19 @@ static void bandit_free(strategy *s) {
   free(b->owner), free(b);
 }
 
+/* Each arm's seed: the next draw of the bandit's own generator. */
+static uint64_t arm_seed(strategy *s, int k) {
+  (void)k;
+  return rng_next(&s->r);
+}
+
 static int bandit_init(strategy *s, cterr *err) {
   bandit_state *b = xcalloc(1, sizeof *b);
   s->impl = b;
   b->best_seen = INFINITY;
-  b->owner = xmalloc(s->n);
-  memset(b->owner, 0xff, s->n);
-  char *list = xstrdup(s->o.arms), *save = NULL;
-  for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    if (!strcmp(tok, "bandit")) {
-      free(list);
-      return cterr_set(err, "arm 'bandit' cannot be an arm of itself");
-    }
-    if (b->narms == MAX_ARMS) {
-      free(list);
-      return cterr_set(err, "at most %d arms (got '%s')", MAX_ARMS, s->o.arms);
-    }
-    uint64_t seed = rng_next(&s->r);
-    if (strategy_new_shared(tok, s->cs, seed, &s->o, s->prop, s->nprop, &b->arm[b->narms], err) < 0) {
-      free(list);
-      return cterr_wrap(err, "bandit arm");
-    }
-    b->hist[b->narms] = xcalloc((size_t)s->o.bandit_window, 1);
-    b->narms++;
-  }
-  free(list);
+  b->owner = strategy_arm_owners(s);
+  if (strategy_new_arms(s, "bandit", s->o.arms, b->arm, &b->narms, MAX_ARMS, arm_seed, err) < 0) return -1;
+  for (int a = 0; a < b->narms; a++) b->hist[a] = xcalloc((size_t)s->o.bandit_window, 1);
   if (!b->narms) return cterr_set(err, "no arms given (expected names like \"ils,ga,bo\")");
   return 0;
 }

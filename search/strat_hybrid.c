@@ -63,12 +63,14 @@ static void hybrid_free(strategy *s) {
   free(h->owner), free(h);
 }
 
+/* Exploitation arm k's seed (arm 0 is BO, on the hybrid's own seed). */
+static uint64_t arm_seed(strategy *s, int k) { return s->seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)k); }
+
 static int hybrid_init(strategy *s, cterr *err) {
   hybrid_state *h = xcalloc(1, sizeof *h);
   s->impl = h;
   h->best_seen = INFINITY;
-  h->owner = xmalloc(s->n);
-  memset(h->owner, 0xff, s->n);
+  h->owner = strategy_arm_owners(s);
   h->patience = s->o.hybrid_patience;
   h->min_evals = s->o.hybrid_min;
   h->ramp = s->o.hybrid_ramp;
@@ -80,22 +82,7 @@ static int hybrid_init(strategy *s, cterr *err) {
   if (strategy_new_shared("bo", s->cs, s->seed, &s->o, s->prop, s->nprop, &h->arm[0], err) < 0)
     return cterr_wrap(err, "hybrid arm");
   h->narms = 1;
-  char *list = xstrdup(s->o.hybrid_arm), *save = NULL;
-  for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    if (!strcmp(tok, "bandit") || !strcmp(tok, "hybrid") || h->narms == HY_ARMS) {
-      cterr_set(err, "hybrid: at most %d single strategies as exploitation arms (got '%s')", HY_ARMS - 1,
-                s->o.hybrid_arm);
-      free(list);
-      return -1;
-    }
-    uint64_t seed = s->seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)h->narms);
-    if (strategy_new_shared(tok, s->cs, seed, &s->o, s->prop, s->nprop, &h->arm[h->narms], err) < 0) {
-      free(list);
-      return cterr_wrap(err, "hybrid arm");
-    }
-    h->narms++;
-  }
-  free(list);
+  if (strategy_new_arms(s, "hybrid", s->o.hybrid_arm, h->arm, &h->narms, HY_ARMS, arm_seed, err) < 0) return -1;
   if (h->narms < 2) return cterr_set(err, "hybrid: no exploitation arm given");
   return 0;
 }

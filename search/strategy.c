@@ -62,6 +62,28 @@ static void opts_merge(strategy_opts *dst, const strategy_opts *src) {
   if (src->cost_aware > 0) dst->cost_aware = 1;
 }
 
+int strategy_new_arms(strategy *s, const char *who, const char *list, strategy **arms, int *n, int max,
+                      uint64_t (*seed_of)(strategy *s, int k), cterr *err) {
+  char *copy = xstrdup(list ? list : ""), *save = NULL;
+  int rc = 0;
+  for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+    if (!strcmp(tok, "bandit") || !strcmp(tok, "hybrid"))
+      rc = cterr_set(err, "%s: '%s' cannot be an arm (an arm is a single strategy; got '%s')", who, tok, list);
+    else if (*n == max) rc = cterr_set(err, "%s: at most %d arms (got '%s')", who, max, list);
+    else if (strategy_new_shared(tok, s->cs, seed_of(s, *n), &s->o, s->prop, s->nprop, &arms[*n], err) < 0)
+      rc = cterr_wrap(err, "%s arm", who);
+    else (*n)++;
+  }
+  free(copy);
+  return rc;
+}
+
+int8_t *strategy_arm_owners(const strategy *s) {
+  int8_t *o = xmalloc(s->n ? s->n : 1);
+  memset(o, 0xff, s->n);
+  return o;
+}
+
 int strategy_new_shared(const char *name, const configset *cs, uint64_t seed, const strategy_opts *o,
                         uint8_t *prop, size_t *nprop, strategy **out, cterr *err) {
   *out = NULL;

@@ -48,6 +48,15 @@ struct strategy {
 int strategy_new_shared(const char *name, const configset *cs, uint64_t seed, const strategy_opts *o,
                         uint8_t *prop, size_t *nprop, strategy **out, cterr *err);
 
+/* The arms of a meta-strategy s (bandit, hybrid) from a list of names ("ils,ga"): one strategy
+ * per name, each sharing s's proposed-set, arm k seeded by seed_of(s, k), appended to
+ * arms[*n..max-1]. A name that is itself a meta-strategy, or more than max arms, is an error that
+ * names who and the list. */
+int strategy_new_arms(strategy *s, const char *who, const char *list, strategy **arms, int *n, int max,
+                      uint64_t (*seed_of)(strategy *s, int k), cterr *err);
+/* Which arm proposed each row of s: s->n entries, all -1 (none) to start. Caller frees. */
+int8_t *strategy_arm_owners(const strategy *s);
+
 static inline int st_free(const strategy *s, size_t i) { return !s->prop[i]; }
 /* A uniformly random row not proposed yet, or -1 when every row has been. */
 long st_random_free(strategy *s);

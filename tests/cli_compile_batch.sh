@@ -41,13 +41,19 @@ entries=$(cat "$C"/*/*.meta | grep -o '"lowered":"cutune_b[0-9]*_copy_race"' | w
 run_any "$BIN" "${CO[@]}" --jobs 2 --cache "$C" --batch 5 tests/spaces/fake_race.lua
 expect_output ": 0 compiled, 10 from the cache" "warm: one entry per member"
 
-# 3. a member whose worker crashes (the worker's abort hook): that member's compile error alone
-export CUTUNE_COMPILE_WORKER_ABORT=-DB=256
-expect_status 3 -- "$BIN" "${CO[@]}" --jobs 1 --no-cache --batch 10 -v tests/spaces/fake_race.lua
-unset CUTUNE_COMPILE_WORKER_ABORT
-expect_output "0 from the cache, 2 failed" "crashed member: the two with B=256"
-bad=$(printf '%s\n' "$OUTPUT" | grep -E '^B=[0-9]+,U=[0-9] +compile_error' | grep -vc '^B=256,' || true)
-[ "$bad" -eq 0 ] && ok || fail "$bad configurations other than B=256 failed with the crash"
+# 3. a member whose worker crashes (the worker's abort hook, in the test-only cutune-hooks):
+#    that member's compile error alone
+HOOKS=${CUTUNE_HOOKS_BIN:-}
+if [ -n "$HOOKS" ] && [ -x "$HOOKS" ]; then
+  export CUTUNE_COMPILE_WORKER_ABORT=-DB=256
+  expect_status 3 -- "$HOOKS" "${CO[@]}" --jobs 1 --no-cache --batch 10 -v tests/spaces/fake_race.lua
+  unset CUTUNE_COMPILE_WORKER_ABORT
+  expect_output "0 from the cache, 2 failed" "crashed member: the two with B=256"
+  bad=$(printf '%s\n' "$OUTPUT" | grep -E '^B=[0-9]+,U=[0-9] +compile_error' | grep -vc '^B=256,' || true)
+  [ "$bad" -eq 0 ] && ok || fail "$bad configurations other than B=256 failed with the crash"
+else
+  echo "note: cutune-hooks not built (-DCUTUNE_TEST_HOOKS=ON): the crashed-member case is not run"
+fi
 
 # 4. a template that cannot be batched: batching turns itself off, everything compiles
 expect_status 0 -- "$BIN" "${CO[@]}" --jobs 1 --no-cache --batch 4 tests/spaces/batch_breaks.lua

@@ -17,7 +17,7 @@ resources_clean() {
     END { exit !(n > 0 && bad == 0) }'
 }
 for arch in sm_90a sm_80; do
-  run_any "$BIN" run --compile-only --arch $arch --no-progress --sample 3 --seed 5 lua/hgemm_space.lua
+  run_any "$BIN" run --compile-only --arch $arch --no-progress -v --sample 3 --seed 5 lua/hgemm_space.lua
   expect_output "of them covering every value of every parameter" "$arch hgemm"
   if [ $arch = sm_90a ]; then
     [ "$STATUS" = 0 ] && ok || fail "sm_90a: exit $STATUS"

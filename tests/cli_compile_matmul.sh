@@ -9,8 +9,13 @@
 . "$(dirname "$0")/lib_cli.sh"
 set -e
 for arch in sm_90 sm_80; do
-  expect_status 0 -- "$BIN" run --compile-only --arch $arch --no-progress --sample 3 --seed 3 lua/matmul_space.lua
+  expect_status 0 -- "$BIN" run --compile-only --arch $arch --no-progress -v --sample 3 --seed 3 lua/matmul_space.lua
   expect_output "of them covering every value of every parameter" "$arch matmul"
+  # run --help gives the matmul space's size: the one the space has (issue 23, item 10)
+  count=$(printf '%s\n' "$OUTPUT" | sed -n 's/^lua\/matmul_space.lua: \([0-9]*\) valid configurations of.*/\1/p')
+  grouped=$(echo "$count" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta') # 74748 -> 74,748
+  if "$BIN" run --help | grep -q "lua/matmul_space.lua: $grouped configurations"; then ok
+  else fail "run --help does not give the matmul space's $grouped configurations"; fi
   expect_output "configurations for $arch" "$arch matmul"
   expect_output " 0 failed" "$arch matmul"
   if printf '%s' "$OUTPUT" | grep -q compile_error; then fail "$arch: a matmul configuration failed to compile"; else ok; fi

@@ -8,11 +8,11 @@
 set -e
 N=8
 for arch in sm_90 sm_80; do
-  expect_status 0 -- "$BIN" run --compile-only --sample $N --arch $arch --no-progress lua/transpose_space.lua
+  expect_status 0 -- "$BIN" run --compile-only --sample $N --arch $arch --no-progress -v lua/transpose_space.lua
   expect_output "$N configurations for $arch" "$arch run"
   expect_output " 0 failed" "$arch run"
   expect_output "timing needs a GPU" "$arch run"
-  expect_output "regs" "$arch table"
+  expect_output "registers" "$arch summary"
   expect_output "of them covering every value of every parameter" "$arch run"
   if printf '%s' "$OUTPUT" | grep -q compile_error; then fail "$arch: a configuration failed to compile"; else ok; fi
   # every value of every parameter is in the table (the values of lua/transpose_space.lua)

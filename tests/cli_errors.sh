@@ -37,7 +37,22 @@ expect_output "extra argument 'b.lua'"
 expect_status 1 -- "$BIN" run --compile-only "$TMPROOT/no_such_space.lua"
 expect_output "no_such_space.lua"
 expect_status 2 -- "$BIN" run --compile-only --problem 7 lua/transpose_space.lua
-expect_output "--problem '7' matches no problem"
+expect_output "--problem '7' matches no problem of lua/transpose_space.lua (it has 3"
+# --problem: the sizes in any order, or some of them (issue 23, item 14)
+for p in "N=8192,M=8192" "M=8192,N=8192" "M=8192" "N=1000" "0"; do
+  expect_status 0 -- "$BIN" run --compile-only --sample 1 -q --problem "$p" lua/transpose_space.lua
+done
+expect_status 2 -- "$BIN" run --compile-only --problem M=1 lua/transpose_space.lua
+expect_output "--problem 'M=1' matches no problem of lua/transpose_space.lua"
+expect_status 2 -- "$BIN" run --compile-only --problem N=8192,M=4096 lua/transpose_space.lua
+expect_output "matches no problem"
+expect_status 2 -- "$BIN" run --compile-only --problem 'N8192' lua/transpose_space.lua
+expect_output "expected an index (0), a range"
+# one problem (explain, report, __profile-one): sizes in any order, as few as tell it apart
+expect_status 1 -- "$BIN" __profile-one lua/transpose_space.lua TILE=7 M=1
+expect_output "no valid configuration 'TILE=7'"
+expect_status 1 -- "$BIN" report lua/transpose_space.lua --results "$TMPROOT/none" --problem M=1
+expect_output "'M=1' matches no problem of lua/transpose_space.lua (its problems: M=8192,N=8192, M=4096,N=4096, M=3002,N=1000"
 expect_status 2 -- "$BIN" devices --frob
 expect_output "unknown option '--frob'"
 
@@ -63,4 +78,16 @@ expect_output "partly_broken.cu("
 expect_output "-DX=2"
 expect_output "2 failed"
 expect_output "timing needs a GPU"
+# a parameter the template never names (misspelt: the template's #ifndef default applies) is
+# warned about before anything compiles (issue 23, item 14); the spelled-right one is not
+W="$TMPROOT/misspelt"
+mkdir -p "$W"
+cp tests/spaces/fake_run.cu tests/spaces/fake_run_inc.cuh "$W/"
+sed -e 's/ct.param("U", {1, 2})/ct.param("UNROL", {1, 2})/' tests/spaces/fake_run.lua > "$W/fake_run.lua"
+expect_status 0 -- grep -q 'ct.param("UNROL"' "$W/fake_run.lua"
+expect_status 0 -- "$BIN" run --compile-only --sample 1 --jobs 2 -q "$W/fake_run.lua"
+expect_output "warning: parameter UNROL appears nowhere in $W/fake_run.cu or the files it includes"
+if printf '%s' "$OUTPUT" | grep -q "parameter B appears nowhere\|parameter COVER appears nowhere"; then fail "a parameter the template uses was warned about"; else ok; fi
+expect_status 0 -- "$BIN" run --compile-only --sample 1 --jobs 2 -q tests/spaces/fake_run.lua
+if printf '%s' "$OUTPUT" | grep -q "appears nowhere"; then fail "fake_run.lua's parameters were warned about"; else ok; fi
 finish

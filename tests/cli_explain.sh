@@ -65,6 +65,28 @@ for id in best-0 params-0 front-0 curve-0-evals curve-0-seconds resources-0 expl
 done
 grep -q "32-way bank conflicts on shared loads" "$S/report.html" && ok || fail "report lacks the explain readings"
 grep -q '<td class="l flagged"' "$S/report.html" && ok || fail "report does not show the flagged verdict"
+# the counters' "#N" is the best table's rank N of that configuration (issue 23, item 14), and
+# the best table has no column without a figure
+python3 - "$S/report.html" <<'PY' && ok || fail "report: the counters' numbering or the best table's columns"
+import re, sys
+h = open(sys.argv[1]).read()
+best = re.search(r'<section id="best-0">.*?</table>', h, re.S).group(0)
+heads = re.findall(r'<th[^>]*>(.*?)</th>', best)
+rank = {}
+for row in re.findall(r'<tr><td>(\d+)</td>(.*?)</tr>', best, re.S):
+    cells = re.findall(r'<td[^>]*>(.*?)</td>', row[1])
+    rank[row[0]] = ",".join(f"{heads[1 + i]}={cells[i]}" for i in range(len(heads) - 1) if heads[1 + i] in ("TILE", "PAD", "SWIZZLE", "BLOCK_ROWS", "VEC", "UNROLL", "LDG", "ORDER", "TPB"))
+reads = re.findall(r'<p class="read"><b>#(\d+)</b> <code>(.*?)</code>', h)
+assert reads, "no numbered readings"
+shown = 0
+for n, config in reads: # a rank past the table's rows is still the configuration's rank
+    if n in rank:
+        assert rank[n] == config, f"#{n} reads {config}, the best table's #{n} is {rank[n]}"
+        shown += 1
+assert shown, "no reading names a configuration of the best table"
+cols = list(zip(*[re.findall(r'<td[^>]*>(.*?)</td>', r) for r in re.findall(r'<tr><td>\d+</td>.*?</tr>', best, re.S)]))
+assert all(any(c != "&ndash;" for c in col) for col in cols), "a column of the best table is empty"
+PY
 grep -q "<script src\|<link \|http://\|https://" <(sed 's#xmlns="http://www.w3.org/2000/svg"##g' "$S/report.html") && fail "report refers to something outside itself" || ok
 expect_status 2 -- "$BIN" report
 expect_status 1 -- "$BIN" report --store "$S/none.jsonl"

@@ -9,6 +9,7 @@
 . "$(dirname "$0")/lib_cli.sh"
 set -e
 use_fake_cuda
+need_hooks # the lost and timed-out compiles below (cutune-hooks)
 d="$TMPROOT/space"
 mkdir -p "$d"
 cp tests/spaces/fake_run.lua tests/spaces/fake_run.cu tests/spaces/fake_run_inc.cuh "$d/"
@@ -76,7 +77,7 @@ n=$(lines)
 R="$TMPROOT/results-lost"
 STORE="$R/Fake_H200/fake_run.jsonl"
 export CUTUNE_CACHE="$TMPROOT/cache-lost"
-CUTUNE_COMPILE_WORKER_CRASH=-DB=128 run_any "$BIN" run --jobs 1 --no-progress --problem 0 --results "$R" "$d/fake_run.lua"
+CUTUNE_COMPILE_WORKER_CRASH=-DB=128 run_any "$HOOKS" run --jobs 1 --no-progress --problem 0 --results "$R" "$d/fake_run.lua"
 lost=$(grep -c '"status":"worker_lost"' "$STORE" || true)
 [ "$lost" -eq 4 ] && ok || fail "$lost worker_lost records (wanted the 4 with B=128)"
 run_any "$BIN" run --jobs 1 --no-progress --problem 0 --results "$R" "$d/fake_run.lua"
@@ -89,7 +90,7 @@ expect_output "problem n=65536: 4 measured (2 failed), 8 answered from the store
 R="$TMPROOT/results-timeout"
 STORE="$R/Fake_H200/fake_run.jsonl"
 export CUTUNE_CACHE="$TMPROOT/cache-timeout"
-trun() { run_any "$BIN" run --jobs 1 --no-progress --problem 0 --results "$R" "$@" "$d/fake_run.lua"; }
+trun() { run_any "$HOOKS" run --jobs 1 --no-progress --problem 0 --results "$R" "$@" "$d/fake_run.lua"; }
 CUTUNE_COMPILE_WORKER_STOP=-DB=64 trun --compile-timeout 1
 n=$(grep -c '"status":"compile_timeout"' "$STORE" || true)
 [ "$n" -eq 4 ] && ok || fail "$n compile_timeout records (wanted the 4 with B=64)"

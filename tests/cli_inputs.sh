@@ -16,7 +16,7 @@ expect_output "kernel 'scale_rfe' not found in the compiled program"
 
 # exit status: 3 some configurations failed, 4 none succeeded, 0 all fine
 expect_status 3 -- "$BIN" "${CO[@]}" $S/partly_broken.lua
-expect_output "2 failed (see the table; failed configurations are data: exit status 3)"
+expect_output "2 failed (their messages are above; failed configurations are data: exit status 3)"
 expect_status 4 -- "$BIN" "${CO[@]}" $S/all_broken.lua
 expect_output "none succeeded: exit status 4"
 expect_status 0 -- "$BIN" "${CO[@]}" $S/small_ok.lua

@@ -105,6 +105,12 @@ expect_status 0 -- "$BIN" header "$NS/shipfix.lua" "$F/results" -o "$TMPROOT/nar
 expect_output "records of configurations the space does not have skipped (a value it no longer lists or a constraint that rejects them; the first: A=4,"
 if grep -q 'A=4,' "$TMPROOT/narrow.h"; then fail "the narrowed space's header ships an A=4 configuration"; else ok; fi
 if grep -q 'A=4,' "$TMPROOT/first.h"; then ok; else fail "the full header ships no A=4 configuration: the narrowing check proves nothing"; fi
+# best --space names what header ships: configurations the narrowed space still has
+expect_status 0 -- "$BIN" best --space "$NS/shipfix.lua" "$F/results"
+if printf '%s' "$OUTPUT" | grep -q '^fastest: A=4,'; then fail "best --space names an A=4 configuration the space dropped"; else ok; fi
+expect_output "records of configurations the space does not have skipped"
+expect_status 0 -- "$BIN" best --space "$F/shipfix.lua" "$F/results"
+expect_output "fastest: A=4,B=2,C=1"
 sed -e 's/^  params = /  constraints = { ct.rule({"B"}, function(p) return p.B == 1 end, "B=1 only") },\n  params = /' "$F/shipfix.lua" > "$NS/shipfix.lua"
 expect_status 0 -- "$BIN" header "$NS/shipfix.lua" "$F/results" "$F/kt_a4000.json" -o "$TMPROOT/narrow2.h"
 expect_output "configurations the space does not have skipped"

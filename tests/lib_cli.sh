@@ -30,6 +30,12 @@ gpu_or_skip() {
 run_any() {
   set +e; OUTPUT=$("$@" 2>&1); STATUS=$?; set -e
 }
+# need_hooks: $HOOKS is cutune-hooks, the test-only binary whose compile workers obey
+# CUTUNE_COMPILE_WORKER_CRASH/ABORT/STOP (CMake option CUTUNE_TEST_HOOKS), or exit 77 without it
+need_hooks() {
+  HOOKS=${CUTUNE_HOOKS_BIN:-}
+  [ -n "$HOOKS" ] && [ -x "$HOOKS" ] || { echo "skipped: cutune-hooks was not built (-DCUTUNE_TEST_HOOKS=ON)"; exit 77; }
+}
 # use_fake_cuda: the fake libcuda.so.1 (tests/fake) first on the library path, or exit 77 where
 # it was not built; $FAKE is its folder
 use_fake_cuda() {

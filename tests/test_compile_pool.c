@@ -1,4 +1,4 @@
-/* test_compile_pool: the pool of `cutune __compile-worker` processes (CUTUNE_BIN): jobs
+/* test_compile_pool: the pool of `cutune __compile-worker` processes (CUTUNE_HOOKS_BIN): jobs
  * come back tagged and right, a second pass is served from the cache, a worker killed
  * mid-job becomes that job's error and the pool goes on, jobs of one key in flight together
  * compile once. */
@@ -142,8 +142,9 @@ static void check_worker_pipes(int expect_workers) {
 }
 
 int main(void) {
-  const char *bin = getenv("CUTUNE_BIN");
-  if (!bin || access(bin, X_OK) != 0) SKIP_TEST("CUTUNE_BIN is not set to the built cutune binary");
+  /* the test-only cutune-hooks: its workers obey the fault hooks below (the shipped cutune's do not) */
+  const char *bin = getenv("CUTUNE_HOOKS_BIN");
+  if (!bin || access(bin, X_OK) != 0) SKIP_TEST("CUTUNE_HOOKS_BIN is not set to the built cutune-hooks (-DCUTUNE_TEST_HOOKS=ON)");
   const char *tmp = getenv("CUTUNE_TMP");
   char *dir = xasprintf("%s/test_compile_pool.%ld", tmp && tmp[0] ? tmp : "/tmp", (long)getpid());
   /* The marker makes a worker SIGKILL itself when it meets a job holding it. */

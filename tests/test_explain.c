@@ -12,6 +12,7 @@
 #include "explain/explain_store.h"
 #include "explain/ncu.h"
 #include "explain/sanitize.h"
+#include "store/record_json.h"
 #include "store/store.h"
 
 static void load(const char *path, dbuf *b) {

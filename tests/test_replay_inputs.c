@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "search/replay.h"
+#include "store/record_json.h"
 #include "store/store.h"
 
 static char dir[512];

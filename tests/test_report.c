@@ -7,6 +7,8 @@
 
 #include "check.h"
 #include "report/report.h"
+#include "report/report_svg.h"
+#include "store/record_json.h"
 #include "store/store.h"
 
 static const int tiles[] = {16, 32, 64}, pads[] = {0, 1, 2}, vecs[] = {1, 2, 4};
@@ -92,7 +94,31 @@ static const char *line_starting(const char *text, const char *prefix) {
   return NULL;
 }
 
+/* The best-so-far curve fills its panel: a first guess 100x slower and the search's slow gains
+ * after it (10.0 -> 9.0 over 200 evaluations) must spread over the height, not lie flat along
+ * the floor under a y axis fitted to the first guess (issue 23, item 14). */
+static void test_curve_span(void) {
+  enum { N = 200 };
+  double x[N], y[N];
+  for (int i = 0; i < N; i++) x[i] = i + 1, y[i] = i == 0 ? 1000 : 10 - i / (double)N;
+  dbuf b;
+  dbuf_init(&b);
+  svg_steps(&b, "c", "evaluations", "best so far", x, y, N);
+  const char *pts = strstr(b.data, "points=\"");
+  REQUIRE(pts != NULL);
+  double lo = INFINITY, hi = -INFINITY, px, py;
+  int k = 0, off;
+  for (const char *p = pts + 8; sscanf(p, "%lf,%lf%n", &px, &py, &off) == 2; p += off, k++) {
+    if (px < 0) break;
+    if (k > 2) lo = py < lo ? py : lo, hi = py > hi ? py : hi; /* after the first drop */
+  }
+  CHECK_MSG(k > 10 && hi - lo > 100, "the curve after its first step spans %.0f px of height (%d points)", hi - lo, k);
+  CHECK(strstr(b.data, "above the top") != NULL); /* the first guess is said, not plotted off scale */
+  dbuf_free(&b);
+}
+
 int main(void) {
+  test_curve_span();
   record *all[40];
   size_t n = 0;
   /* a stale, slower measurement of the eventual winner first: the newer one must count */

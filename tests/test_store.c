@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "store/record_json.h"
 #include "store/store.h"
 
 static char tmpdir[512];
@@ -205,6 +206,17 @@ static void test_round_trip(void) {
 static void test_path_for(void) {
   char *p = store_path_for("results", "NVIDIA H200 (MIG 1g)", "transpose");
   CHECK(!strcmp(p, "results/NVIDIA_H200__MIG_1g_/transpose.jsonl"));
+  free(p);
+  /* a device (or space) named "..", "." or "" stays a folder of its own inside results/ */
+  const char *names[][2] = {{"..", "results/_./transpose.jsonl"}, {".", "results/_/transpose.jsonl"},
+                            {".hidden", "results/_hidden/transpose.jsonl"}, {"", "results/unknown-device/transpose.jsonl"}};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    p = store_path_for("results", names[i][0], "transpose");
+    CHECK_MSG(!strcmp(p, names[i][1]), "device '%s': %s", names[i][0], p);
+    free(p);
+  }
+  p = store_path_for("results", "NVIDIA H200", "..");
+  CHECK_MSG(!strcmp(p, "results/NVIDIA_H200/_..jsonl"), "space '..': %s", p);
   free(p);
 }
 

@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "search/strategy.h"
+#include "engine/compile_only.h"
 #include "engine/tune.h"
 
 int main(void) {
@@ -47,5 +48,29 @@ int main(void) {
   o.strategy = "ga";
   tune_limits(74748, &o, &b, &t, &s, &note);
   CHECK(b == TUNE_DEFAULT_BUDGET && t == TUNE_DEFAULT_TIME && !strcmp(s, "ga"));
+  /* without a GPU (engine/compile_only.h): a small space whole, a large one a default sample that
+   * the output states, --sample/--budget as the sample size, --sample all every one, --time a
+   * limit over a cover-first order */
+  {
+    char cnote[400];
+    const char *c_note = cnote;
+    int ordered;
+    run_opts c = {0};
+    CHECK(compile_only_count(2438, &c, cnote, sizeof cnote, &ordered) == 2438 && ordered && !cnote[0]);
+    CHECK(compile_only_count(74748, &c, cnote, sizeof cnote, &ordered) == TUNE_DEFAULT_BUDGET && !ordered);
+    CHECK_STR_CONTAINS(c_note, "74748 configurations are too many to compile by default: a sample of 1000");
+    CHECK_STR_CONTAINS(c_note, "--sample all");
+    c.budget = 100;
+    CHECK(compile_only_count(74748, &c, cnote, sizeof cnote, &ordered) == 100 && !ordered);
+    CHECK_STR_CONTAINS(c_note, "--budget 100 without a GPU: a sample of 100");
+    c.budget = 0, c.sample = 50;
+    CHECK(compile_only_count(2438, &c, cnote, sizeof cnote, &ordered) == 50 && !ordered);
+    CHECK_STR_CONTAINS(c_note, "--sample 50");
+    c.sample = RUN_SAMPLE_ALL;
+    CHECK(compile_only_count(74748, &c, cnote, sizeof cnote, &ordered) == 74748 && ordered && !cnote[0]);
+    c.sample = 0, c.time_limit = 30;
+    CHECK(compile_only_count(74748, &c, cnote, sizeof cnote, &ordered) == 74748 && !ordered);
+    CHECK_STR_CONTAINS(c_note, "--time 30 without a GPU: compiling for at most 30 s");
+  }
   return check_report();
 }

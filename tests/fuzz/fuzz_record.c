@@ -3,6 +3,7 @@
  * (line splitting, torn last lines, gzip). A record that reads must write and read back the
  * same. */
 #include "fuzz_util.h"
+#include "store/record_json.h"
 #include "store/store.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -105,6 +105,7 @@ void dbuf_append(dbuf *b, const void *p, size_t n) {
 }
 void dbuf_puts(dbuf *b, const char *s) { dbuf_append(b, s, strlen(s)); }
 void dbuf_vprintf(dbuf *b, const char *fmt, va_list ap) {
+  if (!fmt) return; /* never meant; and the sanitizer build's null checks made gcc warn of it */
   va_list ap2;
   va_copy(ap2, ap);
   int n = vsnprintf(NULL, 0, fmt, ap2);
@@ -318,6 +319,71 @@ int file_write_atomic(const char *path, const void *p, size_t n, cterr *err) {
   free(tmp);
   return 0;
 }
+/* The file a chain of symbolic links ends at (path itself when it is none; a link to a file
+ * that does not exist yet gives that file's path). Caller frees. */
+static char *follow_links(const char *path, cterr *err) {
+  char *cur = xstrdup(path);
+  for (int hops = 0;; hops++) {
+    struct stat sb;
+    if (lstat(cur, &sb) != 0 || !S_ISLNK(sb.st_mode)) return cur;
+    if (hops == 40) {
+      cterr_set(err, "%s: too many levels of symbolic links", path);
+      free(cur);
+      return NULL;
+    }
+    char to[4096];
+    ssize_t n = readlink(cur, to, sizeof to - 1);
+    if (n < 0) {
+      cterr_set(err, "%s: cannot read the link: %s", cur, strerror(errno));
+      free(cur);
+      return NULL;
+    }
+    to[n] = 0;
+    char *next;
+    if (to[0] == '/') next = xstrdup(to);
+    else {
+      const char *slash = strrchr(cur, '/');
+      next = slash ? xasprintf("%.*s/%s", (int)(slash - cur), cur, to) : xstrdup(to);
+    }
+    free(cur);
+    cur = next;
+  }
+}
+
+int file_write_output(const char *path, const void *p, size_t n, cterr *err) {
+  char *target = follow_links(path, err);
+  if (!target) return -1;
+  struct stat sb;
+  int rc = -1;
+  if (stat(target, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+    cterr_set(err, "%s is a folder: give a file name", path);
+  } else if (stat(target, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+    /* a FIFO, a terminal, /dev/null: written in place, as the shell's > would */
+    int fd = open(target, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) cterr_set(err, "%s: cannot open for writing: %s", path, strerror(errno));
+    else {
+      const char *c = p;
+      size_t left = n;
+      while (left) {
+        ssize_t w = write(fd, c, left);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) break;
+        c += w, left -= (size_t)w;
+      }
+      if (left) cterr_set(err, "%s: write failed: %s", path, strerror(errno));
+      if (close(fd) != 0 && !left) cterr_set(err, "%s: write failed: %s", path, strerror(errno)), left = 1;
+      rc = left ? -1 : 0;
+    }
+  } else {
+    /* a regular file (or none yet): replaced whole, never left half written; its mode is kept */
+    int had = stat(target, &sb) == 0;
+    rc = file_write_atomic(target, p, n, err);
+    if (rc == 0 && had) chmod(target, sb.st_mode & 07777);
+  }
+  free(target);
+  return rc;
+}
+
 int mkdir_p(const char *path, cterr *err) {
   char *p = xstrdup(path);
   for (char *s = p + 1; *s; s++) {
@@ -384,6 +450,13 @@ char *slugify(const char *s) {
     if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_'))
       *p = '_';
   }
+  /* never "", ".", ".." or a hidden name: a device or space named so would put its store at
+   * the results folder's root, above it or out of sight */
+  if (o[0] == '.' || o[0] == 0) {
+    char *t = xasprintf("_%s", o[0] == '.' ? o + 1 : o);
+    free(o);
+    o = t;
+  }
   return o;
 }
 int parse_long(const char *s, long *out, const char *what, cterr *err) {
@@ -401,5 +474,28 @@ int parse_double(const char *s, double *out, const char *what, cterr *err) {
   if (!s || !*s || *end || errno || !isfinite(v))
     return cterr_set(err, "%s: expected a number, got '%s'", what, s ? s : "");
   *out = v;
+  return 0;
+}
+
+int fd_write_all(int fd, const void *p, size_t n) {
+  const char *c = p;
+  while (n) {
+    ssize_t w = write(fd, c, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return -1;
+    c += w, n -= (size_t)w;
+  }
+  return 0;
+}
+
+int fd_read_all(int fd, void *p, size_t n) {
+  char *c = p;
+  while (n) {
+    ssize_t r = read(fd, c, n);
+    if (r < 0 && errno == EINTR) continue;
+    if (r == 0) errno = 0;
+    if (r <= 0) return -1;
+    c += r, n -= (size_t)r;
+  }
   return 0;
 }

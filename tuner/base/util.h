@@ -79,9 +79,17 @@ double rng_normal(rng *r);              /* standard normal */
 
 /* files and paths */
 int file_read(const char *path, dbuf *out, cterr *err);            /* whole file */
+/* What a user's -o FILE gets: a symbolic link is followed and its target written (the link
+ * stays), a FIFO or device is written in place, a regular file is replaced atomically
+ * (file_write_atomic, keeping its mode); a folder is an error. */
+int file_write_output(const char *path, const void *p, size_t n, cterr *err);
 int file_write_atomic(const char *path, const void *p, size_t n, cterr *err); /* tmp + rename */
 int mkdir_p(const char *path, cterr *err);
 int file_exists(const char *path);
+/* All n bytes to (from) a descriptor, through short writes (reads) and EINTR: 0, or -1 on an
+ * error or (reading) the end of the file first; errno says which. */
+int fd_write_all(int fd, const void *p, size_t n);
+int fd_read_all(int fd, void *p, size_t n);
 char *path_dirname(const char *path);
 char *path_join(const char *a, const char *b);
 const char *path_basename(const char *path);
@@ -90,7 +98,8 @@ char *self_exe_path(void); /* /proc/self/exe resolved; NULL if unknown */
 double now_seconds(void); /* monotonic clock */
 char *iso8601_now(void);  /* UTC, e.g. 2026-11-29T14:08:04Z */
 
-/* Turn an arbitrary name into something safe for a file name: [A-Za-z0-9._-], others '_'. */
+/* Turn an arbitrary name into something safe for a file name: [A-Za-z0-9._-], others '_'; a
+ * leading '.' (as in ".", "..", ".x") becomes '_', and "" becomes "_". */
 char *slugify(const char *s);
 
 /* Parse helpers for command-line values: return 0 and set *out, or -1 with err naming what. */

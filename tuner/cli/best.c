@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "ship/pareto.h"
+#include "engine/job.h"
 #include "ship/ship_data.h"
+#include "ship/ship_space.h"
 #include "space/space.h"
 
 static const char best_usage[] =
@@ -28,7 +30,8 @@ static const char best_usage[] =
     "not on the front.\n"
     "\n"
     "options:\n"
-    "  --space FILE.lua     the space: its objectives and name, only records of its current template\n"
+    "  --space FILE.lua     the space: its objectives and name; only records of its current template\n"
+    "                       and of configurations it still has (as cutune header ships them)\n"
     "  --objectives LIST    e.g. time,energy or time,regs:min,gbps:max (field[:min|max], default min);\n"
     "                       fields: time energy t_min t_mean gbps copy_share gflops cublas_share regs smem_static\n"
     "                       local_bytes spill_stores block_threads occupancy compile_ms ...\n"
@@ -59,7 +62,7 @@ static void print_group(const record *const *r, size_t n, const objective *obj, 
   size_t nf = pareto_front(r, n, obj, nobj, front);
   const record *fast = NULL;
   for (size_t i = 0; i < n; i++)
-    if (r[i]->status == ST_OK && isfinite(r[i]->t_median) && (!fast || r[i]->t_median < fast->t_median)) fast = r[i];
+    if (record_timed(r[i]) && (!fast || r[i]->t_median < fast->t_median)) fast = r[i];
   const char *dev = r[0]->device_name ? r[0]->device_name : "unknown device";
   if (json) {
     printf("%s\n  {\"device\": ", first ? "" : ",");
@@ -151,7 +154,8 @@ int best_main(int argc, char **argv) {
   dbuf warn;
   dbuf_init(&warn);
   ship_opts so = {0};
-  const char *ktv[16];
+  const char *ktv[16], *pnames[CS_MAX_PARAMS];
+  char thash[33];
   if (kt) {
     ktcopy = xstrdup(kt);
     char *save = NULL;
@@ -160,7 +164,9 @@ int best_main(int argc, char **argv) {
   }
   if (space_path) {
     if (space_load(space_path, &sp, &err) < 0) goto done;
-    so.space_name = space_name(sp);
+    /* as `cutune header` ships: records of the current template, configurations the space has */
+    if (job_template_hash(sp, thash, &err) < 0) goto done;
+    ship_opts_for_space(&so, sp, thash, pnames);
     if (!objtext)
       for (int i = 0; i < space_nobjectives(sp) && nobj < PARETO_MAX_OBJ; i++, nobj++) {
         snprintf(obj[nobj].name, sizeof obj[nobj].name, "%s", space_objective(sp, i));

@@ -14,6 +14,7 @@
 #include "engine/job.h"
 #include "profile_one.h"
 #include "space/space.h"
+#include "store/record_json.h"
 #include "store/store.h"
 
 static const char help[] =
@@ -34,7 +35,8 @@ static const char help[] =
     "options:\n"
     "  --results DIR        where the stores are (default results); the store is DIR/*/<space>.jsonl\n"
     "  --store FILE         the store itself (when DIR holds more than one device)\n"
-    "  --problem P          problem key or index (default: the space's first problem)\n"
+    "  --problem P          problem index or sizes, in any order and as few as tell it apart\n"
+    "                       (\"N=8192,M=8192\", \"M=4096\"; default: the space's first problem)\n"
     "  --top N              how many of the best to profile (default 3; 0: none)\n"
     "  --no-param-values    do not add the best of each value of the parameter that mattered most\n"
     "  --config KEY         also this configuration; KEY may name only some parameters\n"
@@ -87,7 +89,7 @@ static const record **latest_ok(const store *st, const char *problem, size_t *n)
   }
   size_t m = 0;
   for (size_t i = 0; i < k; i++)
-    if (v[i]->status == ST_OK && isfinite(v[i]->t_median)) v[m++] = v[i];
+    if (record_timed(v[i])) v[m++] = v[i];
   qsort(v, m, sizeof *v, by_time);
   *n = m;
   return v;
@@ -437,28 +439,22 @@ int explain_main(int argc, char **argv) {
   if (space_load(o.space_path, &s, &err) != 0) goto fail;
   /* the template's hash as records carry it: the verdicts are about this version of the code */
   char thash[33] = "";
-  {
-    compile_source src;
-    compile_source_init(&src);
-    cterr serr;
-    if (job_load_source(s, &src, &serr) == 0) snprintf(thash, sizeof thash, "%.32s", src.digest);
-    compile_source_free(&src);
-  }
+  cterr serr;
+  if (job_template_hash(s, thash, &serr) != 0) thash[0] = 0;
   if (!(spath = explain_find_store(o.results_dir, o.store_path, s, &err))) goto fail;
   dbuf warn;
   dbuf_init(&warn);
   int lr = store_load(spath, &st, &warn, &err);
   dbuf_free(&warn);
   if (lr != 0) goto fail;
-  int prob = o.problem ? profile_one_find_problem(s, o.problem) : 0;
+  int prob = o.problem ? job_find_problem(s, o.problem, &err) : 0;
   if (prob < 0) {
-    cterr_set(&err, "--problem %s: %s has no such problem (0..%d or a key such as %s)", o.problem, o.space_path,
-              space_nproblems(s) - 1, space_problem_key(s, 0));
+    cterr_wrap(&err, "--problem");
     goto fail;
   }
-  int sprob = o.sanitize_problem ? profile_one_find_problem(s, o.sanitize_problem) : smallest_problem(s);
+  int sprob = o.sanitize_problem ? job_find_problem(s, o.sanitize_problem, &err) : smallest_problem(s);
   if (sprob < 0) {
-    cterr_set(&err, "--sanitize-problem %s: no such problem in %s", o.sanitize_problem, o.space_path);
+    cterr_wrap(&err, "--sanitize-problem");
     goto fail;
   }
   const char *pkey = space_problem_key(s, prob), *spkey = space_problem_key(s, sprob);

@@ -3,14 +3,17 @@
  * this file reads the options, the space (names, parameters, block geometry) and the inputs. */
 #include "ship_cmds.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/job.h"
 #include "ship/header.h"
 #include "ship/select.h"
 #include "ship/ship_data.h"
+#include "ship/ship_space.h"
 #include "space/space.h"
 
 static const char header_usage[] =
@@ -63,51 +66,6 @@ static const char header_usage[] =
     "errors: a store of another space, inputs whose parameter names disagree with the space's,\n"
     "an input in which nothing ran successfully, non-integer parameter values.\n"
     "exit status: 0 written, 1 bad input, 2 bad command line.\n";
-
-typedef struct block_ctx {
-  space *s;
-} block_ctx;
-
-/* The index in the space of a record's configuration; -1 with err filled if the space does not
- * have it (a value it does not list, or a constraint that rejects it). */
-static long config_of(const space *s, const record *r, cterr *err) {
-  const configset *cs = space_configs(s);
-  uint16_t row[CS_MAX_PARAMS];
-  for (int p = 0; p < configset_nparams(cs); p++) {
-    const cs_param *pp = configset_param(cs, p);
-    int found = -1;
-    for (int k = 0; k < r->nparams && found < 0; k++)
-      if (!strcmp(r->pname[k], pp->name))
-        for (int v = 0; v < pp->nvalues && found < 0; v++)
-          if (!strcmp(pp->str[v], r->pvalue[k])) found = v;
-    if (found < 0) return cterr_set(err, "configuration %s: a value of %s is not one of the space's", r->config, pp->name);
-    row[p] = (uint16_t)found;
-  }
-  long cfg = configset_find(cs, row);
-  if (cfg < 0) return cterr_set(err, "configuration %s is not a valid configuration of the space (its constraints reject it)", r->config);
-  return cfg;
-}
-
-/* ship_opts.in_space: records of configurations the space no longer has are not shipped */
-static int in_space(void *ctx, const record *r) {
-  cterr e;
-  return config_of(((block_ctx *)ctx)->s, r, &e) >= 0;
-}
-
-/* The block dimensions and dynamic shared memory of a record's configuration, from the space. */
-static int block_of(void *ctx, const record *r, unsigned block[3], unsigned *shared, cterr *err) {
-  space *s = ((block_ctx *)ctx)->s;
-  long cfg = config_of(s, r, err);
-  if (cfg < 0) return -1;
-  int prob = 0;
-  for (int p = 0; p < space_nproblems(s); p++)
-    if (!strcmp(space_problem_key(s, p), r->problem)) prob = p;
-  launch_geom g;
-  if (space_geometry(s, (size_t)cfg, prob, &g, err) < 0) return -1;
-  memcpy(block, g.block, sizeof g.block);
-  *shared = g.dyn_smem;
-  return 0;
-}
 
 int header_main(int argc, char **argv) {
   enum { O_RULE = 256, O_KT, O_CC, O_UNCHECKED, O_COVER, O_MAXK, O_KNN, O_WHY };
@@ -205,8 +163,8 @@ int header_main(int argc, char **argv) {
   int rc = 1;
   space *s = NULL;
   ship_data *d = NULL;
-  dbuf warn, out, src;
-  dbuf_init(&warn), dbuf_init(&out), dbuf_init(&src);
+  dbuf warn, out;
+  dbuf_init(&warn), dbuf_init(&out);
   char *ktcopy = NULL;
   const char *ktv[16], *pnames[CS_MAX_PARAMS];
   char thash[33];
@@ -217,15 +175,10 @@ int header_main(int argc, char **argv) {
               "line then says so)", argv[optind]);
     goto done;
   }
-  if (file_read(space_template_path(s), &src, &err) < 0) goto done;
-  sha256_hex(src.data, src.len, thash, 16);
-  ship_opts so = {.space_name = space_name(s), .template_hash = thash, .ncc = ncc, .cc_names = ccname, .cc_values = ccval};
-  const configset *cs = space_configs(s);
-  so.nparams = configset_nparams(cs);
-  for (int p = 0; p < so.nparams; p++) pnames[p] = configset_param(cs, p)->name;
-  so.params = pnames;
-  block_ctx bc = {s};
-  so.in_space = in_space, so.in_space_ctx = &bc;
+  /* records are keyed by the template and every file it includes, as `run` hashes them */
+  if (job_template_hash(s, thash, &err) < 0) goto done;
+  ship_opts so = {.ncc = ncc, .cc_names = ccname, .cc_values = ccval};
+  ship_opts_for_space(&so, s, thash, pnames);
   int rtflag[CS_MAX_PARAMS];
   for (int p = 0; p < so.nparams; p++) rtflag[p] = space_param_runtime(s, p);
   if (kt) {
@@ -247,7 +200,7 @@ int header_main(int argc, char **argv) {
   }
   dbuf report;
   dbuf_init(&report);
-  header_opts ho = {.mean = mean, .regenerate = cmd.data, .block = block_of, .block_ctx = &bc,
+  header_opts ho = {.mean = mean, .regenerate = cmd.data, .block = ship_block_of, .block_ctx = s,
                     .runtime = space_nruntime(s) ? rtflag : NULL, .cover = cover, .max_kernels = maxk, .knn = knn,
                     .report = &report, .why = why, .nwhy = nwhy};
   int wrote = header_write(d, &ho, &out, &warn, &err);
@@ -263,10 +216,11 @@ int header_main(int argc, char **argv) {
   if (wrote < 0) goto done;
   if (warn.len) fputs(warn.data, stderr);
   if (outpath) {
-    if (file_write_atomic(outpath, out.data, out.len, &err) < 0) goto done;
+    if (file_write_output(outpath, out.data, out.len, &err) < 0) goto done;
     fprintf(stderr, "cutune header: %s written (%zu records of space '%s')\n", outpath, ship_count(d), space_name(s));
-  } else {
-    fwrite(out.data, 1, out.len, stdout);
+  } else if (fwrite(out.data, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
+    cterr_set(&err, "cannot write the header to standard output: %s", strerror(errno));
+    goto done;
   }
   rc = 0;
 done:
@@ -277,7 +231,7 @@ done:
   for (int i = 0; i < ncc; i++) free(ccbuf[i]);
   ship_data_free(d);
   space_free(s);
-  dbuf_free(&warn), dbuf_free(&out), dbuf_free(&src), dbuf_free(&cmd);
+  dbuf_free(&warn), dbuf_free(&out), dbuf_free(&cmd);
   free(ktcopy);
   return rc;
 }

@@ -1,5 +1,5 @@
 /* main: the command line. Parses the subcommand and hands over to the unit that owns it;
- * the only place that prints an error and chooses an exit status.
+ * it checks that what the commands printed reached standard output (stdout_done).
  *
  *   cutune run SPACE.lua [options]      tune a space (or compile-only without a GPU)
  *   cutune run --replay FILE [options]  run a search strategy on recorded measurements
@@ -9,6 +9,7 @@
  *   cutune help [COMMAND]
  * Hidden: __compile-worker, __gpu-worker ORDINAL (started by cutune itself), __profile-one
  * SPACE CONFIG PROBLEM (run by explain under ncu and compute-sanitizer). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,21 +94,9 @@ static int devices_main(int argc, char **argv) {
   return 0;
 }
 
-int main(int argc, char **argv) {
-  if (argc < 2) {
-    fputs(usage, stderr);
-    return 2;
-  }
+/* The user's commands (the workers above never get here: their stdout is a protocol). */
+static int command(int argc, char **argv) {
   const char *cmd = argv[1];
-  if (!strcmp(cmd, "__compile-worker"))
-    return compile_worker_main(argc > 2 && !strcmp(argv[2], COMPILE_WORKER_NO_NVRTC_CACHE));
-  if (!strcmp(cmd, "__gpu-worker")) return gpu_worker_main(argc - 1, argv + 1);
-  if (!strcmp(cmd, "__profile-one")) return profile_one_main(argc - 1, argv + 1);
-  /* Whole lines, each in one write, on both streams even into a pipe or file: a table row on
-   * stdout and a progress line on stderr sharing one log (2>&1 | tee) never cut each other.
-   * (After the workers above: their stdout is a binary protocol.) */
-  setvbuf(stdout, NULL, _IOLBF, 1 << 16);
-  setvbuf(stderr, NULL, _IOLBF, 1 << 16);
   if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
     if (argc >= 3 && strcmp(cmd, "help") == 0) {
       char *sub[] = {argv[2], "--help", NULL};
@@ -147,4 +136,36 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "space")) return space_cmd_main(argc - 1, argv + 1);
   fprintf(stderr, "cutune: unknown command '%s' (commands: run, space, score, best, header, explain, report, devices, help, version; see 'cutune --help')\n", cmd);
   return 2;
+}
+
+/* Whatever a command printed must have reached standard output: a full disk or a closed file
+ * leaves it cut short, so a write error (sticky in ferror, or from the last flush) is an error
+ * of the command, with a message and status 1 where it would have exited 0. */
+static int stdout_done(int rc) {
+  int failed = ferror(stdout), e = 0; /* an earlier write failed (its errno is long gone) */
+  errno = 0;
+  if (fflush(stdout) != 0) failed = 1, e = errno;
+  if (fclose(stdout) != 0) failed = 1, e = e ? e : errno;
+  if (!failed) return rc;
+  fprintf(stderr, "cutune: writing standard output failed%s%s: what the command printed is incomplete\n",
+          e ? ": " : "", e ? strerror(e) : "");
+  return rc ? rc : 1;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fputs(usage, stderr);
+    return 2;
+  }
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "__compile-worker"))
+    return compile_worker_main(argc > 2 && !strcmp(argv[2], COMPILE_WORKER_NO_NVRTC_CACHE));
+  if (!strcmp(cmd, "__gpu-worker")) return gpu_worker_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "__profile-one")) return profile_one_main(argc - 1, argv + 1);
+  /* Whole lines, each in one write, on both streams even into a pipe or file: a table row on
+   * stdout and a progress line on stderr sharing one log (2>&1 | tee) never cut each other.
+   * (After the workers above: their stdout is a binary protocol.) */
+  setvbuf(stdout, NULL, _IOLBF, 1 << 16);
+  setvbuf(stderr, NULL, _IOLBF, 1 << 16);
+  return stdout_done(command(argc, argv));
 }

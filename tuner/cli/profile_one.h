@@ -5,15 +5,8 @@
 #ifndef CUTUNE_PROFILE_ONE_H
 #define CUTUNE_PROFILE_ONE_H
 
-#include "space/space.h"
-
 #define PROFILE_ONE_TAG "cutune-profile-one: "
 
 int profile_one_main(int argc, char **argv);
-
-/* The index of a configuration key "A=1,B=2" (every parameter, space order) in s, or -1. */
-long profile_one_find_config(const space *s, const char *key);
-/* A problem by key or by index ("0"), or -1. */
-int profile_one_find_problem(const space *s, const char *key);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/job.h"
 #include "explain.h"
 #include "explain/explain_store.h"
 #include "report/report_html.h"
@@ -22,13 +23,25 @@ static const char help[] =
     "readings of `cutune explain` when it has run; then provenance (GPU, driver, NVRTC, dates).\n"
     "\n"
     "options:\n"
-    "  -o, --output FILE  where to write (default: beside the store, <store>.html)\n"
+    "  -o, --output FILE  where to write (default: <space>-<device>.html in the current folder,\n"
+    "                     named after the store results/<device>/<space>.jsonl; never inside results/)\n"
     "  --results DIR      where the stores are (default results): DIR/*/<space>.jsonl\n"
     "  --store FILE       the store itself (no space needed)\n"
-    "  --problem KEY      only this problem (default: every problem in the store)\n"
+    "  --problem KEY      only this problem: its key, or with a space its index or sizes in any order\n"
+    "                     (\"N=8192,M=8192\", \"M=4096\"; default: every problem in the store)\n"
     "  --top N            rows of the best table (default 15)\n"
     "\n"
     "exit status: 0 written; 1 error (no store, unreadable, cannot write); 2 usage.\n";
+
+/* The page's default name for a store: <space>-<device>.html, in the current folder. */
+static char *default_output(const char *spath) {
+  const char *base = path_basename(spath), *dot = strstr(base, ".jsonl");
+  int blen = dot ? (int)(dot - base) : (int)strlen(base);
+  const char *slash = base > spath ? base - 1 : NULL, *dir = slash;
+  while (dir && dir > spath && dir[-1] != '/') dir--;
+  if (slash && dir < slash) return xasprintf("%.*s-%.*s.html", blen, base, (int)(slash - dir), dir);
+  return xasprintf("%.*s.html", blen, base);
+}
 
 int report_cmd_main(int argc, char **argv) {
   const char *space_path = NULL, *store_path = NULL, *results = "results", *outp = NULL, *problem = NULL;
@@ -78,6 +91,14 @@ int report_cmd_main(int argc, char **argv) {
   dbuf_init(&page), dbuf_init(&warn);
   int rc = 1;
   if (space_path && space_load(space_path, &s, &err) != 0) goto done;
+  if (s && problem) { /* an index, or sizes in any order, as run's --problem takes them */
+    int prob = job_find_problem(s, problem, &err);
+    if (prob < 0) {
+      cterr_wrap(&err, "--problem");
+      goto done;
+    }
+    problem = space_problem_key(s, prob);
+  }
   if (!(spath = explain_find_store(results, store_path, s, &err))) goto done;
   if (store_load(spath, &st, &warn, &err) != 0) goto done;
   if (warn.len) fprintf(stderr, "%s", warn.data);
@@ -94,11 +115,10 @@ int report_cmd_main(int argc, char **argv) {
   report_html(&page, recs, n, ex, &o);
   if (outp) {
     out = xstrdup(outp);
-  } else {
-    size_t l = strlen(spath);
-    out = l > 6 && !strcmp(spath + l - 6, ".jsonl") ? xasprintf("%.*s.html", (int)(l - 6), spath) : xasprintf("%s.html", spath);
+  } else { /* results/<device>/<space>.jsonl -> ./<space>-<device>.html: the data folder stays data */
+    out = default_output(spath);
   }
-  if (file_write_atomic(out, page.data, page.len, &err) != 0) goto done;
+  if (file_write_output(out, page.data, page.len, &err) != 0) goto done;
   printf("wrote %s (%zu records, %.0f KB)\n", out, n, page.len / 1024.0);
   rc = 0;
 done:

@@ -33,9 +33,12 @@ static const char run_usage[] =
     "measured. A run over a store that already holds a configuration (same template and\n"
     "options) does not measure it again, so an interrupted run resumes where it stopped.\n"
     "\n"
-    "Without a GPU (or with --compile-only) the space is enumerated and every configuration\n"
-    "compiled for --arch; the table shows registers, shared memory, spills and theoretical\n"
-    "occupancy with its limiter. Timing needs a GPU.\n"
+    "Without a GPU (or with --compile-only) the space is enumerated and its configurations\n"
+    "compiled for --arch (every one of a space of up to " XSTR(TUNE_EXHAUSTIVE_MAX) ", else a sample of " XSTR(TUNE_DEFAULT_BUDGET) ": see --sample);\n"
+    "a summary shows how many compiled, the range of registers, shared memory, spills and\n"
+    "theoretical occupancy, and per occupancy limiter the configurations it caps least; -v or\n"
+    "--csv FILE gives the whole table. --budget N compiles a sample of N, --time S stops\n"
+    "handing out configurations after S seconds. Timing needs a GPU.\n"
     "\n"
     "options:\n"
     "  --results DIR       where measurement records go (default: results)\n"
@@ -45,10 +48,13 @@ static const char run_usage[] =
     "  --arch sm_XY        target architecture without a GPU: one NVRTC supports (listed below)\n"
     "                      (default: the device's, or sm_90 when there is none)\n"
     "  --compile-only      do not use the GPU even if one is present\n"
-    "  --sample N          compile-only: compile N configurations, not the whole space: first a few\n"
+    "  --sample N|all      compile-only: compile N configurations, not the whole space: first a few\n"
     "                      that together use every value of every parameter (so every branch a\n"
     "                      parameter selects in the template is compiled; this part comes whole\n"
-    "                      even when N is smaller), then random others (--seed) up to N\n"
+    "                      even when N is smaller), then random others (--seed) up to N; 'all':\n"
+    "                      every one, also of a space larger than " XSTR(TUNE_EXHAUSTIVE_MAX) " (default there: " XSTR(TUNE_DEFAULT_BUDGET) ")\n"
+    "  --csv FILE          compile-only: also write the whole resource table as CSV (one row per\n"
+    "                      configuration, the columns of cutune's records)\n"
     "  --batch N|auto      configurations per NVRTC program (default auto: as many as keep NVRTC's\n"
     "                      fixed cost per program, timed once, under 5 % of one's cost; 1: one\n"
     "                      program per configuration); see Batches below\n"
@@ -81,7 +87,9 @@ static const char run_usage[] =
     "                      parameters below)\n"
     "  --seed N            seed for the strategy and the input data (default 1)\n"
     "  --problem SEL       tune these problems only (repeatable): an index (0), a range (0-9; 1- to\n"
-    "                      the last), a list (0,3,5-9), a key (\"M=8192,N=8192\") or all (default: all)\n"
+    "                      the last), a list (0,3,5-9), sizes in any order, all of a problem's or\n"
+    "                      some (\"N=8192,M=8192\"; \"M=4096\": every problem with M=4096) or all\n"
+    "                      (default: all)\n"
     "  --top N             rows in the table of best configurations (default 10)\n"
     "  --min-samples N     timed launches at least (default 10, but as few as 5 where 10 would\n"
     "                      take more than 12 ms of launches; a value given here is kept exactly)\n"
@@ -98,7 +106,8 @@ static const char run_usage[] =
     "  --no-progress       plain progress lines even on a terminal\n"
     "  -q, --quiet         only the final tables: no progress, no per-problem notes\n"
     "  -v, --verbose       a line per configuration as it finishes (status, resources or the\n"
-    "                      message), and every failure listed in full under the table\n"
+    "                      message), every failure listed in full under the table, and without a\n"
+    "                      GPU the whole resource table instead of its summary\n"
     "  -h, --help          this text\n"
     "\n"
     "shape sets (a run that selects " XSTR(TUNE_SET_MIN) " problems or more; see below):\n"
@@ -121,7 +130,7 @@ static const char run_usage[] =
     "Spaces too large to exhaust: without --budget and --time, a space of more than\n"
     "" XSTR(TUNE_EXHAUSTIVE_MAX) " valid configurations gets a budgeted search on each problem: the default\n"
     "strategy (hybrid) with --budget " XSTR(TUNE_DEFAULT_BUDGET) " --time " XSTR(TUNE_DEFAULT_TIME) ", whichever ends first (the matmul\n"
-    "space: ~93,000 configurations, about 1.5 minutes per problem on an H200). Only what the\n"
+    "space, lua/matmul_space.lua: 74,748 configurations, at most " XSTR(TUNE_DEFAULT_TIME) " s per problem). Only what the\n"
     "strategy asks for is compiled: the compile pool runs at most 2 x --jobs configurations\n"
     "ahead of the GPU (2 x --jobs + 4; (batch + 1) x --jobs + 4 where it batches), in parallel NVRTC processes. Give --budget or --time (or --strategy\n"
     "exhaustive) to override; --budget larger than the space measures all of it. --time\n"
@@ -151,7 +160,7 @@ static const char run_usage[] =
     "(the search learns it), its record says 'raced_above' (the bound), and the tables count it,\n"
     "never as a full measurement. What could enter the table of the best (and, with energy among\n"
     "the objectives, --energy-top) is timed in full.\n"
-
+    "\n"
     "Shape sets (docs/SPACE.md: lists, ct.product, ct.zip, generator functions): a run that selects\n"
     "" XSTR(TUNE_SET_MIN) " problems or more tunes them as a set. Each shape gets the budget of one problem (--budget,\n"
     "--time, or the default above), but its search starts from the best kernels of the nearest\n"
@@ -210,23 +219,116 @@ static int bad_usage(const char *fmt, ...) {
 /* --problem's items, ';'-separated (static: the options point into it for the whole run) */
 static dbuf problems;
 
-int run_main(int argc, char **argv) {
-  for (int i = 1; i < argc; i++)
-    if (!strcmp(argv[i], "--replay") || !strncmp(argv[i], "--replay=", 9)) {
-      return search_replay_main(argc, argv);
-    }
+/* The numeric options: name, what a value must be, its bounds; the value lands in run_opts
+ * through set_number. */
+typedef struct num_opt {
+  int id;
+  const char *name, *need;
+  double lo, hi; /* inclusive, unless open */
+  int open_lo, open_hi, integer;
+} num_opt;
 
-  run_opts o = {.results_dir = "results", .device = 0, .seed = 1, .top = 10, .min_samples = 10,
-                .max_samples = 200, .rse = 0.005, .progress_tty = -1,
-                .energy_top = 8, .energy_within = 0.10, .compile_timeout = 60, .race_margin = 0.05,
-                .race_samples = 3,
-                .transfer_near = TUNE_TRANSFER_NEAR, .transfer_per = TUNE_TRANSFER_PER, .patience = -1,
-                .cross_top = TUNE_CROSS_TOP, .cross_max = TUNE_CROSS_MAX};
-  enum { O_RESULTS = 256, O_ARCH, O_COMPILE_ONLY, O_DEVICE, O_JOBS, O_CACHE, O_NO_CACHE, O_STRATEGY,
-         O_BUDGET, O_TIME, O_SEED, O_PROBLEM, O_TOP, O_MINS, O_MAXS, O_RSE, O_NOPROG, O_ETOP, O_EWITHIN,
-         O_SAMPLE, O_COMPILE_TIMEOUT, O_DEVICES, O_RANK_TIMEOUT, O_NO_SWEEP, O_KPATH, O_TRANSFER, O_NO_TRANSFER,
-         O_NEAR, O_PER, O_PATIENCE, O_ORDER, O_CROSS, O_NO_CROSS, O_CROSS_ONLY, O_CROSS_TOP, O_CROSS_MAX,
-         O_RACE, O_RACE_SAMPLES, O_BATCH };
+enum { O_RESULTS = 256, O_ARCH, O_COMPILE_ONLY, O_DEVICE, O_JOBS, O_CACHE, O_NO_CACHE, O_STRATEGY,
+       O_BUDGET, O_TIME, O_SEED, O_PROBLEM, O_TOP, O_MINS, O_MAXS, O_RSE, O_NOPROG, O_ETOP, O_EWITHIN,
+       O_SAMPLE, O_COMPILE_TIMEOUT, O_DEVICES, O_RANK_TIMEOUT, O_NO_SWEEP, O_CSV, O_KPATH, O_TRANSFER,
+       O_NO_TRANSFER, O_NEAR, O_PER, O_PATIENCE, O_ORDER, O_CROSS, O_NO_CROSS, O_CROSS_ONLY, O_CROSS_TOP,
+       O_CROSS_MAX, O_RACE, O_RACE_SAMPLES, O_BATCH };
+
+static const num_opt num_opts[] = {
+    {O_DEVICE, "--device", "a GPU ordinal (0, 1, ...)", 0, 1e6, 0, 0, 1},
+    {O_RANK_TIMEOUT, "--rank-timeout", "a positive number of seconds", 0, 1e9, 1, 0, 0},
+    {O_JOBS, "--jobs", "a number of processes from 1 to 1024", 1, 1024, 0, 0, 1},
+    {O_BUDGET, "--budget", "a positive number of evaluations", 1, 1e15, 0, 0, 1},
+    {O_TIME, "--time", "a positive number of seconds", 0, 1e12, 1, 0, 0},
+    {O_SEED, "--seed", "a non-negative integer", 0, 9.2e18, 0, 0, 1},
+    {O_TOP, "--top", "a positive integer", 1, 1e9, 0, 0, 1},
+    {O_MINS, "--min-samples", "an integer from 1 to 100000", 1, 100000, 0, 0, 1},
+    {O_MAXS, "--max-samples", "an integer from 1 to 100000", 1, 100000, 0, 0, 1},
+    {O_RSE, "--rse", "a fraction between 0 and 1 (e.g. 0.005)", 0, 1, 1, 1, 0},
+    {O_ETOP, "--energy-top", "a positive number of configurations", 1, 100000, 0, 0, 1},
+    {O_EWITHIN, "--energy-within", "a fraction >= 0 (0.1 is 10 %)", 0, 1e9, 0, 0, 0},
+    {O_SAMPLE, "--sample", "a positive number of configurations or 'all'", 1, 1e15, 0, 0, 1},
+    {O_COMPILE_TIMEOUT, "--compile-timeout", "a number of seconds from 0 to 86400", 0, 86400, 1, 0, 0},
+    {O_NEAR, "--transfer-near", "a number of shapes from 1 to 64", 1, 64, 0, 0, 1},
+    {O_PER, "--transfer-per", "a number of kernels from 1 to " XSTR(TRANSFER_KEEP), 1, TRANSFER_KEEP, 0, 0, 1},
+    {O_PATIENCE, "--patience", "a number of evaluations >= 0 (0: no early end)", 0, 1e15, 0, 0, 1},
+    {O_CROSS_TOP, "--cross-top", "a number of kernels from 1 to " XSTR(TRANSFER_KEEP), 1, TRANSFER_KEEP, 0, 0, 1},
+    {O_CROSS_MAX, "--cross-max", "a number of kernels from 1 to 4096", 1, 4096, 0, 0, 1},
+    {O_RACE, "--race", "a margin as a fraction from 0 to 10 (0.05 is 5 %) or 'off'", 0, 10, 0, 0, 0},
+    {O_RACE_SAMPLES, "--race-samples", "an integer from 2 to 256", 2, 256, 0, 0, 1},
+    {O_BATCH, "--batch", "'auto' or a number of configurations from 1 to " XSTR(COMPILE_BATCH_MAX), 1, COMPILE_BATCH_MAX, 0, 0, 1},
+};
+
+static void set_number(run_opts *o, int id, double v) {
+  switch (id) {
+  case O_DEVICE: o->device = (int)v; break;
+  case O_RANK_TIMEOUT: o->rank_timeout = v; break;
+  case O_JOBS: o->jobs = (int)v; break;
+  case O_BUDGET: o->budget = (long)v; break;
+  case O_TIME: o->time_limit = v; break;
+  case O_SEED: o->seed = (uint64_t)v; break;
+  case O_TOP: o->top = (int)v; break;
+  case O_MINS: o->min_samples = (int)v, o->min_samples_given = 1; break;
+  case O_MAXS: o->max_samples = (int)v; break;
+  case O_RSE: o->rse = v; break;
+  case O_ETOP: o->energy_top = (int)v; break;
+  case O_EWITHIN: o->energy_within = v; break;
+  case O_SAMPLE: o->sample = (long)v; break;
+  case O_COMPILE_TIMEOUT: o->compile_timeout = v; break;
+  case O_NEAR: o->transfer_near = (int)v; break;
+  case O_PER: o->transfer_per = (int)v; break;
+  case O_PATIENCE: o->patience = (long)v; break;
+  case O_CROSS_TOP: o->cross_top = (int)v; break;
+  case O_CROSS_MAX: o->cross_max = (int)v; break;
+  case O_RACE: o->race_margin = v; break;
+  case O_RACE_SAMPLES: o->race_samples = (int)v; break;
+  case O_BATCH: o->batch = (int)v; break;
+  }
+}
+/* A numeric option's value: -1 when id is not one; else 0, or the exit status of a bad value. */
+static int number_option(run_opts *o, int id, const char *v) {
+  for (size_t i = 0; i < sizeof num_opts / sizeof num_opts[0]; i++) {
+    const num_opt *n = &num_opts[i];
+    if (n->id != id) continue;
+    cterr err;
+    long l = 0;
+    double d = 0;
+    int bad = n->integer ? parse_long(v, &l, n->name, &err) != 0 : parse_double(v, &d, n->name, &err) != 0;
+    if (n->integer) d = (double)l;
+    bad = bad || (n->open_lo ? !(d > n->lo) : d < n->lo) || (n->open_hi ? !(d < n->hi) : d > n->hi);
+    if (bad) return bad_usage("%s needs %s, got '%s'", n->name, n->need, v);
+    set_number(o, id, d);
+    return 0;
+  }
+  return -1;
+}
+
+/* --strategy's value: 0, or the exit status of a name that is no strategy. */
+static int strategy_option(run_opts *o, const char *v) {
+  const char *const *names = strategy_names();
+  for (int i = 0; names[i]; i++)
+    if (!strcmp(names[i], v)) {
+      o->strategy = v;
+      return 0;
+    }
+  char list[256] = "";
+  for (int i = 0; names[i]; i++) snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? " " : "", names[i]);
+  return bad_usage("--strategy '%s' is not a strategy (strategies: %s)", v, list);
+}
+
+/* A numeric option's word instead of a number (--sample all, --race off, --batch auto): 1 when
+ * it was one. */
+static int keyword_option(run_opts *o, int id, const char *v) {
+  if (!v) return 0;
+  if (id == O_SAMPLE && !strcmp(v, "all")) o->sample = RUN_SAMPLE_ALL;
+  else if (id == O_RACE && !strcmp(v, "off")) o->race_margin = -1;
+  else if (id == O_BATCH && !strcmp(v, "auto")) o->batch = 0;
+  else return 0;
+  return 1;
+}
+
+/* The command line into o: -1 to go on, else the exit status (0 after --help, 2 for bad usage). */
+static int parse_options(int argc, char **argv, run_opts *o) {
   static const struct option longopts[] = {
       {"results", required_argument, 0, O_RESULTS}, {"arch", required_argument, 0, O_ARCH},
       {"compile-only", no_argument, 0, O_COMPILE_ONLY}, {"device", required_argument, 0, O_DEVICE},
@@ -240,7 +342,8 @@ int run_main(int argc, char **argv) {
       {"no-progress", no_argument, 0, O_NOPROG}, {"sample", required_argument, 0, O_SAMPLE},
       {"compile-timeout", required_argument, 0, O_COMPILE_TIMEOUT}, {"quiet", no_argument, 0, 'q'},
       {"devices", required_argument, 0, O_DEVICES}, {"rank-timeout", required_argument, 0, O_RANK_TIMEOUT},
-      {"no-runtime-sweep", no_argument, 0, O_NO_SWEEP}, {"kernel-path", required_argument, 0, O_KPATH},
+      {"no-runtime-sweep", no_argument, 0, O_NO_SWEEP}, {"csv", required_argument, 0, O_CSV},
+      {"kernel-path", required_argument, 0, O_KPATH},
       {"transfer", no_argument, 0, O_TRANSFER}, {"no-transfer", no_argument, 0, O_NO_TRANSFER},
       {"transfer-near", required_argument, 0, O_NEAR}, {"transfer-per", required_argument, 0, O_PER},
       {"patience", required_argument, 0, O_PATIENCE}, {"order", required_argument, 0, O_ORDER},
@@ -250,151 +353,52 @@ int run_main(int argc, char **argv) {
       {"race", required_argument, 0, O_RACE}, {"race-samples", required_argument, 0, O_RACE_SAMPLES},
       {"batch", required_argument, 0, O_BATCH},
       {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-  cterr err = {{0}};
   dbuf_reset(&problems);
-  long l;
-  double d;
   opterr = 0;
   optind = 1;
   int c;
   while ((c = getopt_long(argc, argv, ":qvh", longopts, NULL)) != -1) {
+    if (keyword_option(o, c, optarg)) continue;
+    int st = number_option(o, c, optarg);
+    if (st >= 0) {
+      if (st) return st;
+      continue;
+    }
     switch (c) {
-    case O_RESULTS: o.results_dir = optarg; break;
+    case O_RESULTS: o->results_dir = optarg; break;
     case O_KPATH: space_kernel_path_add(optarg); break;
     case O_ARCH:
       if (!compile_arch_supported(optarg))
         return bad_usage("--arch '%s' is not an architecture NVRTC %s supports (it supports: %s; an 'a' or 'f' "
                          "suffix, as in sm_90a, is accepted too)", optarg, compile_nvrtc_version(),
                          compile_supported_archs());
-      o.arch = optarg;
+      o->arch = optarg;
       break;
-    case O_COMPILE_ONLY: o.compile_only = 1; break;
-    case O_DEVICE:
-      if (parse_long(optarg, &l, "--device", &err) || l < 0) return bad_usage("--device needs a GPU ordinal (0, 1, ...), got '%s'", optarg);
-      o.device = (int)l;
-      break;
-    case O_DEVICES: o.devices = optarg; break;
-    case O_RANK_TIMEOUT:
-      if (parse_double(optarg, &d, "--rank-timeout", &err) || d <= 0) return bad_usage("--rank-timeout needs a positive number of seconds, got '%s'", optarg);
-      o.rank_timeout = d;
-      break;
-    case O_JOBS:
-      if (parse_long(optarg, &l, "--jobs", &err) || l < 1 || l > 1024) return bad_usage("--jobs needs a number of processes from 1 to 1024, got '%s'", optarg);
-      o.jobs = (int)l;
-      break;
-    case O_CACHE: o.cache_dir = optarg; break;
-    case O_NO_CACHE: o.no_cache = 1; break;
-    case O_STRATEGY: {
-      const char *const *names = strategy_names();
-      int known = 0;
-      for (int i = 0; names[i] && !known; i++) known = !strcmp(names[i], optarg);
-      if (!known) {
-        char list[256] = "";
-        for (int i = 0; names[i]; i++)
-          snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? " " : "", names[i]);
-        return bad_usage("--strategy '%s' is not a strategy (strategies: %s)", optarg, list);
-      }
-      o.strategy = optarg;
-      break;
-    }
-    case O_BUDGET:
-      if (parse_long(optarg, &l, "--budget", &err) || l < 1) return bad_usage("--budget needs a positive number of evaluations, got '%s'", optarg);
-      o.budget = l;
-      break;
-    case O_TIME:
-      if (parse_double(optarg, &d, "--time", &err) || d <= 0) return bad_usage("--time needs a positive number of seconds, got '%s'", optarg);
-      o.time_limit = d;
-      break;
-    case O_SEED:
-      if (parse_long(optarg, &l, "--seed", &err) || l < 0) return bad_usage("--seed needs a non-negative integer, got '%s'", optarg);
-      o.seed = (uint64_t)l;
+    case O_COMPILE_ONLY: o->compile_only = 1; break;
+    case O_DEVICES: o->devices = optarg; break;
+    case O_CACHE: o->cache_dir = optarg; break;
+    case O_NO_CACHE: o->no_cache = 1; break;
+    case O_STRATEGY:
+      if ((st = strategy_option(o, optarg)) != 0) return st;
       break;
     case O_PROBLEM: /* repeatable: the items are kept together, ';'-separated (job_problem_selected) */
       dbuf_printf(&problems, "%s%s", problems.len ? ";" : "", optarg);
-      o.problem = problems.data;
+      o->problem = problems.data;
       break;
-    case O_TOP:
-      if (parse_long(optarg, &l, "--top", &err) || l < 1) return bad_usage("--top needs a positive integer, got '%s'", optarg);
-      o.top = (int)l;
-      break;
-    case O_MINS:
-      if (parse_long(optarg, &l, "--min-samples", &err) || l < 1 || l > 100000) return bad_usage("--min-samples needs an integer from 1 to 100000, got '%s'", optarg);
-      o.min_samples = (int)l;
-      o.min_samples_given = 1;
-      break;
-    case O_MAXS:
-      if (parse_long(optarg, &l, "--max-samples", &err) || l < 1 || l > 100000) return bad_usage("--max-samples needs an integer from 1 to 100000, got '%s'", optarg);
-      o.max_samples = (int)l;
-      break;
-    case O_RSE:
-      if (parse_double(optarg, &d, "--rse", &err) || d <= 0 || d >= 1) return bad_usage("--rse needs a fraction between 0 and 1 (e.g. 0.005), got '%s'", optarg);
-      o.rse = d;
-      break;
-    case O_ETOP:
-      if (parse_long(optarg, &l, "--energy-top", &err) || l < 1 || l > 100000) return bad_usage("--energy-top needs a positive number of configurations, got '%s'", optarg);
-      o.energy_top = (int)l;
-      break;
-    case O_EWITHIN:
-      if (parse_double(optarg, &d, "--energy-within", &err) || d < 0) return bad_usage("--energy-within needs a fraction >= 0 (0.1 is 10 %%), got '%s'", optarg);
-      o.energy_within = d;
-      break;
-    case O_RACE:
-      if (!strcmp(optarg, "off")) o.race_margin = -1;
-      else if (parse_double(optarg, &d, "--race", &err) || !(d >= 0) || d > 10)
-        return bad_usage("--race needs a margin as a fraction from 0 to 10 (0.05 is 5 %%) or 'off', got '%s'", optarg);
-      else o.race_margin = d;
-      break;
-    case O_RACE_SAMPLES:
-      if (parse_long(optarg, &l, "--race-samples", &err) || l < 2 || l > 256) return bad_usage("--race-samples needs an integer from 2 to 256, got '%s'", optarg);
-      o.race_samples = (int)l;
-      break;
-    case O_BATCH:
-      if (!strcmp(optarg, "auto")) o.batch = 0;
-      else if (parse_long(optarg, &l, "--batch", &err) || l < 1 || l > COMPILE_BATCH_MAX)
-        return bad_usage("--batch needs 'auto' or a number of configurations from 1 to %d, got '%s'", COMPILE_BATCH_MAX, optarg);
-      else o.batch = (int)l;
-      break;
-    case O_NOPROG: o.progress_tty = 0; break;
-    case O_NO_SWEEP: o.no_runtime_sweep = 1; break;
-    case O_TRANSFER: o.transfer = 1; break;
-    case O_NO_TRANSFER: o.transfer = -1; break;
-    case O_NEAR:
-      if (parse_long(optarg, &l, "--transfer-near", &err) || l < 1 || l > 64) return bad_usage("--transfer-near needs a number of shapes from 1 to 64, got '%s'", optarg);
-      o.transfer_near = (int)l;
-      break;
-    case O_PER:
-      if (parse_long(optarg, &l, "--transfer-per", &err) || l < 1 || l > TRANSFER_KEEP) return bad_usage("--transfer-per needs a number of kernels from 1 to %d, got '%s'", TRANSFER_KEEP, optarg);
-      o.transfer_per = (int)l;
-      break;
-    case O_PATIENCE:
-      if (parse_long(optarg, &l, "--patience", &err) || l < 0) return bad_usage("--patience needs a number of evaluations >= 0 (0: no early end), got '%s'", optarg);
-      o.patience = l;
-      break;
+    case O_NOPROG: o->progress_tty = 0; break;
+    case O_NO_SWEEP: o->no_runtime_sweep = 1; break;
+    case O_CSV: o->csv = optarg; break;
+    case O_TRANSFER: o->transfer = 1; break;
+    case O_NO_TRANSFER: o->transfer = -1; break;
     case O_ORDER:
       if (strcmp(optarg, "listed") && strcmp(optarg, "nearest")) return bad_usage("--order must be listed or nearest, got '%s'", optarg);
-      o.listed = !strcmp(optarg, "listed");
+      o->listed = !strcmp(optarg, "listed");
       break;
-    case O_CROSS: o.cross = 1; break;
-    case O_NO_CROSS: o.cross = -1; break;
-    case O_CROSS_ONLY: o.cross = 2; break;
-    case O_CROSS_TOP:
-      if (parse_long(optarg, &l, "--cross-top", &err) || l < 1 || l > TRANSFER_KEEP) return bad_usage("--cross-top needs a number of kernels from 1 to %d, got '%s'", TRANSFER_KEEP, optarg);
-      o.cross_top = (int)l;
-      break;
-    case O_CROSS_MAX:
-      if (parse_long(optarg, &l, "--cross-max", &err) || l < 1 || l > 4096) return bad_usage("--cross-max needs a number of kernels from 1 to 4096, got '%s'", optarg);
-      o.cross_max = (int)l;
-      break;
-    case O_SAMPLE:
-      if (parse_long(optarg, &l, "--sample", &err) || l < 1) return bad_usage("--sample needs a positive number of configurations, got '%s'", optarg);
-      o.sample = l;
-      break;
-    case O_COMPILE_TIMEOUT:
-      if (parse_double(optarg, &d, "--compile-timeout", &err) || !(d > 0) || d > 86400) return bad_usage("--compile-timeout needs a number of seconds from 0 to 86400, got '%s'", optarg);
-      o.compile_timeout = d;
-      break;
-    case 'q': o.quiet = 1; break;
-    case 'v': o.verbose = 1; break;
+    case O_CROSS: o->cross = 1; break;
+    case O_NO_CROSS: o->cross = -1; break;
+    case O_CROSS_ONLY: o->cross = 2; break;
+    case 'q': o->quiet = 1; break;
+    case 'v': o->verbose = 1; break;
     case 'h':
       fputs(run_usage, stdout);
       printf("\narchitectures NVRTC %s supports here (--arch): %s\n", compile_nvrtc_version(), compile_supported_archs());
@@ -403,11 +407,69 @@ int run_main(int argc, char **argv) {
     default: return bad_usage("unknown option '%s'", argv[optind - 1]);
     }
   }
-  if (o.min_samples > o.max_samples) return bad_usage("--min-samples is larger than --max-samples");
+  if (o->min_samples > o->max_samples) return bad_usage("--min-samples is larger than --max-samples");
   if (optind >= argc) return bad_usage("no space file given");
   if (optind + 1 < argc) return bad_usage("one space file at a time (extra argument '%s')", argv[optind + 1]);
-  o.space_path = argv[optind];
+  o->space_path = argv[optind];
+  return -1;
+}
 
+/* Where the run measures: the GPU ordinals (*nord of them), or why it compiles only (*why, NULL
+ * when it measures; whybuf holds the text). -1 to go on, else the exit status. */
+static int choose_devices(const run_opts *o, const char *self, int ranks, int *ordinals, int *nord, const char **why,
+                          char *whybuf, size_t whylen) {
+  cterr err = {{0}};
+  *nord = 0;
+  *why = NULL;
+  if (ranks > 1 && dist_launched_rank() == 0) return -1; /* an MPI run's coordinator: the other ranks measure */
+  if (o->compile_only) {
+    *why = "--compile-only was given";
+    return -1;
+  }
+  int n = gpu_count(self, &err);
+  if (n <= 0) {
+    snprintf(whybuf, whylen, "no CUDA device found (%s)", n < 0 || err.msg[0] ? err.msg : "the driver reports none");
+    *why = whybuf;
+  } else if (o->devices || ranks > 1) {
+    if (exec_parse_devices(o->devices ? o->devices : "all", n, ordinals, EXEC_MAX_DEVICES, nord, &err) != 0) {
+      fprintf(stderr, "cutune run: %s\n", err.msg);
+      return 2;
+    }
+  } else if (o->device >= n) {
+    fprintf(stderr, "cutune: --device %d: this machine has %d CUDA device%s\n", o->device, n, n == 1 ? "" : "s");
+    return 2;
+  } else {
+    ordinals[(*nord)++] = o->device;
+  }
+  return -1;
+}
+
+/* A parameter the template never names is most likely misspelt: say so before compiling. */
+static void warn_unused_params(const space *s) {
+  compile_source src;
+  compile_source_init(&src);
+  cterr err;
+  dbuf warn;
+  dbuf_init(&warn);
+  if (job_load_source(s, &src, &err) == 0) job_check_params(s, &src, &warn); /* else the run says why */
+  if (warn.len) fputs(warn.data, stderr);
+  dbuf_free(&warn);
+  compile_source_free(&src);
+}
+
+int run_main(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--replay") || !strncmp(argv[i], "--replay=", 9)) return search_replay_main(argc, argv);
+
+  run_opts o = {.results_dir = "results", .device = 0, .seed = 1, .top = 10, .min_samples = 10,
+                .max_samples = 200, .rse = 0.005, .progress_tty = -1,
+                .energy_top = 8, .energy_within = 0.10, .compile_timeout = 60, .race_margin = 0.05,
+                .race_samples = 3,
+                .transfer_near = TUNE_TRANSFER_NEAR, .transfer_per = TUNE_TRANSFER_PER, .patience = -1,
+                .cross_top = TUNE_CROSS_TOP, .cross_max = TUNE_CROSS_MAX};
+  int st = parse_options(argc, argv, &o);
+  if (st >= 0) return st;
+  cterr err = {{0}};
   space *s = NULL;
   if (space_load(o.space_path, &s, &err) != 0) {
     fprintf(stderr, "cutune: %s\n", err.msg);
@@ -419,49 +481,32 @@ int run_main(int argc, char **argv) {
     space_free(s);
     return 2;
   }
-  int rc = 0;
+  warn_unused_params(s);
   char *self = self_exe_path();
   if (!self) {
     fprintf(stderr, "cutune: cannot find its own executable (/proc/self/exe) to start workers\n");
     space_free(s);
     return 1;
   }
-  const char *why = NULL;
-  char whybuf[CTERR_MAX + 64];
-  int ordinals[EXEC_MAX_DEVICES], nord = 0;
   int ranks = dist_launched();
   if (ranks > 1 && o.compile_only && dist_launched_rank() > 0) { /* rank 0 compiles; the others have nothing to do */
     free(self), space_free(s);
     return 0;
   }
   if (ranks > 1 && o.compile_only) ranks = 1;
-  if (ranks > 1 && dist_launched_rank() == 0) {
-    /* an MPI run's coordinator: the other ranks measure, it needs no GPU of its own */
-  } else if (o.compile_only) why = "--compile-only was given";
-  else {
-    cterr gerr = {{0}};
-    int n = gpu_count(self, &gerr);
-    if (n <= 0) {
-      snprintf(whybuf, sizeof whybuf, "no CUDA device found (%s)", n < 0 || gerr.msg[0] ? gerr.msg : "the driver reports none");
-      why = whybuf;
-    } else if (o.devices || ranks > 1) {
-      if (exec_parse_devices(o.devices ? o.devices : "all", n, ordinals, EXEC_MAX_DEVICES, &nord, &err) != 0) {
-        fprintf(stderr, "cutune run: %s\n", err.msg);
-        free(self), space_free(s);
-        return 2;
-      }
-    } else if (o.device >= n) {
-      fprintf(stderr, "cutune: --device %d: this machine has %d CUDA device%s\n", o.device, n, n == 1 ? "" : "s");
-      free(self), space_free(s);
-      return 2;
-    } else {
-      ordinals[nord++] = o.device;
-    }
+  const char *why = NULL;
+  char whybuf[CTERR_MAX + 64];
+  int ordinals[EXEC_MAX_DEVICES], nord = 0, rc = 0;
+  st = choose_devices(&o, self, ranks, ordinals, &nord, &why, whybuf, sizeof whybuf);
+  if (st < 0 && !why && (o.sample || o.csv)) {
+    fprintf(stderr, "cutune run: %s is for runs without a GPU (add --compile-only%s)\n", o.sample ? "--sample" : "--csv",
+            o.sample ? "; --budget N measures part of the space" : "; a GPU run's records are the store, one JSON line "
+            "each: cutune report renders it");
+    st = 2;
   }
-  if (!why && o.sample) {
-    fprintf(stderr, "cutune run: --sample is for compile-only runs (add --compile-only; --budget N measures part of the space)\n");
+  if (st >= 0) {
     free(self), space_free(s);
-    return 2;
+    return st;
   }
   run_outcome out = {0};
   if (why && ranks > 1) /* a serving rank without a GPU still answers rank 0, which goes on without it */

@@ -1,5 +1,5 @@
 /* compile: one NVRTC compilation in this process (compile_now), NVRTC's version and its
- * target architectures. The only unit that includes nvrtc.h; the cache lives in
+ * target architectures, and the cache key of a job (it hashes NVRTC's version). The only unit that includes nvrtc.h; the cache lives in
  * compile_cache.c, the worker pool in compile_pool.c.
  *
  * Options given to NVRTC, beyond the job's own: --gpu-architecture=sm_XX (a real
@@ -34,6 +34,45 @@ const char *compile_nvrtc_version(void) {
   }
   return ver;
 }
+
+/* Each field goes in as its length then its bytes, so no two jobs hash alike by moving
+ * text from one field to the next. */
+static void hash_field(sha256_ctx *c, const char *s) {
+  if (!s) s = "";
+  char len[32];
+  int n = snprintf(len, sizeof len, "%zu:", strlen(s));
+  sha256_update(c, len, (size_t)n);
+  sha256_update(c, s, strlen(s) + 1); /* NUL-separated */
+}
+
+void compile_job_key(const compile_job *job, char out[65]) {
+  sha256_ctx c;
+  sha256_init(&c);
+  if (job->next) { /* a bundle: the key of the rest of the chain goes in first */
+    char rest[65];
+    compile_job_key(job->next, rest);
+    hash_field(&c, "bundle");
+    hash_field(&c, rest);
+  }
+  hash_field(&c, COMPILE_CACHE_FORMAT);
+  /* the digest of the template and its includes, computed once per run (compile_source) */
+  hash_field(&c, job->src_digest ? "digest" : "text");
+  hash_field(&c, job->src_digest ? job->src_digest : job->src);
+  char n[32];
+  snprintf(n, sizeof n, "%d", job->nopts);
+  hash_field(&c, n);
+  for (int i = 0; i < job->nopts; i++) hash_field(&c, job->opts[i]);
+  hash_field(&c, job->arch);
+  hash_field(&c, job->kernel);
+  for (int i = 0; i < job->nnames; i++) hash_field(&c, job->names[i]);
+  hash_field(&c, job->lineinfo ? "lineinfo" : "");
+  hash_field(&c, compile_nvrtc_version());
+  uint8_t d[32];
+  sha256_final(&c, d);
+  hex_encode(d, 32, out);
+  out[64] = 0;
+}
+
 
 const char *compile_supported_archs(void) {
   static char list[512];

@@ -106,7 +106,11 @@ int compile_source_load(compile_source *cs, const char *path, int nopts, const c
 void compile_source_free(compile_source *cs);
 
 /* The cache key of a job: sha256 over the source (its src_digest when given), options, arch,
- * kernel and NVRTC version. */
+ * kernel and NVRTC version. COMPILE_CACHE_FORMAT goes into every key and meta file: bump it
+ * when what compile_now adds to the options (or the meta format) changes, so old entries stop
+ * matching. */
+#define COMPILE_CACHE_FORMAT "cutune-compile-v4" /* v3: name expressions, lowered names; v4: -lineinfo
+                                                    only where asked, batch members */
 void compile_job_key(const compile_job *job, char out[65]);
 
 /* Compile in this process. Returns 0 when NVRTC ran (res->ok says whether it succeeded:

@@ -1,4 +1,4 @@
-/* compile_cache: compile results, their cache keys and the on-disk compile cache.
+/* compile_cache: compile results and the on-disk compile cache (the keys: compile.c).
  *
  * Layout: <dir>/<key[0:2]>/<key>.cubin and <key>.meta (JSON: status, resources, compile
  * time, message, log, and the cubin's size and a 64-bit checksum; for a member of a batched
@@ -20,10 +20,6 @@
 #include <jansson.h>
 
 #include "compile.h"
-
-/* Bump when what compile_now adds to the options (or the meta format) changes, so old
- * entries stop matching. */
-#define CACHE_FORMAT "cutune-compile-v4" /* v3: name expressions, lowered names; v4: -lineinfo only where asked */
 
 void compile_result_init(compile_result *r) {
   memset(r, 0, sizeof *r);
@@ -67,44 +63,6 @@ void compile_result_free(compile_result *r) {
   free(r->message);
   free(r->lowered);
   compile_result_init(r);
-}
-
-/* Each field goes in as its length then its bytes, so no two jobs hash alike by moving
- * text from one field to the next. */
-static void hash_field(sha256_ctx *c, const char *s) {
-  if (!s) s = "";
-  char len[32];
-  int n = snprintf(len, sizeof len, "%zu:", strlen(s));
-  sha256_update(c, len, (size_t)n);
-  sha256_update(c, s, strlen(s) + 1); /* NUL-separated */
-}
-
-void compile_job_key(const compile_job *job, char out[65]) {
-  sha256_ctx c;
-  sha256_init(&c);
-  if (job->next) { /* a bundle: the key of the rest of the chain goes in first */
-    char rest[65];
-    compile_job_key(job->next, rest);
-    hash_field(&c, "bundle");
-    hash_field(&c, rest);
-  }
-  hash_field(&c, CACHE_FORMAT);
-  /* the digest of the template and its includes, computed once per run (compile_source) */
-  hash_field(&c, job->src_digest ? "digest" : "text");
-  hash_field(&c, job->src_digest ? job->src_digest : job->src);
-  char n[32];
-  snprintf(n, sizeof n, "%d", job->nopts);
-  hash_field(&c, n);
-  for (int i = 0; i < job->nopts; i++) hash_field(&c, job->opts[i]);
-  hash_field(&c, job->arch);
-  hash_field(&c, job->kernel);
-  for (int i = 0; i < job->nnames; i++) hash_field(&c, job->names[i]);
-  hash_field(&c, job->lineinfo ? "lineinfo" : "");
-  hash_field(&c, compile_nvrtc_version());
-  uint8_t d[32];
-  sha256_final(&c, d);
-  hex_encode(d, 32, out);
-  out[64] = 0;
 }
 
 char *compile_cache_default_dir(void) {
@@ -173,7 +131,7 @@ static int cache_get(const char *dir, const char *key, compile_result *res, int 
   if (!json_is_object(root)) goto done;
   const char *fmt = json_string_value(json_object_get(root, "format"));
   const char *k = json_string_value(json_object_get(root, "key"));
-  if (!fmt || strcmp(fmt, CACHE_FORMAT) || !k || strcmp(k, key)) goto done;
+  if (!fmt || strcmp(fmt, COMPILE_CACHE_FORMAT) || !k || strcmp(k, key)) goto done;
   int ok;
   kresources r;
   if (!json_int(root, "ok", &ok) || !json_int(root, "regs", &r.regs) || !json_int(root, "smem_static", &r.smem_static) ||
@@ -229,7 +187,7 @@ int compile_cache_put(const char *dir, const char *key, const compile_result *re
   int rc = -1;
   if (mkdir_p(sub, err) != 0) goto done;
   json_t *root = json_object();
-  json_object_set_new(root, "format", json_string(CACHE_FORMAT));
+  json_object_set_new(root, "format", json_string(COMPILE_CACHE_FORMAT));
   json_object_set_new(root, "key", json_string(key));
   json_object_set_new(root, "ok", json_integer(res->ok ? 1 : 0));
   json_object_set_new(root, "regs", json_integer(res->res.regs));

@@ -328,6 +328,7 @@ static int read_exact(int fd, void *dst, size_t n) {
 
 /* ---- the worker process ---- */
 
+#ifdef CUTUNE_TEST_HOOKS
 /* Whether the job's source or one of its options contains marker (a test hook). */
 static int job_has_marker(const compile_job *j, const char *marker) {
   if (!marker || !marker[0]) return 0;
@@ -336,6 +337,20 @@ static int job_has_marker(const compile_job *j, const char *marker) {
     if (!strcmp(j->opts[i], marker)) return 1;
   return 0;
 }
+
+/* Test hooks, only in the test binary cutune-hooks (CMake option CUTUNE_TEST_HOOKS; the shipped
+ * cutune has none): a job whose source (or one of whose options) contains the marker in
+ * CUTUNE_COMPILE_WORKER_CRASH kills the worker with SIGKILL (killed from outside), ..._ABORT
+ * makes it abort (a crash inside the compiler), ..._STOP stops it with SIGSTOP (a hung
+ * compile), to exercise the pool's recovery, classification and deadline. */
+static void test_hooks(const compile_job *j) {
+  if (job_has_marker(j, getenv("CUTUNE_COMPILE_WORKER_CRASH"))) raise(SIGKILL);
+  if (job_has_marker(j, getenv("CUTUNE_COMPILE_WORKER_ABORT"))) abort();
+  if (job_has_marker(j, getenv("CUTUNE_COMPILE_WORKER_STOP"))) raise(SIGSTOP);
+}
+#else
+static void test_hooks(const compile_job *j) { (void)j; }
+#endif
 
 int compile_worker_main(int no_nvrtc_cache) {
   if (no_nvrtc_cache) setenv("CUDA_CACHE_DISABLE", "1", 1); /* before NVRTC first runs */
@@ -346,13 +361,6 @@ int compile_worker_main(int no_nvrtc_cache) {
     fprintf(stderr, "cutune compile worker: cannot set up its output: %s\n", strerror(errno));
     return 2;
   }
-  /* Test hooks: a job whose source (or one of whose options) contains the marker in CUTUNE_COMPILE_WORKER_CRASH kills
-   * the worker with SIGKILL (killed from outside), ..._ABORT makes it abort (a crash inside
-   * the compiler), ..._STOP stops it with SIGSTOP (a hung compile), to exercise the pool's
-   * recovery, classification and deadline. */
-  const char *crash_marker = getenv("CUTUNE_COMPILE_WORKER_CRASH");
-  const char *abort_marker = getenv("CUTUNE_COMPILE_WORKER_ABORT");
-  const char *stop_marker = getenv("CUTUNE_COMPILE_WORKER_STOP");
   dbuf frame;
   dbuf_init(&frame);
   int status = 0;
@@ -384,9 +392,7 @@ int compile_worker_main(int no_nvrtc_cache) {
     compile_job cj[COMPILE_BATCH_MAX];
     for (int i = 0; i < n; i++) {
       cj[i] = jobs[i].job;
-      if (job_has_marker(&cj[i], crash_marker)) raise(SIGKILL);
-      if (job_has_marker(&cj[i], abort_marker)) abort();
-      if (job_has_marker(&cj[i], stop_marker)) raise(SIGSTOP);
+      test_hooks(&cj[i]);
     }
     /* one result frame per job, in order */
     compile_result res[COMPILE_BATCH_MAX];

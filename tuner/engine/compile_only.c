@@ -1,6 +1,4 @@
-/* compile_only: `cutune run` without a GPU — compile every configuration (or, with --sample N,
- * N of them: first a cover that uses every value of every parameter, then random others) for
- * one architecture through the pool and report resources and theoretical occupancy. */
+/* compile_only: `cutune run` without a GPU (see compile_only.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,15 +9,48 @@
 #include "report/report.h"
 #include "base/input.h"
 #include "compile_only.h"
+#include "tune.h"
 
-/* The configurations to compile: all of them, or --sample N of them (a cover first). Sets
- * *ncover to the size of the cover (0 without --sample). */
-static size_t choose(const configset *cs, const run_opts *o, size_t **idx, size_t *ncover) {
-  size_t all = configset_count(cs), n = all;
+size_t compile_only_count(size_t all, const run_opts *o, char *note, size_t len, int *ordered) {
+  *ordered = 0;
+  note[0] = 0;
+  if (o->sample == RUN_SAMPLE_ALL) {
+    *ordered = o->time_limit <= 0;
+    return all;
+  }
+  if (o->sample > 0 || o->budget > 0) {
+    long n = o->sample > 0 ? o->sample : o->budget;
+    if ((size_t)n >= all) {
+      *ordered = o->time_limit <= 0;
+      return all;
+    }
+    snprintf(note, len, "%s %ld without a GPU: a sample of %ld configurations of %zu (every value of every parameter "
+             "first, then random ones; --seed)", o->sample > 0 ? "--sample" : "--budget", n, n, all);
+    return (size_t)n;
+  }
+  if (o->time_limit > 0) {
+    snprintf(note, len, "--time %g without a GPU: compiling for at most %g s (every value of every parameter first, "
+             "then random ones; --seed)", o->time_limit, o->time_limit);
+    return all;
+  }
+  if (all > TUNE_EXHAUSTIVE_MAX) {
+    snprintf(note, len, "%zu configurations are too many to compile by default: a sample of %d (every value of every "
+             "parameter first, then random ones; --seed). --sample N compiles N, --sample all every one",
+             all, TUNE_DEFAULT_BUDGET);
+    return TUNE_DEFAULT_BUDGET;
+  }
+  *ordered = 1;
+  return all;
+}
+
+/* The n configurations to compile, in the order to hand them out: the space's order (ordered),
+ * else a cover first and then random others. Sets *ncover to the size of the cover (0 when
+ * ordered). */
+static size_t choose(const configset *cs, const run_opts *o, size_t n, int ordered, size_t **idx, size_t *ncover) {
+  size_t all = configset_count(cs);
   *ncover = 0;
-  if (o->sample > 0 && (size_t)o->sample < all) n = (size_t)o->sample;
   *idx = xcalloc(all ? all : 1, sizeof **idx);
-  if (n == all) {
+  if (ordered) {
     for (size_t i = 0; i < all; i++) (*idx)[i] = i;
     return all;
   }
@@ -60,12 +91,28 @@ static void list_failures(const run_opts *o, const record *const *view, size_t n
   }
 }
 
+/* Where the CSV goes (--csv FILE): the whole resource table, written as a user's -o is. */
+static int write_csv(const char *path, const record *const *view, size_t n, cterr *err) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  if (!m) return cterr_set(err, "--csv %s: out of memory", path);
+  report_csv(m, view, n);
+  fclose(m);
+  int rc = file_write_output(path, buf, len, err);
+  free(buf);
+  return rc < 0 ? cterr_wrap(err, "--csv") : 0;
+}
+
 int run_compile_only(space *s, const run_opts *o, const char *self_exe, const char *why_no_gpu, run_outcome *out,
                      cterr *err) {
   const char *arch = o->arch ? o->arch : "sm_90";
   const configset *cs = space_configs(s);
   size_t ncover = 0, *idx = NULL;
-  size_t n = choose(cs, o, &idx, &ncover);
+  char note[400];
+  int ordered;
+  size_t n = compile_only_count(configset_count(cs), o, note, sizeof note, &ordered);
+  n = choose(cs, o, n, ordered, &idx, &ncover);
   compile_source src;
   compile_source_init(&src);
   cpool *pool = NULL;
@@ -89,36 +136,43 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   cpool_get_stats(pool, &before);
 
   int prob = 0;
-  if (!o->quiet)
+  if (!o->quiet) {
     printf("%s: %zu valid configurations of %.0f (enumerated in %.3f s); compiling for %s with %d worker%s\n",
            space_path(s), configset_count(cs), configset_raw_size(cs), space_enumerate_seconds(s), arch, jobs,
            jobs == 1 ? "" : "s");
-  if (!o->quiet && n < configset_count(cs))
-    printf("--sample %ld: %zu configurations, %zu of them covering every value of every parameter\n", o->sample, n,
-           ncover);
-  double t0 = now_seconds();
-  recs = xcalloc(n, sizeof(record));
-  view = xcalloc(n, sizeof(record *));
-  size_t got = 0, failed = 0, cached = 0, shared = 0, invalid = 0, unfit = 0;
-  for (size_t i = 0; i < n; i++) {
-    compile_job job;
-    job_hold hold;
-    if (job_make(s, &src, idx[i], arch, &job, &hold, err) != 0) goto done;
-    int sr = 0;
-    if (hold.unfit[0]) { /* the space's arch: not for this target, not compiled */
-      job_record_base(s, idx[i], prob, arch, NULL, &recs[i], NULL);
-      view[i] = &recs[i];
-      unfit++, got++;
-    } else sr = cpool_submit(pool, (uint64_t)i, &job, err);
-    job_hold_free(&hold);
-    if (sr != 0) goto done;
+    if (note[0]) printf("%s\n", note);
+    if (ncover) printf("%zu configurations, %zu of them covering every value of every parameter\n", n, ncover);
+    if (o->strategy) printf("--strategy %s: there is no search without a GPU to measure\n", o->strategy);
   }
-  pg = progress_new(stderr, "compile", n - unfit, o->quiet ? 0 : o->progress_tty);
+  recs = xcalloc(n ? n : 1, sizeof(record));
+  view = xcalloc(n ? n : 1, sizeof(record *));
+  pg = progress_new(stderr, "compile", n, o->quiet ? 0 : o->progress_tty);
   progress_set_quiet(pg, o->quiet);
-  while (got < n) {
+  /* handed out a window at a time (the pool works ahead by 2 x jobs), so --time can stop it */
+  size_t next = 0, got = 0, failed = 0, cached = 0, shared = 0, invalid = 0, unfit = 0, window = 2 * (size_t)jobs + 4;
+  double t0 = now_seconds();
+  int out_of_time = 0;
+  for (;;) {
+    out_of_time = out_of_time || (o->time_limit > 0 && now_seconds() - t0 > o->time_limit);
+    while (!out_of_time && next < n && next - got < window) {
+      compile_job job;
+      job_hold hold;
+      if (job_make(s, &src, idx[next], arch, &job, &hold, err) != 0) goto done;
+      int sr = 0;
+      if (hold.unfit[0]) { /* the space's arch: not for this target, not compiled */
+        job_record_base(s, idx[next], prob, arch, NULL, &recs[next], NULL);
+        view[next] = &recs[next];
+        unfit++, got++;
+        progress_step(pg, 1, NAN, NAN, NULL);
+      } else sr = cpool_submit(pool, (uint64_t)next, &job, err);
+      job_hold_free(&hold);
+      if (sr != 0) goto done;
+      next++;
+    }
+    if (got == next) break;
     uint64_t tag;
     compile_result cr;
-    int w = cpool_wait(pool, &tag, &cr, -1, err);
+    int w = cpool_wait(pool, &tag, &cr, 200, err);
     if (w < 0) goto done;
     if (w == 0) continue;
     job_record_base(s, idx[tag], prob, arch, &cr, &recs[tag], NULL);
@@ -141,27 +195,30 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   }
   double dt = now_seconds() - t0;
   progress_finish(pg);
-  report_resources(stdout, view, n);
-  list_failures(o, view, n, ST_COMPILE_ERROR, "compile errors, whole");
-  list_failures(o, view, n, ST_INVALID, "invalid configurations (geometry, launch limits or architecture), whole");
-  list_failures(o, view, n, ST_COMPILE_TIMEOUT, "compile timeouts");
-  list_failures(o, view, n, ST_WORKER_LOST, "compile workers lost (measured again on the next run)");
-  char sharedtxt[192] = "";
+  if (o->verbose) report_resources(stdout, view, got);
+  else report_compile_summary(stdout, view, got, 3);
+  list_failures(o, view, got, ST_COMPILE_ERROR, "compile errors, whole");
+  list_failures(o, view, got, ST_INVALID, "invalid configurations (geometry, launch limits or architecture), whole");
+  list_failures(o, view, got, ST_COMPILE_TIMEOUT, "compile timeouts");
+  list_failures(o, view, got, ST_WORKER_LOST, "compile workers lost (measured again on the next run)");
+  if (o->csv && write_csv(o->csv, view, got, err) != 0) goto done;
+  char sharedtxt[192] = "", timetxt[96] = "";
   if (shared) snprintf(sharedtxt, sizeof sharedtxt, ", %zu sharing another's module (runtime parameters)", shared);
   if (unfit)
     snprintf(sharedtxt + strlen(sharedtxt), sizeof sharedtxt - strlen(sharedtxt),
              ", %zu not for %s (the space's arch: not compiled)", unfit, arch);
   char invtxt[96] = "";
   if (invalid) snprintf(invtxt, sizeof invtxt, ", %zu invalid (over a limit of %s)", invalid, arch);
-  printf("\n%zu configurations for %s in %.2f s: %zu compiled%s, %zu from the cache, %zu failed%s%s\n", n, arch, dt,
-         n - cached - shared - unfit, sharedtxt, cached, failed, invtxt,
-         !failed ? "" : failed == n ? " (none succeeded: exit status 4)"
-                                    : " (see the table; failed configurations are data: exit status 3)");
+  if (got < n) snprintf(timetxt, sizeof timetxt, " (--time %g: %zu of the %zu were not handed out)", o->time_limit, n - got, n);
+  printf("\n%zu configurations for %s in %.2f s%s: %zu compiled%s, %zu from the cache, %zu failed%s%s\n", got, arch, dt,
+         timetxt, got - cached - shared - unfit, sharedtxt, cached, failed, invtxt,
+         !failed ? "" : failed == got ? " (none succeeded: exit status 4)"
+                                      : " (their messages are above; failed configurations are data: exit status 3)");
   cpool_stats ps;
   cpool_get_stats(pool, &ps);
   ps.programs -= before.programs;
   if (ps.programs) {
-    printf("NVRTC programs: %ld for %zu compiled configurations", ps.programs, n - cached - shared);
+    printf("NVRTC programs: %ld for %zu compiled configurations", ps.programs, got - cached - shared - unfit);
     if (ps.batches)
       printf(" (%ld configurations in %ld batch%s of up to %d)", ps.batched, ps.batches, ps.batches == 1 ? "" : "es",
              ps.largest);
@@ -170,9 +227,11 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
     if (isfinite(ps.fixed_ms)) printf("; NVRTC's fixed cost per program %.0f ms", ps.fixed_ms);
     printf("\n");
   }
+  if (o->csv) printf("the whole table, as CSV: %s\n", o->csv);
+  else if (!o->verbose) printf("the whole table: -v, or --csv FILE\n");
   printf("%s: timing needs a GPU. Run this command on a machine with a CUDA device to measure;\n"
          "nothing was written to %s/.\n", why_no_gpu, o->results_dir);
-  out->configs = n, out->failed = failed;
+  out->configs = got, out->failed = failed;
   rc = 0;
 done:
   compile_result_free(&refc);

@@ -9,7 +9,8 @@
  *
  * Groups: devices of one model (the same device name) form a group, tuned as one: one store
  * results/<model>/, one strategy, one search. A group's info is that of its first device.
- * Records come back with their device fields, template hash and options hash filled.
+ * Records come back as measured (gpu.c fills the device fields of those that reached a GPU);
+ * the loop fills the rest of their provenance, in one place (tune.c, stamp).
  *
  * Ownership: the exec borrows the space and the options (they outlive it); exec_free frees
  * everything else, exec_free(NULL) does nothing. */
@@ -72,15 +73,15 @@ struct exec {
 };
 
 /* The devices of this host: ordinals[0..n-1] (GPU worker per device), one compile pool.
- * src is the template and its includes (job_load_source), template_hash its hash as records carry it. */
+ * src is the template and its includes (job_load_source). */
 int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n,
-                   const compile_source *src, const char *template_hash, exec **out, cterr *err);
+                   const compile_source *src, exec **out, cterr *err);
 
 /* The exec of this process: exec_local over ordinals, or, when started as several MPI ranks
  * (tuner/dist), on rank 0 the exec of the other ranks; every other rank serves rank 0 with an
  * exec_local over ordinals until told to quit, and returns with *served = 1 and no exec. */
 int exec_open(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n,
-              const compile_source *src, const char *template_hash, exec **out, int *served, cterr *err);
+              const compile_source *src, exec **out, int *served, cterr *err);
 
 /* Which devices --devices names: "all" (every device the driver reports, count of them in
  * ndevices_here), or a comma list of ordinals "0,2,3". Fills ordinals (at most max). */

@@ -22,7 +22,6 @@ typedef struct item {
   struct item *next;
   int g;
   size_t cfg;
-  char ohash[33];
   compile_result cr;
   record rec;    /* its record, made once it is compiled (the finished one on the done list) */
   int have_rec, needs_gpu;
@@ -33,7 +32,7 @@ typedef struct slot {
   gpu *gw;
   int ordinal, group, alive;
   item *it[GPU_DEPTH];    /* on the GPU, oldest first (the second waits in the worker's pipe) */
-  record pend[GPU_DEPTH]; /* their records, stamped before submit */
+  record pend[GPU_DEPTH]; /* their records, filled by the GPU worker */
   int n;                  /* how many; 0: idle */
 } slot;
 
@@ -51,7 +50,6 @@ typedef struct exec_local {
   space *s;
   const run_opts *o;
   const compile_source *src;
-  char template_hash[33];
   cpool *pool;
   int jobs, prob, stopped;
   slot slots[EXEC_MAX_DEVICES];
@@ -105,7 +103,6 @@ static int l_submit(exec *x, int g, size_t cfg, cterr *err) {
   it->g = g, it->cfg = cfg;
   compile_result_init(&it->cr);
   record_init(&it->rec);
-  job_options_hash(&job, it->ohash);
   if (hold.unfit[0]) { /* the target lacks what it needs: no compile, an invalid record (job_record_base) */
     job_hold_free(&hold);
     push(&e->lg[g].ready_head, &e->lg[g].ready_tail, it);
@@ -126,11 +123,6 @@ static void l_best(exec *x, int g, double best_ms, double race_ms) {
   exec_local *e = (exec_local *)x;
   e->lg[g].best = best_ms;
   e->lg[g].race = race_ms;
-}
-
-static void stamp(exec_local *e, item *it, record *r) {
-  record_set_str(&r->template_hash, e->template_hash);
-  record_set_str(&r->options_hash, it->ohash);
 }
 
 /* Take a finished compile: onto its group's ready queue (or away, once stopped). */
@@ -201,7 +193,6 @@ static int feed(exec_local *e, cterr *err) {
       item *it = l->ready_head;
       if (!it->have_rec) {
         job_record_base(e->s, it->cfg, e->prob, l->arch, &it->cr, &it->rec, &it->launch);
-        stamp(e, it, &it->rec);
         it->needs_gpu = it->rec.status == ST_OK;
         it->have_rec = 1;
       }
@@ -278,7 +269,7 @@ static int collect_gpu(exec_local *e, int i, exec_done *d, cterr *err) {
   record rec;
   item *it = slot_shift(sl, &rec);
   /* the next job of the group is a contender against this one too */
-  if (rec.status == ST_OK && isfinite(rec.t_median) && !record_raced(&rec) && (isnan(l->best) || rec.t_median < l->best))
+  if (record_timed(&rec) && !record_raced(&rec) && (isnan(l->best) || rec.t_median < l->best))
     l->best = rec.t_median;
   d->group = sl->group;
   d->cfg = it->cfg;
@@ -414,8 +405,6 @@ static int l_remeasure(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, 
   compile_job job;
   job_hold hold;
   if (job_make(e->s, e->src, cfg, l->arch, &job, &hold, err) != 0) return -1;
-  char ohash[33];
-  job_options_hash(&job, ohash);
   int sr = cpool_submit(e->pool, cfg, &job, err);
   job_hold_free(&hold);
   uint64_t tag;
@@ -424,8 +413,6 @@ static int l_remeasure(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, 
   record rec;
   gpu_job gj = {0};
   job_record_base(e->s, cfg, e->prob, l->arch, &cr, &rec, &gj);
-  record_set_str(&rec.template_hash, e->template_hash);
-  record_set_str(&rec.options_hash, ohash);
   if (rec.status != ST_OK) { /* not measurable (as in the time pass): nothing to remeasure */
     compile_result_free(&cr);
     record_free(&rec);
@@ -477,13 +464,12 @@ static const exec_ops local_ops = {l_problem, l_room, l_submit, l_best, l_wait, 
                                    l_stop, l_drain, l_remeasure, l_copy_gbps, l_sgemm_ms, l_free};
 
 int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n,
-                   const compile_source *src, const char *template_hash, exec **out, cterr *err) {
+                   const compile_source *src, exec **out, cterr *err) {
   *out = NULL;
   if (n < 1 || n > EXEC_MAX_DEVICES) return cterr_set(err, "%d devices (1 to %d)", n, EXEC_MAX_DEVICES);
   exec_local *e = xcalloc(1, sizeof *e);
   e->base.ops = &local_ops;
   e->s = s, e->o = o, e->src = src;
-  snprintf(e->template_hash, sizeof e->template_hash, "%s", template_hash);
   for (int g = 0; g < EXEC_MAX_GROUPS; g++) compile_result_init(&e->lg[g].ref), compile_result_init(&e->lg[g].check);
   gpu *started[EXEC_MAX_DEVICES];
   if (gpu_start_all(started, self_exe, ordinals, n, err) != 0) goto fail;

@@ -24,6 +24,7 @@
 
 #include "dist/dist.h"
 #include "exec.h"
+#include "store/record_json.h"
 #include "store/store.h"
 
 enum { TAG_HELLO = 1, TAG_FAIL, TAG_PROBLEM, TAG_READY, TAG_TASK, TAG_RESULT, TAG_BEAT, TAG_QUIT };
@@ -414,12 +415,12 @@ static void send_fail(dist *d, const char *msg) {
 }
 
 static int serve(dist *d, space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n,
-                 const compile_source *src, const char *template_hash, int *abandon, cterr *err) {
+                 const compile_source *src, int *abandon, cterr *err) {
   exec *x = NULL;
   dbuf buf, json;
   dbuf_init(&buf), dbuf_init(&json);
   int rc = -1, failed = 0, rank = dist_rank(d);
-  if (exec_local_new(s, o, self_exe, ordinals, n, src, template_hash, &x, err) != 0) {
+  if (exec_local_new(s, o, self_exe, ordinals, n, src, &x, err) != 0) {
     fprintf(stderr, "cutune: rank %d: %s\n", rank, err->msg);
     send_fail(d, err->msg);
     failed = 1;
@@ -525,20 +526,20 @@ done:
 }
 
 int exec_open(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n,
-              const compile_source *src, const char *template_hash, exec **out, int *served, cterr *err) {
+              const compile_source *src, exec **out, int *served, cterr *err) {
   *out = NULL;
   *served = 0;
-  if (dist_launched() <= 1) return exec_local_new(s, o, self_exe, ordinals, n, src, template_hash, out, err);
+  if (dist_launched() <= 1) return exec_local_new(s, o, self_exe, ordinals, n, src, out, err);
   dist *d;
   if (dist_open(&d, err) != 0) return -1;
   if (dist_size(d) <= 1) { /* launched alone */
     dist_close(d, 0);
-    return exec_local_new(s, o, self_exe, ordinals, n, src, template_hash, out, err);
+    return exec_local_new(s, o, self_exe, ordinals, n, src, out, err);
   }
   if (dist_rank(d) == 0) return ranks_new(d, o, out, err);
   *served = 1;
   int abandon = 0;
-  int rc = serve(d, s, o, self_exe, ordinals, n, src, template_hash, &abandon, err);
+  int rc = serve(d, s, o, self_exe, ordinals, n, src, &abandon, err);
   dist_close(d, abandon || rc != 0);
   return rc;
 }

@@ -21,6 +21,71 @@ int job_problem_selection(const space *s, const run_opts *o, int *count, cterr *
   return space_select_check(s, o->problem, count, err);
 }
 
+/* "A=1,B=2" -> names and values (pointing into the copy), at most max; -1 when a part has no '='. */
+static int split_pairs(char *copy, char **names, char **values, int max) {
+  int n = 0;
+  char *save = NULL;
+  for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    char *eq = strchr(t, '=');
+    if (!eq || eq == t || n == max) return -1;
+    *eq = 0;
+    names[n] = t, values[n++] = eq + 1;
+  }
+  return n;
+}
+
+int job_find_problem(const space *s, const char *spec, cterr *err) {
+  int np = space_nproblems(s), hit = -1, nhit = 0;
+  char *end;
+  long idx = strtol(spec, &end, 10);
+  if (*spec && !*end) {
+    if (idx >= 0 && idx < np) return (int)idx;
+    return cterr_set(err, "problem %s: %s has problems 0 to %d", spec, space_path(s), np - 1);
+  }
+  dbuf which;
+  dbuf_init(&which);
+  int bad = 0;
+  for (int p = 0; p < np && !bad; p++) {
+    int r = space_problem_has(s, p, spec, strlen(spec));
+    bad = r < 0;
+    if (r == 1) dbuf_printf(&which, "%s%s", nhit ? ", " : "", space_problem_key(s, p)), hit = p, nhit++;
+  }
+  if (bad || nhit != 1) {
+    if (bad) cterr_set(err, "problem '%s': give an index or NAME=VALUE pairs such as \"%s\"", spec, space_problem_key(s, 0));
+    else if (nhit == 0) {
+      dbuf_reset(&which);
+      for (int p = 0; p < np && p < 12; p++) dbuf_printf(&which, "%s%s", p ? ", " : "", space_problem_key(s, p));
+      cterr_set(err, "'%s' matches no problem of %s (its problems: %s%s; or an index 0 to %d)", spec, space_path(s),
+                which.data, np > 12 ? ", ..." : "", np - 1);
+    } else
+      cterr_set(err, "'%s' matches %d problems of %s (%s): give more of the dimensions", spec, nhit, space_path(s),
+                which.data);
+    hit = -1;
+  }
+  dbuf_free(&which);
+  return hit;
+}
+
+long job_find_config(const space *s, const char *key, cterr *err) {
+  const configset *cs = space_configs(s);
+  char *copy = xstrdup(key), *names[CS_MAX_PARAMS + 1], *values[CS_MAX_PARAMS + 1];
+  int n = split_pairs(copy, names, values, CS_MAX_PARAMS + 1), bad = 0;
+  long cfg = n < 0 ? -3 : configset_lookup_named(cs, n, names, values, &bad);
+  const char *given = NULL; /* the value given for the parameter that did not match, if any */
+  for (int k = 0; cfg == -1 && k < n && !given; k++)
+    if (!strcmp(names[k], configset_param(cs, bad)->name)) given = values[k];
+  if (cfg == -3 || (cfg >= 0 && n != configset_nparams(cs)))
+    cterr_set(err, "no valid configuration '%s': give NAME=VALUE for each of the %d parameters", key, configset_nparams(cs));
+  else if (cfg == -1 && given)
+    cterr_set(err, "no valid configuration '%s': %s=%s is not a value the space lists", key, configset_param(cs, bad)->name, given);
+  else if (cfg == -1)
+    cterr_set(err, "no valid configuration '%s': it gives no value of %s", key, configset_param(cs, bad)->name);
+  else if (cfg < 0)
+    cterr_set(err, "no valid configuration '%s' in %s: its constraints reject it", key, space_path(s));
+  free(copy);
+  return cfg < 0 ? -1 : cfg;
+}
+
 /* Whether dir can hold the cache: created if missing, and writable. */
 static int cache_usable(const char *dir, cterr *err) {
   if (mkdir_p(dir, err) != 0) return -1;
@@ -125,6 +190,18 @@ int job_make(const space *s, const compile_source *src, size_t cfg, const char *
   return space_nlaunches(s) ? job_programs(s, cfg, job, hold, err) : 0;
 }
 
+int job_compile_cached(const compile_job *job, compile_result *cr, cterr *err) {
+  char *dir = compile_cache_default_dir();
+  compile_job_key(job, cr->key);
+  int rc = 0;
+  if (!(dir && compile_cache_get(dir, cr->key, cr))) {
+    rc = compile_bundle(job, cr, err); /* a launch sequence: the further programs too */
+    if (rc == 0 && dir) compile_cache_put(dir, cr->key, cr, NULL);
+  }
+  free(dir);
+  return rc;
+}
+
 /* One program compiled once for the run (the reference, the user's check kernel): path with
  * -Ddefine=1 and defines, the space's options; through the pool (its cache) or in this process. */
 static int compile_once(const space *s, const char *arch, cpool *pool, const char *path, const char *kernel,
@@ -146,7 +223,7 @@ static int compile_once(const space *s, const char *arch, cpool *pool, const cha
   for (int i = 0; i < ndefines && job.nopts < COMPILE_MAX_OPTS; i++) job.opts[job.nopts++] = defines[i];
   for (int i = 0; i < space_noptions(s) && job.nopts < COMPILE_MAX_OPTS; i++) job.opts[job.nopts++] = space_option(s, i);
   int rc;
-  if (!pool) rc = compile_now(&job, cr, err);
+  if (!pool) rc = job_compile_cached(&job, cr, err);
   else if ((rc = cpool_submit(pool, JOB_REFERENCE_TAG, &job, err)) == 0) {
     uint64_t tag = 0;
     int w;
@@ -158,6 +235,65 @@ static int compile_once(const space *s, const char *arch, cpool *pool, const cha
   if (rc != 0) return -1;
   if (!cr->ok) return cterr_set(err, "%s: the %s kernel '%s' does not compile: %s", space_path(s), what, kernel, cr->message);
   return 0;
+}
+
+/* How many times word occurs in text as a whole identifier. */
+static int count_word(const char *text, const char *word) {
+  size_t n = strlen(word);
+  int k = 0;
+  for (const char *p = strstr(text, word); p; p = strstr(p + 1, word)) {
+    int before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+    int after = isalnum((unsigned char)p[n]) || p[n] == '_';
+    k += !before && !after;
+  }
+  return k;
+}
+
+void job_check_params(const space *s, const compile_source *src, dbuf *warn) {
+  const configset *cs = space_configs(s);
+  int nf = src->nfiles > 0 ? src->nfiles : 1;
+  dbuf *texts = xcalloc((size_t)nf, sizeof *texts);
+  for (int f = 0; f < nf; f++) {
+    dbuf_init(&texts[f]);
+    cterr e;
+    if (f == 0) dbuf_puts(&texts[0], src->text.data ? src->text.data : "");
+    else if (file_read(src->files[f], &texts[f], &e) != 0) dbuf_reset(&texts[f]);
+    if (!texts[f].data) dbuf_puts(&texts[f], "");
+  }
+  dbuf lua;
+  dbuf_init(&lua);
+  cterr e;
+  if (file_read(space_path(s), &lua, &e) != 0 || !lua.data) dbuf_puts(&lua, "");
+  for (int p = 0; p < configset_nparams(cs); p++) {
+    const char *name = configset_param(cs, p)->name;
+    if (space_param_runtime(s, p)) continue; /* a kernel argument, no macro */
+    /* a parameter the space's own functions read (p.B in block or grid) may steer the launch
+     * alone: only one the space declares and nothing else names is certainly idle */
+    if (count_word(lua.data, name) > 1) continue;
+    int seen = 0;
+    for (int f = 0; f < nf && !seen; f++) seen = count_word(texts[f].data, name) > 0;
+    if (!seen)
+      dbuf_printf(warn, "%s: warning: parameter %s appears nowhere in %s%s, so -D%s=... changes nothing there: is it "
+                  "misspelt? (a #ifndef %s default in the template would then apply to every configuration)\n",
+                  space_path(s), name, space_template_path(s), nf > 1 ? " or the files it includes" : "", name, name);
+  }
+  for (int f = 0; f < nf; f++) dbuf_free(&texts[f]);
+  free(texts);
+  dbuf_free(&lua);
+}
+
+void job_source_hash(const compile_source *src, char out[33]) {
+  memcpy(out, src->digest, 32);
+  out[32] = 0;
+}
+
+int job_template_hash(const space *s, char out[33], cterr *err) {
+  compile_source src;
+  compile_source_init(&src);
+  int rc = job_load_source(s, &src, err);
+  if (rc == 0) job_source_hash(&src, out);
+  compile_source_free(&src);
+  return rc;
 }
 
 int job_compile_reference(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err) {

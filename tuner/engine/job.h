@@ -12,6 +12,8 @@
 #include "store/record.h"
 #include "space/space.h"
 
+#define RUN_SAMPLE_ALL (-1L)
+
 typedef struct run_opts {
   const char *space_path;
   const char *results_dir; /* default "results" */
@@ -23,7 +25,9 @@ typedef struct run_opts {
   const char *devices;     /* --devices: "all" or "0,2,3"; NULL: device alone */
   double rank_timeout;     /* MPI: seconds of silence before a rank holding work is taken as lost */
   int compile_only;
-  long sample;             /* compile-only: this many configurations (a cover first); 0 = all */
+  long sample;             /* compile-only: this many configurations (a cover first); 0: the default
+                              (compile_only.h), RUN_SAMPLE_ALL: every one */
+  const char *csv;         /* compile-only: the whole resource table also to this CSV file */
   double compile_timeout;  /* seconds one compile may take before its worker is killed */
   const char *strategy;    /* NULL: default for the space and budget */
   long budget;             /* evaluations per problem; 0 = unlimited */
@@ -63,9 +67,11 @@ typedef struct run_outcome {
 
 /* Compile the space's reference kernel (its template with -DCUTUNE_REFERENCE=1 and the
  * space's options) for arch: through pool (and so its cache) when given, before any other
- * job is submitted, else in this process. -1 with err when it does not compile or the kernel
+ * job is submitted, else in this process through the default on-disk cache. -1 with err when it does not compile or the kernel
  * is not in it: both paths check it first, before any configuration. No reference: 0, cr empty. */
 #define JOB_REFERENCE_TAG UINT64_MAX
+/* Compile one job in this process through the default on-disk cache (as the pool's workers do). */
+int job_compile_cached(const compile_job *job, compile_result *cr, cterr *err);
 int job_compile_reference(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err);
 
 /* The user's check kernel (check = { kernel = ..., template = ... }), compiled once as the
@@ -103,16 +109,36 @@ void job_hold_free(job_hold *h);
  * for a space without launches). */
 int job_programs(const space *s, size_t cfg, compile_job *job, job_hold *hold, cterr *err);
 int job_launch_steps(space *s, size_t cfg, int prob, const compile_result *cr, launch_step *out, int *n, cterr *err);
+/* The store's template hash of a loaded source: its digest (template and includes) cut to 32
+ * hex digits. job_template_hash loads the space's source to compute it: what `cutune header`,
+ * `best --space` and `explain` match records with, as `run` writes them. */
+void job_source_hash(const compile_source *src, char out[33]);
+int job_template_hash(const space *s, char out[33], cterr *err);
+/* One warning line in warn per compile-time parameter whose name appears nowhere in the
+ * template and the files it includes (as a whole word, comments included) nor in the space
+ * file beyond its declaration (a parameter the space's block or grid function reads may steer
+ * the launch alone): its -D changes nothing, so it is most likely misspelt (and a template's
+ * #ifndef default applies to every configuration). */
+void job_check_params(const space *s, const compile_source *src, dbuf *warn);
 /* sha256 (16 bytes hex) of a job's option list, for provenance and resume. */
 void job_options_hash(const compile_job *job, char out[33]);
 
 /* Whether --problem (if given) selects problem prob. o->problem holds one item per --problem,
- * separated by ';': an index, a range A-B, a comma list of them (0,3,5-9), a key (anything with
- * '=', matched exactly: "M=8192,N=8192") or all; an item selects what it names. */
+ * separated by ';': an index, a range A-B, a comma list of them (0,3,5-9), sizes (anything with
+ * '=': NAME=VALUE pairs in any order, all of a problem's or some, "N=8192,M=8192", "M=4096",
+ * selecting every problem with those values) or all; an item selects what it names. */
 int job_problem_selected(const space *s, const run_opts *o, int prob);
 /* Check the selection (-1 with err for a malformed item, an index past the last problem, an
  * item that selects nothing) and count the problems it selects. */
 int job_problem_selection(const space *s, const run_opts *o, int *count, cterr *err);
+/* One problem (explain, report, __profile-one): its index ("0"), or NAME=VALUE pairs in any
+ * order ("N=8192,M=8192"), all of a problem's dimensions or some ("M=4096"), as long as exactly
+ * one problem has those values. -1 with err naming the problems otherwise. */
+int job_find_problem(const space *s, const char *spec, cterr *err);
+/* The configuration a key names: NAME=VALUE for every parameter, in any order
+ * ("TILE=32,PAD=1,..."); -1 with err when a name or value is not the space's or its constraints
+ * reject the configuration. */
+long job_find_config(const space *s, const char *key, cterr *err);
 /* The compile pool the options ask for (--jobs, --cache/--no-cache). *jobs gets the worker count.
  * A cache folder that cannot be created or written is an error when --cache named it, and a
  * warning (the run goes on without a cache) when it is the default. */

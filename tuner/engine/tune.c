@@ -47,7 +47,9 @@ typedef struct tune_ctx {
   shape_cost cost[EXEC_MAX_GROUPS];
 } tune_ctx;
 
-/* Fill the device and provenance fields a record lacks (one that never reached a GPU). */
+/* The one place a record's provenance is completed: the template and options hashes (the resume
+ * key, computed once per configuration: tune_group.ohash) and, for a record that never reached a
+ * GPU, the device fields of its group. Every record the loop writes passes here. */
 static void stamp(tune_ctx *t, int g, record *r, size_t cfg) {
   const gpu_device_info *dev = &t->x->group[g].info;
   if (!r->template_hash) record_set_str(&r->template_hash, t->template_hash);
@@ -75,7 +77,7 @@ static int hash_all_options(tune_ctx *t, const char *arch, char (**out)[33], cte
 }
 
 static double record_value(const record *r) {
-  return (r->status == ST_OK && isfinite(r->t_median)) ? r->t_median : INFINITY;
+  return record_timed(r) ? r->t_median : INFINITY;
 }
 
 /* What measuring r cost, in seconds (record_cost_ms, as `cutune score --cost time` counts a
@@ -134,7 +136,7 @@ typedef struct tune_tally {
  * enter: they are known to be slower than the reference they lost to). The exec hears of both
  * when either changes. */
 static void note_best(tune_ctx *t, int g, tune_tally *ty, size_t cfg, const record *r) {
-  if (r->status != ST_OK || !isfinite(r->t_median)) return;
+  if (!record_timed(r)) return;
   int changed = 0;
   if (isnan(ty->best) || r->t_median < ty->best) ty->best = r->t_median, ty->best_cfg = (long)cfg, changed = 1;
   if (ty->ktop > 0 && !record_raced(r) && (ty->ntop < ty->ktop || r->t_median < ty->top[ty->ntop - 1])) {
@@ -212,13 +214,26 @@ static int finish_record(tune_ctx *t, int g, tune_tally *ty, size_t cfg, record 
   return rc;
 }
 
+/* The store's answer for configuration cfg of group g on problem prob: its newest record with
+ * this template and options (store_find), or NULL; with ntimeouts, also how many of its records
+ * so keyed are compile timeouts. The one place a configuration's index becomes the store's key. */
+static const record *stored(const tune_ctx *t, int g, int prob, size_t cfg, size_t *ntimeouts) {
+  const configset *cs = space_configs(t->s);
+  const tune_group *tg = &t->grp[g];
+  const char *pkey = space_problem_key(t->s, prob);
+  char *key = configset_row_key(cs, configset_row(cs, cfg));
+  const record *r = store_find(tg->st, key, pkey, t->template_hash, tg->ohash[cfg]);
+  if (ntimeouts) *ntimeouts = store_count_status(tg->st, key, pkey, t->template_hash, tg->ohash[cfg], ST_COMPILE_TIMEOUT);
+  free(key);
+  return r;
+}
+
 /* A compile that timed out is tried again (see `cutune run --help`) when this run allows more
  * time than it ran for before it was killed, or, whatever the limit, if it has timed out only
  * once: the machine may have been overloaded. Two timeouts at a limit no larger: skipped. */
-static int timeout_retry(const tune_ctx *t, const tune_group *tg, const char *key, const char *pkey, size_t idx,
-                         const record *have) {
+static int timeout_retry(const tune_ctx *t, const record *have, size_t ntimeouts) {
   if (isfinite(have->compile_ms) && have->compile_ms > 0 && t->o->compile_timeout * 1e3 > have->compile_ms) return 1;
-  return store_count_status(tg->st, key, pkey, t->template_hash, tg->ohash[idx], ST_COMPILE_TIMEOUT) < 2;
+  return ntimeouts < 2;
 }
 
 /* Evaluations group g may still start: the budget less what is charged and in flight. */
@@ -229,13 +244,9 @@ static long budget_left(tune_ctx *t, int g, const tune_tally *ty) {
 /* Configuration idx to group g: answered from the store (told to the strategy, not charged)
  * when it was measured before, else submitted. */
 static int offer(tune_ctx *t, int g, int prob, tune_tally *ty, size_t idx, cterr *err) {
-  const configset *cs = space_configs(t->s);
-  const char *pkey = space_problem_key(t->s, prob);
-  tune_group *tg = &t->grp[g];
-  char *key = configset_row_key(cs, configset_row(cs, idx));
-  const record *have = store_find(tg->st, key, pkey, t->template_hash, tg->ohash[idx]);
-  if (have && have->status == ST_COMPILE_TIMEOUT && timeout_retry(t, tg, key, pkey, idx, have)) have = NULL;
-  free(key);
+  size_t ntimeouts = 0;
+  const record *have = stored(t, g, prob, idx, &ntimeouts);
+  if (have && have->status == ST_COMPILE_TIMEOUT && timeout_retry(t, have, ntimeouts)) have = NULL;
   if (have) { /* measured before: answered from the store, not charged */
     strategy_tell_cost(ty->strat, idx, record_value(have), record_cost_s(have));
     note_best(t, g, ty, idx, have);
@@ -459,8 +470,14 @@ done:
 
 #define ENERGY_WINDOW_MS 500 /* per configuration (twice that where L2 is flushed) */
 
+/* A configuration and the store's record of it. */
+typedef struct cfg_record {
+  size_t cfg;
+  const record *r;
+} cfg_record;
+
 static int cmp_time(const void *a, const void *b) {
-  const record *x = *(const record *const *)a, *y = *(const record *const *)b;
+  const record *x = ((const cfg_record *)a)->r, *y = ((const cfg_record *)b)->r;
   return (x->t_median > y->t_median) - (x->t_median < y->t_median);
 }
 
@@ -478,38 +495,31 @@ static int space_wants_energy(const space *s) {
  * measured again. */
 static int energy_pass(tune_ctx *t, int g, int prob, size_t *n_measured, cterr *err) {
   const char *pkey = space_problem_key(t->s, prob);
-  const configset *cs = space_configs(t->s);
   tune_group *tg = &t->grp[g];
-  size_t n = configset_count(cs), k = 0, done = 0, measured = 0;
-  const record **view = xcalloc(n ? n : 1, sizeof(record *));
-  size_t *cfg_of = xcalloc(n ? n : 1, sizeof(size_t));
+  size_t n = configset_count(space_configs(t->s)), k = 0, done = 0, measured = 0;
+  cfg_record *view = xcalloc(n ? n : 1, sizeof *view);
   int rc = -1;
   for (size_t i = 0; i < n; i++) {
-    char *key = configset_row_key(cs, configset_row(cs, i));
-    const record *r = store_find(tg->st, key, pkey, t->template_hash, tg->ohash[i]);
-    free(key);
-    if (r && r->status == ST_OK && isfinite(r->t_median)) view[k++] = r;
+    const record *r = stored(t, g, prob, i, NULL);
+    if (r && record_timed(r)) view[k].cfg = i, view[k++].r = r;
   }
   qsort(view, k, sizeof *view, cmp_time);
   size_t want = 0;
-  while (want < k && want < (size_t)t->o->energy_top && view[want]->t_median <= view[0]->t_median * (1 + t->o->energy_within))
+  while (want < k && want < (size_t)t->o->energy_top &&
+         view[want].r->t_median <= view[0].r->t_median * (1 + t->o->energy_within))
     want++;
-  /* configuration indices before anything is appended (appending may move the store's records) */
-  for (size_t j = 0; j < want; j++) {
-    long ci = configset_find_named(cs, view[j]->nparams, view[j]->pname, view[j]->pvalue);
-    cfg_of[j] = ci < 0 ? (size_t)-1 : (size_t)ci;
-    if (isfinite(view[j]->energy_mj)) cfg_of[j] = (size_t)-1, done++;
-  }
+  /* the store's records stay where they are while it grows (store_get): view holds across the appends */
+  for (size_t j = 0; j < want; j++) done += isfinite(view[j].r->energy_mj) != 0;
   if (!t->o->quiet)
     fprintf(stderr, "problem %s%s: energy pass over %zu configurations within %.0f %% of the best time (%zu have a figure)\n",
             pkey, tg->label, want, 100 * t->o->energy_within, done);
   for (size_t j = 0; j < want && !interrupted; j++) {
-    if (cfg_of[j] == (size_t)-1) continue;
+    if (isfinite(view[j].r->energy_mj)) continue; /* it has a figure */
     exec_done d;
-    int gr = t->x->ops->remeasure(t->x, g, cfg_of[j], ENERGY_WINDOW_MS, &d, err);
+    int gr = t->x->ops->remeasure(t->x, g, view[j].cfg, ENERGY_WINDOW_MS, &d, err);
     if (gr < 0) goto done;
     if (gr == 0) continue; /* nothing to measure: it does not compile */
-    stamp(t, g, &d.rec, cfg_of[j]);
+    stamp(t, g, &d.rec, view[j].cfg);
     char ebuf[64];
     gr = store_append(tg->st, &d.rec, err);
     if (gr == 0 && !t->o->quiet)
@@ -523,7 +533,7 @@ static int energy_pass(tune_ctx *t, int g, int prob, size_t *n_measured, cterr *
   *n_measured += measured;
   rc = 0;
 done:
-  free(view), free(cfg_of);
+  free(view);
   return rc;
 }
 
@@ -531,14 +541,10 @@ done:
  * measured with this template. */
 static void report_problem(tune_ctx *t, int g, int prob, run_outcome *out, int print) {
   const char *pkey = space_problem_key(t->s, prob);
-  const configset *cs = space_configs(t->s);
-  tune_group *tg = &t->grp[g];
-  size_t n = configset_count(cs), k = 0;
+  size_t n = configset_count(space_configs(t->s)), k = 0;
   const record **view = xcalloc(n ? n : 1, sizeof(record *));
   for (size_t i = 0; i < n; i++) {
-    char *key = configset_row_key(cs, configset_row(cs, i));
-    const record *r = store_find(tg->st, key, pkey, t->template_hash, tg->ohash[i]);
-    free(key);
+    const record *r = stored(t, g, prob, i, NULL);
     if (r) view[k++] = r;
     if (r) out->configs++, out->failed += r->status != ST_OK && r->status != ST_INVALID; /* invalid: over a limit */
   }
@@ -632,10 +638,9 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
   if (job_load_source(s, &src, err) != 0) goto done;
   t.src = &src;
   /* the template and every file it includes: a header edit re-measures */
-  memcpy(t.template_hash, src.digest, 32);
-  t.template_hash[32] = 0;
+  job_source_hash(&src, t.template_hash);
   int served = 0;
-  if (exec_open(s, o, self_exe, ordinals, ndevices, t.src, t.template_hash, &t.x, &served, err) != 0) goto done;
+  if (exec_open(s, o, self_exe, ordinals, ndevices, t.src, &t.x, &served, err) != 0) goto done;
   if (served) { /* this process was a rank serving the coordinator: it has nothing to report */
     rc = 0;
     goto done;

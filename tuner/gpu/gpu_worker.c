@@ -468,6 +468,60 @@ static int count_devices(int out) {
   return wire_write(out, MSG_COUNT_IS, &n, sizeof n, NULL, 0, NULL, 0, &err) ? 1 : 0;
 }
 
+/* A MSG_SETUP frame: the problem set up and answered with its baselines, or an error sent.
+ * 0 to go on, else the worker's exit status (3: the context is dead; 1: the coordinator is gone). */
+static int on_setup(worker *w, int out, const dbuf *p) {
+  cterr err;
+  int fatal = 0;
+  if (wk_setup(w, p, &fatal, &err)) {
+    send_error(out, err.msg);
+    if (fatal) return 3;
+    free_problem(w);
+    return 0;
+  }
+  /* The copy ceiling of this problem: a device-to-device copy moving the same bytes as one
+   * launch (half read, half written), as cudaMemcpy would at this size. Where the data would
+   * sit in L2 (configurations are then timed with L2 flushed) the large-copy figure stands
+   * instead. */
+  double copy = NAN;
+  int known = w->setup.baselines_known;
+  if (!known && isfinite(w->setup.bytes) && w->setup.bytes > 0 && w->setup.bytes >= 2.0 * w->info.l2_bytes) {
+    double half = w->setup.bytes / 2;
+    size_t size = half > (double)((size_t)1 << 30) ? (size_t)1 << 30 : ((size_t)half + 255) / 256 * 256;
+    copy = wk_copy_bw(w, size);
+  }
+  /* The cuBLAS baseline of a GEMM space (cublas_sgemm); why it is missing, if it is. */
+  wire_setup_ok ok = {copy, NAN, ""};
+  if (!known && w->setup.sgemm[0] > 0)
+    ok.sgemm_ms = wk_sgemm_ms(w, w->setup.sgemm, (elemtype)w->setup.gemm_type, ok.sgemm_why, sizeof ok.sgemm_why);
+  return wire_write(out, MSG_SETUP_OK, &ok, sizeof ok, NULL, 0, NULL, 0, &err) ? 1 : 0;
+}
+
+/* A MSG_MEASURE frame: one configuration measured, its result sent. 0 to go on, else the
+ * worker's exit status (2: a malformed frame; 3: the context is dead; 1: the coordinator is gone). */
+static int on_measure(worker *w, int out, const dbuf *p) {
+  cterr err;
+  wire_result res;
+  wire_result_init(&res);
+  wire_job job;
+  if (p->len < sizeof job) return 2;
+  memcpy(&job, p->data, sizeof job);
+  if (sizeof job + job.kernel_len + job.cubin_len != p->len) return 2;
+  char kernel[256];
+  snprintf(kernel, sizeof kernel, "%.*s", (int)job.kernel_len, p->data + sizeof job);
+  if (!w->have_problem) {
+    res.status = ST_INVALID;
+    snprintf(res.message, sizeof res.message, "GPU worker: measure before a successful setup");
+  } else if (job_scalars(w, &job, 0, res.message, sizeof res.message) < 0) {
+    res.status = ST_INVALID;
+  } else {
+    wk_measure(w, &job, kernel, p->data + sizeof job + job.kernel_len, &res);
+    job_scalars(w, &job, 1, NULL, 0);
+  }
+  if (wire_write(out, MSG_RESULT, &res, sizeof res, NULL, 0, NULL, 0, &err)) return 1;
+  return res.fatal ? 3 : 0;
+}
+
 int gpu_worker_main(int argc, char **argv) {
   /* The protocol owns the original stdout; anything printed by accident goes to stderr. */
   int out = dup(1);
@@ -502,58 +556,16 @@ int gpu_worker_main(int argc, char **argv) {
     uint32_t type;
     if (wire_read(0, &type, &p, &err)) break; /* coordinator gone: just leave */
     if (type == MSG_QUIT) break;
-    if (type == MSG_SETUP) {
-      int fatal = 0;
-      if (wk_setup(w, &p, &fatal, &err)) {
-        send_error(out, err.msg);
-        if (fatal) { rc = 3; break; }
-        free_problem(w);
-      } else {
-        /* The copy ceiling of this problem: a device-to-device copy moving the same bytes as
-         * one launch (half read, half written), as cudaMemcpy would at this size. Where the
-         * data would sit in L2 (configurations are then timed with L2 flushed) the large-copy
-         * figure stands instead. */
-        double copy = NAN;
-        int known = w->setup.baselines_known;
-        if (!known && isfinite(w->setup.bytes) && w->setup.bytes > 0 && w->setup.bytes >= 2.0 * w->info.l2_bytes) {
-          double half = w->setup.bytes / 2;
-          size_t size = half > (double)((size_t)1 << 30) ? (size_t)1 << 30 : ((size_t)half + 255) / 256 * 256;
-          copy = wk_copy_bw(w, size);
-        }
-        /* The cuBLAS baseline of a GEMM space (cublas_sgemm); why it is missing, if it is. */
-        wire_setup_ok ok = {copy, NAN, ""};
-        if (!known && w->setup.sgemm[0] > 0) ok.sgemm_ms = wk_sgemm_ms(w, w->setup.sgemm, (elemtype)w->setup.gemm_type, ok.sgemm_why, sizeof ok.sgemm_why);
-        if (wire_write(out, MSG_SETUP_OK, &ok, sizeof ok, NULL, 0, NULL, 0, &err)) break;
-      }
-    } else if (type == MSG_MEASURE) {
-      wire_result res;
-      wire_result_init(&res);
-      wire_job job;
-      if (p.len < sizeof job) {
-        rc = 2;
-        break;
-      }
-      memcpy(&job, p.data, sizeof job);
-      if (sizeof job + job.kernel_len + job.cubin_len != p.len) {
-        rc = 2;
-        break;
-      }
-      char kernel[256];
-      snprintf(kernel, sizeof kernel, "%.*s", (int)job.kernel_len, p.data + sizeof job);
-      if (!w->have_problem) {
-        res.status = ST_INVALID;
-        snprintf(res.message, sizeof res.message, "GPU worker: measure before a successful setup");
-      } else if (job_scalars(w, &job, 0, res.message, sizeof res.message) < 0) {
-        res.status = ST_INVALID;
-      } else {
-        wk_measure(w, &job, kernel, p.data + sizeof job + job.kernel_len, &res);
-        job_scalars(w, &job, 1, NULL, 0);
-      }
-      if (wire_write(out, MSG_RESULT, &res, sizeof res, NULL, 0, NULL, 0, &err)) break;
-      if (res.fatal) { rc = 3; break; }
-    } else {
+    int st;
+    if (type == MSG_SETUP) st = on_setup(w, out, &p);
+    else if (type == MSG_MEASURE) st = on_measure(w, out, &p);
+    else {
       fprintf(stderr, "GPU worker: unknown frame type %u\n", type);
-      rc = 2;
+      st = 2;
+    }
+    if (st == 1) break; /* the coordinator is gone: as before, exit 0 */
+    if (st) {
+      rc = st;
       break;
     }
   }

@@ -148,7 +148,7 @@ static const char *param_value(const record *r, const char *name) {
   return NULL;
 }
 
-static int usable(const record *r) { return r->status == ST_OK && isfinite(r->t_median); }
+static int usable(const record *r) { return record_timed(r); }
 
 static char *fmt_us(double ms) {
   double us = ms * 1e3;

@@ -33,6 +33,12 @@ int report_param_effects(FILE *out, const record *const *recs, size_t n, const c
  * compile status (ok, or the status and the first line of its message). Records in the
  * order given. */
 void report_resources(FILE *out, const record *const *recs, size_t n);
+/* The summary of a compile-only run, in place of its table: how many configurations compiled
+ * and failed (by status), the range of each resource over those that compiled (registers,
+ * shared and local memory, threads per block, spills, theoretical occupancy), and per occupancy
+ * limiter how many it caps, then a resource table of the per_limiter configurations of each
+ * limiter with the highest theoretical occupancy (fewest registers first among equals). */
+void report_compile_summary(FILE *out, const record *const *recs, size_t n, int per_limiter);
 
 /* Every record, flat, one row each, RFC 4180 quoting; unmeasured figures are empty cells.
  * Columns: space, config, problem, one per parameter, status, message, the statistics,

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "store/record_json.h"
 #include "store/store.h"
 #include "base/util.h"
 

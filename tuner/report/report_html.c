@@ -35,7 +35,7 @@ static const char *param_of(const record *r, const char *name) {
   return NULL;
 }
 
-static int usable(const record *r) { return r->status == ST_OK && isfinite(r->t_median) && r->t_median > 0; }
+static int usable(const record *r) { return record_timed(r); }
 
 static int by_time(const void *a, const void *b) {
   const record *x = *(const record *const *)a, *y = *(const record *const *)b;
@@ -98,9 +98,16 @@ static void best_table(dbuf *b, int p, const record **ok, size_t nok, const reco
   }
   /* a GEMM (flops given) by its arithmetic rate and its share of cuBLAS, else GB/s and % copy */
   int flops = isfinite(r0->gflops) && r0->gflops > 0, cublas = flops && isfinite(r0->cublas_share);
-  dbuf_printf(b, "<th>median µs</th><th>isolated µs</th><th>%s</th><th>%s</th><th>samples</th>"
-                 "<th class=\"l\">sanitizers</th></tr></thead><tbody>",
-              flops ? "TFLOP/s" : "GB/s", cublas ? "% cuBLAS" : "% copy");
+  /* columns no shown row has a figure for are left out (and said so below the table) */
+  int iso = 0, san = 0;
+  char why[8];
+  for (size_t i = 0; i < nok && (int)i < top; i++) {
+    iso |= isfinite(ok[i]->t_isolated);
+    san |= explain_verdict(ex, ok[i]->config, NULL, NULL, why, sizeof why) != EXPLAIN_UNCHECKED;
+  }
+  dbuf_printf(b, "<th>median µs</th>%s<th>%s</th><th>%s</th><th>samples</th>%s</tr></thead><tbody>",
+              iso ? "<th>isolated µs</th>" : "", flops ? "TFLOP/s" : "GB/s", cublas ? "% cuBLAS" : "% copy",
+              san ? "<th class=\"l\">sanitizers</th>" : "");
   for (size_t i = 0; i < nok && (int)i < top; i++) {
     const record *r = ok[i];
     dbuf_printf(b, "<tr><td>%zu</td>", i + 1);
@@ -110,14 +117,21 @@ static void best_table(dbuf *b, int p, const record **ok, size_t nok, const reco
       dbuf_puts(b, "</td>");
     }
     td(b, NULL, 1, r->t_median * 1e3);
-    td(b, NULL, 1, r->t_isolated * 1e3);
+    if (iso) td(b, NULL, 1, r->t_isolated * 1e3);
     td(b, NULL, flops ? 2 : 0, flops ? r->gflops / 1e3 : r->gbps);
     td(b, NULL, 1, (cublas ? r->cublas_share : r->copy_share) * 100);
     dbuf_printf(b, "<td>%d%s</td>", r->samples, record_raced(r) ? " raced" : ""); /* docs/MEASURE.md */
-    verdict_cell(b, ex, r->config);
+    if (san) verdict_cell(b, ex, r->config);
     dbuf_puts(b, "</tr>");
   }
-  dbuf_puts(b, "</tbody></table></section>");
+  dbuf_puts(b, "</tbody></table>");
+  if (!iso || !san)
+    dbuf_printf(b, "<p class=\"none\">%s%s%s</p>",
+                iso ? "" : "No isolated per-launch times in these records (a run measures them for the contenders; "
+                           "older stores lack them). ",
+                san ? "" : "No sanitizer verdicts on these configurations: <code>cutune explain SPACE.lua "
+                           "--sanitize</code> records them.", "");
+  dbuf_puts(b, "</section>");
 }
 
 static int all_numeric(const char *const *v, int n) {
@@ -259,7 +273,23 @@ static const explain_entry **ncu_entries(const explain_set *ex, const char *prob
   return v;
 }
 
-static void explain_section(dbuf *b, int p, const explain_set *ex, const char *problem) {
+/* The rank of a configuration in the best table (1-based, as its "#" column and the resources
+ * table number it), 0 when it is not among the ranked records. */
+static size_t rank_of(const record **ok, size_t nok, const char *config) {
+  for (size_t i = 0; i < nok; i++)
+    if (ok[i]->config && !strcmp(ok[i]->config, config)) return i + 1;
+  return 0;
+}
+
+/* A counters column's heading: "#N" for the best table's rank N, else "-" (the readings below
+ * name every configuration). */
+static void rank_label(dbuf *b, const record **ok, size_t nok, const char *config) {
+  size_t r = rank_of(ok, nok, config);
+  if (r) dbuf_printf(b, "#%zu", r);
+  else dbuf_puts(b, "&ndash;");
+}
+
+static void explain_section(dbuf *b, int p, const explain_set *ex, const char *problem, const record **ok, size_t nok) {
   size_t n;
   const explain_entry **e = ncu_entries(ex, problem, &n);
   dbuf_printf(b, "<section id=\"explain-%d\"><h3>Why: Nsight Compute counters</h3>", p);
@@ -268,7 +298,11 @@ static void explain_section(dbuf *b, int p, const explain_set *ex, const char *p
                  "a machine with ncu.</p>");
   } else {
     dbuf_puts(b, "<table><thead><tr><th class=\"l\">metric</th>");
-    for (size_t i = 0; i < n; i++) dbuf_printf(b, "<th>#%zu</th>", i + 1);
+    for (size_t i = 0; i < n; i++) { /* numbered as the best table ranks them */
+      dbuf_puts(b, "<th>");
+      rank_label(b, ok, nok, e[i]->config);
+      dbuf_puts(b, "</th>");
+    }
     dbuf_puts(b, "</tr></thead><tbody>");
     static const struct { const char *label; int kind; ncu_metric m; double scale; int prec; } rows[] = {
         {"cutune back to back, µs", 1, 0, 1e3, 1}, {"cutune isolated, µs", 2, 0, 1e3, 1},
@@ -298,7 +332,9 @@ static void explain_section(dbuf *b, int p, const explain_set *ex, const char *p
     }
     dbuf_puts(b, "</tbody></table>");
     for (size_t i = 0; i < n; i++) {
-      dbuf_printf(b, "<p class=\"read\"><b>#%zu</b> <code>", i + 1);
+      dbuf_puts(b, "<p class=\"read\"><b>");
+      rank_label(b, ok, nok, e[i]->config);
+      dbuf_puts(b, "</b> <code>");
       html_esc(b, e[i]->config);
       dbuf_puts(b, "</code>: ");
       html_esc(b, e[i]->reading);
@@ -417,7 +453,7 @@ void report_html(dbuf *b, const record *const *recs, size_t n, const explain_set
     front_section(b, p, ok, nok);
     curve_section(b, p, recs, n, probs[p]);
     resources_section(b, p, ok, nok, top < 10 ? top : 10);
-    explain_section(b, p, ex, probs[p]);
+    explain_section(b, p, ex, probs[p], ok, nok);
     free(all), free(ok);
   }
   free(probs);

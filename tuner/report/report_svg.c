@@ -55,11 +55,13 @@ static void ax_fit(axis *a, const double *v, size_t n, int logscale) {
   }
 }
 
+/* A tick label: whole numbers as they are up to 10^7 (12000, not 1e+04, whose neighbours would
+ * read the same), others with 4 significant digits (100.2 beside 100.4) */
 static void fmt_num(char *c, size_t n, double v) {
   double a = fabs(v);
-  if (a >= 1e4 || (a > 0 && a < 1e-2)) snprintf(c, n, "%.0e", v);
-  else if (a >= 100 || v == floor(v)) snprintf(c, n, "%.0f", v);
-  else snprintf(c, n, "%.3g", v);
+  if (a >= 1e7 || (a > 0 && a < 1e-2)) snprintf(c, n, "%.2g", v);
+  else if (v == floor(v)) snprintf(c, n, "%.0f", v);
+  else snprintf(c, n, "%.4g", v);
 }
 
 /* y axis: ticks, grid lines and the label; x label at the bottom */
@@ -158,7 +160,22 @@ void svg_boxes(dbuf *b, const char *id, const char *ylabel, const char *const *c
 void svg_steps(dbuf *b, const char *id, const char *xlabel, const char *ylabel, const double *x, const double *y, size_t n) {
   axis ax = {.p0 = ML, .p1 = W - MR}, ay = {.p0 = H - MB, .p1 = MT};
   ax_fit(&ax, x, n, 0);
-  ax_fit(&ay, y, n, 1);
+  /* The y axis spans the best-so-far curve itself from a twentieth of the way in (at least the
+   * tenth evaluation) down to its end, not every time recorded: fitted to the slowest
+   * configurations, or to the first guesses, the curve drops at once and then lies flat along
+   * the floor. What starts above is drawn at the top edge. */
+  double span[2] = {NAN, NAN}, best = INFINITY, first = NAN;
+  size_t seen = 0, want = n / 20 > 10 ? n / 20 : 10;
+  for (size_t i = 0; i < n; i++) {
+    if (!isfinite(x[i]) || !isfinite(y[i]) || y[i] <= 0) continue;
+    if (y[i] < best) best = y[i];
+    if (isnan(first)) first = best;
+    if (++seen <= want || isnan(span[0])) span[0] = best;
+  }
+  span[1] = best;
+  if (isfinite(span[0]) && span[0] < span[1] * 1.02) span[0] = span[1] * 1.02;
+  /* a narrow span reads better on a linear axis: a log axis that narrow has no 1-2-5 ticks */
+  ax_fit(&ay, span, 2, isfinite(span[0]) && span[0] > 3 * span[1]);
   svg_open(b, id);
   axes(b, &ay, ylabel, xlabel);
   /* x ticks */
@@ -169,14 +186,21 @@ void svg_steps(dbuf *b, const char *id, const char *xlabel, const char *ylabel, 
     fmt_num(c, sizeof c, v);
     dbuf_printf(b, "<text x=\"%.1f\" y=\"%d\" class=\"tk\" text-anchor=\"middle\">%s</text>", ax_px(&ax, v), H - MB + 16, c);
   }
+  if (isfinite(first) && first > ay.hi) {
+    char c[32];
+    fmt_num(c, sizeof c, first);
+    dbuf_printf(b, "<text x=\"%d\" y=\"%d\" class=\"tk\" text-anchor=\"end\">from %s at the first, above the top</text>",
+                W - MR - 4, MT + 12, c);
+  }
   dbuf_puts(b, "<polyline class=\"curve\" points=\"");
-  double best = INFINITY, px = NAN;
+  double px = NAN;
+  best = INFINITY;
   for (size_t i = 0; i < n; i++) {
     if (!isfinite(x[i]) || !isfinite(y[i]) || y[i] <= 0 || !(y[i] < best)) continue;
-    if (isfinite(px)) dbuf_printf(b, "%.1f,%.1f ", ax_px(&ax, x[i]), ax_px(&ay, best));
+    if (isfinite(px)) dbuf_printf(b, "%.1f,%.1f ", ax_px(&ax, x[i]), ax_px(&ay, fmin(best, ay.hi)));
     best = y[i];
     px = x[i];
-    dbuf_printf(b, "%.1f,%.1f ", ax_px(&ax, x[i]), ax_px(&ay, best));
+    dbuf_printf(b, "%.1f,%.1f ", ax_px(&ax, x[i]), ax_px(&ay, fmin(best, ay.hi)));
   }
   if (isfinite(px)) dbuf_printf(b, "%.1f,%.1f", ax_px(&ax, ax.hi), ax_px(&ay, best));
   dbuf_puts(b, "\"/></svg>");

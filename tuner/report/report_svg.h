@@ -16,7 +16,9 @@ void html_esc(dbuf *b, const char *s);
 void svg_boxes(dbuf *b, const char *id, const char *ylabel, const char *const *cats, int ncats,
                double *const *vals, const size_t *nvals);
 
-/* Up to 2 step curves (best so far) over one x axis; y logarithmic. */
+/* The best-so-far step curve of (x, y) in order; y spanning the curve from a twentieth of the
+ * way in (at least the tenth point) to its end (logarithmic where that spans more than 3x),
+ * what starts above drawn at the top edge and said. */
 void svg_steps(dbuf *b, const char *id, const char *xlabel, const char *ylabel, const double *x, const double *y,
                size_t n);
 

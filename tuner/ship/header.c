@@ -1,7 +1,6 @@
 /* header: see header.h. This file chooses the entries; header_emit.c writes the text. */
 #include "header.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,59 +55,6 @@ static int cmp_prob(const void *a, const void *b) {
   return 0;
 }
 
-hdr_entry *add_entry(hdr *h, int level, int dev, int arch, int p, int cfg, char *source, double t) {
-  h->e = xrealloc(h->e, (size_t)(h->ne + 1) * sizeof *h->e);
-  hdr_entry *x = &h->e[h->ne++];
-  x->level = level, x->dev = dev, x->arch = arch, x->p = p, x->cfg = cfg, x->source = source, x->time = t;
-  return x;
-}
-
-static char *date_of(const record *r) {
-  return xasprintf("%.10s", r->timestamp && *r->timestamp ? r->timestamp : "undated");
-}
-
-char *measured_source(const hdr *h, int d, int p, int c) {
-  const record *r = REC(h, d, p, c);
-  char *date = date_of(r), *s;
-  /* a space that gives flops is judged by its FLOP rate, one that gives only bytes by its copy share */
-  if (isfinite(r->gflops) && r->gflops >= 1000)
-    s = xasprintf("%s, %s, %.4g ms, %.2f TFLOP/s", h->devs[d], date, r->t_median, r->gflops / 1000);
-  else if (isfinite(r->gflops))
-    s = xasprintf("%s, %s, %.4g ms, %.4g GFLOP/s", h->devs[d], date, r->t_median, r->gflops);
-  else if (isfinite(r->copy_share))
-    s = xasprintf("%s, %s, %.4g ms, %.1f %% of the copy bandwidth", h->devs[d], date, r->t_median, 100 * r->copy_share);
-  else
-    s = xasprintf("%s, %s, %.4g ms (%s)", h->devs[d], date, r->t_median, path_basename(h->src_of[d]));
-  free(date);
-  return s;
-}
-
-char *portable_source(const hdr *h, const unsigned char *mask, int p, int c, int mean, double score, int cov,
-                             int among) {
-  dbuf b;
-  dbuf_init(&b);
-  dbuf_printf(&b, "portable over");
-  int k = 0, worstd = -1;
-  double worst = INFINITY;
-  for (int d = 0; d < h->nd; d++) {
-    if (!mask[d] || !isfinite(h->best[(size_t)d * h->np + p])) continue;
-    dbuf_printf(&b, "%s %s", k++ ? "," : "", h->devs[d]);
-    double t = TIME(h, d, p, c);
-    if (isfinite(t) && h->best[(size_t)d * h->np + p] / t < worst) worst = h->best[(size_t)d * h->np + p] / t, worstd = d;
-  }
-  dbuf_printf(&b, ": %s %.1f %% of each GPU's own best", mean ? "mean" : "worst", 100 * score);
-  if (!mean && worstd >= 0) dbuf_printf(&b, " (%s)", h->devs[worstd]);
-  if (cov < among) dbuf_printf(&b, "; measured on %d of the %d GPUs only", cov, among);
-  return dbuf_steal(&b);
-}
-
-static int check_ident(const char *s) {
-  if (!*s || !(isalpha((unsigned char)*s) || *s == '_')) return 0;
-  for (; *s; s++)
-    if (!isalnum((unsigned char)*s) && *s != '_') return 0;
-  return 1;
-}
-
 void hdr_free(hdr *h) {
   for (int d = 0; d < h->nd; d++) free(h->devs[d]);
   for (size_t c = 0; c < h->nc; c++) free(h->cfgs[c]);
@@ -132,12 +78,12 @@ int header_write(const ship_data *d, const header_opts *o, dbuf *out, dbuf *warn
   int rc = -1;
   size_t n = ship_count(d), nok = 0;
   for (int q = 0; q < ship_nparams(d); q++)
-    if (!check_ident(ship_param(d, q))) return cterr_set(err, "parameter '%s' is not a C identifier", ship_param(d, q));
+    if (!hdr_ident_ok(ship_param(d, q))) return cterr_set(err, "parameter '%s' is not a C identifier", ship_param(d, q));
   /* devices, configurations, problems */
   char **devs = xcalloc(n + 1, sizeof(char *)), **cfgs = xcalloc(n + 1, sizeof(char *)), **probs = xcalloc(n + 1, sizeof(char *));
   for (size_t i = 0; i < n; i++) {
     const record *r = ship_get(d, i);
-    if (r->status != ST_OK || !isfinite(r->t_median)) continue;
+    if (!record_timed(r)) continue;
     devs[nok] = xstrdup(r->device_name ? r->device_name : "unknown device");
     cfgs[nok] = xstrdup(r->config), probs[nok] = xstrdup(r->problem);
     nok++;
@@ -167,7 +113,7 @@ int header_write(const ship_data *d, const header_opts *o, dbuf *out, dbuf *warn
         goto done;
       }
     for (int k = 0; k < h.nv; k++)
-      if (!check_ident(h.vars[k])) {
+      if (!hdr_ident_ok(h.vars[k])) {
         cterr_set(err, "problem dimension '%s' is not a C identifier", h.vars[k]);
         goto done;
       }
@@ -195,7 +141,7 @@ int header_write(const ship_data *d, const header_opts *o, dbuf *out, dbuf *warn
   h.src_of = xcalloc((size_t)h.nd, sizeof(const char *));
   for (size_t i = 0; i < n; i++) {
     const record *r = ship_get(d, i);
-    if (r->status != ST_OK || !isfinite(r->t_median)) continue;
+    if (!record_timed(r)) continue;
     int dv = (int)find_str(h.devs, (size_t)h.nd, r->device_name ? r->device_name : "unknown device");
     int p = -1;
     for (int q = 0; q < h.np && p < 0; q++)

@@ -63,8 +63,24 @@ typedef struct hdr {
 #define REC(h, d, p, c) ((h)->r[CELL(h, d, p, c)])
 
 int hdr_emit(hdr *h, const ship_data *d, const header_opts *o, dbuf *out, cterr *err);
+
+/* Data in the header's text (header_text.c): every string that comes from a store, a cache, the
+ * space or the command line goes through one of these, so that no name can end a comment or a
+ * string, start a directive or form a trigraph (C99 reads ??/ as a backslash), whatever
+ * compiler (C99, C++, nvcc) reads the header.
+ *   hdr_comment      inside a block comment, between characters other than '*' and '/': bytes
+ *                    outside printable ASCII, '\', and the second character of a * /, / * or ??
+ *                    pair become \xNN text;
+ *   hdr_comment_pad  the same, then spaces up to width columns (a table cell);
+ *   hdr_c_string     a C string literal, quotes included: \" \\ \? and three-digit octal escapes
+ *                    for other bytes, so the bytes the program compares are the data's own;
+ *   hdr_ident_ok     1 for a C identifier (what may stand as a macro, field or parameter name). */
+void hdr_comment(dbuf *b, const char *s);
+void hdr_comment_pad(dbuf *b, const char *s, int width);
+void hdr_c_string(dbuf *b, const char *s);
+int hdr_ident_ok(const char *s);
 void hdr_free(hdr *h);
-/* header.c: an entry (source owned by it from then on); the provenance of device d's record of
+/* header_entry.c: an entry (source owned by it from then on); the provenance of device d's record of
  * configuration c on problem p, and of a choice c over the devices in mask */
 hdr_entry *add_entry(hdr *h, int level, int dev, int arch, int p, int cfg, char *source, double t);
 char *measured_source(const hdr *h, int d, int p, int c);

@@ -169,15 +169,6 @@ int hdr_select(hdr *h, const header_opts *o, cterr *err) {
   return 0;
 }
 
-/* Text copied from data into a comment: nothing that could end it or break a line. */
-static void comment_text(dbuf *b, const char *s) {
-  for (; *s; s++) {
-    if (*s == '*' && s[1] == '/') dbuf_puts(b, "*\\/"), s++;
-    else if ((unsigned char)*s < 32) dbuf_puts(b, " ");
-    else dbuf_append(b, s, 1);
-  }
-}
-
 static void selection_table(dbuf *b, const hdr *h, const char *lead, double tol) {
   char wt[32];
   snprintf(wt, sizeof wt, "within %g %%", 100 * tol);
@@ -198,9 +189,7 @@ static void selection_table(dbuf *b, const hdr *h, const char *lead, double tol)
     } else if (G->loo_n) snprintf(loo, sizeof loo, "%16s (the rule's kernels were not measured there)", "0");
     else snprintf(loo, sizeof loo, "%16s (one shape: nothing to leave out)", "-");
     dbuf_printf(b, "%s  ", lead);
-    size_t at = b->len;
-    comment_text(b, name);
-    for (size_t k = b->len - at; k < 28; k++) dbuf_puts(b, " ");
+    hdr_comment_pad(b, name, 28); /* a device's name is data (header_text.c) */
     dbuf_printf(b, " %6d %7d %7s %5.1f %%  k=%d | %s\n", G->nshapes, G->nset, cov, 100 / G->worst, G->knn, loo);
   }
 }

@@ -44,7 +44,7 @@ static int dominates(const double *a, const double *b, int nobj) {
 size_t pareto_front(const record *const *recs, size_t n, const objective *obj, int nobj, int *front) {
   double *v = xcalloc(n * (size_t)nobj + 1, sizeof(double));
   for (size_t i = 0; i < n; i++) {
-    front[i] = recs[i]->status == ST_OK;
+    front[i] = record_timed(recs[i]); /* a negative or NaN time is no point of any front */
     for (int k = 0; k < nobj; k++) {
       double x = record_field(recs[i], obj[k].name);
       if (!isfinite(x)) front[i] = 0;
@@ -55,7 +55,7 @@ size_t pareto_front(const record *const *recs, size_t n, const objective *obj, i
   for (size_t i = 0; i < n; i++) {
     if (!front[i]) continue;
     for (size_t j = 0; j < n && front[i]; j++)
-      if (j != i && recs[j]->status == ST_OK && dominates(v + j * nobj, v + i * nobj, nobj)) {
+      if (j != i && record_timed(recs[j]) && dominates(v + j * nobj, v + i * nobj, nobj)) {
         int complete = 1;
         for (int k = 0; k < nobj; k++) complete &= isfinite(v[j * nobj + k]) != 0;
         if (complete) front[i] = 0;

@@ -148,8 +148,8 @@ static void warn_outside(dbuf *warn, const char *path, size_t n, const char *fir
 static int add_store(ship_data *d, const char *path, dbuf *warn, cterr *err) {
   store *st;
   if (store_load(path, &st, warn, err) < 0) return -1;
-  size_t n = store_count(st), ok = 0, other = 0, flagged = 0, outside = 0;
-  const char *first_outside = NULL;
+  size_t n = store_count(st), ok = 0, other = 0, flagged = 0, outside = 0, untimed = 0;
+  const char *first_outside = NULL, *first_untimed = NULL;
   int rc = -1;
   /* sanitizer verdicts of `cutune explain --sanitize` live beside the store: read once; one that
    * exists but cannot be read ships nothing (explain_verdict_ok's rule) */
@@ -171,6 +171,10 @@ static int add_store(ship_data *d, const char *path, dbuf *warn, cterr *err) {
     }
     if (d->o.in_space && !d->o.in_space(d->o.in_space_ctx, r)) {
       if (!outside++) first_outside = r->config;
+      continue;
+    }
+    if (r->status == ST_OK && !record_timed(r)) { /* a negative, zero or NaN median: no time at all */
+      if (!untimed++) first_untimed = r->config;
       continue;
     }
     record c;
@@ -195,9 +199,14 @@ static int add_store(ship_data *d, const char *path, dbuf *warn, cterr *err) {
     dbuf_printf(warn, "%s: %zu records of another version of the template skipped (measure them again with cutune run)\n",
                 path, other);
   warn_outside(warn, path, outside, first_outside);
+  if (untimed)
+    dbuf_printf(warn, "%s: %zu records marked ok with a time that is not a positive number skipped (a damaged or edited "
+                      "store; the first: %s)\n", path, untimed, first_untimed);
   if (!ok) {
     cterr_set(err, "%s: no configuration ran successfully (%zu records, all failed, of another template, outside the space "
-                   "(%zu) or flagged by a sanitizer (%zu)) — nothing to ship from it", path, n, outside, flagged);
+                   "(%zu), without a positive time (%zu) or flagged by a sanitizer (%zu)) — nothing to ship from it", path,
+              n, outside, untimed, flagged);
+    rc = 1; /* nothing to ship: an error for a file named, passed over in a folder walk */
     goto done;
   }
   rc = 0;
@@ -313,7 +322,21 @@ static int ends_with(const char *s, const char *suf) {
   return a >= b && !strcmp(s + a - b, suf);
 }
 
+/* A store in a folder: <space>.jsonl, not the sidecar of `cutune explain` beside it
+ * (<space>.explain.jsonl, explain_sidecar_path) nor anything else kept there. */
+static int is_store_name(const char *name) {
+  return ends_with(name, ".jsonl") && !ends_with(name, ".explain.jsonl");
+}
+
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* A store met in a folder walk: one with nothing to ship (every record failed, or of another
+ * template) is passed over with a warning; any other error stands. */
+static int add_found(ship_data *d, const char *path, dbuf *warn, cterr *err) {
+  int rc = add_store(d, path, warn, err);
+  if (rc == 1) dbuf_printf(warn, "%s (passed over)\n", err->msg);
+  return rc < 0 ? -1 : 0;
+}
 
 static int add_dir(ship_data *d, const char *dir, dbuf *warn, cterr *err) {
   DIR *dh = opendir(dir);
@@ -332,7 +355,7 @@ static int add_dir(ship_data *d, const char *dir, dbuf *warn, cterr *err) {
     struct stat sb;
     if (rc == 0 && stat(p, &sb) == 0) {
       if (S_ISDIR(sb.st_mode)) rc = add_dir(d, p, warn, err);
-      else if (want ? !strcmp(names[i], want) : ends_with(names[i], ".jsonl")) rc = ship_data_add(d, p, warn, err);
+      else if (want ? !strcmp(names[i], want) : is_store_name(names[i])) rc = add_found(d, p, warn, err);
     }
     free(p), free(names[i]);
   }
@@ -344,7 +367,7 @@ int ship_data_add(ship_data *d, const char *path, dbuf *warn, cterr *err) {
   struct stat sb;
   if (stat(path, &sb) != 0) return cterr_set(err, "%s: no such file or folder", path);
   if (S_ISDIR(sb.st_mode)) return add_dir(d, path, warn, err);
-  if (ends_with(path, ".jsonl") || ends_with(path, ".jsonl.gz")) return add_store(d, path, warn, err);
+  if (ends_with(path, ".jsonl") || ends_with(path, ".jsonl.gz")) return add_store(d, path, warn, err) != 0 ? -1 : 0;
   if (ends_with(path, ".json") || ends_with(path, ".json.gz")) return add_kt(d, path, warn, err);
   return cterr_set(err, "%s: neither a cutune store (.jsonl) nor a Kernel Tuner cache (.json, .json.gz)", path);
 }

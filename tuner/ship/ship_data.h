@@ -8,8 +8,11 @@
  * compute capability comes from the built-in table of NVIDIA names or an override.
  *
  * Checks, each a cterr naming the file: a file whose records belong to another space, a file
- * whose parameter names differ from the first file's (or the space's), a file with no record
- * that ran successfully.
+ * whose parameter names differ from the first file's (or the space's), a file named with no
+ * record that ran successfully (a store found in a folder walk with none is passed over with a
+ * warning). A folder walk reads <space>.jsonl stores only, never the `cutune explain` sidecars
+ * (.explain.jsonl) beside them. Records marked ok whose median is not a positive number
+ * (record_timed) are skipped with a warning.
  *
  * Ownership: the set owns its records (copies) and strings. */
 #ifndef CUTUNE_SHIP_DATA_H

@@ -88,9 +88,8 @@ static void table_grow(configset *cs) {
   for (size_t i = 0; i < cs->count; i++) table_insert(cs, i);
 }
 
-long configset_find_named(const configset *cs, int n, char *const *names, char *const *values) {
+long configset_lookup_named(const configset *cs, int n, char *const *names, char *const *values, int *bad) {
   uint16_t row[CS_MAX_PARAMS];
-  if (n <= 0) return -1;
   for (int p = 0; p < configset_nparams(cs); p++) {
     const cs_param *pp = configset_param(cs, p);
     int found = -1;
@@ -100,10 +99,19 @@ long configset_find_named(const configset *cs, int n, char *const *names, char *
         for (int v = 0; v < pp->nvalues && found < 0; v++)
           if (!strcmp(pp->str[v], values[q])) found = v;
     }
-    if (found < 0) return -1;
+    if (found < 0) {
+      if (bad) *bad = p;
+      return -1;
+    }
     row[p] = (uint16_t)found;
   }
-  return configset_find(cs, row);
+  long cfg = configset_find(cs, row);
+  return cfg < 0 ? -2 : cfg;
+}
+
+long configset_find_named(const configset *cs, int n, char *const *names, char *const *values) {
+  long cfg = n > 0 ? configset_lookup_named(cs, n, names, values, NULL) : -1;
+  return cfg < 0 ? -1 : cfg;
 }
 
 long configset_find(const configset *cs, const uint16_t *row) {

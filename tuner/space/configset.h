@@ -49,6 +49,10 @@ long configset_find(const configset *cs, const uint16_t *row);
  * text, in any order, as a record holds them); -1 when a parameter is missing, a value is not
  * one of its values, or the row is not a valid configuration. */
 long configset_find_named(const configset *cs, int n, char *const *names, char *const *values);
+/* The same, saying what went wrong: -1 when a parameter is not named or its value is not one the
+ * set lists (*bad, when not NULL: that parameter's index), -2 when the values are no valid
+ * configuration (a constraint rejects them). */
+long configset_lookup_named(const configset *cs, int n, char *const *names, char *const *values, int *bad);
 
 /* Constraint callback for enumeration: called once parameters 0..depth are bound in row.
  * Return 1 to keep the partial configuration, 0 to prune it, -1 on error (err filled). */

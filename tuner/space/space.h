@@ -49,11 +49,16 @@ int space_problem_nvars(const space *s, int prob);
 const char *space_problem_var(const space *s, int prob, int j, int64_t *value);
 
 /* A selection of problems (`--problem`): items separated by ';', each an index, a range A-B, a
- * comma list of them (0,3,5-9; "5-" runs to the last problem), a key (anything with '=', matched
- * exactly: "M=8192,N=8192") or
- * "all"; NULL selects every problem. space_select_match: 1 if sel selects prob, 0 if not, -1
- * with err for a malformed item or an index past the last problem (prob -1: check only).
- * space_select_check: also every item must select something; *count: how many it selects. */
+ * comma list of them (0,3,5-9; "5-" runs to the last problem), sizes (anything with '=':
+ * NAME=VALUE pairs in any order, all of a problem's or some, "N=8192,M=8192" or "M=4096",
+ * selecting every problem with those values: space_problem_has) or "all"; NULL selects every
+ * problem. space_select_match: 1 if sel selects prob, 0 if not, -1 with err for a malformed item
+ * or an index past the last problem (prob -1: check only). space_select_check: also every item
+ * must select something; *count: how many it selects. */
+/* Whether problem prob has every NAME=VALUE of pairs (len bytes, comma separated, any order,
+ * some or all of its dimensions: "N=8192,M=8192", "M=4096"): 1 or 0; -1 when pairs is not
+ * such a list. */
+int space_problem_has(const space *s, int prob, const char *pairs, size_t len);
 int space_select_match(const space *s, const char *sel, int prob, cterr *err);
 int space_select_check(const space *s, const char *sel, int *count, cterr *err);
 

@@ -205,7 +205,8 @@ static int eval_value(space *s, const sp_value *v, int nargs, vres *out, const c
 
 #define MAX_DYN_SMEM (227 * 1024) /* the largest opt-in shared memory per block (sm_90) */
 
-static int check_geom(const sp_value *v, const vres *r, int which, const char *ctx, unsigned dst[3], cterr *err) {
+/* dst: 3 entries for block and grid (which 0, 1), 1 for shared (which 2: &dyn_smem) */
+static int check_geom(const sp_value *v, const vres *r, int which, const char *ctx, unsigned *dst, cterr *err) {
   static const char *const names[] = {"block", "grid", "shared"};
   char vals[96];
   int len = 0;

@@ -120,3 +120,5 @@ double record_field(const record *r, const char *name) {
   memcpy(&d, base, sizeof d);
   return d;
 }
+
+int record_timed(const record *r) { return r->status == ST_OK && isfinite(r->t_median) && r->t_median > 0; }

@@ -98,6 +98,10 @@ int record_raced(const record *r);
  * it) or, in records without measure_ms, t_median x samples; 0 when it says neither (the cost
  * of search, strategy_tell_cost, and of `cutune score --cost time`). */
 double record_cost_ms(const record *r);
+/* 1 for a record that ran successfully with a usable time: status ok and a positive, finite
+ * median. Only such records are ranked, shipped or told to a search as a time (a store edited
+ * by hand, or damaged, may hold a negative or NaN median). */
+int record_timed(const record *r);
 const char *record_field_names(void); /* the list above, for messages */
 double record_field(const record *r, const char *name);
 

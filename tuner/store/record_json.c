@@ -1,4 +1,4 @@
-/* record_json: the JSON line form of a record (declared in store.h).
+/* record_json: the JSON line form of a record (declared in record_json.h).
  *
  * Writing goes through dbuf with a fixed key order, so files diff cleanly and simple tools
  * (grep, jq, a benchmark script reading `t_median`) can rely on the layout. Reading goes
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store.h"
+#include "record_json.h"
 
 /* ---- writing ---- */
 

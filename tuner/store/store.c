@@ -6,6 +6,7 @@
  * anything new is written; and the lock (flock on a side file, released by the kernel when
  * the holder dies, even by SIGKILL) keeps two runs from interleaving lines. */
 #include "store.h"
+#include "record_json.h"
 
 #include "base/input.h"
 

@@ -48,11 +48,4 @@ size_t store_count_status(const store *s, const char *config, const char *proble
 /* Serialise, write one line, fsync. The record is also added to the in-memory index. */
 int store_append(store *s, const record *r, cterr *err);
 
-/* JSON form of one record (one line, no newline) and back. */
-void record_to_json(const record *r, dbuf *out);
-int record_from_json(const char *line, record *r, cterr *err);
-/* The same over n bytes that need not be NUL-terminated. On failure r is left empty
- * (initialised), so it can be freed or reused either way. */
-int record_from_json_n(const char *line, size_t n, record *r, cterr *err);
-
 #endif

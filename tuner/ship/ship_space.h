@@ -1,0 +1,25 @@
+/* ship_space: the records of a space as it is now, for `cutune header` and `cutune best
+ * --space` alike — which configuration of the space a record is (if the space still has it:
+ * its values and constraints), the ship_opts that keep only such records of the space's
+ * current template, and the launch geometry the header carries. */
+#ifndef CUTUNE_SHIP_SPACE_H
+#define CUTUNE_SHIP_SPACE_H
+
+#include "ship_data.h"
+#include "space/space.h"
+
+/* The index in the space of a record's configuration; -1 with err filled when the space does
+ * not have it (a value it does not list, or a constraint that rejects it). */
+long ship_config_index(const space *s, const record *r, cterr *err);
+
+/* Options for records of space s: its name and parameter names (pnames: storage of
+ * CS_MAX_PARAMS entries the options point into), template_hash (as `run` writes it:
+ * job_template_hash) and the filter that skips configurations the space no longer has. Other
+ * fields are left as they are. */
+void ship_opts_for_space(ship_opts *so, const space *s, const char *template_hash, const char **pnames);
+
+/* header_block_fn (header.h) over ctx = the space: block dimensions and dynamic shared bytes of
+ * the record's configuration at its problem. */
+int ship_block_of(void *ctx, const record *r, unsigned block[3], unsigned *shared, cterr *err);
+
+#endif
