@@ -304,7 +304,8 @@ int main(int argc, char **argv) {
     j.race_ms = 2 * half, j.race_samples = 3;
     record_free(&r);
     REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
-    CHECK_MSG(r.status == ST_OK && r.samples >= 5 && isnan(r.t_raced), "not slower: %d samples, raced %g", r.samples, r.t_raced);
+    CHECK_MSG(r.status == ST_OK && r.samples >= 5 && isnan(r.t_raced), "not slower: %d samples, raced %g", r.samples,
+              r.t_raced);
   }
 
   CHECK(RUN("copy_wrong", 256) == ST_WRONG_RESULT);
@@ -318,8 +319,14 @@ int main(int argc, char **argv) {
   {
     /* two jobs in flight (gpu.h: GPU_DEPTH): the first faults and kills its worker; the one
      * queued behind it goes to the replacement worker and is measured there */
-    gpu_job f = {.cubin = "fake", .cubin_len = 5, .kernel = "copy_fault", .timeout_s = 10, .best_ms = NAN,
-                 .min_samples = 10, .max_samples = 100, .target_rse = 0.005};
+    gpu_job f = {.cubin = "fake",
+                 .cubin_len = 5,
+                 .kernel = "copy_fault",
+                 .timeout_s = 10,
+                 .best_ms = NAN,
+                 .min_samples = 10,
+                 .max_samples = 100,
+                 .target_rse = 0.005};
     f.geom = (launch_geom){{(unsigned)((N + 255) / 256), 1, 1}, {256, 1, 1}, 0};
     gpu_job o = f;
     o.kernel = "copy_ok";
@@ -362,9 +369,17 @@ int main(int argc, char **argv) {
   CHECK(run(g, "copy_ok", 256, 10, 600, 1e-9, NAN, &r) == ST_OK);
   CHECK(r.samples == 600 && isnan(r.t_raced));
   {
-    gpu_job j = {.cubin = "fake", .cubin_len = 5, .kernel = "copy_ok", .timeout_s = 10, .best_ms = expect,
-                 .min_samples = 10, .max_samples = 600, .target_rse = 1e-9, .race_ms = expect / 2,
-                 .race_margin = 0.05, .race_samples = 4};
+    gpu_job j = {.cubin = "fake",
+                 .cubin_len = 5,
+                 .kernel = "copy_ok",
+                 .timeout_s = 10,
+                 .best_ms = expect,
+                 .min_samples = 10,
+                 .max_samples = 600,
+                 .target_rse = 1e-9,
+                 .race_ms = expect / 2,
+                 .race_margin = 0.05,
+                 .race_samples = 4};
     j.geom = (launch_geom){{(unsigned)((N + 255) / 256), 1, 1}, {256, 1, 1}, 0};
     record_free(&r);
     REQUIRE(gpu_measure(g, &j, &r, &err) == 0);

@@ -244,9 +244,9 @@ static const char *known[] = {"ct_cmp_b8",
                               "ct_fill_h16",
                               "ct_cmp_bf16",
                               "ct_cmpar_bf16",
-                              "hgemm_fake",     /* tests/spaces/fake_hgemm.cu: see fake_hgemm() */
+                              "hgemm_fake", /* tests/spaces/fake_hgemm.cu: see fake_hgemm() */
                               "hgemm_fake_ref",
-                              "hgemm",          /* templates/hgemm.cu: no-ops (see the top) */
+                              "hgemm", /* templates/hgemm.cu: no-ops (see the top) */
                               "hgemm_ref",
                               "ct_cmpar_f32",
                               "ct_cmpar_f64",
@@ -255,8 +255,8 @@ static const char *known[] = {"ct_cmp_b8",
                               "ct_reduce_f64",
                               "ct_reduce_i32",
                               "ct_reduce_u32",
-                              "copy_const", /* out[i] = in[i] + c_add[i % 16]: a __constant__ filled per module */
-                              "copy_tpl",   /* copy_tpl<K> (C++, any namespace): out[i] = K * in[i] */
+                              "copy_const",  /* out[i] = in[i] + c_add[i % 16]: a __constant__ filled per module */
+                              "copy_tpl",    /* copy_tpl<K> (C++, any namespace): out[i] = K * in[i] */
                               "partial_sum", /* out[b] = the sum of block b's share of in: a reduction's first pass */
                               "total_sum",   /* out[0] = the sum of in (the reference of partial_sum) */
                               "user_check",  /* a space's check kernel: mismatch where out != 2 ref */
@@ -270,12 +270,12 @@ static const char *known[] = {"ct_cmp_b8",
                               "scale_tiny",
                               "scale_big",
                               "accumulate",
-                              "copy_ref", /* a reference kernel for cutune runs (tests/cli_fake_run.sh) */
+                              "copy_ref",    /* a reference kernel for cutune runs (tests/cli_fake_run.sh) */
                               "copy_shaped", /* copy_ok whose time depends on the block size and n: the
                                                 best block grows with n (tests/cli_shapes_run.sh) */
-                              "copy_rt",  /* copy_ok whose 4th argument (int) must be 2: else element 7 is off
+                              "copy_rt",     /* copy_ok whose 4th argument (int) must be 2: else element 7 is off
                                              (runtime parameters, tests/cli_fake_runtime.sh) */
-                              "copy_race", /* copy_ok taking 1024/B times as long at block B: slow by
+                              "copy_race",   /* copy_ok taking 1024/B times as long at block B: slow by
                                               design below 1024 threads (racing, tests/cli_fake_race.sh) */
                               0};
 /* A C++ kernel's lowered name, _Z[N]<len><name>...[I Li<k>E ...]: its last name and its first

@@ -22,7 +22,6 @@
 #include "engine/tune.h"
 #include "search/transfer.h"
 
-
 static const char run_usage[] =
     "usage: cutune run SPACE.lua [options]\n"
     "       cutune run --replay FILE [SPACE.lua] [options]   (see 'cutune run --replay FILE --help')\n"
@@ -232,7 +231,8 @@ enum { O_RESULTS = 256, O_ARCH, O_COMPILE_ONLY, O_DEVICE, O_JOBS, O_CACHE, O_NO_
        O_BUDGET, O_TIME, O_SEED, O_PROBLEM, O_TOP, O_MINS, O_MAXS, O_RSE, O_NOPROG, O_ETOP, O_EWITHIN,
        O_SAMPLE, O_COMPILE_TIMEOUT, O_DEVICES, O_RANK_TIMEOUT, O_NO_SWEEP, O_CSV, O_KPATH, O_TRANSFER,
        O_NO_TRANSFER, O_NEAR, O_PER, O_PATIENCE, O_ORDER, O_CROSS, O_NO_CROSS, O_CROSS_ONLY, O_CROSS_TOP,
-       O_CROSS_MAX, O_RACE, O_RACE_SAMPLES, O_BATCH };
+       O_CROSS_MAX };
+enum { O_RACE = O_CROSS_MAX + 1, O_RACE_SAMPLES, O_BATCH };
 
 static const num_opt num_opts[] = {
     {O_DEVICE, "--device", "a GPU ordinal (0, 1, ...)", 0, 1e6, 0, 0, 1},
@@ -256,7 +256,8 @@ static const num_opt num_opts[] = {
     {O_CROSS_MAX, "--cross-max", "a number of kernels from 1 to 4096", 1, 4096, 0, 0, 1},
     {O_RACE, "--race", "a margin as a fraction from 0 to 10 (0.05 is 5 %) or 'off'", 0, 10, 0, 0, 0},
     {O_RACE_SAMPLES, "--race-samples", "an integer from 2 to 256", 2, 256, 0, 0, 1},
-    {O_BATCH, "--batch", "'auto' or a number of configurations from 1 to " XSTR(COMPILE_BATCH_MAX), 1, COMPILE_BATCH_MAX, 0, 0, 1},
+    {O_BATCH, "--batch", "'auto' or a number of configurations from 1 to " XSTR(COMPILE_BATCH_MAX), 1,
+     COMPILE_BATCH_MAX, 0, 0, 1},
 };
 
 static void set_number(run_opts *o, int id, double v) {
@@ -329,6 +330,8 @@ static int keyword_option(run_opts *o, int id, const char *v) {
 
 /* The command line into o: -1 to go on, else the exit status (0 after --help, 2 for bad usage). */
 static int parse_options(int argc, char **argv, run_opts *o) {
+  /* two options a line: */
+  /* clang-format off */
   static const struct option longopts[] = {
       {"results", required_argument, 0, O_RESULTS}, {"arch", required_argument, 0, O_ARCH},
       {"compile-only", no_argument, 0, O_COMPILE_ONLY}, {"device", required_argument, 0, O_DEVICE},
@@ -353,6 +356,7 @@ static int parse_options(int argc, char **argv, run_opts *o) {
       {"race", required_argument, 0, O_RACE}, {"race-samples", required_argument, 0, O_RACE_SAMPLES},
       {"batch", required_argument, 0, O_BATCH},
       {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+  /* clang-format on */
   dbuf_reset(&problems);
   opterr = 0;
   optind = 1;
@@ -463,10 +467,10 @@ int run_main(int argc, char **argv) {
 
   run_opts o = {.results_dir = "results", .device = 0, .seed = 1, .top = 10, .min_samples = 10,
                 .max_samples = 200, .rse = 0.005, .progress_tty = -1,
-                .energy_top = 8, .energy_within = 0.10, .compile_timeout = 60, .race_margin = 0.05,
-                .race_samples = 3,
+                .energy_top = 8, .energy_within = 0.10, .compile_timeout = 60,
                 .transfer_near = TUNE_TRANSFER_NEAR, .transfer_per = TUNE_TRANSFER_PER, .patience = -1,
                 .cross_top = TUNE_CROSS_TOP, .cross_max = TUNE_CROSS_MAX};
+  o.race_margin = 0.05, o.race_samples = 3; /* racing (docs/MEASURE.md) */
   int st = parse_options(argc, argv, &o);
   if (st >= 0) return st;
   cterr err = {{0}};

@@ -286,7 +286,8 @@ static void get_lowered(nvrtcProgram prog, const compile_job *job, compile_resul
 
 /* cutune's options before the job's (see the top of this file); arch_opt and inc_opt hold the
  * text of two of them. Returns their count. */
-static int base_opts(const compile_job *job, const char **opts, char *arch_opt, size_t alen, char *inc_opt, size_t ilen) {
+static int base_opts(const compile_job *job, const char **opts, char *arch_opt, size_t alen, char *inc_opt,
+                     size_t ilen) {
   int n = 0;
   snprintf(arch_opt, alen, "--gpu-architecture=%s", job->arch);
   opts[n++] = arch_opt;
@@ -335,13 +336,17 @@ static int nvrtc_run(const char *name, const char *src, int nh, const char *cons
 
 static int check_job(const compile_job *job, cterr *err) {
   if (!job || !job->src || !job->kernel || !job->arch)
-    return cterr_set(err, "compile job without %s", !job ? "a job" : !job->src ? "source" : !job->kernel ? "kernel name" : "architecture");
+    return cterr_set(err, "compile job without %s",
+                     !job           ? "a job"
+                     : !job->src    ? "source"
+                     : !job->kernel ? "kernel name"
+                                    : "architecture");
   const char *name = job->src_path ? job->src_path : "kernel.cu";
   if (job->nopts < 0 || job->nopts > COMPILE_MAX_OPTS)
     return cterr_set(err, "%s: %d options given, at most %d allowed", name, job->nopts, COMPILE_MAX_OPTS);
   if (!compile_arch_supported(job->arch))
-    return cterr_set(err, "%s: architecture '%s' is not one NVRTC %s can target (expected one of: %s)", name,
-                     job->arch, compile_nvrtc_version(), compile_supported_archs());
+    return cterr_set(err, "%s: architecture '%s' is not one NVRTC %s can target (expected one of: %s)", name, job->arch,
+                     compile_nvrtc_version(), compile_supported_archs());
   return 0;
 }
 
@@ -425,7 +430,8 @@ static double entry_ms(const char *log, const char *entry) {
 }
 
 int compile_now_batch(const compile_job *jobs, int n, compile_result *res, cterr *err) {
-  if (n < 1 || n > COMPILE_BATCH_MAX) return cterr_set(err, "a batch of %d configurations (1 to %d)", n, COMPILE_BATCH_MAX);
+  if (n < 1 || n > COMPILE_BATCH_MAX)
+    return cterr_set(err, "a batch of %d configurations (1 to %d)", n, COMPILE_BATCH_MAX);
   for (int i = 0; i < n; i++) compile_result_init(&res[i]);
   if (n == 1) return compile_now(&jobs[0], &res[0], err);
   for (int i = 0; i < n; i++) {
@@ -480,7 +486,8 @@ int compile_now_batch(const compile_job *jobs, int n, compile_result *res, cterr
     r->batch = n;
     /* its share: ptxas' own time for its kernel, and an even share of the rest (front end,
      * NVVM, fixed costs) */
-    r->compile_ms = have_own && own_sum <= all.compile_ms ? (all.compile_ms - own_sum) / n + own[i] : all.compile_ms / n;
+    r->compile_ms =
+        have_own && own_sum <= all.compile_ms ? (all.compile_ms - own_sum) / n + own[i] : all.compile_ms / n;
   }
   compile_result_free(&all);
   return 0;

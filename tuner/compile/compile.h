@@ -109,7 +109,8 @@ void compile_source_free(compile_source *cs);
  * kernel and NVRTC version. COMPILE_CACHE_FORMAT goes into every key and meta file: bump it
  * when what compile_now adds to the options (or the meta format) changes, so old entries stop
  * matching. */
-#define COMPILE_CACHE_FORMAT "cutune-compile-v4" /* v3: name expressions, lowered names; v4: -lineinfo
+#define COMPILE_CACHE_FORMAT                                                                                           \
+  "cutune-compile-v4" /* v3: name expressions, lowered names; v4: -lineinfo
                                                     only where asked, batch members */
 void compile_job_key(const compile_job *job, char out[65]);
 
@@ -181,12 +182,12 @@ void cpool_set_batch(cpool *p, int n);
 /* The batch size the pool would use now (1: no batching). */
 int cpool_batch_size(const cpool *p);
 typedef struct cpool_stats {
-  long programs;  /* NVRTC programs run for jobs (cache hits and shared results not counted) */
-  long batches;   /* ... of them with more than one configuration */
-  long batched;   /* configurations compiled in a batch */
-  long retried;   /* configurations a failed batch sent back to be compiled alone */
-  int largest;    /* the most configurations one program held */
-  int batch_off;  /* 1: a failed batch's members all compiled alone: batching turned off */
+  long programs;   /* NVRTC programs run for jobs (cache hits and shared results not counted) */
+  long batches;    /* ... of them with more than one configuration */
+  long batched;    /* configurations compiled in a batch */
+  long retried;    /* configurations a failed batch sent back to be compiled alone */
+  int largest;     /* the most configurations one program held */
+  int batch_off;   /* 1: a failed batch's members all compiled alone: batching turned off */
   double fixed_ms; /* NVRTC's fixed cost per program as timed (NAN: not timed) */
 } cpool_stats;
 void cpool_get_stats(const cpool *p, cpool_stats *out);

@@ -153,8 +153,9 @@ void compile_batch_source(const compile_job *jobs, int n, dbuf *src, const char 
       add_undef(&m, name, len);
     }
     each_line(j0->src, define_line, &m);
-    dbuf_printf(src, "#define %s " COMPILE_BATCH_ENTRY_FMT "\nnamespace cutune_b%d {\n#include \"%s\"\n}\n%s", j0->kernel,
-                i, j0->kernel, i, j0->src_path ? j0->src_path : "kernel.cu", undefs.data ? undefs.data : "");
+    dbuf_printf(src, "#define %s " COMPILE_BATCH_ENTRY_FMT "\nnamespace cutune_b%d {\n#include \"%s\"\n}\n%s",
+                j0->kernel, i, j0->kernel, i, j0->src_path ? j0->src_path : "kernel.cu",
+                undefs.data ? undefs.data : "");
     dbuf_free(&undefs);
     dbuf_free(&m.seen);
   }

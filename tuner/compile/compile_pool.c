@@ -52,17 +52,17 @@ typedef struct jobitem {
   int send_failures;  /* workers found dead when handed this job */
   compile_result res; /* filled once finished (items on the ready list) */
   struct jobitem *followers, *fnext; /* jobs of the same key waiting for this one's result */
-  int alone;    /* compiled by itself: a member its batch could not speak for */
-  int internal; /* the pool's probe of NVRTC's fixed cost: never delivered */
-  int group;    /* > 0: the failed batch it was retried from (retry_group) */
+  int alone;                         /* compiled by itself: a member its batch could not speak for */
+  int internal;                      /* the pool's probe of NVRTC's fixed cost: never delivered */
+  int group;                         /* > 0: the failed batch it was retried from (retry_group) */
 } jobitem;
 
 typedef struct worker {
   proc pr;       /* the process and its stdin/stdout */
   jobitem *jobs[COMPILE_BATCH_MAX]; /* being compiled (njobs > 1: one batch) */
-  int njobs, nres; /* ... and how many of their results have come back */
-  double deadline; /* when its jobs must be done (now_seconds) */
-  double prog_ms;  /* the compile_ms of its results so far (the program's cost) */
+  int njobs, nres;                  /* ... and how many of their results have come back */
+  double deadline;                  /* when its jobs must be done (now_seconds) */
+  double prog_ms;                   /* the compile_ms of its results so far (the program's cost) */
   int prog_ok, prog_retry;
   int group;     /* the retry group of this batch's failed members (0: none yet) */
   dbuf rx;       /* bytes of the result frame received so far */
@@ -80,8 +80,8 @@ struct cpool {
   double timeout_s; /* per compile */
   int resources_only; /* cache hits without their cubin */
   int batch_opt, batch_cap, batch_off; /* cpool_set_batch (0 auto); the size allowed now; no more */
-  double fixed_ms, body_ms; /* NVRTC's fixed cost per program; the cost per configuration beyond it */
-  int probe;                /* the fixed cost's probe: 0 not started, 1 in flight, 2 done */
+  double fixed_ms, body_ms;            /* NVRTC's fixed cost per program; the cost per configuration beyond it */
+  int probe;                           /* the fixed cost's probe: 0 not started, 1 in flight, 2 done */
   cpool_stats st;
   retry_group grp[RETRY_GROUPS];
   int next_group;
@@ -306,8 +306,11 @@ void cpool_get_stats(const cpool *p, cpool_stats *out) {
  * architecture and its options other than -D (what every program of the run pays). First in
  * the queue; its result is the pool's own. */
 static void queue_probe(cpool *p, const compile_job *job) {
-  compile_job pj = {.src_path = "cutune-probe.cu", .src = "extern \"C\" __global__ void cutune_probe(void) {}\n",
-                    .kernel = "cutune_probe", .arch = job->arch, .twice = 1};
+  compile_job pj = {.src_path = "cutune-probe.cu",
+                    .src = "extern \"C\" __global__ void cutune_probe(void) {}\n",
+                    .kernel = "cutune_probe",
+                    .arch = job->arch,
+                    .twice = 1};
   for (int i = 0; i < job->nopts; i++)
     if (strncmp(job->opts[i], "-D", 2)) pj.opts[pj.nopts++] = job->opts[i];
   jobitem *it = xcalloc(1, sizeof *it);

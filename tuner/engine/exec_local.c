@@ -269,8 +269,7 @@ static int collect_gpu(exec_local *e, int i, exec_done *d, cterr *err) {
   record rec;
   item *it = slot_shift(sl, &rec);
   /* the next job of the group is a contender against this one too */
-  if (record_timed(&rec) && !record_raced(&rec) && (isnan(l->best) || rec.t_median < l->best))
-    l->best = rec.t_median;
+  if (record_timed(&rec) && !record_raced(&rec) && (isnan(l->best) || rec.t_median < l->best)) l->best = rec.t_median;
   d->group = sl->group;
   d->cfg = it->cfg;
   d->rec = rec;

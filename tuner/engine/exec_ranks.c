@@ -137,7 +137,11 @@ static void assign(exec_ranks *e) {
     }
     if (best < 0) continue;
     rrank *rr = &e->r[best];
-    msg_task m = {.prob = e->prob, .lg = rank_lg(rr, t->g), .cfg = t->cfg, .best_ms = e->best[t->g], .race_ms = e->race[t->g],
+    msg_task m = {.prob = e->prob,
+                  .lg = rank_lg(rr, t->g),
+                  .cfg = t->cfg,
+                  .best_ms = e->best[t->g],
+                  .race_ms = e->race[t->g],
                   .energy_ms = t->energy_ms};
     cterr err;
     if (dist_send(e->d, best, TAG_TASK, &m, sizeof m, &err) != 0) {

@@ -52,9 +52,9 @@ typedef struct run_opts {
   long patience;
   int listed;
   int cross, cross_top, cross_max;
-  double race_margin;      /* --race: racing's margin (docs/MEASURE.md); < 0: off */
-  int batch;               /* --batch: configurations per NVRTC program; 0 automatic, 1 none */
-  int race_samples;        /* --race-samples: samples before the first racing test */
+  double race_margin; /* --race: racing's margin (docs/MEASURE.md); < 0: off */
+  int batch;          /* --batch: configurations per NVRTC program; 0 automatic, 1 none */
+  int race_samples;   /* --race-samples: samples before the first racing test */
 } run_opts;
 
 /* What a run came to, for the exit status (run.c maps it; the codes are in run's --help):

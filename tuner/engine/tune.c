@@ -117,8 +117,8 @@ typedef struct tune_tally {
   double gpu_ms, compile_ms; /* sums over this run's records: where the time went */
   double split_ms[4];        /* ... the GPU's, by stage: load, check, timing, isolated */
   size_t ngpu, ncompile, nsplit, raced;
-  double *top;               /* the ktop best fully timed medians, ascending: top[ktop-1] is the */
-  int ntop, ktop;            /* racing reference (docs/MEASURE.md) */
+  double *top;          /* the ktop best fully timed medians, ascending: top[ktop-1] is the */
+  int ntop, ktop;       /* racing reference (docs/MEASURE.md) */
   const char **modules; /* runtime parameters: each record's options hash (tune_group.ohash) */
   size_t nmodules;
   uint8_t *swept; /* the runtime sweep: configurations handed out (or answered) with a sibling */
@@ -169,9 +169,14 @@ static void time_note(const tune_tally *ty, double wall, int ndev) {
             ty->compile_ms / 1e3 / (double)ty->ncompile);
   fputs("\n", stderr);
   if (ty->raced)
-    fprintf(stderr, "  raced: %zu of %zu timed configurations stopped early, slower than the %d%s best by more than the "
-            "margin and their noise (docs/MEASURE.md; --race off times every one in full)\n", ty->raced, ty->ngpu,
-            ty->ktop, ty->ktop == 1 ? "st" : ty->ktop == 2 ? "nd" : ty->ktop == 3 ? "rd" : "th");
+    fprintf(stderr,
+            "  raced: %zu of %zu timed configurations stopped early, slower than the %d%s best by more than the "
+            "margin and their noise (docs/MEASURE.md; --race off times every one in full)\n",
+            ty->raced, ty->ngpu, ty->ktop,
+            ty->ktop == 1   ? "st"
+            : ty->ktop == 2 ? "nd"
+            : ty->ktop == 3 ? "rd"
+                            : "th");
   if (ty->nmodules) { /* configurations that differ only in runtime parameters share a module */
     qsort(ty->modules, ty->nmodules, sizeof *ty->modules, cmp_strp);
     size_t distinct = 0;
@@ -193,7 +198,8 @@ static int finish_record(tune_ctx *t, int g, tune_tally *ty, size_t cfg, record 
     strategy_tell_cost(ty->strat, cfg, record_value(rec), record_cost_s(rec));
     if (rec->status != ST_OK) ty->failed++;
     if (isfinite(rec->measure_ms)) ty->gpu_ms += rec->measure_ms, ty->ngpu++;
-    if (isfinite(rec->m_load_ms) && isfinite(rec->m_check_ms) && isfinite(rec->m_timing_ms) && isfinite(rec->m_isolated_ms)) {
+    if (isfinite(rec->m_load_ms) && isfinite(rec->m_check_ms) && isfinite(rec->m_timing_ms) &&
+        isfinite(rec->m_isolated_ms)) {
       ty->split_ms[0] += rec->m_load_ms, ty->split_ms[1] += rec->m_check_ms;
       ty->split_ms[2] += rec->m_timing_ms, ty->split_ms[3] += rec->m_isolated_ms;
       ty->nsplit++;

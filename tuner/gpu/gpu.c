@@ -456,7 +456,8 @@ static void send_pend(gpu *g, int k) {
   cterr e;
   q->send_failed = q->unsent = 0;
   q->why[0] = 0;
-  if (wire_write(g->pr.to, MSG_MEASURE, &q->wj, sizeof q->wj, q->kernel, q->wj.kernel_len, q->cubin, q->wj.cubin_len, &e)) {
+  if (wire_write(g->pr.to, MSG_MEASURE, &q->wj, sizeof q->wj, q->kernel, q->wj.kernel_len, q->cubin, q->wj.cubin_len,
+                 &e)) {
     if (k == 0) {
       describe_death(g, 0, q->why, sizeof q->why);
       q->send_failed = 1;
@@ -563,8 +564,9 @@ int gpu_collect(gpu *g, record *rec, cterr *err) {
     } else if (r == -2) {
       worker_reap(g, 1, NULL, 0);
       rec->status = ST_TIMEOUT;
-      char *m = xasprintf("no result within the time limit of %.1f s (a hung or very slow kernel); the GPU worker was killed",
-                          q->wj.timeout_s);
+      char *m =
+          xasprintf("no result within the time limit of %.1f s (a hung or very slow kernel); the GPU worker was killed",
+                    q->wj.timeout_s);
       record_set_str(&rec->message, m);
       free(m);
       restart = 1;

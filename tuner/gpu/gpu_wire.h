@@ -103,8 +103,8 @@ typedef struct wire_result {
   double t_iso_floor;       /* the event pair's floor subtracted from it (an empty kernel timed alike), ms */
   double measure_ms;        /* the worker's wall time on the job: load, check, timing, unload */
   double load_ms, check_ms, timing_ms, isolated_ms; /* where measure_ms went (record.h) */
-  double t_raced;           /* raced: the bound every sample exceeded (record.h); NAN: timed in full */
-  int32_t module_reused;    /* 1: the module was already loaded (a sibling's: the same cubin) */
+  double t_raced;        /* raced: the bound every sample exceeded (record.h); NAN: timed in full */
+  int32_t module_reused; /* 1: the module was already loaded (a sibling's: the same cubin) */
 } wire_result;
 
 /* Blocking, whole-frame I/O for the worker. 0, or -1 (EOF or error) with err filled. */

@@ -87,9 +87,9 @@ static CUresult enqueue_timed(worker *w, CUfunction f, const launch_geom *g, int
 /* The one-sided 99.9 % quantile of Student's t with df degrees of freedom (df >= 1); between
  * tabulated degrees the larger (more cautious) value. */
 static double t999(int df) {
-  static const double t[31] = {0,      318.31, 22.327, 10.215, 7.173, 5.893, 5.208, 4.785, 4.501, 4.297, 4.144,
-                               4.025,  3.930,  3.852,  3.787,  3.733, 3.686, 3.646, 3.610, 3.579, 3.552, 3.527,
-                               3.505,  3.485,  3.467,  3.450,  3.435, 3.421, 3.408, 3.396, 3.385};
+  static const double t[31] = {0,     318.31, 22.327, 10.215, 7.173, 5.893, 5.208, 4.785, 4.501, 4.297, 4.144,
+                               4.025, 3.930,  3.852,  3.787,  3.733, 3.686, 3.646, 3.610, 3.579, 3.552, 3.527,
+                               3.505, 3.485,  3.467,  3.450,  3.435, 3.421, 3.408, 3.396, 3.385};
   if (df < 1) return INFINITY;
   if (df <= 30) return t[df];
   return df <= 40 ? 3.385 : df <= 60 ? 3.307 : df <= 120 ? 3.232 : 3.160;
@@ -113,7 +113,8 @@ static int race_lost(int n, double mean, double sd, double min, double bound) {
 
 /* Time a checked configuration; t1 is the first estimate of one launch (ms), gap_ms how long
  * the GPU had been without work of this worker when the job started. */
-static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, double t1, double gap_ms, wire_result *res) {
+static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, double t1, double gap_ms,
+                    wire_result *res) {
   const cuda_api *cu = w->cu;
   const launch_geom *g = &job->geom;
   double timeout = job->timeout_s > 0 ? job->timeout_s : 10.0, budget_end = t0 + 0.6 * timeout;
@@ -133,7 +134,10 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, dou
   if (warm * t1 > 0.25 * left_ms) warm = (int)(0.25 * left_ms / t1);
   /* no synchronisation after the warm-up: the first chunk follows it on the stream */
   for (int k = 0; k < warm; k++)
-    if ((r = wk_launch(w, f, g))) { fail_run(w, res, r, "warm-up launch"); return; }
+    if ((r = wk_launch(w, f, g))) {
+      fail_run(w, res, r, "warm-up launch");
+      return;
+    }
 
   /* Long launches (GEMMs of milliseconds) need fewer samples for the same confidence, and the
    * tuning rate is the GPU's time: unless the count was given, min_samples launches take at

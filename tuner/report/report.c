@@ -191,8 +191,8 @@ int report_best(FILE *out, const record *const *recs, size_t n, const char *prob
   size_t nraced = 0;
   for (size_t i = 0; i < nok && !unchecked; i++) unchecked = ok[i].r->unchecked > 0;
   for (size_t i = 0; i < nok; i++) nraced += record_raced(ok[i].r);
-  fprintf(out, "%s%s: %zu of %zu configurations %s", problem ? "problem " : "", problem ? problem : "all problems",
-          nok, m, unchecked ? "ran (UNCHECKED: timing only, check = false; nothing was compared)" : "passed");
+  fprintf(out, "%s%s: %zu of %zu configurations %s", problem ? "problem " : "", problem ? problem : "all problems", nok,
+          m, unchecked ? "ran (UNCHECKED: timing only, check = false; nothing was compared)" : "passed");
   if (nraced) /* docs/MEASURE.md: checked, timed until known slower than the table's last row */
     fprintf(out, " (%zu fully timed, %zu raced: timed only until clearly slower than the best)", nok - nraced, nraced);
   fputs("\n", out);

@@ -44,10 +44,11 @@ void report_csv(FILE *out, const record *const *recs, size_t n) {
   dbuf_init(&b);
   dbuf_puts(&b, "space,config,problem");
   for (int q = 0; q < np; q++) dbuf_puts(&b, ","), csv_str(&b, names[q]);
-  dbuf_puts(&b, ",status,message,t_median_ms,t_min_ms,t_mean_ms,t_std_ms,samples,gbps,copy_share,gflops,energy_mj,"
-                "regs,smem_static,smem_dynamic,local_bytes,spill_stores,spill_loads,block_threads,occupancy,limiter,"
-                "compile_ms,template_hash,options_hash,nvrtc,driver,device,cc,uuid,arch,time,sm_clock_mhz,"
-                "mem_clock_mhz,throttle_reasons,temperature_c,raced_above_ms\n");
+  dbuf_puts(&b,
+            ",status,message,t_median_ms,t_min_ms,t_mean_ms,t_std_ms,samples,gbps,copy_share,gflops,energy_mj,"
+            "regs,smem_static,smem_dynamic,local_bytes,spill_stores,spill_loads,block_threads,occupancy,limiter,"
+            "compile_ms,template_hash,options_hash,nvrtc,driver,device,cc,uuid,arch,time,sm_clock_mhz,"
+            "mem_clock_mhz,throttle_reasons,temperature_c,raced_above_ms\n");
   fputs(b.data, out);
   for (size_t i = 0; i < n; i++) {
     const record *r = recs[i];

@@ -149,12 +149,20 @@ static const field top_fields[] = {FS("space", space),     FS("config", config),
                                    FS("message", message), FN("gbps", gbps),             FN("copy_share", copy_share),
                                    FN("gflops", gflops),   FN("cublas_share", cublas_share), FN("energy_mj", energy_mj),   FN("compile_ms", compile_ms), FN("measure_ms", measure_ms),
                                    FI("unchecked", unchecked), {NULL, F_STR, 0}};
-static const field time_fields[] = {FN("median", t_median), FN("min", t_min),        FN("mean", t_mean),
-                                    FN("std", t_std),       FI("samples", samples),
-                                    FN("isolated", t_isolated), FN("isolated_floor", t_iso_floor),
-                                    FN("raced_above", t_raced), {NULL, F_STR, 0}};
-static const field split_fields[] = {FN("load", m_load_ms), FN("check", m_check_ms), FN("timing", m_timing_ms),
-                                     FN("isolated", m_isolated_ms), {NULL, F_STR, 0}};
+static const field time_fields[] = {FN("median", t_median),
+                                    FN("min", t_min),
+                                    FN("mean", t_mean),
+                                    FN("std", t_std),
+                                    FI("samples", samples),
+                                    FN("isolated", t_isolated),
+                                    FN("isolated_floor", t_iso_floor),
+                                    FN("raced_above", t_raced),
+                                    {NULL, F_STR, 0}};
+static const field split_fields[] = {FN("load", m_load_ms),
+                                     FN("check", m_check_ms),
+                                     FN("timing", m_timing_ms),
+                                     FN("isolated", m_isolated_ms),
+                                     {NULL, F_STR, 0}};
 static const field res_fields[] = {FI("regs", regs),
                                    FI("smem_static", smem_static),
                                    FI("smem_dynamic", smem_dynamic),
@@ -529,11 +537,11 @@ static int fj_object(fj *j, record *r, const field *tab, int top, int *seen, dou
       continue;
     }
     fj_ws(j);
-    const field *subtab = !strcmp(k, "time_ms")      ? time_fields
-                          : !strcmp(k, "resources")  ? res_fields
-                          : !strcmp(k, "provenance") ? prov_fields
+    const field *subtab = !strcmp(k, "time_ms")            ? time_fields
+                          : !strcmp(k, "resources")        ? res_fields
+                          : !strcmp(k, "provenance")       ? prov_fields
                           : !strcmp(k, "measure_split_ms") ? split_fields
-                                                     : NULL;
+                                                           : NULL;
     int is_params = !strcmp(k, "params");
     if ((subtab || is_params) && j->p < j->end && *j->p == 'n') {
       if (fj_lit(j, "null")) return -1;
