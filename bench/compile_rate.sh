@@ -6,7 +6,11 @@
 # over all of them alike. Each run is timed for its wall clock and the CPU of the whole process
 # tree (the compile workers' too): on a shared machine the CPU seconds are the steadier figure.
 #   bench/compile_rate.sh [SPACE.lua]        (default lua/transpose_space.lua)
-# Environment: BUILD (default build), OLD (a cutune binary to compare, optional), SAMPLE (300),
+# The figure of issue 21 (2x the CPU rate of before it) is OLD_REV=33bf7a5^ (the commit before its
+# first change): the script builds that revision itself (git archive into $OUT/old, cutune only,
+# a couple of minutes on 2 cores) and compares it with BUILD's cutune in the same rounds.
+# Environment: BUILD (default build), OLD (a cutune binary to compare, optional), OLD_REV (a git
+# revision to build and compare instead, optional), SAMPLE (300),
 # JOBS (compile workers, default nproc), ROUNDS (2), ARCH (sm_90), OUT (logs, default
 # bench-out/compile_rate). Prints one line per run and a table of medians last; the ratios are
 # against the first variant (OLD where given, else --batch 1).
@@ -22,6 +26,19 @@ OUT=${OUT:-bench-out/compile_rate}
 mkdir -p "$OUT"
 command -v /usr/bin/time > /dev/null || { echo "bench/compile_rate.sh: needs /usr/bin/time (GNU time)" >&2; exit 2; }
 
+if [ -z "${OLD:-}" ] && [ -n "${OLD_REV:-}" ]; then
+  src="$OUT/old/src"
+  if [ ! -x "$OUT/old/build/cutune" ] || [ "$(cat "$OUT/old/rev" 2>/dev/null)" != "$(git rev-parse "$OLD_REV")" ]; then
+    rm -rf "$OUT/old" && mkdir -p "$src"
+    git archive "$OLD_REV" | tar -x -C "$src"
+    echo "building $OLD_REV ($(git log -1 --format=%s "$OLD_REV" | cut -c1-60)) into $OUT/old/build"
+    cmake -S "$src" -B "$OUT/old/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$OUT/old/cmake.log" 2>&1
+    cmake --build "$OUT/old/build" -j"$(nproc)" --target cutune > "$OUT/old/build.log" 2>&1 ||
+      { echo "bench/compile_rate.sh: building $OLD_REV failed (see $OUT/old/build.log)" >&2; exit 2; }
+    git rev-parse "$OLD_REV" > "$OUT/old/rev"
+  fi
+  OLD="$OUT/old/build/cutune"
+fi
 names=() cmds=()
 if [ -n "${OLD:-}" ]; then names+=("old"); cmds+=("$OLD run --compile-only"); fi
 names+=("batch 1" "batch auto")

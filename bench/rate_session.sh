@@ -21,7 +21,8 @@
 # with Python's start), ~2.5 minutes with CHEAP=1. Every run's "time:" lines (the GPU's split:
 # load, check, timing, isolated; compile per configuration) are in the summary.
 # Environment: CUTUNE (default build-gpu/cutune), OUT (default gpu-out), WHEELS (default .whl),
-# STEPS, CHEAP, KT_SECONDS. Summary: $OUT/rate_session.txt (its last lines are the table); logs:
+# STEPS, CHEAP, KT_SECONDS. Each cutune run is cut off after 400 s (CHEAP=1: 150 s). It writes
+# two files: the summary $OUT/rate_session.txt (its last lines are the table) and the logs
 # $OUT/rate_logs.tgz.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -32,6 +33,7 @@ CHEAP=${CHEAP:-0}
 STEPS=${STEPS:-on off warm matmul kt}
 [ "$CHEAP" = 1 ] && STEPS=${STEPS/warm/}
 KT_SECONDS=${KT_SECONDS:-$([ "$CHEAP" = 1 ] && echo 20 || echo 40)}
+LIMIT=$([ "$CHEAP" = 1 ] && echo 150 || echo 400) # seconds one run may take (a hang costs no more)
 W=${TMPDIR:-/tmp}/cutune-rate
 rm -rf "$W" && mkdir -p "$OUT" "$W"
 OUT=$(cd "$OUT" && pwd)
@@ -48,7 +50,7 @@ row() { rows+=("$(printf '%-44s %s' "$1" "$2")"); }
 run() {
   local name=$1 cache=$2 res=$3; shift 3
   say "$name: cutune run $* (cache $(basename "$cache"))"
-  CUTUNE_CACHE=$cache CUDA_CACHE_PATH=$cache/nvrtc timeout 400 "$CUTUNE" run --no-progress --results "$res" "$@" \
+  CUTUNE_CACHE=$cache CUDA_CACHE_PATH=$cache/nvrtc timeout "$LIMIT" "$CUTUNE" run --no-progress --results "$res" "$@" \
     > "$W/$name.log" 2>&1
   say "$name exit $?"
   grep -E "^problem .*: [0-9]+ measured|^  time:|^  raced:|^  modules:|configurations measured in" "$W/$name.log" | tee -a "$SUM"
