@@ -24,6 +24,7 @@ ROUNDS=${ROUNDS:-2}
 ARCH=${ARCH:-sm_90}
 OUT=${OUT:-bench-out/compile_rate}
 mkdir -p "$OUT"
+[ "$ROUNDS" -ge 1 ] 2> /dev/null || { echo "bench/compile_rate.sh: ROUNDS must be 1 or more, got '$ROUNDS'" >&2; exit 2; }
 command -v /usr/bin/time > /dev/null || { echo "bench/compile_rate.sh: needs /usr/bin/time (GNU time)" >&2; exit 2; }
 
 if [ -z "${OLD:-}" ] && [ -n "${OLD_REV:-}" ]; then
