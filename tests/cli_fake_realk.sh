@@ -7,7 +7,7 @@
 # configuration's own program (copy_tpl<2> against itself passes), the check of a reduction
 # (partial sums over any grid against the total), timing only (check = false), a launch sequence
 # (a reduction's two passes, the second in a program of its own), a check kernel of the space's
-# own, and `cutune space`.
+# own, static shared memory past 48 KB in any entry of the program as invalid, and `cutune space`.
 . "$(dirname "$0")/lib_cli.sh"
 set -e
 use_fake_cuda
@@ -80,6 +80,12 @@ R5="$TMPROOT/results-seqbad"
 FAKE_SEQ_BAD=1 expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$R5" "$d/fake_seq.lua"
 [ "$(grep -c '"status":"invalid"' "$R5/Fake_H200/fake_seq.jsonl")" -eq 3 ] && ok || fail "fake_seq: pass 2 over the limit not invalid"
 grep -q 'launches\[2\]' "$R5/Fake_H200/fake_seq.jsonl" && ok || fail "the invalid record does not name launches[2]"
+
+# static shared memory past 48 KB in the kernel's entry, reported after the reference's by ptxas:
+# invalid, the kernel and its bytes named, at compile time (compile-only too), exit status 0
+expect_status 0 -- "$BIN" run --compile-only --arch sm_90 --jobs 2 --no-progress "$d/fake_smem.lua"
+expect_output "kernel 'smem_big' uses 65536 bytes of static shared memory" "the entry over 48 KB named"
+expect_output "1 invalid (over a limit of sm_90)" "over 48 KB is invalid, not a compile error"
 
 expect_status 0 -- "$BIN" space "$d/fake_tpl.lua"
 expect_output "6 valid configurations of 6" "cutune space"

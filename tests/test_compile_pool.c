@@ -1,7 +1,7 @@
 /* test_compile_pool: the pool of `cutune __compile-worker` processes (CUTUNE_HOOKS_BIN): jobs
  * come back tagged and right, a second pass is served from the cache, a worker killed
  * mid-job becomes that job's error and the pool goes on, jobs of one key in flight together
- * compile once. */
+ * compile once, a cancel drops every pending job at once and the pool goes on. */
 #include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
@@ -139,6 +139,16 @@ static void check_worker_pipes(int expect_workers) {
     int k = pipe_inodes(pids[i], inodes, 16, inherited, ninherited);
     CHECK_MSG(k == 2, "worker %ld holds %d pipes of ours, expected 2", pids[i], k);
   }
+}
+
+struct drop_ctx {
+  uint64_t *tags;
+  int *n;
+};
+void drop_tag(void *ctx, uint64_t t);
+void drop_tag(void *ctx, uint64_t t) {
+  struct drop_ctx *d = ctx;
+  if (*d->n < 8) d->tags[(*d->n)++] = t;
 }
 
 int main(void) {
@@ -312,6 +322,42 @@ int main(void) {
   for (int i = 0; i < 3; i++) REQUIRE(cpool_submit(q, 95 + (uint64_t)i, &ja, &err) == 0);
   cpool_free(q); /* a leader with two followers queued: all freed (the sanitizer build checks) */
   free(same);
+
+  /* cancel (a run out of time): every job still queued, compiling, or following another, is
+   * dropped at once and reported by its tag; the workers that were busy are killed and reaped,
+   * and the pool compiles the next job with fresh ones */
+  {
+    cpool *c;
+    REQUIRE(cpool_new(&c, bin, 2, NULL, &err) == 0);
+    uint64_t dropped[8];
+    int nd = 0;
+    for (int i = 0; i < 5; i++) {
+      char *s = xasprintf("extern \"C\" __global__ void k(float *a) { a[3] = %d + %ld; }\n", i, (long)getpid());
+      compile_job j = job_of(s);
+      REQUIRE(cpool_submit(c, 200 + (uint64_t)i, &j, &err) == 0);
+      if (i == 4) REQUIRE(cpool_submit(c, 205, &j, &err) == 0); /* a follower of job 204 */
+      free(s);
+    }
+    CHECK(cpool_wait(c, &tag, &r, 0, &err) == 0); /* hands two jobs to the workers; none done yet */
+    compile_result_free(&r);
+    CHECK(list_workers((long[16]){0}, 16) >= 2);
+    struct drop_ctx dc = {dropped, &nd};
+    CHECK(cpool_cancel(c, drop_tag, &dc) == 6);
+    CHECK(nd == 6);
+    uint64_t sum = 0;
+    for (int i = 0; i < nd; i++) sum += dropped[i];
+    CHECK(sum == 200 + 201 + 202 + 203 + 204 + 205);
+    CHECK(cpool_pending(c) == 0);
+    CHECK(cpool_wait(c, &tag, &r, 0, &err) == 0); /* nothing left to come back */
+    compile_result_free(&r);
+    REQUIRE(cpool_submit(c, 210, &ja, &err) == 0);
+    REQUIRE(cpool_wait(c, &tag, &r, 60000, &err) == 1);
+    CHECK(tag == 210);
+    CHECK_MSG(r.ok, "%s", r.message ? r.message : "");
+    compile_result_free(&r);
+    CHECK(cpool_cancel(c, NULL, NULL) == 0);
+    cpool_free(c);
+  }
 
   /* freeing with jobs still queued or running kills and reaps everything */
   for (int i = 0; i < 4; i++) {

@@ -249,7 +249,19 @@ static void test_record_isolated(void) {
   dbuf_free(&j);
 }
 
+/* ncu's -k matches the base name: namespaces, template arguments and parameters dropped. */
+static void test_kernel_filter(void) {
+  const char *in[] = {"sum_floats", "copy_tpl<K>", "&ns::inner::gemm<float, 4>", "k(float*)", "a_b"};
+  const char *want[] = {"regex:^sum_floats$", "regex:^copy_tpl$", "regex:^gemm$", "regex:^k$", "regex:^a_b$"};
+  for (int i = 0; i < 5; i++) {
+    char *f = ncu_kernel_filter(in[i]);
+    CHECK_MSG(!strcmp(f, want[i]), "%s -> %s, wanted %s", in[i], f, want[i]);
+    free(f);
+  }
+}
+
 int main(void) {
+  test_kernel_filter();
   test_record_isolated();
   test_csv();
   test_sanitizer();

@@ -276,7 +276,7 @@ static void time_plain(const xopts *o, const char *self, const char *pkey, pick 
  * are unavailable on this machine (diag says why), -1 error (err). */
 static int profile(const xopts *o, const char *ncu, const char *self, const space *s, const char *pkey, pick *p,
                    const char **diag, cterr *err) {
-  char *metrics = ncu_metrics_arg(), *kfilter = xasprintf("regex:^%s$", space_kernel(s));
+  char *metrics = ncu_metrics_arg(), *kfilter = ncu_kernel_filter(space_kernel(s));
   char dev[16], *argv[40];
   snprintf(dev, sizeof dev, "%ld", o->device);
   /* skip the reference's launch when it is the same function, then the checked launch */

@@ -251,6 +251,32 @@ static void list_entries(dbuf *out, const char *log) {
   if (!n) dbuf_puts(out, "none");
 }
 
+/* The first entry of the ptxas -v report whose static shared memory is over 48 KB: its name
+ * (demangled to the function's for C++ names, "_Z18convolution_kernelPfS_S_" -> convolution_kernel)
+ * in `out`, its bytes returned; 0 when none is. */
+static int over_smem_entry(const char *log, char *out, size_t cap) {
+  static const char key[] = "Compiling entry function '";
+  for (const char *p = strstr(log, key); p; p = strstr(p, key)) {
+    p += sizeof key - 1;
+    char entry[512];
+    snprintf(entry, sizeof entry, "%.*s", (int)strcspn(p, "'"), p);
+    kresources r;
+    memset(&r, 0, sizeof r);
+    if (parse_resources(log, entry, &r) && r.smem_static > 48 * 1024) {
+      const char *nm = entry;
+      size_t len = strlen(entry);
+      if (strncmp(entry, "_Z", 2) == 0 && isdigit((unsigned char)entry[2])) { /* _Z<len><name>...: a plain function */
+        char *end;
+        unsigned long l = strtoul(entry + 2, &end, 10);
+        if (l > 0 && l <= strlen(end)) nm = end, len = l;
+      }
+      snprintf(out, cap, "%.*s", (int)len, nm);
+      return r.smem_static;
+    }
+  }
+  return 0;
+}
+
 static void fill_log(nvrtcProgram prog, compile_result *res) {
   size_t n = 0;
   if (nvrtcGetProgramLogSize(prog, &n) != NVRTC_SUCCESS || n == 0) return;
@@ -391,15 +417,13 @@ int compile_now(const compile_job *job, compile_result *res, cterr *err) {
                   job->nnames ? " or one of the names the space gives" : "", lines);
       free(lines);
     }
-    kresources r = res->res;
-    /* the kernel's lowered name is not known after a failed compile: its entry is the first */
-    char first[512] = "";
-    const char *fe = strstr(log, "Compiling entry function '");
-    if (fe) snprintf(first, sizeof first, "%.*s", (int)strcspn(fe + 26, "'"), fe + 26);
-    if (msg.len == 0 && parse_resources(log, first[0] ? first : job->kernel, &r) && r.smem_static > 48 * 1024)
-      /* ptxas refuses static shared memory over 48 KB without printing an error */
+    /* ptxas refuses static shared memory over 48 KB without printing an error: find the entry
+     * (any of the program's: the kernel's lowered name is not known after a failed compile) */
+    char over[512] = "";
+    int over_bytes = msg.len == 0 ? over_smem_entry(log, over, sizeof over) : 0;
+    if (over_bytes > 0)
       dbuf_printf(&msg, "%s: kernel '%s' uses %d bytes of static shared memory; at most 49152 (48 KB) are allowed "
-                  "(more needs dynamic shared memory)", name, job->kernel, r.smem_static);
+                  "(more needs dynamic shared memory)", name, over, over_bytes);
     else if (msg.len == 0)
       dbuf_printf(&msg, "%s: NVRTC failed (%s) and its log names no error", name, nvrtcGetErrorString(rc));
     else if (rc == NVRTC_ERROR_INVALID_OPTION) {

@@ -197,6 +197,11 @@ int cpool_submit(cpool *p, uint64_t tag, const compile_job *job, cterr *err);
  * filled, 0 on timeout, -1 on error. res is initialised by the call. */
 int cpool_wait(cpool *p, uint64_t *tag, compile_result *res, int timeout_ms, cterr *err);
 size_t cpool_pending(const cpool *p); /* submitted and not yet returned */
+/* Give up every pending job at once (a run out of time, or interrupted): queued ones are dropped,
+ * busy workers killed (each started again when a later job needs it), finished results not yet
+ * taken dropped too; nothing of the killed ones is cached. Each dropped job's tag goes to `drop`
+ * (may be NULL) so the caller can free what it tagged. Returns how many were dropped. */
+size_t cpool_cancel(cpool *p, void (*drop)(void *ctx, uint64_t tag), void *ctx);
 void cpool_free(cpool *p);
 /* Body of the hidden `cutune __compile-worker` subcommand: reads jobs on stdin, writes
  * results on stdout until EOF. */

@@ -563,6 +563,37 @@ int cpool_wait(cpool *p, uint64_t *tag, compile_result *res, int timeout_ms, cte
   return rc;
 }
 
+/* Each job of `it` and its followers to `drop`, then freed. */
+static void drop_item(jobitem *it, void (*drop)(void *ctx, uint64_t tag), void *ctx, size_t *n) {
+  while (it->followers) {
+    jobitem *f = it->followers;
+    it->followers = f->fnext;
+    f->followers = NULL;
+    drop_item(f, drop, ctx, n);
+  }
+  if (drop) drop(ctx, it->tag);
+  (*n)++;
+  item_free(it);
+}
+
+size_t cpool_cancel(cpool *p, void (*drop)(void *ctx, uint64_t tag), void *ctx) {
+  if (!p) return 0;
+  size_t n = 0;
+  jobitem *it;
+  for (int i = 0; i < p->nworkers; i++) {
+    worker *w = &p->w[i];
+    if (!w->job) continue;
+    worker_reap(w, 1, NULL, 0); /* started again, lazily, by the next dispatch */
+    it = w->job;
+    w->job = NULL;
+    drop_item(it, drop, ctx, &n);
+  }
+  while ((it = pop(&p->todo_head, &p->todo_tail))) drop_item(it, drop, ctx, &n);
+  while ((it = pop(&p->ready_head, &p->ready_tail))) drop_item(it, drop, ctx, &n);
+  p->pending = 0;
+  return n;
+}
+
 void cpool_free(cpool *p) {
   if (!p) return;
   /* Idle workers see EOF on stdin and exit; busy ones are killed (their results are no

@@ -325,9 +325,20 @@ static int l_wait(exec *x, exec_done *d, int timeout_ms, cterr *err) {
   }
 }
 
+static void drop_compile(void *ctx, uint64_t tag) {
+  (void)ctx;
+  item *it = (item *)(uintptr_t)tag;
+  item_free(it);
+}
+
+/* Stopped (out of time, interrupted): compiles still queued or running are given up at once,
+ * not waited for (a deep queue of slow compiles would overrun --time by minutes); what is on a
+ * device finishes and is recorded. */
 static void l_stop(exec *x) {
   exec_local *e = (exec_local *)x;
   e->stopped = 1;
+  cpool_cancel(e->pool, drop_compile, NULL);
+  for (int g = 0; g < x->ngroups; g++) e->lg[g].compiling = 0;
   for (int g = 0; g < x->ngroups; g++) {
     lgroup *l = &e->lg[g];
     item *it;

@@ -413,7 +413,17 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
       record_set_str(&rec->limiter, oi.limiter);
       if (oi.blocks_per_sm == 0) {
         rec->status = ST_INVALID;
-        record_set_str(&rec->message, "does not fit on a multiprocessor (occupancy 0)");
+        char m[256];
+        if (oi.limiter && !strcmp(oi.limiter, "registers"))
+          snprintf(m, sizeof m, "limit: a block of %d threads at %d registers each does not fit in a multiprocessor's "
+                   "register file on %s (occupancy 0)", rec->block_threads, rec->regs, arch);
+        else if (oi.limiter && !strcmp(oi.limiter, "shared_memory"))
+          snprintf(m, sizeof m, "limit: %d bytes of shared memory per block do not fit in a multiprocessor's on %s "
+                   "(occupancy 0)", smem, arch);
+        else
+          snprintf(m, sizeof m, "limit: does not fit on a multiprocessor of %s (occupancy 0, limited by %s)", arch,
+                   oi.limiter ? oi.limiter : "?");
+        record_set_str(&rec->message, m);
       }
     }
   }

@@ -77,6 +77,24 @@ char *ncu_metrics_arg(void) {
   return dbuf_steal(&b);
 }
 
+char *ncu_kernel_filter(const char *kernel) {
+  const char *p = kernel && kernel[0] == '&' ? kernel + 1 : kernel ? kernel : "";
+  while (*p == ' ') p++;
+  size_t end = strcspn(p, "<( ");                  /* template arguments, parameters */
+  const char *base = p;
+  for (const char *q = p; q + 1 < p + end; q++)    /* the last "::" before them: the namespace */
+    if (q[0] == ':' && q[1] == ':') base = q + 2;
+  dbuf b;
+  dbuf_init(&b);
+  dbuf_puts(&b, "regex:^");
+  for (const char *q = base; q < p + end; q++) {
+    if (strchr("\\.^$|?*+()[]{}", *q)) dbuf_printf(&b, "\\");
+    dbuf_printf(&b, "%c", *q);
+  }
+  dbuf_puts(&b, "$");
+  return dbuf_steal(&b);
+}
+
 /* ---- CSV ---- */
 
 /* Split one CSV line (no newline) into fields; quotes and doubled quotes as in RFC 4180.

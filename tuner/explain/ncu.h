@@ -84,6 +84,12 @@ void ncu_metrics_init(ncu_metrics *m); /* every value NAN, no stalls */
 /* The --metrics argument: the fixed set and the stall regex, comma-separated (caller frees). */
 char *ncu_metrics_arg(void);
 
+/* The -k argument that selects the launches of a space's kernel, given as the space names it (a
+ * plain name, or a C++ name expression: "&ns::k<float, 4>", "k<TILE>"): ncu matches -k against
+ * the function's base name (--kernel-name-base function: no namespace, template arguments or
+ * parameters), so this is "regex:^k$" with the base name escaped (caller frees). */
+char *ncu_kernel_filter(const char *kernel);
+
 /* Parse `ncu --csv --page raw` output (other lines — ==PROF== messages, the program's own
  * output — are skipped). Row `row` (0: the first profiled launch) of the kernel rows goes to
  * out. Handles the units row (time and byte units are scaled to ns and bytes), thousands

@@ -276,10 +276,12 @@ static CUresult iso_median(worker *w, CUfunction f, const launch_geom *g, int n,
 static void wk_time_isolated(worker *w, CUfunction f, const wire_job *job, wire_result *res) {
   int n = job->isolated_samples < WK_MAX_CHUNK ? job->isolated_samples : WK_MAX_CHUNK;
   if (!w->scratch || n <= 0) return;
-  /* at most ~WK_ISO_CAP_MS of launches (at least 3): a 3 ms GEMM gets 3, not 21 (the tuning rate) */
+  /* at most ~WK_ISO_CAP_MS of launches (at least 3): a 3 ms GEMM gets 3, not 21 (the tuning rate);
+   * a launch longer than that gets one (a 21 ms reduction: what a neighbour's overlap or write-back
+   * could add is microseconds, far below its spread) */
   if (isfinite(res->t_median) && res->t_median > 0) {
     int cap = (int)ceil(WK_ISO_CAP_MS / res->t_median);
-    if (cap < 3) cap = 3;
+    if (cap < 3) cap = res->t_median > WK_ISO_CAP_MS ? 1 : 3;
     if (n > cap) n = cap;
   }
   double raw = NAN;
