@@ -571,6 +571,10 @@ static void drop_item(jobitem *it, void (*drop)(void *ctx, uint64_t tag), void *
     f->followers = NULL;
     drop_item(f, drop, ctx, n);
   }
+  if (it->internal) { /* the probe of NVRTC's fixed cost: nobody waits for it */
+    item_free(it);
+    return;
+  }
   if (drop) drop(ctx, it->tag);
   (*n)++;
   item_free(it);
@@ -582,15 +586,16 @@ size_t cpool_cancel(cpool *p, void (*drop)(void *ctx, uint64_t tag), void *ctx) 
   jobitem *it;
   for (int i = 0; i < p->nworkers; i++) {
     worker *w = &p->w[i];
-    if (!w->job) continue;
+    if (!w->njobs) continue;
     worker_reap(w, 1, NULL, 0); /* started again, lazily, by the next dispatch */
-    it = w->job;
-    w->job = NULL;
-    drop_item(it, drop, ctx, &n);
+    /* a batch's members whose results already came back were handed on; drop the rest */
+    for (int j = w->nres; j < w->njobs; j++) drop_item(w->jobs[j], drop, ctx, &n);
+    w->njobs = w->nres = 0;
   }
   while ((it = pop(&p->todo_head, &p->todo_tail))) drop_item(it, drop, ctx, &n);
   while ((it = pop(&p->ready_head, &p->ready_tail))) drop_item(it, drop, ctx, &n);
   p->pending = 0;
+  if (p->probe == 1) p->probe = 2; /* a cancelled probe: the fixed cost stays unknown */
   return n;
 }
 
