@@ -57,6 +57,16 @@ ct.inout = argctor("inout")
 ct.scalar = argctor("scalar")
 ct.out = ct.output -- spelling used in early sketches
 
+-- ct.tensormap { buffer = "A", dims = {...}, box = {...} [, strides =, swizzle =, optional =,
+-- name =, dtype =] }: a CUtensorMap of buffer argument A (Hopper's TMA), encoded by the GPU worker
+-- per configuration and passed by value (`const __grid_constant__ CUtensorMap`): docs/SPACE.md
+function ct.tensormap(spec)
+  local t = { kind = "tensormap", spec = spec }
+  t.__ct = "arg"
+  t.file, t.line = where()
+  return t
+end
+
 -- ct.launch { kernel = ..., args = {names}, block = ..., grid = ... [, shared =, defines = {...}] }:
 -- one launch of a configuration's sequence (launches = { ... })
 function ct.launch(spec)

@@ -32,6 +32,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 static double clk; /* simulated device time, ms */
@@ -232,7 +233,7 @@ CUresult cuModuleUnload(CUmodule m) {
   free(m);
   return 0;
 }
-static const char *known[] = {"ct_cmp_b8",
+static const char *known[] = {"ct_cmp_b8", "tmap_copy", "tmap_ref",
                               "ct_cmp_b16",
                               "ct_cmp_b32",
                               "ct_cmp_b64",
@@ -398,6 +399,69 @@ static CUresult fake_hgemm(int ref, void **pp) {
   return 0;
 }
 
+/* ---- tensor maps: a made-up encoding of what cuTensorMapEncodeTiled is given (the real one is
+ * opaque), refused where the real driver documents a refusal; tmap_copy reads through one ---- */
+typedef struct fake_tmap {
+  unsigned magic, dtype, rank, swizzle;
+  unsigned long long addr, dims[5], strides[4];
+  unsigned box[5];
+} fake_tmap;
+#define FAKE_TMAP_MAGIC 0x50414d54u
+CUresult cuTensorMapEncodeTiled(CUtensorMap *m, CUtensorMapDataType dt, cuuint32_t rank, void *addr,
+                                const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,
+                                const cuuint32_t *estr, CUtensorMapInterleave il, CUtensorMapSwizzle sw,
+                                CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob) {
+  static const unsigned es[] = {[CU_TENSOR_MAP_DATA_TYPE_UINT8] = 1, [CU_TENSOR_MAP_DATA_TYPE_FLOAT16] = 2,
+                                [CU_TENSOR_MAP_DATA_TYPE_BFLOAT16] = 2, [CU_TENSOR_MAP_DATA_TYPE_FLOAT32] = 4,
+                                [CU_TENSOR_MAP_DATA_TYPE_INT32] = 4, [CU_TENSOR_MAP_DATA_TYPE_UINT32] = 4,
+                                [CU_TENSOR_MAP_DATA_TYPE_FLOAT64] = 8, [CU_TENSOR_MAP_DATA_TYPE_INT64] = 8};
+  (void)l2, (void)oob;
+  unsigned span = sw == CU_TENSOR_MAP_SWIZZLE_128B ? 128 : sw == CU_TENSOR_MAP_SWIZZLE_64B ? 64 : sw == CU_TENSOR_MAP_SWIZZLE_32B ? 32 : 0;
+  if (((unsigned long long)m & 63) || rank < 1 || rank > 5 || (unsigned)dt >= sizeof es / sizeof es[0] || !es[dt] ||
+      ((unsigned long long)addr & 15) || il != CU_TENSOR_MAP_INTERLEAVE_NONE)
+    return CUDA_ERROR_INVALID_VALUE;
+  for (unsigned i = 0; i < rank; i++)
+    if (!dims[i] || dims[i] > (1ull << 32) || !box[i] || box[i] > 256 || estr[i] != 1 ||
+        (i + 1 < rank && strides[i] % 16) || (span && box[0] * es[dt] > span) || box[0] * es[dt] % 16)
+      return CUDA_ERROR_INVALID_VALUE;
+  fake_tmap t = {FAKE_TMAP_MAGIC, (unsigned)dt, rank, span, (unsigned long long)addr, {0}, {0}, {0}};
+  for (unsigned i = 0; i < rank; i++) t.dims[i] = dims[i], t.box[i] = box[i];
+  for (unsigned i = 0; i + 1 < rank; i++) t.strides[i] = strides[i];
+  memset(m, 0, sizeof *m);
+  memcpy(m, &t, sizeof t);
+  return 0;
+}
+/* tmap_copy(out, in, map, M, N, BOX) of tests/spaces/fake_tmap.cu: out (M x N floats) read from
+ * the buffer the map describes, through its dims and strides (a map that lies reads the wrong
+ * elements); a map of 128 zero bytes (an optional one the driver refused) copies in directly; a
+ * map whose box is not {BOX, 2} fails the launch, as does anything else in the bytes. */
+static CUresult fake_tmap_copy(void **pp) {
+  float *out = *(float **)pp[0];
+  const float *in = *(float **)pp[1];
+  const unsigned char *raw = pp[2];
+  int M = *(int *)pp[3], N = *(int *)pp[4], box = *(int *)pp[5];
+  fake_tmap t;
+  memcpy(&t, raw, sizeof t);
+  int zero = 1;
+  for (int i = 0; i < 128; i++) zero &= raw[i] == 0;
+  if (zero) {
+    memcpy(out, in, sizeof(float) * M * N);
+    return 0;
+  }
+  if (t.magic != FAKE_TMAP_MAGIC || t.rank != 2 || t.dtype != CU_TENSOR_MAP_DATA_TYPE_FLOAT32 || t.box[0] != (unsigned)box ||
+      t.box[1] != 2) {
+    fprintf(stderr, "fake: tmap_copy: not the map it was promised (magic %x rank %u box %u,%u, BOX %d)\n", t.magic,
+            t.rank, t.box[0], t.box[1], box);
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  const unsigned char *base = (const unsigned char *)(uintptr_t)t.addr;
+  for (int r = 0; r < M; r++)
+    for (int c = 0; c < N; c++)
+      out[(long)r * N + c] = (unsigned long long)c < t.dims[0] && (unsigned long long)r < t.dims[1]
+                                 ? *(const float *)(base + r * t.strides[0] + c * 4ull) : 0.f;
+  return 0;
+}
+
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                         unsigned bz, unsigned sm, CUstream s, void **pp, void **ex) {
   if (sticky) return 700;
@@ -489,6 +553,13 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
     double flops = 2.0 * *(int *)pp[3] * *(int *)pp[4] * *(int *)pp[5], fill = gx < 132 ? gx / 132.0 : 1.0;
     clk += flops / (500e12 * fill * (0.5 + bx / 2048.0)) * 1e3 * (1 + 0.02 * rnd()) + 0.003;
     return 0;
+  }
+  if (!strcmp(n, "tmap_copy") || !strcmp(n, "tmap_ref")) { /* the reference copies in directly */
+    clk += 0.01 * (1 + 0.02 * rnd());
+    if (!dirty) return 0;
+    dirty = 0;
+    if (n[5] == 'r') return memcpy(*(float **)pp[0], *(float **)pp[1], sizeof(float) * *(int *)pp[3] * *(int *)pp[4]), 0;
+    return fake_tmap_copy(pp);
   }
   if (!strncmp(n, "hgemm_fake", 10)) { /* the data work once after each poison/restore, as below */
     clk += 0.01 * (1 + 0.02 * rnd());

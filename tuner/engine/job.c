@@ -389,6 +389,7 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
   cterr gerr;
   if (space_geometry(s, cfg, prob, &gj->geom, &gerr) != 0 ||
       space_config_args(s, cfg, prob, gj->argvals, &gj->nargvals, &gerr) != 0 ||
+      space_config_tmaps(s, cfg, prob, gj->tmaps, &gj->ntmaps, &gerr) != 0 ||
       (space_ref_per_config(s) && space_ref_config(s, cfg, prob, &gj->ref_geom, &gj->ref_key, &gerr) != 0)) {
     if (cr->ok) {
       rec->status = ST_INVALID;

@@ -37,6 +37,8 @@ const cuda_api *cuda_api_load(cterr *err) {
   }
       CUDA_API_FUNCS(CUDA_API_RESOLVE)
 #undef CUDA_API_RESOLVE
+      void *enc = dlsym(h, "cuTensorMapEncodeTiled");
+      memcpy(&api.cuTensorMapEncodeTiled, &enc, sizeof enc);
       if (ok) api_state = 1;
       /* the handle stays open for the life of the process on failure too: harmless */
     }

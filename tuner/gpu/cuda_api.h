@@ -33,6 +33,8 @@
 #define CUDA_API_FIELD(name) __typeof__(&name) name;
 typedef struct cuda_api {
   CUDA_API_FUNCS(CUDA_API_FIELD)
+  /* optional (NULL where the driver lacks it: before CUDA 12): ct.tensormap arguments */
+  __typeof__(&cuTensorMapEncodeTiled) cuTensorMapEncodeTiled;
 } cuda_api;
 #undef CUDA_API_FIELD
 

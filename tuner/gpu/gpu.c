@@ -481,6 +481,8 @@ int gpu_submit(gpu *g, const gpu_job *job, cterr *err) {
   if (g->nq == 0 && g->pr.pid <= 0 && worker_restart(g, err)) return -1;
   if (job->nargvals < 0 || job->nargvals > MAX_ARGVALS)
     return cterr_set(err, "gpu_submit: %d argument values (at most %d)", job->nargvals, MAX_ARGVALS);
+  if (job->ntmaps < 0 || job->ntmaps > MAX_TMAPS)
+    return cterr_set(err, "gpu_submit: %d tensor maps (at most %d)", job->ntmaps, MAX_TMAPS);
   if (job->kernel && strlen(job->kernel) >= sizeof g->q[0].kernel)
     return cterr_set(err, "gpu_submit: kernel name of %zu characters", strlen(job->kernel));
   gpu_pend *q = &g->q[g->nq];
@@ -500,6 +502,8 @@ int gpu_submit(gpu *g, const gpu_job *job, cterr *err) {
   wj->race_samples = job->race_samples;
   wj->nargvals = job->nargvals;
   for (int i = 0; i < job->nargvals; i++) wj->argvals[i] = job->argvals[i];
+  wj->ntmaps = job->ntmaps;
+  memcpy(wj->tmaps, job->tmaps, sizeof wj->tmaps);
   memcpy(wj->ref_kernel, job->ref_kernel, sizeof wj->ref_kernel);
   wj->ref_kernel[sizeof wj->ref_kernel - 1] = 0;
   wj->ref_geom = job->ref_geom;

@@ -207,6 +207,11 @@ static int wk_alloc_args(worker *w, const wire_setup *s, cterr *err) {
     const argspec *a = &s->args[i];
     wk_arg *d = &w->arg[i];
     w->params[i] = &d->d;
+    if (a->kind == ARG_TENSORMAP) { /* 128 zero bytes until a job encodes it (wk_tmaps_encode) */
+      w->params[i] = wk_tmap_bytes(i);
+      memset(w->params[i], 0, 128);
+      continue;
+    }
     if (a->kind == ARG_SCALAR) {
       w->params[i] = d->scalar;
       if (set_scalar(d, a->type, a->ival, a->fval) < 0) {
@@ -512,7 +517,8 @@ static int on_measure(worker *w, int out, const dbuf *p) {
   if (!w->have_problem) {
     res.status = ST_INVALID;
     snprintf(res.message, sizeof res.message, "GPU worker: measure before a successful setup");
-  } else if (job_scalars(w, &job, 0, res.message, sizeof res.message) < 0) {
+  } else if (job_scalars(w, &job, 0, res.message, sizeof res.message) < 0 ||
+             wk_tmaps_encode(w, &job, res.message, sizeof res.message) < 0) {
     res.status = ST_INVALID;
   } else {
     wk_measure(w, &job, kernel, p->data + sizeof job + job.kernel_len, &res);

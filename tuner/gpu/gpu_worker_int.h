@@ -112,6 +112,11 @@ void wk_fail(wire_result *res, int status, const char *fmt, ...) __attribute__((
  * sequence set up from its module mod (the job's first program, whose kernel is f) and the rest
  * of its bundle cubin (each launch's limits checked: res says which is over; -1), launched whole
  * (wk_launch of f does it), and released. */
+/* gpu_worker_tmaps.c: ct.tensormap arguments. The 128 bytes argument i passes (64-byte aligned);
+ * the job's tensor maps encoded over their buffers (cuTensorMapEncodeTiled), -1 with msg. */
+unsigned char *wk_tmap_bytes(int i);
+int wk_tmaps_encode(worker *w, const wire_job *job, char *msg, size_t len);
+
 void wk_params_map(worker *w, int n, const int8_t *idx, void **out);
 int wk_seq_setup(worker *w, CUmodule mod, CUfunction f, const wire_job *job, const void *cubin, wire_result *res);
 CUresult wk_seq_launch(worker *w);

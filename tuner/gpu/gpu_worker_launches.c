@@ -15,7 +15,8 @@
 void wk_params_map(worker *w, int n, const int8_t *idx, void **out) {
   for (int a = 0; a < n; a++) {
     int i = idx[a];
-    out[a] = w->setup.args[i].kind == ARG_SCALAR ? (void *)w->arg[i].scalar : (void *)&w->arg[i].d;
+    argkind k = w->setup.args[i].kind;
+    out[a] = k == ARG_SCALAR ? (void *)w->arg[i].scalar : k == ARG_TENSORMAP ? wk_tmap_bytes(i) : (void *)&w->arg[i].d;
   }
 }
 

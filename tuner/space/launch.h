@@ -17,6 +17,8 @@ typedef enum {
   ARG_OUTPUT, /* device buffer poisoned before each check, compared with the reference */
   ARG_INOUT,  /* filled like an input, restored before each run, compared like an output */
   ARG_SCALAR, /* passed by value */
+  ARG_TENSORMAP, /* a CUtensorMap of a buffer argument, passed by value (128 bytes, 64-aligned);
+                    encoded per configuration by the GPU worker from the job's tmapspec */
 } argkind;
 
 typedef enum { FILL_RANDOM = 0, FILL_ZERO, FILL_IOTA } fillkind;
@@ -74,6 +76,25 @@ typedef struct argval {
   double fval;
 } argval;
 #define MAX_ARGVALS 8
+
+/* A tensor map (ct.tensormap, docs/SPACE.md): what cuTensorMapEncodeTiled needs, for one
+ * configuration on one problem; the worker encodes it over the buffer's device address. dims
+ * and box innermost first; strides in bytes, of dimensions 1..rank-1. swizzle: 0, 32, 64 or
+ * 128 bytes. optional: a map the driver refuses (strides not multiples of 16 bytes ...) is
+ * passed as 128 zero bytes instead of failing the configuration. */
+#define TMAP_MAX_RANK 5
+#define MAX_TMAPS 4
+typedef struct tmapspec {
+  int32_t arg;     /* the ARG_TENSORMAP argument it fills */
+  int32_t buffer;  /* the buffer argument it describes */
+  int32_t type;    /* elemtype of the buffer */
+  int32_t rank;
+  int64_t dims[TMAP_MAX_RANK];
+  int64_t strides[TMAP_MAX_RANK - 1];
+  int32_t box[TMAP_MAX_RANK];
+  int32_t swizzle;
+  int32_t optional;
+} tmapspec;
 
 typedef struct launch_geom {
   unsigned grid[3], block[3];

@@ -421,7 +421,9 @@ int space_load(const char *path, space **out, cterr *err) {
   lua_settop(L, 1);
   if (space_eval_problems(s, err) < 0 || space_eval_runtime_check(s, err) < 0 || space_eval_symbols(s, err) < 0) goto fail;
   double t0 = now_seconds();
-  if (space_eval_enumerate(s, err) < 0 || space_eval_buffer_max(s, err) < 0 || space_arch_eval(s, err) < 0) goto fail;
+  if (space_eval_enumerate(s, err) < 0 || space_eval_buffer_max(s, err) < 0 || space_arch_eval(s, err) < 0 ||
+      space_tmaps_check(s, err) < 0)
+    goto fail;
   s->enum_seconds = now_seconds() - t0;
   lua_settop(L, 1);
   dbuf_free(&src);
@@ -447,6 +449,7 @@ void space_free(space *s) {
   free(s->rules);
   space_symbols_free(s); /* before the problems that hold the data */
   space_launches_free(s);
+  space_tmaps_free(s);
   for (int i = 0; i < s->nproblems; i++) {
     sp_problem *p = &s->probs[i];
     for (int j = 0; j < p->nvars; j++) free(p->names[j]);

@@ -79,6 +79,10 @@ int space_args(space *s, int prob, argspec *out, int *nargs, cterr *err);
 int space_param_runtime(const space *s, int p);
 int space_nruntime(const space *s);
 int space_config_args(space *s, size_t cfg, int prob, argval *out, int *n, cterr *err);
+/* ct.tensormap arguments (docs/SPACE.md, "Tensor maps"): what the GPU worker encodes for
+ * configuration cfg on problem prob, *n of them (0 in a space without any); an error names the
+ * declaration's file:line, the configuration and the problem. */
+int space_config_tmaps(space *s, size_t cfg, int prob, tmapspec *out, int *n, cterr *err);
 /* How many combinations the runtime parameters' values make (1 without any), and the valid
  * configurations that differ from cfg in runtime parameters only, cfg among them, in
  * enumeration order: up to max into out; returns how many there are (also past max). */

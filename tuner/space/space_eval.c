@@ -383,6 +383,7 @@ static int eval_arg(space *s, int prob, int i, cterr *err) {
   o->rtol = a->atol > 0 || a->rtol > 0 ? a->rtol : s->rtol;
   o->reduce = a->reduce, o->nocheck = a->nocheck;
   snprintf(o->name, sizeof o->name, "%s", a->name);
+  if (a->kind == ARG_TENSORMAP) return free(ctx), 0; /* per configuration: space_config_tmaps */
   /* a scalar of a space with runtime parameters: evaluated with their first values, and the
    * names it reads recorded, which makes it a per-configuration value (space_config_args) */
   int probe = a->size.kind == SV_EXPR || a->size.kind == SV_FUNC; /* scalars and buffer counts */

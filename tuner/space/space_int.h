@@ -57,6 +57,17 @@ typedef struct sp_arg {
   int reduce, nocheck;
 } sp_arg;
 
+typedef struct sp_tmap { /* ct.tensormap (space_tmaps.c) */
+  int arg, buffer;                     /* its argument, the buffer it describes (args indices) */
+  int whole[3];                        /* dims, strides, box: one function(p, n) giving the list */
+  int n[3];                            /* entries of the list form (strides: 0, the packed default) */
+  sp_value v[3][TMAP_MAX_RANK];        /* each a number, size expression or function(p, n) */
+  sp_value swizzle;                    /* bytes: 0 (SV_NONE), 32, 64, 128 */
+  int optional;
+  const char *file;
+  int line;
+} sp_tmap;
+
 typedef struct sp_symbol { /* ct.symbol: a __constant__ / __device__ variable filled per problem */
   char name[SYM_NAME_MAX], shown[SYM_NAME_MAX];
   elemtype type;
@@ -140,6 +151,8 @@ struct space {
   char *check_kernel, *check_template_path; /* check = { kernel = ..., template = ... }: the user's check */
   int nsyms;
   sp_symbol syms[MAX_SYMBOLS];
+  int ntmaps;                 /* ct.tensormap arguments (space_tmaps.c) */
+  sp_tmap tmaps[MAX_TMAPS];
   int nref_defines;           /* reference.defines: -DNAME=VALUE of the reference's program */
   char **ref_defines;
   int ref_per_config;         /* reference.params: run from each configuration's own program */
@@ -207,6 +220,13 @@ void space_launches_free(space *s);
 int space_arch_parse(space *s, lua_State *L, int t, const char *file, int line, cterr *err);
 int space_arch_eval(space *s, cterr *err);
 void space_arch_free(space *s);
+
+/* space_tmaps.c: a ct.tensormap argument read into args[s->nargs] and s->tmaps (idx: its table;
+ * i: its position in args, 1-based); after the enumeration, every tensor map evaluated for the
+ * first configuration on every problem (a bad declaration fails the load); freed. */
+int space_parse_tmap(space *s, lua_State *L, int idx, int i, cterr *err);
+int space_tmaps_check(space *s, cterr *err);
+void space_tmaps_free(space *s);
 
 /* space_eval.c */
 void space_push_config(space *s, size_t cfg); /* p: every parameter of configuration cfg */

@@ -1,5 +1,5 @@
 /* space_parse_args: reads `args` of a space file (ct.input, ct.output, ct.inout, ct.scalar,
- * bare sizes) into struct space, with file:line messages (space_read.h). */
+ * bare sizes; ct.tensormap in space_tmaps.c) into struct space, with file:line messages (space_read.h). */
 #include <lauxlib.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +57,7 @@ static int parse_arg(space *s, lua_State *L, int idx, int i, cterr *err) {
   lua_getfield(L, idx, "kind");
   const char *kind = lua_tostring(L, -1);
   if (!kind) kind = "scalar";
+  if (!strcmp(kind, "tensormap")) return lua_pop(L, 1), space_parse_tmap(s, L, idx, i, err);
   a->kind = !strcmp(kind, "input") ? ARG_INPUT : !strcmp(kind, "output") ? ARG_OUTPUT
           : !strcmp(kind, "inout") ? ARG_INOUT : ARG_SCALAR;
   snprintf(what, sizeof what, "args[%d] (ct.%s)", i, kind);
