@@ -39,6 +39,7 @@
 #include "cutune_hgemm.h"
 #else
 #include "hgemm_bench.cuh"
+#include "../kernels/hgemm_tmap.h"
 #endif
 
 struct shape {
@@ -199,7 +200,10 @@ int main(int argc, char **argv) {
                         float alpha = 1.0f, beta = 0.5f;
                         const __nv_bfloat16 *a = A, *b = B;
                         int *f = flags;
-                        void *args[] = {&cc, &a, &b, &m, &n, &k, &alpha, &beta, &g, &sp, &f};
+                        hgemm_maps maps;  // TMA=1: A and B through these (zero: the cp.async path)
+                        if (c.tma) hgemm_encode_maps(a, b, m, n, k, c.bm, c.bk, c.swz, &maps);
+                        else memset(&maps, 0, sizeof maps);
+                        void *args[] = {&cc, &a, &b, &m, &n, &k, &alpha, &beta, &g, &sp, &f, &maps.a, &maps.b};
                         return cudaLaunchKernel(c.kernel, dim3((unsigned)(tiles * s)), dim3(c.threads), args,
                                                 (size_t)c.smem, 0);
                       }});

@@ -7,7 +7,7 @@
 struct hgb_config {
   const char *name;    // "WG=1 BM=128 ..." (the -D values)
   const void *kernel;  // templates/hgemm.cu's kernel, built with them
-  int threads, smem, bm, bn, bk, wg;
+  int threads, smem, bm, bn, bk, wg, swz, tma;
 };
 
 // The configurations of the build, in the order of the list it was made from.

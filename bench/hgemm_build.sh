@@ -40,7 +40,7 @@ while IFS= read -r line; do
 #include "$PWD/templates/hgemm.cu"
 #undef hgemm
 #include "$PWD/bench/hgemm_bench.cuh"
-extern "C" const hgb_config hgb_config_$i = {"$name", (const void *)&hgb_kernel_$i, HG_THREADS, HG_SMEM, BM, BN, BK, WG};
+extern "C" const hgb_config hgb_config_$i = {"$name", (const void *)&hgb_kernel_$i, HG_THREADS, HG_SMEM, BM, BN, BK, WG, SWZ, TMA};
 CU
   echo "extern \"C\" const hgb_config hgb_config_$i;" >> "$table"
   entries="$entries &hgb_config_$i,"

@@ -56,6 +56,7 @@ static emu_dim3 threadIdx, blockIdx;
 #define __forceinline__ inline
 #define __launch_bounds__(...)
 #define __align__(n)
+#define __grid_constant__
 static void emu_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 #define __trap() emu_fail("__trap() (a WG=1 kernel built for a target without wgmma)")
 typedef unsigned short hg_t;
@@ -82,6 +83,11 @@ static void hg_fence_proxy(void);
 static void hg_mbar_init(unsigned a, unsigned count);
 static void hg_mbar_arrive(unsigned a);
 static bool hg_mbar_try(unsigned a, unsigned parity);
+typedef unsigned short hg_t;
+struct hg_tmap_t { const hg_t *base; long long dims[2], stride; int box[2], swizzle, valid; char pad[128 - 48]; };
+static void hg_mbar_expect(unsigned a, unsigned bytes);
+static void hg_tma2d(unsigned dst, const hg_tmap_t *map, int c0, int c1, unsigned mbar);
+static void hg_tma_prefetch(const hg_tmap_t *) {}
 static void hg_wgmma_fence(void);
 static void hg_wgmma_commit(void);
 template <int N> static void hg_wgmma_wait(void);
@@ -488,7 +494,7 @@ static void run_collective(int op, coll &c, int size) {
 }
 
 // ---- mbarriers (by shared address) ----
-struct mbar { unsigned count, pending, phase; };
+struct mbar { unsigned count, pending, phase; long tx; };
 static std::map<unsigned, mbar> mbars;
 static mbar &bar_at(unsigned a, const char *what) {
   if (a % 8) emu_fail("%s: mbarrier at shared %u is not 8-byte aligned", what, a);
@@ -500,16 +506,75 @@ static mbar &bar_at(unsigned a, const char *what) {
 static void hg_mbar_init(unsigned a, unsigned count) {
   if (a % 8) emu_fail("mbarrier.init at shared %u: not 8-byte aligned", a);
   at(a, 8, "mbarrier.init");
-  mbars[a] = {count, count, 0};
+  mbars[a] = {count, count, 0, 0};
   progress++;
+}
+// a phase completes once every arrival is in and its transactions (expect_tx) have all landed
+static void phase_maybe(mbar &b) {
+  if (b.pending == 0 && b.tx == 0) b.phase++, b.pending = b.count;
 }
 static void hg_mbar_arrive(unsigned a) {
   mbar &b = bar_at(a, "mbarrier.arrive");
-  if (--b.pending == 0) b.phase++, b.pending = b.count;
+  if (b.pending == 0) emu_fail("mbarrier.arrive at shared %u: more arrivals than its count in one phase", a);
+  --b.pending;
+  phase_maybe(b);
+  progress++;
+  stop_maybe();
+}
+static void hg_mbar_expect(unsigned a, unsigned bytes) {
+  mbar &b = bar_at(a, "mbarrier.arrive.expect_tx");
+  b.tx += bytes;
+  hg_mbar_arrive(a);
+}
+
+// ---- TMA: cp.async.bulk.tensor.2d with the tensor map's box and swizzle (PTX ISA, "Tensor
+// copy"; CUDA driver API, cuTensorMapEncodeTiled): the box at (c0, c1) is read from global memory
+// (elements outside the tensor's dims are zeros) and written to shared memory row by row (box[0]
+// elements of 2 bytes each), each byte address a swizzled as the hardware does, from its address
+// bits (128B: bits 4-6 ^= bits 7-9; 64B: bits 4-5 ^= 7-8; 32B: bit 4 ^= 7), through the async
+// proxy (no fence needed before wgmma reads it). The copy lands at once (MM_EMU_SEED: at a random
+// later point, at the latest when a thread waits on its mbarrier); landing, it completes its bytes
+// of the mbarrier's transactions. The map here is the emulator's own encoding (check() makes it). ----
+struct bulk { unsigned dst, mbar; std::vector<unsigned char> data; };
+static std::vector<bulk> bulks;
+static void bulk_land(size_t i) {
+  bulk b = bulks[i];
+  bulks.erase(bulks.begin() + (long)i);
+  memcpy(at(b.dst, (unsigned)b.data.size(), "cp.async.bulk.tensor"), b.data.data(), b.data.size());
+  mbar &m = bar_at(b.mbar, "cp.async.bulk.tensor's mbarrier");
+  m.tx -= (long)b.data.size();
+  if (m.tx < 0) emu_fail("mbarrier at shared %u: more bytes landed than expect_tx announced", b.mbar);
+  phase_maybe(m);
+  progress++;
+}
+static void hg_tma2d(unsigned dst, const hg_tmap_t *map, int c0, int c1, unsigned mbar) {
+  if (!map->valid) emu_fail("cp.async.bulk.tensor through a tensor map that was not encoded (zero bytes)");
+  const int sw = map->swizzle, w = map->box[0] * 2, rows = map->box[1];
+  if (dst % (sw ? 8u * sw : 16u)) emu_fail("cp.async.bulk.tensor: shared address %u not aligned to the swizzle's %d-byte pattern", dst, sw ? 8 * sw : 16);
+  bar_at(mbar, "cp.async.bulk.tensor's mbarrier");
+  bulk b = {dst, mbar, std::vector<unsigned char>((size_t)w * rows)};
+  for (int r = 0; r < rows; r++)
+    for (int e = 0; e < map->box[0]; e++) {
+      const long long x = (long long)c0 + e, y = (long long)c1 + r;
+      hg_t v = 0;
+      if (x >= 0 && y >= 0 && x < map->dims[0] && y < map->dims[1])
+        v = *(const hg_t *)((const unsigned char *)map->base + y * map->stride + x * 2);
+      unsigned o = (unsigned)(r * w + e * 2);  // byte offset in the box, then the address swizzled
+      const unsigned a = dst + o, mask = sw ? (unsigned)sw / 16 - 1 : 0;
+      o = (a ^ (((a >> 7) & mask) << 4)) - dst;
+      memcpy(&b.data[o], &v, 2);
+    }
+  // the bytes it writes were never fenced generic writes (the async proxy's own)
+  for (unsigned i = 0; i < b.data.size(); i++) unfenced[dst - kSmemAddr0 + i] = 0;
+  bulks.push_back(b);
+  if (!rng_state || rnd_below(2)) bulk_land(bulks.size() - 1);
   progress++;
   stop_maybe();
 }
 static bool hg_mbar_try(unsigned a, unsigned parity) {
+  for (size_t i = 0; i < bulks.size();)  // a waiter lets the copies it waits for land (in time)
+    if (bulks[i].mbar == a && (!rng_state || rnd_below(2))) bulk_land(i);
+    else i++;
   mbar &b = bar_at(a, "mbarrier.try_wait");
   if ((b.phase & 1) != (parity & 1)) {
     progress++;
@@ -534,10 +599,11 @@ static hg_t *g_A, *g_B;
 static float *g_C;
 static int *g_flags;
 static int g_M, g_N, g_K, g_split;
+static hg_tmap_t g_tmA, g_tmB;
 static const float kAlpha = 1.0f, kBeta = 0.5f;
 
 static void thread_entry(void) {
-  hgemm(g_C, g_A, g_B, g_M, g_N, g_K, kAlpha, kBeta, 3, g_split, g_flags);
+  hgemm(g_C, g_A, g_B, g_M, g_N, g_K, kAlpha, kBeta, 3, g_split, g_flags, g_tmA, g_tmB);
   if (!queue_of[cur].empty()) emu_fail("ended with %zu cp.async copies never waited for", queue_of[cur].size());
   state[cur] = T_DONE;
 }
@@ -565,6 +631,7 @@ static void run_block(void) {
   for (coll &c : colls) c.arrived = 0;
   for (wg_state &w : wgs) w.fenced = false, w.open.clear(), w.groups.clear();
   mbars.clear();
+  bulks.clear();
   std::vector<int> order(nthreads);
   for (int round = 0;; round++) {
     const long before = progress;
@@ -605,6 +672,7 @@ static void run_block(void) {
   }
   for (wg_state &w : wgs)
     if (!w.open.empty() || !w.groups.empty()) emu_fail("the block ended with wgmma never waited for");
+  if (!bulks.empty()) emu_fail("the block ended with %zu tensor copies that never landed", bulks.size());
 }
 
 static int check(int M, int N, int K, int split) {
@@ -620,6 +688,12 @@ static int check(int M, int N, int K, int split) {
   std::vector<int> flags((size_t)gm * gn, 0);
   g_A = A.data(), g_B = B.data(), g_C = C.data(), g_flags = flags.data();
   g_M = M, g_N = N, g_K = K, g_split = split;
+  // the tensor maps lua/hgemm.lua declares (A as {K, M}, boxes {SWZ/2, BM}; B as {N, K}, boxes
+  // {SWZ/2, BK}), encoded where the driver would: rows of 16-byte multiples (else zero bytes)
+  const int bw = SWZ ? SWZ / 2 : 8;
+  memset(&g_tmA, 0, sizeof g_tmA), memset(&g_tmB, 0, sizeof g_tmB);
+  if (K % 8 == 0) g_tmA = {A.data(), {K, M}, 2LL * K, {bw, BM}, SWZ, 1, {0}};
+  if (N % 8 == 0) g_tmB = {B.data(), {N, K}, 2LL * N, {bw, BK}, SWZ, 1, {0}};
   smem_size = HG_SMEM;  // as lua/hgemm_space.lua's shared function gives it
   for (int b = 0; b < gm * gn * split; b++) {
     blockIdx = {(unsigned)b, 0, 0};
@@ -665,7 +739,8 @@ int main(int argc, char **argv) {
   static const int sizes[][4] = {{BM, BN, 6 * BK, 1},      {2 * BM + 8, BN + 4, 2 * BK + 16, 1},
                                  {BM - 6, BN + 14, BK + 2, 1}, {BM + 5, BN + 3, 2 * BK + 1, 1},
                                  {70, 77, 9, 1},           {BM, 2 * BN, 4 * BK, 3},
-                                 {BM + 1, BN, 2 * BK, 3}};
+                                 {BM + 1, BN, 2 * BK, 3},  {BM + 5, BN + 8, 2 * BK + 8, 1},
+                                 {BM - 3, 2 * BN, 3 * BK + 24, 2}};
   int bad = 0;
   if (argc >= 4) {
     bad = check(atoi(argv[1]), atoi(argv[2]), atoi(argv[3]), argc > 4 ? atoi(argv[4]) : 1) != 0;
@@ -674,8 +749,8 @@ int main(int argc, char **argv) {
     for (int i = 0; i < n; i++)
       if (check(sizes[i][0], sizes[i][1], sizes[i][2], sizes[i][3]) != 0) bad = 1;
   }
-  printf("%s: WG=%d BM=%d BN=%d BK=%d WM=%d WN=%d STAGES=%d SWZ=%d WS=%d WAITG=%d REGS=%d%s%s%s\n", bad ? "WRONG" : "correct",
-         WG, BM, BN, BK, WM, WN, STAGES, SWZ, WS, WAITG, REGS,
+  printf("%s: WG=%d BM=%d BN=%d BK=%d WM=%d WN=%d STAGES=%d SWZ=%d WS=%d WAITG=%d REGS=%d TMA=%d%s%s%s\n",
+         bad ? "WRONG" : "correct", WG, BM, BN, BK, WM, WN, STAGES, SWZ, WS, WAITG, REGS, TMA,
 #ifdef HG_F16
          " f16",
 #else

@@ -38,15 +38,17 @@ static const int FB_BM = BM, FB_BN = BN, FB_BK = BK, FB_THREADS = HG_THREADS, FB
 #undef WS
 #undef WAITG
 #undef REGS
+#undef TMA
 
 #include "cutune_hgemm.h"
 #include "hgemm.h"
+#include "hgemm_tmap.h"
 #include "launch_device.h"
 
 extern "C" const void *cutune_hgemm_kernel(int config);
 
 // The parameters this file prints and launches with; a space that gains one must update it.
-static_assert(CUTUNE_HGEMM_NPARAMS == 13, "lua/hgemm.lua's parameters changed: update hgemm_launch.cu");
+static_assert(CUTUNE_HGEMM_NPARAMS == 14, "lua/hgemm.lua's parameters changed: update hgemm_launch.cu");
 
 using cutune_launch::device_id;
 
@@ -162,7 +164,10 @@ extern "C" cudaError_t cutune_hgemm(int M, int N, int K, float alpha, const __nv
   dim3 block(p.threads), grid;
   if ((r = cutune_launch::grid_1d(tiles * p.split, &grid)) != cudaSuccess) return r;
   int groupm = p.groupm, splitk = p.split;
-  void *args[] = {&C, &A, &B, &M, &N, &K, &alpha, &beta, &groupm, &splitk, &flags};
+  hgemm_maps maps;  // TMA=1 entries read A and B through these (zero: their cp.async path)
+  if (p.e && p.e->TMA) hgemm_encode_maps(A, B, M, N, K, p.e->BM, p.e->BK, p.e->SWZ, &maps);
+  else memset(&maps, 0, sizeof maps);
+  void *args[] = {&C, &A, &B, &M, &N, &K, &alpha, &beta, &groupm, &splitk, &flags, &maps.a, &maps.b};
   return cudaLaunchKernel(p.kernel, grid, block, args, (size_t)p.smem, stream);
 }
 
@@ -177,8 +182,9 @@ extern "C" cudaError_t cutune_hgemm_describe(int M, int N, int K, int *config, c
   if (params && params_len > 0) {
     if (e)
       snprintf(params, (size_t)params_len,
-               "WG=%d BM=%d BN=%d BK=%d WM=%d WN=%d STAGES=%d SWZ=%d WS=%d WAITG=%d REGS=%d GROUPM=%d SPLITK=%d", e->WG,
-               e->BM, e->BN, e->BK, e->WM, e->WN, e->STAGES, e->SWZ, e->WS, e->WAITG, e->REGS, p.groupm, p.split);
+               "WG=%d BM=%d BN=%d BK=%d WM=%d WN=%d STAGES=%d SWZ=%d WS=%d WAITG=%d REGS=%d TMA=%d GROUPM=%d SPLITK=%d",
+               e->WG, e->BM, e->BN, e->BK, e->WM, e->WN, e->STAGES, e->SWZ, e->WS, e->WAITG, e->REGS, e->TMA, p.groupm,
+               p.split);
     else
       snprintf(params, (size_t)params_len, "WG=0 BM=%d BN=%d BK=%d WM=64 WN=64 STAGES=4 SWZ=64 GROUPM=%d SPLITK=%d "
                "(the built-in fallback)", FB_BM, FB_BN, FB_BK, p.groupm, p.split);

@@ -85,6 +85,7 @@ function hgemm.space(dtype)
       ct.param("WS", {0, 1}),                  -- WG=1: a producer warpgroup and mbarriers
       ct.param("WAITG", {0, 1}),               -- WG=1: wgmma groups left in flight
       ct.param("REGS", {0, 1}),                -- WG=1, WS=1: setmaxnreg from producer to consumers
+      ct.param("TMA", {0, 1}),                 -- WG=1, WS=1: the producer loads with tensor copies (TMA)
       -- block order and split-K: runtime parameters (kernel arguments, not -D), so that
       -- configurations differing only in them share one compile
       ct.param("GROUPM", {1, 8, 16}, {runtime = true}),
@@ -104,6 +105,8 @@ function hgemm.space(dtype)
       ct.rule({"WG", "WS", "WAITG", "REGS"}, function(p)
         return p.WG == 1 or (p.WS == 0 and p.WAITG == 0 and p.REGS == 0)
       end, "WS, WAITG and REGS are for WG=1"),
+      ct.rule({"WG", "WS", "TMA"}, function(p) return p.TMA == 0 or (p.WG == 1 and p.WS == 1) end,
+        "TMA=1 loads through the producer warpgroup (WG=1, WS=1)"),
       ct.rule({"STAGES", "WS", "WAITG"}, function(p) return p.STAGES >= (p.WS == 1 and 1 or 2) + p.WAITG end,
         "STAGES >= 2 + WAITG (1 + WAITG with a producer warpgroup)"),
       ct.rule({"WG", "BM", "BN", "WM", "WN", "WS", "REGS"}, function(p)
@@ -144,6 +147,14 @@ function hgemm.space(dtype)
       ct.scalar("int", "SPLITK", {name = "splitk"}),
       -- split-K's per-tile flags (a tile of at least 64 x 64); every launch leaves them zero
       ct.inout("int", "((M + 63) // 64) * ((N + 63) // 64)", {name = "flags", fill = "zero"}),
+      -- TMA=1's tensor maps (every configuration gets them; the others ignore them): A as {K, M} in
+      -- boxes {SWZ/2, BM}, B as {N, K} in boxes {SWZ/2, BK}, swizzled as the tiles are. Optional: a
+      -- problem whose rows are not 16-byte multiples (K or N not a multiple of 8) passes zeros, and
+      -- the kernel loads through its cp.async path (templates/hgemm.cu decides it the same way).
+      ct.tensormap { buffer = "A", dtype = dtype, dims = {"K", "M"}, box = {"SWZ > 0 and SWZ // 2 or 8", "BM"},
+                     swizzle = "SWZ", optional = true, name = "tmA" },
+      ct.tensormap { buffer = "B", dtype = dtype, dims = {"N", "K"}, box = {"SWZ > 0 and SWZ // 2 or 8", "BK"},
+                     swizzle = "SWZ", optional = true, name = "tmB" },
     },
 
     block = function(p, n) return threads(p) end,

@@ -106,6 +106,9 @@ typedef unsigned short hg_t;  // the bits of a bfloat16 (or half) element
 #ifndef REGS
 #define REGS 0
 #endif
+#ifndef TMA
+#define TMA 0
+#endif
 
 #if WG
 #define HG_CWG ((BM / WM) * (BN / WN))   // consumer warpgroups
@@ -163,6 +166,9 @@ typedef unsigned short hg_t;  // the bits of a bfloat16 (or half) element
 #if WAITG < 0 || WAITG > 1 || (WS == 0 && STAGES < 2 + WAITG) || (WS == 1 && STAGES < 1 + WAITG)
 #error "WAITG 0 or 1; STAGES >= 2 + WAITG (WS=0) or >= 1 + WAITG (WS=1)"
 #endif
+#if TMA && !(WG == 1 && WS == 1)
+#error "TMA=1 loads through the producer warpgroup: WG=1, WS=1"
+#endif
 #if REGS && (!WS || HG_CWG != 2)
 #error "REGS=1 moves registers from the producer warpgroup to two consumer warpgroups: WS=1, (BM/WM)*(BN/WN) = 2"
 #endif
@@ -188,6 +194,12 @@ typedef unsigned short hg_t;  // the bits of a bfloat16 (or half) element
 #endif
 
 #define HG_PRAGMA_(x) _Pragma(#x)
+
+// A CUtensorMap as the kernel receives it (cuda.h's type, which NVRTC lacks): 128 opaque bytes,
+// 64-byte aligned, passed by value as a __grid_constant__ parameter.
+#ifndef HG_EMU  // the emulator's has its own encoding
+struct __align__(64) hg_tmap_t { unsigned long long v[16]; };
+#endif
 
 #ifdef HG_EMU
 // bench/hgemm_emu.cpp provides every hg_* primitive below, __syncthreads, atomics and
@@ -247,6 +259,19 @@ __device__ __forceinline__ bool hg_mbar_try(unsigned a, unsigned parity) {
   asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
                : "=r"(ok) : "r"(a), "r"(parity) : "memory");
   return ok != 0;
+}
+// TMA: arrive on an mbarrier announcing `bytes` of transactions to come; a 2D box of the tensor
+// map at coordinates (c0 innermost, c1) into shared memory at dst (swizzled as the map says),
+// counted on mbarrier mbar when it lands
+__device__ __forceinline__ void hg_mbar_expect(unsigned a, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(a), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void hg_tma2d(unsigned dst, const hg_tmap_t *map, int c0, int c1, unsigned mbar) {
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n"
+               ::"r"(dst), "l"((unsigned long long)map), "r"(c0), "r"(c1), "r"(mbar) : "memory");
+}
+__device__ __forceinline__ void hg_tma_prefetch(const hg_tmap_t *map) {
+  asm volatile("prefetch.tensormap [%0];\n" ::"l"((unsigned long long)map) : "memory");
 }
 __device__ __forceinline__ void hg_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void hg_wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
@@ -410,9 +435,10 @@ __device__ __forceinline__ void hg_store(float *C, int M, int N, float alpha, fl
 
 extern "C" __global__ void __launch_bounds__(HG_THREADS, 1)
 hgemm(float *C, const hg_t *A, const hg_t *B, int M, int N, int K, float alpha, float beta, int groupm, int splitk,
-      int *flags) {
+      int *flags, const __grid_constant__ hg_tmap_t tmA, const __grid_constant__ hg_tmap_t tmB) {
 #if defined(HG_TRAP)
   (void)C, (void)A, (void)B, (void)M, (void)N, (void)K, (void)alpha, (void)beta, (void)groupm, (void)splitk, (void)flags;
+  (void)tmA, (void)tmB;
   __trap();  // built for a target without this configuration's instructions: never launched
 #else
 #ifdef GROUPM
@@ -669,9 +695,15 @@ hgemm(float *C, const hg_t *A, const hg_t *B, int M, int N, int K, float alpha, 
   // consumer thread's arrival: its wgmma on stage s are done) after the tiles. The accumulators
   // live in the consumer branch only, so that the producer's registers are few.
   const unsigned full = sbase + STAGES * HG_STAGE, empty = full + 8 * STAGES;
+  // TMA=1: one thread of the producer loads each stage with tensor copies (tmA: A as {K, M},
+  // boxes {SWZ/2, BM}; tmB: B as {N, K}, boxes {SWZ/2, BK}; swizzled as the tiles are; zeros
+  // outside), announced on full[s] with their byte count. The maps exist where the driver could
+  // encode them: rows of A and B 16-byte multiples, the buffers 16-byte aligned; elsewhere
+  // (tmA, tmB are then zero) the producer warpgroup's cp.async path runs instead.
+  const bool tma = TMA && avec && bvec && ((unsigned long long)A & 15) == 0 && ((unsigned long long)B & 15) == 0;
   if (tid == 0)
     for (int s = 0; s < STAGES; s++) {
-      hg_mbar_init(full + 8 * s, 128);
+      hg_mbar_init(full + 8 * s, tma ? 1 : 128);
       hg_mbar_init(empty + 8 * s, 128 * HG_CWG);
     }
   __syncthreads();
@@ -684,6 +716,26 @@ hgemm(float *C, const hg_t *A, const hg_t *B, int M, int N, int K, float alpha, 
     // fenced. Each consumer gives a stage back WAITG tiles after computing on it, so tile it's
     // release needs tile it + WAITG announced: HG_D + WAITG < STAGES keeps that before the
     // producer needs the stage again.
+#if TMA
+    if (tma) {
+      if (tid == 0) {
+        hg_tma_prefetch(&tmA), hg_tma_prefetch(&tmB);
+        int s = 0, ph = 0;
+        for (int it = 0; it < nk; it++) {
+          while (!hg_mbar_try(empty + 8 * s, ph ^ 1)) {}
+          const unsigned f = full + 8 * s, sa = sbase + s * HG_STAGE, sb = sa + HG_ABYTES;
+          const int k0 = (kt0 + it) * BK;
+          hg_mbar_expect(f, HG_STAGE);
+#pragma unroll
+          for (int j = 0; j < BK / (SWZ / 2); j++) hg_tma2d(sa + j * BM * SWZ, &tmA, k0 + j * (SWZ / 2), m0, f);
+#pragma unroll
+          for (int j = 0; j < BN / (SWZ / 2); j++) hg_tma2d(sb + j * BK * SWZ, &tmB, n0 + j * (SWZ / 2), k0, f);
+          if (++s == STAGES) s = 0, ph ^= 1;
+        }
+      }
+    } else
+#endif
+    {
     int s = 0, ph = 0;
     for (int it = 0; it < nk; it++) {
       while (!hg_mbar_try(empty + 8 * s, ph ^ 1)) {}
@@ -699,6 +751,7 @@ hgemm(float *C, const hg_t *A, const hg_t *B, int M, int N, int K, float alpha, 
     hg_wait<0>();
     hg_fence_proxy();
     for (int it = nk - HG_D > 0 ? nk - HG_D : 0; it < nk; it++) hg_mbar_arrive(full + 8 * (it % STAGES));
+    }
   } else {
 #if REGS
     hg_setmaxnreg_inc<HG_CREGS>();
@@ -751,9 +804,11 @@ __device__ __forceinline__ float hg_tof(hg_t h) {
 // float64 in order k = 0..K-1 (every product of two 16-bit values is exact; only the float64
 // sum rounds), so it is more accurate than any float32-accumulating variant. beta = 0 does not
 // read C. Block {16, 16}, grid (ceil(N/16), ceil(M/16)).
+struct __align__(64) hg_tmap_t { unsigned long long v[16]; };
 extern "C" __global__ void hgemm_ref(float *C, const hg_t *A, const hg_t *B, int M, int N, int K, float alpha,
-                                     float beta, int groupm, int splitk, int *flags) {
-  (void)groupm, (void)splitk, (void)flags;  // the tuned kernel's arguments, all of them
+                                     float beta, int groupm, int splitk, int *flags, const __grid_constant__ hg_tmap_t tmA,
+                                     const __grid_constant__ hg_tmap_t tmB) {
+  (void)groupm, (void)splitk, (void)flags, (void)tmA, (void)tmB;  // the tuned kernel's arguments, all of them
   const int n = blockIdx.x * blockDim.x + threadIdx.x;
   const int m = blockIdx.y * blockDim.y + threadIdx.y;
   if (m >= M || n >= N) return;

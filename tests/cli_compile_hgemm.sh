@@ -44,11 +44,11 @@ expect_output " 0 failed" "f16 hgemm"
 # the configurations list: every line a valid configuration (GROUPM=8, SPLITK=1 for the keys)
 pin=$(grep -v '^#' bench/hgemm_configs.txt | sed 's/|.*//' | python3 -c '
 import sys
-names = ["WG", "BM", "BN", "BK", "WM", "WN", "STAGES", "SWZ", "WS", "WAITG", "REGS"]
+names = ["WG", "BM", "BN", "BK", "WM", "WN", "STAGES", "SWZ", "WS", "WAITG", "REGS", "TMA"]
 keys = []
 for line in sys.stdin:
     d = dict(x[2:].split("=") for x in line.split())
-    d.setdefault("WS", "0"); d.setdefault("WAITG", "0"); d.setdefault("REGS", "0")
+    d.setdefault("WS", "0"); d.setdefault("WAITG", "0"); d.setdefault("REGS", "0"); d.setdefault("TMA", "0")
     keys.append(",".join("%s=%s" % (n, d[n]) for n in names) + ",GROUPM=8,SPLITK=1")
 print(";".join(keys))')
 n=$(grep -c '^-D' bench/hgemm_configs.txt)

@@ -18,9 +18,9 @@ NVCC=${CUTUNE_NVCC:-$(command -v nvcc || true)}
 use_fake_cuda
 
 PIN=""
-for c in "WG=1,BM=128,BN=256,BK=64,WM=64,WN=256,STAGES=4,SWZ=128,WS=1,WAITG=1,REGS=1" \
-         "WG=1,BM=128,BN=128,BK=64,WM=64,WN=128,STAGES=4,SWZ=128,WS=0,WAITG=0,REGS=0" \
-         "WG=0,BM=256,BN=128,BK=32,WM=64,WN=32,STAGES=3,SWZ=64,WS=0,WAITG=0,REGS=0"; do
+for c in "WG=1,BM=128,BN=256,BK=64,WM=64,WN=256,STAGES=4,SWZ=128,WS=1,WAITG=1,REGS=1,TMA=1" \
+         "WG=1,BM=128,BN=128,BK=64,WM=64,WN=128,STAGES=4,SWZ=128,WS=0,WAITG=0,REGS=0,TMA=0" \
+         "WG=0,BM=256,BN=128,BK=32,WM=64,WN=32,STAGES=3,SWZ=64,WS=0,WAITG=0,REGS=0,TMA=0"; do
   for s in 1 16; do PIN="$PIN${PIN:+;}$c,GROUPM=8,SPLITK=$s"; done
 done
 CUTUNE_PIN="$PIN" expect_status 0 -- "$BIN" run --no-progress --results "$TMPROOT/results" lua/hgemm_pinned.lua
