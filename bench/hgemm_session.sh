@@ -12,6 +12,9 @@
 #      operands, K < BK, split-K) and at the judged 4096^3 (bench/hgemm_bench.cu --check-only).
 #   3. compute-sanitizer (memcheck, racecheck, synccheck) on one small case of each path.
 #   4. each timed at 4096^3 against cublasGemmEx (BF16 in, CUBLAS_COMPUTE_32F): TFLOP/s, % cuBLAS.
+#   QUICK=1 (about 40-60 s): only the TMA=1 lines of bench/hgemm_configs.txt and the call-2 best
+#   (WS=0 128x256, the control), the same checks, the sanitizers on the first TMA configuration
+#   and the control, 4096^3 timed; writes only $OUT/hgemm_session.txt and $OUT/hgemm_logs.tgz.
 # tune (about 5.5 minutes): `cutune run lua/hgemm_space.lua`, the default (no flags) from a cold
 #   compile cache (NVRTC's too), on its three problems (4096^3 judged, 1000x1003x999,
 #   256x256x16384): the best per problem, % cuBLAS and the rate (judged: >= 80 % of cuBLAS at
@@ -58,10 +61,20 @@ sanitize() { # label binary args...: memcheck, racecheck, synccheck; one line ea
   done
 }
 
+# the call-2 best (71 % of cuBLAS at 4096^3): QUICK=1's control
+CONTROL='-DWG=1 -DBM=128 -DBN=256 -DBK=64 -DWM=64 -DWN=256 -DSTAGES=4 -DSWZ=128 -DWS=0 -DWAITG=1 -DREGS=0 |'
+
 check() {
-  say "check: building bench/hgemm_configs.txt for sm_90a ($JOBS nvcc at a time)"
+  local cfgs="$W/configs.txt" csv="$OUT/hgemm_check.csv"
+  if [ "${QUICK:-0}" = 1 ]; then
+    { grep -- '-DTMA=1' bench/hgemm_configs.txt; grep -F -- "$CONTROL" bench/hgemm_configs.txt; } > "$cfgs"
+    csv="$W/logs/hgemm_check.csv"
+  else
+    cp bench/hgemm_configs.txt "$cfgs"
+  fi
+  say "check${QUICK:+ (QUICK=$QUICK)}: building $(grep -c '^-D' "$cfgs") configurations for sm_90a ($JOBS nvcc at a time)"
   local t0=$SECONDS
-  bash bench/hgemm_build.sh "$W/check" 90a < bench/hgemm_configs.txt > "$W/logs/build.txt" 2>&1 ||
+  bash bench/hgemm_build.sh "$W/check" 90a < "$cfgs" > "$W/logs/build.txt" 2>&1 ||
     { say "build FAILED: $(tail -5 "$W/logs/build.txt")"; return 1; }
   say "built in $((SECONDS - t0)) s; spills: $(grep -ci spill "$W/logs/build.txt") lines"
   CUOBJDUMP=${CUOBJDUMP:-} bash bench/hgemm_sass.sh "$W"/check/gen/cfg_*.o > "$W/logs/sass.txt" 2>&1
@@ -76,14 +89,18 @@ check() {
   # one small case of each path: the first wgmma configuration (producer warpgroup, setmaxnreg),
   # the first wgmma one without a producer, the launcher's mma.sync fallback
   local wsi w0i mmai
-  wsi=$(grep -v '^#' bench/hgemm_configs.txt | grep -n -- '-DWS=1' | head -1 | cut -d: -f1)
-  w0i=$(grep -v '^#' bench/hgemm_configs.txt | grep -n -- '-DWG=1.*-DWS=0' | head -1 | cut -d: -f1)
-  mmai=$(grep -v '^#' bench/hgemm_configs.txt | grep -n -- '-DWG=0' | head -1 | cut -d: -f1)
-  sanitize wgmma_ws "$B" --check-only --only $((wsi - 1)) --shapes 256x256x256,130x78x98
+  # (the first TMA=1 one: its tensor copies, and its cp.async producer at 130x78x98)
+  local tmai
+  tmai=$(grep -v '^#' "$cfgs" | grep -n -- '-DTMA=1' | head -1 | cut -d: -f1)
+  wsi=$(grep -v '^#' "$cfgs" | grep -n -- '-DWS=1' | grep -v -- '-DTMA=1' | head -1 | cut -d: -f1)
+  w0i=$(grep -v '^#' "$cfgs" | grep -n -- '-DWG=1.*-DWS=0' | head -1 | cut -d: -f1)
+  mmai=$(grep -v '^#' "$cfgs" | grep -n -- '-DWG=0' | head -1 | cut -d: -f1)
+  [ -n "$tmai" ] && sanitize wgmma_tma "$B" --check-only --only $((tmai - 1)) --shapes 256x256x256,264x520x136,130x78x98
+  [ -n "$wsi" ] && sanitize wgmma_ws "$B" --check-only --only $((wsi - 1)) --shapes 256x256x256,130x78x98
   sanitize wgmma "$B" --check-only --only $((w0i - 1)) --shapes 256x256x256,130x78x98
-  sanitize mma_sync "$B" --check-only --only $((mmai - 1)) --shapes 256x256x256,130x78x98
+  [ -n "$mmai" ] && sanitize mma_sync "$B" --check-only --only $((mmai - 1)) --shapes 256x256x256,130x78x98
   say "check: 4096^3 against cublasGemmEx"
-  timeout 120 "$B" --shapes 4096x4096x4096 --reps 20 --csv "$OUT/hgemm_check.csv" > "$W/logs/time4096.txt" 2>&1
+  timeout 120 "$B" --shapes 4096x4096x4096 --reps 20 --csv "$csv" > "$W/logs/time4096.txt" 2>&1
   grep -E "ms .*TFLOP/s|best:" "$W/logs/time4096.txt" | sed 's/ (max rel.*//' >> "$SUM"
   tail -3 "$W/logs/time4096.txt" | tee -a "$SUM"
 }

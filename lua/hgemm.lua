@@ -85,7 +85,9 @@ function hgemm.space(dtype)
       ct.param("WS", {0, 1}),                  -- WG=1: a producer warpgroup and mbarriers
       ct.param("WAITG", {0, 1}),               -- WG=1: wgmma groups left in flight
       ct.param("REGS", {0, 1}),                -- WG=1, WS=1: setmaxnreg from producer to consumers
-      ct.param("TMA", {0, 1}),                 -- WG=1, WS=1: the producer loads with tensor copies (TMA)
+      -- WG=1, WS=1: the producer loads with tensor copies (TMA); CUTUNE_HGEMM_TMA=0 in the
+      -- environment leaves them out (a GPU session's escape should they hang)
+      ct.param("TMA", os.getenv("CUTUNE_HGEMM_TMA") == "0" and {0} or {0, 1}),
       -- block order and split-K: runtime parameters (kernel arguments, not -D), so that
       -- configurations differing only in them share one compile
       ct.param("GROUPM", {1, 8, 16}, {runtime = true}),

@@ -1,6 +1,6 @@
 /* gpu_worker_tmaps: the GPU worker's ct.tensormap arguments (docs/SPACE.md, "Tensor maps"). Each
- * is a CUtensorMap passed by value: 128 bytes, kept 64-byte aligned here (one slot per argument
- * index), encoded for every job from its tmapspec over the device address of the buffer it
+ * is a CUtensorMap passed by value: 128 bytes, kept here 128-byte aligned (as cuda.h declares it;
+ * one slot per argument index), encoded for every job from its tmapspec over the device address of the buffer it
  * describes. A map the driver refuses fails the configuration (its message names the map and
  * its shape), unless it is optional: then the kernel gets 128 zero bytes (and must not use them).
  * A map that reaches past its buffer is refused before the driver sees it, optional or not. */
@@ -9,7 +9,7 @@
 
 #include "gpu_worker_int.h"
 
-static _Alignas(64) unsigned char tmap_store[MAX_ARGS][128];
+static _Alignas(128) unsigned char tmap_store[MAX_ARGS][128];
 
 unsigned char *wk_tmap_bytes(int i) { return tmap_store[i >= 0 && i < MAX_ARGS ? i : 0]; }
 
