@@ -1,7 +1,7 @@
 /* gpu_worker_tmaps: the GPU worker's ct.tensormap arguments (docs/SPACE.md, "Tensor maps"). Each
  * is a CUtensorMap passed by value: 128 bytes, kept here 128-byte aligned (as cuda.h declares it;
- * one slot per argument index), encoded for every job from its tmapspec over the device address of the buffer it
- * describes. A map the driver refuses fails the configuration (its message names the map and
+ * one slot per argument index), encoded for every job from its tmapspec over the device address
+ * of the buffer it describes. A map the driver refuses fails the configuration (its message names the map and
  * its shape), unless it is optional: then the kernel gets 128 zero bytes (and must not use them).
  * A map that reaches past its buffer is refused before the driver sees it, optional or not. */
 #include <stdio.h>
