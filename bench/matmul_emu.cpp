@@ -51,12 +51,15 @@ static void mm_cp4(float *dst, const float *src, int src_bytes);
 static void mm_cp16(float *dst, const float *src, int src_bytes);
 static void mm_commit(void);
 template <int N> static void mm_wait(void);
+static void mm_cluster_arrive(void);
+static void mm_cluster_wait(void);
+static float4 mm_dsmem_ld4(const float *p, int rank);
 #define MM_EMU 1
 
 #include "../templates/matmul.cu"
 
 // ---- cp.async: per thread, a queue of (group, dst, value) completed by mm_wait ----
-static const int kMaxThreads = 1024;
+static const int kMaxThreads = 1024 * 8;  // a cluster of 8 blocks of 1024
 struct pend { int group; float *dst; float v; };
 static std::vector<pend> queue_of[kMaxThreads];
 static int group_of[kMaxThreads];  // the group being filled (committed groups are below it)
@@ -110,18 +113,25 @@ template <int N> static void mm_wait(void) {
   q.swap(keep);
 }
 
-// ---- the block scheduler ----
+// ---- the cluster scheduler ----
+// The threads of one cluster (SPLITK blocks; one block without split-K) are coroutines
+// 0 .. SPLITK*MM_THREADS-1, block t / MM_THREADS. A thread stops at __syncthreads (until every
+// thread of its block is there) and at mm_cluster_wait (until every thread of the cluster has
+// made as many mm_cluster_arrive calls as the wait is the thread's n-th).
 static const size_t kStack = 256 * 1024;
 static ucontext_t sched_ctx, thr_ctx[kMaxThreads];
 static char *stacks;
-static int nthreads;
-static bool done[kMaxThreads], at_barrier[kMaxThreads];
-static float *g_C, *g_smem;
+static int nthreads;  // of the cluster
+static bool done[kMaxThreads], at_barrier[kMaxThreads], cwaiting[kMaxThreads];
+static int arrives[kMaxThreads], waits[kMaxThreads];
+static float *g_C, *g_smem[SPLITK];
+static size_t g_smem_floats;
+static int g_cluster;
 static const float *g_A, *g_B;
 static int g_M, g_N, g_K;
 static const float kAlpha = 1.0f, kBeta = 0.5f;
 
-static float4 *mm_emu_smem(void) { return reinterpret_cast<float4 *>(g_smem); }
+static float4 *mm_emu_smem(void) { return reinterpret_cast<float4 *>(g_smem[cur / MM_THREADS]); }
 
 static void __syncthreads(void) {
   if (rng_state) land_some();
@@ -142,6 +152,32 @@ static void emu_stop(void) {
   swapcontext(&thr_ctx[cur], &sched_ctx);
 }
 
+static bool arrived;  // an arrival since the last release(): a cluster wait may be over
+
+static void mm_cluster_arrive(void) {
+  arrives[cur]++;
+  arrived = true;
+  if (rng_state) emu_stop();
+}
+static void mm_cluster_wait(void) {
+  waits[cur]++;
+  cwaiting[cur] = true;
+  swapcontext(&thr_ctx[cur], &sched_ctx);
+}
+// distributed shared memory: the same offset in block `rank`'s buffer (poisoned once it exited)
+static float4 mm_dsmem_ld4(const float *p, int rank) {
+  const float *mine = g_smem[cur / MM_THREADS];
+  const size_t off = (size_t)(p - mine);
+  if (rank < 0 || rank >= SPLITK || p < mine || off + 4 > g_smem_floats || off % 4) {
+    fprintf(stderr, "distributed shared memory load out of bounds: rank %d, offset %lld\n", rank, (long long)(p - mine));
+    abort();
+  }
+  const float *q = g_smem[rank] + off;
+  const float4 v = {q[0], q[1], q[2], q[3]};
+  if (rng_state) emu_stop();
+  return v;
+}
+
 static void thread_entry(void) {
   matmul(g_C, g_A, g_B, g_M, g_N, g_K, kAlpha, kBeta, GROUPM);
   if (!queue_of[cur].empty()) {
@@ -153,39 +189,74 @@ static void thread_entry(void) {
 
 static void resume(int t) {
   cur = t;
-  threadIdx = {(unsigned)t, 0, 0};
+  threadIdx = {(unsigned)(t % MM_THREADS), 0, 0};
+  blockIdx = {(unsigned)(g_cluster * SPLITK + t / MM_THREADS), 0, 0};
   swapcontext(&sched_ctx, &thr_ctx[t]);
-}
-
-// A random schedule: resume a random thread that is neither done nor at a barrier until it
-// stops; when every thread left is at the barrier, release it.
-static int run_block_random(void) {
-  std::vector<int> ready;
-  for (;;) {
-    ready.clear();
-    int ndone = 0, nbar = 0;
-    for (int t = 0; t < nthreads; t++) {
-      ndone += done[t];
-      nbar += at_barrier[t] && !done[t];
-      if (!done[t] && !at_barrier[t]) ready.push_back(t);
-    }
-    if (ndone == nthreads) return 0;
-    if (ready.empty()) {
-      if (ndone) {
-        fprintf(stderr, "barrier divergence: %d threads done, %d at a barrier of %d\n", ndone, nbar, nthreads);
-        return -1;
-      }
-      for (int t = 0; t < nthreads; t++) at_barrier[t] = false;
-      continue;
-    }
-    const int t = ready[rnd_below((unsigned)ready.size())];
-    resume(t);
+  // a block whose threads have all ended leaves the cluster: what its peers read of its shared
+  // memory after that is poison
+  const int b = t / MM_THREADS;
+  if (done[t]) {
+    int n = 0;
+    for (int u = b * MM_THREADS; u < (b + 1) * MM_THREADS; u++) n += done[u];
+    if (n == MM_THREADS)
+      for (size_t i = 0; i < g_smem_floats; i++) g_smem[b][i] = NAN;
   }
 }
 
-static int run_block(void) {
+// Releases what can be released: a block barrier that all of the block's threads reached, the
+// cluster waits whose arrivals are all in. Returns how many threads it released, -1 on a
+// divergence (a block barrier that some of the block's threads can never reach).
+static int release(void) {
+  int freed = 0, least = 1 << 30;
+  for (int t = 0; t < nthreads; t++)
+    if (arrives[t] < least) least = arrives[t];
+  for (int t = 0; t < nthreads; t++)
+    if (cwaiting[t] && waits[t] <= least) cwaiting[t] = false, freed++;
+  for (int b = 0; b < nthreads / MM_THREADS; b++) {
+    int nbar = 0, ndone = 0;
+    for (int t = b * MM_THREADS; t < (b + 1) * MM_THREADS; t++) nbar += at_barrier[t], ndone += done[t];
+    if (nbar && ndone) {
+      fprintf(stderr, "barrier divergence in block %d: %d threads done, %d at a barrier of %d\n", b, ndone, nbar, MM_THREADS);
+      return -1;
+    }
+    if (nbar == MM_THREADS) {
+      for (int t = b * MM_THREADS; t < (b + 1) * MM_THREADS; t++) at_barrier[t] = false;
+      freed += nbar;
+    }
+  }
+  return freed;
+}
+
+static bool runnable(int t) { return !done[t] && !at_barrier[t] && !cwaiting[t]; }
+
+// Random schedules: stragglers. At each release a block is slow with probability 1/3 and any
+// thread with 1/8: a slow thread is picked 256 times less often, so that one block (or warp) can
+// still be reading when the others have run far ahead, as on a GPU.
+static unsigned weight[kMaxThreads];
+static void draw_weights(void) {
+  for (int b = 0; b < nthreads / MM_THREADS; b++) {
+    const bool slow_block = rnd_below(3) == 0;
+    for (int t = b * MM_THREADS; t < (b + 1) * MM_THREADS; t++) weight[t] = slow_block || rnd_below(8) == 0 ? 1 : 256;
+  }
+}
+static int pick(const std::vector<int> &ready) {
+  unsigned total = 0;
+  for (int t : ready) total += weight[t];
+  unsigned r = rnd_below(total);
+  for (int t : ready) {
+    if (r < weight[t]) return t;
+    r -= weight[t];
+  }
+  return ready.back();
+}
+
+// Runs the cluster to its end: the plain schedule (every runnable thread in turn, 0..n-1, each
+// to its next stop) or a random one (a random runnable thread until it stops). -1: divergence
+// or deadlock.
+static int run_cluster(void) {
   for (int t = 0; t < nthreads; t++) {
-    done[t] = at_barrier[t] = false;
+    done[t] = at_barrier[t] = cwaiting[t] = false;
+    arrives[t] = waits[t] = 0;
     queue_of[t].clear();
     group_of[t] = 0;
     getcontext(&thr_ctx[t]);
@@ -194,29 +265,44 @@ static int run_block(void) {
     thr_ctx[t].uc_link = &sched_ctx;
     makecontext(&thr_ctx[t], thread_entry, 0);
   }
-  if (rng_state) return run_block_random();
+  std::vector<int> ready;
+  if (rng_state) draw_weights();
   for (;;) {
-    int ndone = 0, nbar = 0;
-    for (int t = 0; t < nthreads; t++) {
-      if (done[t]) continue;
-      at_barrier[t] = false;
-      resume(t);
+    // a cluster wait ends as soon as the last arrival is in, while other threads still run
+    if (arrived && rng_state) {
+      arrived = false;
+      const int freed = release();
+      if (freed < 0) return -1;
+      if (freed) draw_weights();
     }
+    ready.clear();
+    int ndone = 0;
     for (int t = 0; t < nthreads; t++) {
       ndone += done[t];
-      nbar += at_barrier[t];
+      if (runnable(t)) ready.push_back(t);
     }
-    if (ndone == nthreads) break;
-    if (ndone + nbar != nthreads || ndone) {
-      fprintf(stderr, "barrier divergence: %d threads done, %d at a barrier of %d\n", ndone, nbar, nthreads);
-      return -1;
+    if (ndone == nthreads) return 0;
+    if (ready.empty()) {
+      const int freed = release();
+      if (freed < 0) return -1;
+      if (rng_state) draw_weights();
+      if (freed == 0) {
+        fprintf(stderr, "deadlock: %d of %d threads done, the others wait at barriers that cannot complete\n", ndone, nthreads);
+        return -1;
+      }
+      continue;
     }
+    if (rng_state) resume(pick(ready));
+    else
+      for (int t : ready) resume(t);
   }
-  return 0;
 }
 
 // Geometry and shared memory exactly as lua/matmul_space.lua computes them.
-static size_t smem_bytes(void) { return (size_t)MM_NBUF * BK * (BM + PAD + BN) * 4; }
+static size_t smem_bytes(void) {
+  const size_t pipe = (size_t)MM_NBUF * BK * (BM + PAD + BN) * 4, tile = (size_t)BM * BN * 4;
+  return SPLITK > 1 && tile > pipe ? tile : pipe;
+}
 
 static int check(int M, int N, int K) {
   std::vector<float> A((size_t)M * K), B((size_t)K * N), C((size_t)M * N), C0;
@@ -228,16 +314,18 @@ static int check(int M, int N, int K) {
   C0 = C;
   g_A = A.data(), g_B = B.data(), g_C = C.data();
   g_M = M, g_N = N, g_K = K;
-  nthreads = MM_THREADS;
+  nthreads = MM_THREADS * SPLITK;
   const int gm = (M + BM - 1) / BM, gn = (N + BN - 1) / BN;
   const size_t sb = smem_bytes();
-  for (int b = 0; b < gm * gn; b++) {
-    blockIdx = {(unsigned)b, 0, 0};
-    float *sm = static_cast<float *>(aligned_alloc(16, (sb + 15) / 16 * 16));  // ASan: exact-ish bounds
-    for (size_t i = 0; i < sb / 4; i++) sm[i] = NAN;
-    g_smem = sm;
-    int rc = run_block();
-    free(sm);
+  g_smem_floats = sb / 4;
+  for (int c = 0; c < gm * gn; c++) {  // clusters: the grid is gm * gn * SPLITK blocks
+    g_cluster = c;
+    for (int r = 0; r < SPLITK; r++) {
+      g_smem[r] = static_cast<float *>(aligned_alloc(16, (sb + 15) / 16 * 16));  // ASan: exact-ish bounds
+      for (size_t i = 0; i < sb / 4; i++) g_smem[r][i] = NAN;
+    }
+    int rc = run_cluster();
+    for (int r = 0; r < SPLITK; r++) free(g_smem[r]);
     if (rc) return -1;
   }
   size_t bad = 0;
@@ -263,14 +351,16 @@ static int check(int M, int N, int K) {
 }
 
 int main(int argc, char **argv) {
-  stacks = static_cast<char *>(malloc(kStack * MM_THREADS));
+  stacks = static_cast<char *>(malloc(kStack * MM_THREADS * SPLITK));
   const char *seed = getenv("MM_EMU_SEED");
   rng_state = seed ? strtoull(seed, NULL, 10) * 0x9E3779B97F4A7C15ull : 0;
   if (!rng_state) seed = NULL;
   // aligned, one tile and more; ragged in every dimension; N % 4 != 0 and K % 4 != 0 (scalar paths);
-  // K smaller than BK; more k tiles than pipeline stages
+  // K smaller than BK (with SPLITK, slices without a k tile); more k tiles than pipeline stages; K
+  // and the k tiles not a multiple of the split, with N % 4 != 0
   static const int sizes[][3] = {{BM, BN, 4 * BK}, {2 * BM, BN, 5 * BK + 4}, {BM + 3, BN + 5, 2 * BK + 3},
-                                 {37, 45, 29}, {BM - 1, 2 * BN - 4, 7}, {BM + 1, 8, 6 * BK}};
+                                 {37, 45, 29}, {BM - 1, 2 * BN - 4, 7}, {BM + 1, 8, 6 * BK},
+                                 {2 * BM - 5, BN + 3, (3 * SPLITK + 1) * BK + 5}};
   int bad = 0;
   if (argc == 4) {
     bad = check(atoi(argv[1]), atoi(argv[2]), atoi(argv[3])) != 0;
@@ -281,8 +371,8 @@ int main(int argc, char **argv) {
       if (check(z[0], z[1], z[2]) != 0) bad = 1;
     }
   }
-  printf("%s: BM=%d BN=%d BK=%d WM=%d WN=%d TM=%d TN=%d STAGES=%d SDB=%d PAD=%d REGDB=%d UNROLL=%d HOIST=%d%s%s\n",
-         bad ? "WRONG" : "correct", BM, BN, BK, WM, WN, TM, TN, STAGES, SDB, PAD, REGDB, UNROLL, HOIST,
+  printf("%s: BM=%d BN=%d BK=%d WM=%d WN=%d TM=%d TN=%d STAGES=%d SDB=%d PAD=%d REGDB=%d UNROLL=%d HOIST=%d SPLITK=%d%s%s\n",
+         bad ? "WRONG" : "correct", BM, BN, BK, WM, WN, TM, TN, STAGES, SDB, PAD, REGDB, UNROLL, HOIST, SPLITK,
          seed ? " seed=" : "", seed ? seed : "");
   free(stacks);
   return bad;

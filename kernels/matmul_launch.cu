@@ -4,7 +4,11 @@
 // come with the entry, the grid is ceil(M/BM) * ceil(N/BN) blocks in one dimension), raises the
 // kernel's dynamic shared memory limit where the entry needs more than the default 48 KiB, and
 // launches the kernel cutune_add_tuned_kernels compiled for that configuration, with the entry's
-// GROUPM as its last argument (a runtime parameter of the space).
+// GROUPM as its last argument (a runtime parameter of the space). A split-K entry (SPLITK > 1)
+// is launched the same way with SPLITK times the blocks: its kernel carries its cluster shape
+// (__cluster_dims__), so a plain launch runs the slices of a tile as one cluster on sm_90 and
+// later, and on an older GPU the kernel built for it computes each tile in its first block (the
+// others return at once). It needs no workspace.
 #include <stdio.h>
 
 #include "cutune_matmul.h"
@@ -14,7 +18,14 @@
 extern "C" const void *cutune_matmul_kernel(int config);
 
 // The parameters this file prints and launches with; a space that gains one must update it.
+// A header written before the space had SPLITK (14 parameters) is launched unsplit.
+#ifdef CUTUNE_MATMUL_SPLITK
+static_assert(CUTUNE_MATMUL_NPARAMS == 15, "lua/matmul_space.lua's parameters changed: update matmul_launch.cu");
+static int splitk(const cutune_matmul_entry *e) { return e->SPLITK; }
+#else
 static_assert(CUTUNE_MATMUL_NPARAMS == 14, "lua/matmul_space.lua's parameters changed: update matmul_launch.cu");
+static int splitk(const cutune_matmul_entry *) { return 1; }
+#endif
 
 using cutune_launch::device_id;
 
@@ -50,7 +61,7 @@ extern "C" cudaError_t cutune_sgemm(int M, int N, int K, float alpha, const floa
   if (!k) return cudaErrorInvalidDeviceFunction;
   if ((r = allow_shared(d, k, e)) != cudaSuccess) return r;
   dim3 block(e->block[0], e->block[1], e->block[2]), grid;
-  r = cutune_launch::grid_1d(cutune_launch::cdiv(M, e->BM) * cutune_launch::cdiv(N, e->BN), &grid);
+  r = cutune_launch::grid_1d(cutune_launch::cdiv(M, e->BM) * cutune_launch::cdiv(N, e->BN) * splitk(e), &grid);
   if (r != cudaSuccess) return r;
   int groupm = e->GROUPM; // a runtime parameter: the kernel's last argument (ignored where a -D fixed it)
   void *args[] = {&C, &A, &B, &M, &N, &K, &alpha, &beta, &groupm};
@@ -66,9 +77,9 @@ extern "C" cudaError_t cutune_sgemm_describe(int M, int N, int K, int *config, c
   if (config) *config = e->config;
   if (params && params_len > 0)
     snprintf(params, (size_t)params_len,
-             "BM=%d BN=%d BK=%d WM=%d WN=%d TM=%d TN=%d STAGES=%d SDB=%d PAD=%d REGDB=%d UNROLL=%d GROUPM=%d HOIST=%d",
+             "BM=%d BN=%d BK=%d WM=%d WN=%d TM=%d TN=%d STAGES=%d SDB=%d PAD=%d REGDB=%d UNROLL=%d GROUPM=%d HOIST=%d SPLITK=%d",
              e->BM, e->BN, e->BK, e->WM, e->WN, e->TM, e->TN, e->STAGES, e->SDB, e->PAD, e->REGDB, e->UNROLL,
-             e->GROUPM, e->HOIST);
+             e->GROUPM, e->HOIST, splitk(e));
   if (time_ms) *time_ms = e->time_ms;
   if (measured) measured[0] = e->problem[1], measured[1] = e->problem[2], measured[2] = e->problem[0];
   if (source) *source = e->source;

@@ -10,7 +10,10 @@ local function threads(p) return (p.BM // p.WM) * (p.BN // p.WN) * 32 end
 local function cdiv(a, b) return (a + b - 1) // b end
 local function smem_bytes(p)
   local nbuf = p.STAGES > 1 and p.STAGES or (p.SDB == 1 and 2 or 1)
-  return nbuf * p.BK * (p.BM + p.PAD + p.BN) * 4
+  local pipe = nbuf * p.BK * (p.BM + p.PAD + p.BN) * 4
+  -- split-K: each block of a cluster stages its partial BM x BN tile in its shared memory
+  if p.SPLITK > 1 then return math.max(pipe, p.BM * p.BN * 4) end
+  return pipe
 end
 -- Registers per thread, estimated: accumulators, fragments (twice with REGDB), the staged
 -- next tile of the plain-load path (float4 each), and ~40 for addresses, indices and loop state.
@@ -44,6 +47,11 @@ for _, n in ipairs(problems) do kmax = math.max(kmax, n.K) end
 -- Kmax = 4096): ~17 standard deviations where the absolute floor (|ref| < 1) applies, more where
 -- |ref| is larger, and far below what a real bug costs (one missing product changes an element
 -- by ~0.25 on average, a missing BK slice by ~1).
+-- Split-K (SPLITK = S > 1) sums each element in S slices of about K/S products, then adds the S
+-- partials in a fixed order: each partial's error has standard deviation ~ u * (K/S) / sqrt(18),
+-- so the element's is ~ u * K / sqrt(18 S) plus S - 1 roundings of the running sum (each
+-- ~ u * |C|, |C| ~ sqrt(K)/3: 1e-5 at K = 4096, S = 8): never more than the unsplit kernel's, so
+-- the same tolerance holds, and a lost slice (an error of ~ |C| / sqrt(S)) still fails by far.
 local tolerance = 4 * 2.0^-24 * kmax
 
 return ct.space {
@@ -74,6 +82,11 @@ return ct.space {
     -- run about a third of the configurations differ from another one only in GROUPM).
     ct.param("GROUPM", {1, 8, 16}, {runtime = true}),
     ct.param("HOIST", {0, 1}),               -- load geometry computed once per thread (fewer integer ops)
+    -- split-K: the SPLITK slices of K of one tile of C run as a cluster of as many blocks
+    -- (sm_90), which add their partial tiles through distributed shared memory in a fixed order
+    -- (deterministic). For large K against few tiles (256x256x16384: 16 tiles of 64x64 are
+    -- 16 of the 132 SMs unsplit, 128 with SPLITK=8), and to even out the last wave.
+    ct.param("SPLITK", {1, 2, 3, 4, 8}),
   },
 
   constraints = {
@@ -111,6 +124,12 @@ return ct.space {
     ct.rule({"REGDB", "STAGES", "SDB"}, function(p) return p.REGDB < 2 or p.STAGES > 1 or p.SDB == 1 end,
       "REGDB=2 needs a second shared buffer (SDB=1 or STAGES >= 2)"),
     ct.rule({"BK", "UNROLL"}, function(p) return p.UNROLL == 0 or p.UNROLL < p.BK end, "UNROLL < BK"),
+    -- Split-K only on the cp.async pipeline with the hoisted loads, the full unroll and the
+    -- padded A tile (what every winner of the store has), so that it adds a few variants per
+    -- tile shape rather than multiplying the space (105,000 configurations instead of 135,000).
+    ct.rule({"SPLITK", "STAGES", "HOIST", "UNROLL", "PAD"}, function(p)
+      return p.SPLITK == 1 or (p.STAGES > 1 and p.HOIST == 1 and p.UNROLL == 0 and p.PAD == 4)
+    end, "SPLITK > 1 only with STAGES >= 2, HOIST=1, UNROLL=0, PAD=4"),
     -- Registers: at most 255 per thread and 64 K per block (estimate above), so that every
     -- configuration launches and nothing spills by design.
     ct.rule({"BM", "BN", "BK", "WM", "WN", "TM", "TN", "STAGES", "REGDB"}, function(p)
@@ -119,7 +138,7 @@ return ct.space {
     end, "estimated registers <= 255 per thread and <= 65536 per block"),
     -- Shared memory: sm_90 allows 227 KB (232,448 bytes) per block with the dynamic opt-in
     -- (the GPU worker raises CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES above 48 KB).
-    ct.rule({"BM", "BN", "BK", "STAGES", "SDB", "PAD"}, function(p) return smem_bytes(p) <= 232448 end,
+    ct.rule({"BM", "BN", "BK", "STAGES", "SDB", "PAD", "SPLITK"}, function(p) return smem_bytes(p) <= 232448 end,
       "shared memory <= 227 KB per block (sm_90 opt-in limit)"),
   },
 
@@ -138,7 +157,7 @@ return ct.space {
   },
 
   block = function(p, n) return threads(p) end,
-  grid = function(p, n) return ct.cdiv(n.M, p.BM) * ct.cdiv(n.N, p.BN) end,
+  grid = function(p, n) return ct.cdiv(n.M, p.BM) * ct.cdiv(n.N, p.BN) * p.SPLITK end,
   shared = function(p, n) return smem_bytes(p) end,
 
   -- One element per thread, float64 accumulation: the obviously correct kernel in the same file.

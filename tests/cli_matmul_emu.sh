@@ -5,7 +5,13 @@
 # template with a planted write-after-read race (the next tile's cp.async issued before the
 # barrier that ends the other threads' reads of its stage), which the plain schedule cannot see
 # (copies land at the wait, after every read), a random schedule must find it wrong.
-# Skipped (77) without g++ or python3. About 3 s of CPU.
+# Split-K (SPLITK > 1: the slices of a tile are one cluster that adds its partial tiles through
+# distributed shared memory): a split configuration is correct under the plain and two random
+# schedules on the emulator's sizes (which include slices without a k tile, K and the k tiles not
+# a multiple of the split, N % 4 != 0), and a planted race in its protocol (a block says it is
+# done reading the others' partial tiles before it reads them, so a peer may leave the cluster,
+# its shared memory gone, while it still reads) passes the plain schedule and fails a random one.
+# Skipped (77) without g++ or python3. About 6 s of CPU.
 set -euo pipefail
 cd "${CUTUNE_SRC:-$(dirname "$0")/..}"
 command -v g++ >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1 || { echo "no g++ or python3: skipped"; exit 77; }
@@ -47,3 +53,39 @@ done
 [ $caught = 1 ] || fail "no random schedule caught the planted race: $(cat "$tmp/mut.out")"
 grep -q "^WRONG" "$tmp/mut.out" || fail "the planted race: $(cat "$tmp/mut.out")"
 echo "ok: a random schedule catches the planted race (seed $seed)"
+
+# split-K: correct under the plain and two random schedules
+S="-DBM=64 -DBN=64 -DBK=16 -DWM=32 -DWN=32 -DTM=4 -DTN=8 -DSTAGES=3 -DSDB=0 -DPAD=4 -DREGDB=1 -DUNROLL=0 -DGROUPM=1 -DHOIST=1 -DSPLITK=4"
+# shellcheck disable=SC2086
+g++ -O1 -std=c++17 -Wno-unknown-pragmas $S -o "$tmp/split" bench/matmul_emu.cpp 2>"$tmp/build.err" ||
+  { cat "$tmp/build.err"; fail "building the emulator (split-K)"; }
+for seed in "" 1 2; do
+  out=$(MM_EMU_SEED=$seed "$tmp/split" 2>&1) || fail "split-K, seed '${seed:-plain}': $out"
+  grep -q "^correct: .* SPLITK=4" <<<"$out" || fail "split-K, seed '${seed:-plain}': $out"
+done
+echo "ok: a split-K configuration (SPLITK=4) is correct under the plain and two random schedules"
+
+# the planted split-K race: the arrive that ends this block's reads of the others' tiles moved
+# above those reads
+mkdir -p "$tmp/s/bench" "$tmp/s/templates"
+cp bench/matmul_emu.cpp "$tmp/s/bench/"
+python3 - "$tmp/s/templates/matmul.cu" <<'EOF' || fail "the template's split-K epilogue changed: update the planted race"
+import sys
+s = open("templates/matmul.cu").read()
+arrive = "    mm_cluster_arrive();  // this block's reads of the others' tiles are done\n"
+anchor = "    constexpr int Q = BM * BN / 4;  // float4s per tile\n"
+if s.count(arrive) != 1 or s.count(anchor) != 1: sys.exit(1)
+s = s.replace(arrive, "").replace(anchor, anchor + arrive)
+open(sys.argv[1], "w").write(s)
+EOF
+# shellcheck disable=SC2086
+g++ -O1 -std=c++17 -Wno-unknown-pragmas $S -o "$tmp/smut" "$tmp/s/bench/matmul_emu.cpp" 2>"$tmp/build.err" ||
+  { cat "$tmp/build.err"; fail "building the emulator on the planted split-K race"; }
+out=$("$tmp/smut" 2>&1) || fail "the planted split-K race fails the plain schedule (it should pass there): $out"
+caught=0
+for seed in 1 2 3 4 5 6; do
+  if ! MM_EMU_SEED=$seed "$tmp/smut" >"$tmp/smut.out" 2>&1; then caught=1; break; fi
+done
+[ $caught = 1 ] || fail "no random schedule caught the planted split-K race: $(cat "$tmp/smut.out")"
+grep -q "^WRONG" "$tmp/smut.out" || fail "the planted split-K race: $(cat "$tmp/smut.out")"
+echo "ok: a random schedule catches the planted split-K race (seed $seed)"
