@@ -13,6 +13,10 @@
 //               0: `#pragma unroll 1` (one load in flight per thread).
 //   LDG         1: loads through the read-only path (__ldg, LDG.E.CONSTANT).
 //   STCS        1: streaming stores (__stcs, st.global.cs: evict-first in L2).
+//   CS          1: streaming loads and stores (__ldcs and __stcs, ld/st.global.cs: evict-first,
+//               as each line is read or written once); replaces LDG. Not a parameter of
+//               lua/transpose_space.lua (the committed store's records have no CS): measured
+//               first by bench/templates_session.sh.
 //   ORDER       the order in which blocks walk the tiles (tiled kernels only):
 //               0: row-major (blockIdx as launched); 1: column-major;
 //               2, 3: grouped: blocks go down a band of 8 (2) or 32 (3) tile rows before moving
@@ -54,8 +58,10 @@
 //
 // Ragged sizes: a block whose tile lies inside the matrix, with M and N both multiples of VEC (so
 // every vector address is VEC-aligned: (y*M + x) % VEC == 0 needs M % VEC == 0 as x is a multiple of
-// VEC, likewise N on the output side), takes the vector path with no guards. Any other block (edge
-// tiles, or every block when M or N is not a multiple of VEC) takes the scalar path: the same
+// VEC, likewise N on the output side), takes the vector path with no guards. Inside the matrix with
+// M or N not a multiple of VEC, each row's vectors start at its first VEC-aligned column and the
+// lane of its last vector moves the peeled elements at both ends one by one (the peeled path
+// below): every access but VEC per row stays a vector. Edge tiles take the scalar path: the same
 // mapping, element by element, each access guarded. The choice is uniform per block, so the
 // __syncthreads() inside each branch is safe. Buffers are assumed at least 16-byte aligned
 // (cudaMalloc/cuMemAlloc give 256).
@@ -94,6 +100,9 @@
 #ifndef STCS
 #define STCS 0
 #endif
+#ifndef CS
+#define CS 0
+#endif
 
 // String pragmas so UNROLL can switch them.
 #define TR_PRAGMA_(x) _Pragma(#x)
@@ -105,7 +114,9 @@
 #endif
 
 __device__ __forceinline__ float tr_load1(const float *p) {
-#if LDG
+#if CS
+  return __ldcs(p);
+#elif LDG
   return __ldg(p);
 #else
   return *p;
@@ -113,7 +124,7 @@ __device__ __forceinline__ float tr_load1(const float *p) {
 }
 
 __device__ __forceinline__ void tr_store1(float *p, float v) {
-#if STCS
+#if STCS || CS
   __stcs(p, v);
 #else
   *p = v;
@@ -174,7 +185,12 @@ typedef float tr_vec;
 #endif
 
 __device__ __forceinline__ tr_vec tr_loadv(const float *p) {
-#if LDG
+#ifdef TR_ALIGN_CHECK
+  TR_ALIGN_CHECK(p, sizeof(tr_vec));
+#endif
+#if CS
+  return __ldcs(reinterpret_cast<const tr_vec *>(p));
+#elif LDG
   return __ldg(reinterpret_cast<const tr_vec *>(p));
 #else
   return *reinterpret_cast<const tr_vec *>(p);
@@ -182,7 +198,10 @@ __device__ __forceinline__ tr_vec tr_loadv(const float *p) {
 }
 
 __device__ __forceinline__ void tr_storev(float *p, tr_vec v) {
-#if STCS
+#ifdef TR_ALIGN_CHECK
+  TR_ALIGN_CHECK(p, sizeof(tr_vec));
+#endif
+#if STCS || CS
   __stcs(reinterpret_cast<tr_vec *>(p), v);
 #else
   *reinterpret_cast<tr_vec *>(p) = v;
@@ -245,8 +264,8 @@ transpose(float *out, const float *in, int N, int M) {
   const int x0 = bx * TILE;                        // tile origin: columns of in = rows of out
   const int y0 = by * TILE;                        // rows of in = columns of out
 
-  const bool fast = (M % VEC == 0) && (N % VEC == 0) && (x0 + TILE <= M) && (y0 + TILE <= N);
-  if (fast) {
+  const bool inside = (x0 + TILE <= M) && (y0 + TILE <= N);
+  if (inside && M % VEC == 0 && N % VEC == 0) {
     const float *src = in + (long long)(y0 + rr) * M + (x0 + cw);
     TR_UNROLL_ROWS
     for (int i = 0; i < TR_RPT; i++) {
@@ -265,9 +284,56 @@ transpose(float *out, const float *in, int N, int M) {
       for (int k = 0; k < VEC; k++) tr_set(w, k, TR_SMEM(TR_SIDX(cw + k, c)));
       tr_storev(dst + (long long)i * BLOCK_ROWS * N, w);
     }
+#if VEC > 1
+  } else if (inside) {
+    // Rows that are not VEC-aligned (M or N not a multiple of VEC), inside the matrix: the
+    // vectors of a row are shifted to its first aligned column s (0 <= s < VEC, different from
+    // row to row), so the lanes keep their VEC-wide accesses; the last vector of each row, which
+    // would cross the tile's edge, is peeled instead: its lane moves the s elements before the
+    // first vector and the VEC - s after the last one, one by one. The same on the store side
+    // with the rows of out.
+    TR_UNROLL_ROWS
+    for (int i = 0; i < TR_RPT; i++) {
+      const int r = rr + i * BLOCK_ROWS;
+      const int y = y0 + r;
+      const int s = (int)((0u - (unsigned)y * (unsigned)M) & (VEC - 1));  // (y*M + x0 + s) % VEC == 0
+      const float *row = in + (long long)y * M + x0;
+      if (s == 0 || cv < TR_TX - 1) {
+        const tr_vec v = tr_loadv(row + s + cw);
+#pragma unroll
+        for (int k = 0; k < VEC; k++) TR_SMEM(TR_SIDX(r, s + cw + k)) = tr_get(v, k);
+      } else {
+#pragma unroll
+        for (int k = 0; k < VEC; k++) {
+          const int c = k < s ? k : TILE - VEC + k;
+          TR_SMEM(TR_SIDX(r, c)) = tr_load1(row + c);
+        }
+      }
+    }
+    __syncthreads();
+    TR_UNROLL_ROWS
+    for (int i = 0; i < TR_RPT; i++) {
+      const int c = rr + i * BLOCK_ROWS;
+      const int x = x0 + c;                        // row of out
+      const int t = (int)((0u - (unsigned)x * (unsigned)N) & (VEC - 1));
+      float *orow = out + (long long)x * N + y0;
+      if (t == 0 || cv < TR_TX - 1) {
+        tr_vec w;
+#pragma unroll
+        for (int k = 0; k < VEC; k++) tr_set(w, k, TR_SMEM(TR_SIDX(t + cw + k, c)));
+        tr_storev(orow + t + cw, w);
+      } else {
+#pragma unroll
+        for (int k = 0; k < VEC; k++) {
+          const int r = k < t ? k : TILE - VEC + k;
+          tr_store1(orow + r, TR_SMEM(TR_SIDX(r, c)));
+        }
+      }
+    }
+#endif
   } else {
-    // Edge tile or unaligned rows: same mapping, scalar and guarded. Slots outside the matrix are
-    // left unwritten in shared memory and never read back into out.
+    // Edge tile: same mapping, scalar and guarded. Slots outside the matrix are left unwritten in
+    // shared memory and never read back into out.
     TR_UNROLL_ROWS
     for (int i = 0; i < TR_RPT; i++) {
       const int r = rr + i * BLOCK_ROWS;
