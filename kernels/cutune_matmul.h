@@ -11,6 +11,12 @@
  * (cmake/CutuneKernels.cmake) from templates/matmul.cu, which is correct for every size: edge
  * tiles and leading dimensions that are not multiples of 4 take guarded paths.
  *
+ * Workspace: none. A split-K configuration (SPLITK > 1) runs the slices of a tile as one thread
+ * block cluster that adds its partial sums in distributed shared memory, in a fixed order, so
+ * cutune_sgemm allocates nothing and keeps no state per stream (calls on several streams at once
+ * share nothing but the kernels), and gives the same bits on every call. On a GPU without
+ * clusters (before sm_90) the kernel built for it computes each tile whole.
+ *
  * C must not overlap A or B. A, B and C must be 16-byte aligned (cudaMalloc's are; else cudaErrorInvalidValue). C is read
  * even when beta = 0 (a NaN in C stays NaN there). M, N or K = 0 is allowed (K = 0: C = beta*C),
  * negative sizes are cudaErrorInvalidValue. Errors are returned, as the CUDA runtime's; a launch

@@ -1,7 +1,7 @@
 -- The matmul space: strict-FP32 SIMT SGEMM, C = alpha*A*B + beta*C (row-major), from the seed's
 -- 16x16 shared-tile kernel up to the warp-tiled, cp.async-pipelined kernels that approach cuBLAS.
 -- See templates/matmul.cu for what each parameter does to the kernel. The space is far too large
--- to measure whole (about 93,000 valid configurations at 0.1-0.8 s of NVRTC each): `cutune run`
+-- to measure whole (about 105,000 valid configurations at 0.1-0.8 s of NVRTC each): `cutune run`
 -- without --budget/--time gives it a budgeted search (see `cutune run --help`).
 local ct = require "cutune"
 

@@ -1,0 +1,209 @@
+// templates_sgemm: one process, many configurations of templates/matmul.cu against cuBLAS, for
+// bench/templates_session.sh (which generates the configuration units and the table this file
+// declares, ts_configs.h, and builds them together with nvcc).
+//
+//   templates_sgemm [--shapes MxNxK,...] [--reps N] [--sweep N] [--seed S]
+//
+// Per shape: cuBLAS SGEMM (row-major C = A*B + beta*C through the column-major B^T*A^T), with
+// CUBLAS_DEFAULT_MATH and CUBLAS_PEDANTIC_MATH (NVIDIA_TF32_OVERRIDE unset), the faster counted;
+// then every configuration: checked against a float64 reference kernel (an element passes when
+// |c - ref| <= 4 * 2^-24 * max(K, 64) * max(1, |ref|): lua/matmul_space.lua's rule with this K),
+// split-K ones run twice more and compared bit for bit (deterministic), then timed (3 warm-ups,
+// median of --reps launches each between its own event pair: bench/bench_common.cuh). Lines:
+//   ROW shape config ms tflops share_of_cublas ok|WRONG(n) [det|NONDET]
+//   BEST shape config ms share
+// then the geometric mean of the best shares, their minimum and how many are >= 1. --sweep N
+// checks every configuration at N random sizes (1..700 each dimension, seeded) and prints
+// SWEEP config passed/failed. Exit status 1 if any check failed.
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bench_common.cuh"
+#include "ts_configs.h"  // ts_mm_configs[], ts_mm_nconfigs (generated)
+
+struct shape { int M, N, K; };
+
+static __global__ void ts_ref(double *R, const float *C, const float *A, const float *B, int M, int N, int K,
+                              float alpha, float beta) {
+  const int n = blockIdx.x * blockDim.x + threadIdx.x, m = blockIdx.y * blockDim.y + threadIdx.y;
+  if (m >= M || n >= N) return;
+  double s = 0.0;
+  for (int k = 0; k < K; k++) s += (double)A[(long long)m * K + k] * (double)B[(long long)k * N + n];
+  const long long i = (long long)m * N + n;
+  R[i] = (double)alpha * s + (double)beta * (double)C[i];
+}
+
+static __global__ void ts_cmp(const float *C, const double *R, long long n, double tol, unsigned long long *bad) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    const double d = fabs((double)C[i] - R[i]) / fmax(1.0, fabs(R[i]));
+    if (!(d <= tol)) atomicAdd(bad, 1ull);
+  }
+}
+
+struct bufs {
+  float *A = nullptr, *B = nullptr, *C0 = nullptr, *C = nullptr, *C2 = nullptr;
+  double *R = nullptr;
+  unsigned long long *bad = nullptr;
+};
+
+static const float kAlpha = 1.0f, kBeta = 0.5f;
+
+static void launch(const ts_mm_config &c, float *C, const float *A, const float *B, int M, int N, int K) {
+  const long long blocks = (long long)((M + c.bm - 1) / c.bm) * ((N + c.bn - 1) / c.bn) * c.splitk;
+  float alpha = kAlpha, beta = kBeta;
+  int groupm = 8;
+  void *args[] = {&C, &A, &B, &M, &N, &K, &alpha, &beta, &groupm};
+  CK(cudaLaunchKernel(c.fn, dim3((unsigned)blocks), dim3(c.threads), args, c.smem, 0));
+}
+
+// Checks configuration c at one size (inputs already in b); returns the wrong elements (0: right),
+// and sets *det to whether two more runs gave the same bits.
+static unsigned long long check(const ts_mm_config &c, const bufs &b, int M, int N, int K, bool *det) {
+  const size_t mn = (size_t)M * N;
+  CK(cudaMemcpy(b.C, b.C0, mn * 4, cudaMemcpyDeviceToDevice));
+  launch(c, b.C, b.A, b.B, M, N, K);
+  CK(cudaGetLastError());
+  CK(cudaMemset(b.bad, 0, 8));
+  ts_cmp<<<1024, 256>>>(b.C, b.R, (long long)mn, 4 * std::ldexp(1.0, -24) * std::max(K, 64), b.bad);
+  unsigned long long bad = 0;
+  CK(cudaMemcpy(&bad, b.bad, 8, cudaMemcpyDeviceToHost));
+  *det = true;
+  if (c.splitk > 1) {
+    std::vector<float> h1(mn), h2(mn);
+    CK(cudaMemcpy(h1.data(), b.C, mn * 4, cudaMemcpyDeviceToHost));
+    for (int rep = 0; rep < 2; rep++) {
+      CK(cudaMemcpy(b.C2, b.C0, mn * 4, cudaMemcpyDeviceToDevice));
+      launch(c, b.C2, b.A, b.B, M, N, K);
+      CK(cudaMemcpy(h2.data(), b.C2, mn * 4, cudaMemcpyDeviceToHost));
+      if (memcmp(h1.data(), h2.data(), mn * 4)) *det = false;
+    }
+  }
+  return bad;
+}
+
+static void alloc(bufs &b, int M, int N, int K, unsigned seed) {
+  const size_t mk = (size_t)M * K, kn = (size_t)K * N, mn = (size_t)M * N;
+  CK(cudaMalloc(&b.A, std::max<size_t>(mk, 1) * 4));
+  CK(cudaMalloc(&b.B, std::max<size_t>(kn, 1) * 4));
+  for (float **p : {&b.C0, &b.C, &b.C2}) CK(cudaMalloc(p, mn * 4));
+  CK(cudaMalloc(&b.R, mn * 8));
+  CK(cudaMalloc(&b.bad, 8));
+  bench_fill_uniform<<<1024, 256>>>(b.A, (long long)mk, seed + 1, -1.f, 1.f);
+  bench_fill_uniform<<<1024, 256>>>(b.B, (long long)kn, seed + 2, -1.f, 1.f);
+  bench_fill_uniform<<<1024, 256>>>(b.C0, (long long)mn, seed + 3, -1.f, 1.f);
+  ts_ref<<<dim3(bench_cdiv(N, 16), bench_cdiv(M, 16)), dim3(16, 16)>>>(b.R, b.C0, b.A, b.B, M, N, K, kAlpha, kBeta);
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+}
+
+static void release(bufs &b) {
+  for (void *p : {(void *)b.A, (void *)b.B, (void *)b.C0, (void *)b.C, (void *)b.C2, (void *)b.R, (void *)b.bad}) CK(cudaFree(p));
+  b = bufs();
+}
+
+int main(int argc, char **argv) {
+  std::vector<shape> shapes = {{4096, 4096, 4096}, {8192, 8192, 8192}, {6144, 6144, 6144}, {2048, 2048, 2048},
+                               {3000, 3000, 3000}, {512, 512, 512},    {1000, 1003, 999},  {1100, 1284, 1060},
+                               {1024, 8192, 2048}, {8192, 8192, 256},  {16384, 128, 4096}, {256, 256, 16384},
+                               {4097, 4097, 4097}};
+  int reps = 15, sweep = 0;
+  unsigned seed = 1;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--shapes") && i + 1 < argc) {
+      shapes.clear();
+      for (char *t = strtok(argv[++i], ","); t; t = strtok(nullptr, ",")) {
+        shape s;
+        if (sscanf(t, "%dx%dx%d", &s.M, &s.N, &s.K) != 3) { fprintf(stderr, "bad shape '%s' (MxNxK)\n", t); return 2; }
+        shapes.push_back(s);
+      }
+    } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--sweep") && i + 1 < argc) sweep = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = (unsigned)atoi(argv[++i]);
+    else { fprintf(stderr, "usage: %s [--shapes MxNxK,...] [--reps N] [--sweep N] [--seed S]\n", argv[0]); return 2; }
+  }
+  unsetenv("NVIDIA_TF32_OVERRIDE");
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, 0));
+  printf("device: %s (sm_%d%d, %d SMs), %d configurations\n", prop.name, prop.major, prop.minor,
+         prop.multiProcessorCount, ts_mm_nconfigs);
+  for (int i = 0; i < ts_mm_nconfigs; i++) {
+    const ts_mm_config &c = ts_mm_configs[i];
+    if (c.smem > 48 * 1024) CK(cudaFuncSetAttribute(c.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)c.smem));
+  }
+  cublasHandle_t h;
+  CKB(cublasCreate(&h));
+  int failures = 0;
+  double logsum = 0, worst = 1e30;
+  int at_or_above = 0;
+  for (const shape &s : shapes) {
+    bufs b;
+    alloc(b, s.M, s.N, s.K, seed);
+    const double flop = 2.0 * s.M * s.N * (double)s.K;
+    const int r = flop > 2e11 ? std::max(5, reps / 2) : reps;
+    double cub = 1e30;
+    for (cublasMath_t mode : {CUBLAS_DEFAULT_MATH, CUBLAS_PEDANTIC_MATH}) {
+      CKB(cublasSetMathMode(h, mode));
+      const float alpha = kAlpha, beta = kBeta;
+      cub = std::min(cub, bench_median_ms([&] {
+        CKB(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, s.N, s.M, s.K, &alpha, b.B, s.N, b.A, s.K, &beta, b.C, s.N));
+      }, r));
+    }
+    printf("SHAPE %dx%dx%d cublas %.4f ms (%.2f TFLOP/s)\n", s.M, s.N, s.K, cub, flop / cub / 1e9);
+    double best = 1e30;
+    std::string best_name;
+    for (int i = 0; i < ts_mm_nconfigs; i++) {
+      const ts_mm_config &c = ts_mm_configs[i];
+      bool det;
+      const unsigned long long bad = check(c, b, s.M, s.N, s.K, &det);
+      const double ms = bench_median_ms([&] { launch(c, b.C, b.A, b.B, s.M, s.N, s.K); }, r);
+      const bool ok = bad == 0 && det;
+      if (!ok) failures++;
+      char verdict[64];
+      snprintf(verdict, sizeof verdict, bad ? "WRONG(%llu)" : "ok", bad);
+      printf("ROW %dx%dx%d %-3s %8.4f ms %6.2f TFLOP/s %6.3f %s%s  %s\n", s.M, s.N, s.K, c.name, ms, flop / ms / 1e9,
+             cub / ms, verdict, c.splitk > 1 ? (det ? " det" : " NONDET") : "", c.params);
+      if (ok && ms < best) best = ms, best_name = c.name;
+    }
+    const double share = cub / best;
+    printf("BEST %dx%dx%d %s %.4f ms share %.3f\n", s.M, s.N, s.K, best_name.c_str(), best, share);
+    logsum += std::log(share), worst = std::min(worst, share), at_or_above += share >= 1.0;
+    release(b);
+  }
+  if (!shapes.empty())
+    printf("SUMMARY sgemm best-of-candidates over %zu shapes: geomean %.3f of cuBLAS, min %.3f, %d at or above\n",
+           shapes.size(), std::exp(logsum / shapes.size()), worst, at_or_above);
+  // the correctness sweep: random sizes, every configuration
+  unsigned x = seed * 2654435761u + 12345u;
+  auto rnd = [&](int n) { x = x * 1664525u + 1013904223u; return 1 + (int)((x >> 8) % (unsigned)n); };
+  std::vector<int> failed(ts_mm_nconfigs, 0);
+  for (int t = 0; t < sweep; t++) {
+    const int M = rnd(700), N = rnd(700), K = t % 5 == 0 ? rnd(12) : rnd(700);
+    bufs b;
+    alloc(b, M, N, K, seed + 17 * t);
+    for (int i = 0; i < ts_mm_nconfigs; i++) {
+      bool det;
+      const unsigned long long bad = check(ts_mm_configs[i], b, M, N, K, &det);
+      if (bad || !det) {
+        if (!failed[i]) printf("SWEEP-FAIL %s at %dx%dx%d: %llu wrong%s\n", ts_mm_configs[i].name, M, N, K, bad, det ? "" : ", not deterministic");
+        failed[i]++;
+      }
+    }
+    release(b);
+  }
+  if (sweep)
+    for (int i = 0; i < ts_mm_nconfigs; i++) {
+      printf("SWEEP %s %s (%d of %d sizes)\n", ts_mm_configs[i].name, failed[i] ? "FAILED" : "passed", sweep - failed[i], sweep);
+      failures += failed[i];
+    }
+  CKB(cublasDestroy(h));
+  printf("%s\n", failures ? "SOME CHECKS FAILED" : "all checks passed");
+  return failures ? 1 : 0;
+}

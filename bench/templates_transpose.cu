@@ -1,0 +1,144 @@
+// templates_transpose: one process, many configurations of templates/transpose.cu against
+// cudaMemcpy, for bench/templates_session.sh (which generates the configuration units and their
+// table, ts_configs.h, and builds them together with nvcc).
+//
+//   templates_transpose [--shapes RxC,...] [--reps N] [--sweep N] [--seed S]
+//
+// Per shape (R rows x C columns of `in`): cudaMemcpy device-to-device of the same bytes, then
+// every configuration: checked bit for bit against a one-element-per-thread transpose (output
+// poisoned first), then timed; both timed the same way (3 warm-ups, median of --reps launches
+// each between its own event pair: bench/bench_common.cuh). Lines:
+//   ROW shape config us share_of_memcpy ok|WRONG(n)
+//   BEST shape config us share
+// then the minimum of the best shares. --sweep N checks every configuration at N random sizes
+// (1..1200 each side, seeded). Exit status 1 if any check failed.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bench_common.cuh"
+#include "ts_configs.h"  // ts_tr_configs[], ts_tr_nconfigs (generated)
+
+struct shape { int R, C; };
+
+static __global__ void ts_tref(float *out, const float *in, int N, int M) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < M && y < N) out[(long long)x * N + y] = in[(long long)y * M + x];
+}
+
+static __global__ void ts_tcmp(const unsigned *a, const unsigned *b, long long n, unsigned long long *bad) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+    if (a[i] != b[i]) atomicAdd(bad, 1ull);
+}
+
+static void launch(const ts_tr_config &c, float *out, const float *in, int N, int M) {
+  dim3 grid = c.tile == 0 ? dim3(bench_cdiv(M, 32), bench_cdiv(N, c.rows))
+                          : dim3(bench_cdiv(M, c.tile), bench_cdiv(bench_cdiv(N, c.tile), c.tpb));
+  void *args[] = {&out, &in, &N, &M};
+  CK(cudaLaunchKernel(c.fn, grid, dim3(c.bx, c.by), args, 0, 0));
+}
+
+static unsigned long long check(const ts_tr_config &c, float *out, const float *in, const float *ref, int N, int M,
+                                unsigned long long *dbad) {
+  const long long n = (long long)N * M;
+  CK(cudaMemset(out, 0xff, n * 4));
+  launch(c, out, in, N, M);
+  CK(cudaGetLastError());
+  CK(cudaMemset(dbad, 0, 8));
+  ts_tcmp<<<1024, 256>>>((const unsigned *)out, (const unsigned *)ref, n, dbad);
+  unsigned long long bad = 0;
+  CK(cudaMemcpy(&bad, dbad, 8, cudaMemcpyDeviceToHost));
+  return bad;
+}
+
+int main(int argc, char **argv) {
+  std::vector<shape> shapes = {{8192, 8192}, {4096, 4096}, {16384, 16384}, {2048, 8192}, {12345, 6789},
+                               {5555, 3333}, {4097, 4097}, {6789, 12345}, {8191, 8193}, {3001, 5003},
+                               {1000, 3002}, {8190, 8194}};
+  int reps = 30, sweep = 0;
+  unsigned seed = 1;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--shapes") && i + 1 < argc) {
+      shapes.clear();
+      for (char *t = strtok(argv[++i], ","); t; t = strtok(nullptr, ",")) {
+        shape s;
+        if (sscanf(t, "%dx%d", &s.R, &s.C) != 2) { fprintf(stderr, "bad shape '%s' (RxC)\n", t); return 2; }
+        shapes.push_back(s);
+      }
+    } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--sweep") && i + 1 < argc) sweep = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = (unsigned)atoi(argv[++i]);
+    else { fprintf(stderr, "usage: %s [--shapes RxC,...] [--reps N] [--sweep N] [--seed S]\n", argv[0]); return 2; }
+  }
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, 0));
+  printf("device: %s (sm_%d%d, %d SMs), %d configurations\n", prop.name, prop.major, prop.minor,
+         prop.multiProcessorCount, ts_tr_nconfigs);
+  unsigned long long *dbad;
+  CK(cudaMalloc(&dbad, 8));
+  int failures = 0;
+  double worst = 1e30, at8192 = 0;
+  for (const shape &s : shapes) {
+    const int N = s.R, M = s.C;
+    const long long n = (long long)N * M;
+    float *in, *out, *ref;
+    for (float **p : {&in, &out, &ref}) CK(cudaMalloc(p, n * 4));
+    bench_fill_uniform<<<1024, 256>>>(in, n, seed, -1.f, 1.f);
+    ts_tref<<<dim3(bench_cdiv(M, 32), bench_cdiv(N, 8)), dim3(32, 8)>>>(ref, in, N, M);
+    CK(cudaGetLastError());
+    const double copy = bench_median_ms([&] { CK(cudaMemcpyAsync(out, in, n * 4, cudaMemcpyDeviceToDevice)); }, reps);
+    printf("SHAPE %dx%d memcpy %.2f us (%.0f GB/s)\n", N, M, copy * 1e3, 8.0 * n / copy / 1e6);
+    double best = 1e30;
+    std::string best_name;
+    for (int i = 0; i < ts_tr_nconfigs; i++) {
+      const ts_tr_config &c = ts_tr_configs[i];
+      const unsigned long long bad = check(c, out, in, ref, N, M, dbad);
+      const double ms = bench_median_ms([&] { launch(c, out, in, N, M); }, reps);
+      if (bad) failures++;
+      char verdict[64];
+      snprintf(verdict, sizeof verdict, bad ? "WRONG(%llu)" : "ok", bad);
+      printf("ROW %dx%d %-3s %9.2f us %6.3f %s  %s\n", N, M, c.name, ms * 1e3, copy / ms, verdict, c.params);
+      if (!bad && ms < best) best = ms, best_name = c.name;
+    }
+    printf("BEST %dx%d %s %.2f us share %.3f\n", N, M, best_name.c_str(), best * 1e3, copy / best);
+    worst = std::min(worst, copy / best);
+    if (N == 8192 && M == 8192) at8192 = copy / best;
+    for (float *p : {in, out, ref}) CK(cudaFree(p));
+  }
+  if (!shapes.empty())
+    printf("SUMMARY transpose best-of-candidates over %zu shapes: min %.3f of cudaMemcpy, 8192^2 %.3f\n", shapes.size(),
+           worst, at8192);
+  unsigned x = seed * 2654435761u + 777u;
+  auto rnd = [&](int k) { x = x * 1664525u + 1013904223u; return 1 + (int)((x >> 8) % (unsigned)k); };
+  std::vector<int> failed(ts_tr_nconfigs, 0);
+  for (int t = 0; t < sweep; t++) {
+    const int N = rnd(1200), M = rnd(1200);
+    const long long n = (long long)N * M;
+    float *in, *out, *ref;
+    for (float **p : {&in, &out, &ref}) CK(cudaMalloc(p, n * 4));
+    bench_fill_uniform<<<256, 256>>>(in, n, seed + t, -1.f, 1.f);
+    ts_tref<<<dim3(bench_cdiv(M, 32), bench_cdiv(N, 8)), dim3(32, 8)>>>(ref, in, N, M);
+    for (int i = 0; i < ts_tr_nconfigs; i++) {
+      const unsigned long long bad = check(ts_tr_configs[i], out, in, ref, N, M, dbad);
+      if (bad) {
+        if (!failed[i]) printf("SWEEP-FAIL %s at %dx%d: %llu wrong\n", ts_tr_configs[i].name, N, M, bad);
+        failed[i]++;
+      }
+    }
+    for (float *p : {in, out, ref}) CK(cudaFree(p));
+  }
+  if (sweep)
+    for (int i = 0; i < ts_tr_nconfigs; i++) {
+      printf("SWEEP %s %s (%d of %d sizes)\n", ts_tr_configs[i].name, failed[i] ? "FAILED" : "passed", sweep - failed[i], sweep);
+      failures += failed[i];
+    }
+  CK(cudaFree(dbad));
+  printf("%s\n", failures ? "SOME CHECKS FAILED" : "all checks passed");
+  return failures ? 1 : 0;
+}
