@@ -87,9 +87,10 @@ int main(int argc, char **argv) {
   CK(cudaGetLastError());
   CK(cudaMemcpy(hR.data(), R, nn * 4, cudaMemcpyDeviceToHost));
 
-  const size_t smem = (size_t)MM_NBUF * BK * (BM + PAD + BN) * 4;
+  size_t smem = (size_t)MM_NBUF * BK * (BM + PAD + BN) * 4;
+  if (SPLITK > 1 && (size_t)BM * BN * 4 > smem) smem = (size_t)BM * BN * 4;  // split-K's partial tile
   CK(cudaFuncSetAttribute(matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-  const int grid = ((M + BM - 1) / BM) * ((N + BN - 1) / BN);
+  const int grid = ((M + BM - 1) / BM) * ((N + BN - 1) / BN) * SPLITK;
   int failed = 0;
   unsigned long long max_wrong = 0, total_wrong = 0;
   bool analysed = false;
