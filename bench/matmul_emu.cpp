@@ -25,7 +25,15 @@
 // issue itself 1 time in 4). Hazards between the copies and other threads' reads in the same
 // barrier interval then show as wrong values or poison. (Plain shared loads and stores are not
 // stops: races between them need a missing barrier, which the plain order already catches.)
-//   ./emu M N K       checks one size instead of the six below.
+// Split-K clusters (SPLITK > 1) run as one set of coroutines: per-block and cluster barriers,
+// distributed shared memory, a block's shared memory poisoned once its threads have ended.
+// Stream-K (STREAMK > 0): each size is run on four grids (one cluster, three, more clusters than
+// tiles, three with no workspace), the clusters one after another (in launch order, or in a
+// random order under MM_EMU_SEED, so that any cluster of a shared tile may be the last to get
+// there); the partial tiles of the workspace start as NaN, every access to them is bounds-checked,
+// and its counters must be back at 0 after each launch. The last line prints a hash of the bits of
+// every result: the same under every schedule when the sums are done in a fixed order.
+//   ./emu M N K       checks one size instead of the seven below.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -38,7 +46,7 @@
 struct float4 { float x, y, z, w; };
 static inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
 struct emu_dim3 { unsigned x, y, z; };
-static emu_dim3 threadIdx, blockIdx;
+static emu_dim3 threadIdx, blockIdx, gridDim;
 #define __global__
 #define __device__
 #define __forceinline__ inline
@@ -54,6 +62,18 @@ template <int N> static void mm_wait(void);
 static void mm_cluster_arrive(void);
 static void mm_cluster_wait(void);
 static float4 mm_dsmem_ld4(const float *p, int rank);
+// stream-K: global memory is the host's, and the clusters run one after another (a legal
+// schedule: no block waits for another), so atomics and fences need nothing more; the partial
+// tiles go through these so that their bounds are checked
+[[maybe_unused]] static unsigned atomicAdd(unsigned *p, unsigned v) {
+  const unsigned old = *p;
+  *p = old + v;
+  return old;
+}
+[[maybe_unused]] static void __threadfence(void) {}
+static void emu_ws_check(const void *p);
+[[maybe_unused]] static float4 __ldcg(const float4 *p) { emu_ws_check(p); return *p; }
+[[maybe_unused]] static void __stcg(float4 *p, float4 v) { emu_ws_check(p); *p = v; }
 #define MM_EMU 1
 
 #include "../templates/matmul.cu"
@@ -133,16 +153,22 @@ static const float kAlpha = 1.0f, kBeta = 0.5f;
 
 static float4 *mm_emu_smem(void) { return reinterpret_cast<float4 *>(g_smem[cur / MM_THREADS]); }
 
+// a thread's predicate at the block barrier it waits at, and (after the barrier) the block's OR
+static int bar_pred[kMaxThreads], bar_or[kMaxThreads];
+
 static void __syncthreads(void) {
   if (rng_state) land_some();
   at_barrier[cur] = true;
   swapcontext(&thr_ctx[cur], &sched_ctx);
 }
 
-// the template's REGDB=2 barrier (its predicate only orders the fragment loads on a GPU)
+// __syncthreads_or: the barrier, then the OR of every thread's predicate (release() computes it
+// when the block's barrier completes); also the template's REGDB=2 barrier
 static int __syncthreads_or(int p) {
+  bar_pred[cur] = p != 0;
   __syncthreads();
-  return p;
+  bar_pred[cur] = 0;
+  return bar_or[cur];
 }
 
 // a stop (random schedules): back to the scheduler 1 time in 2, after landing some copies
@@ -178,8 +204,19 @@ static float4 mm_dsmem_ld4(const float *p, int rank) {
   return v;
 }
 
+static float *g_ws;
+static int g_ws_floats;
+// a partial-tile access: inside the workspace, past its counters, float4-aligned
+static void emu_ws_check(const void *p) {
+  const float *f = static_cast<const float *>(p);
+  if (f < g_ws + MM_WS_FLAGS(gridDim.x) || f + 4 > g_ws + g_ws_floats || (uintptr_t)p % 16) {
+    fprintf(stderr, "workspace access out of the partial tiles: float %lld of %d\n", (long long)(f - g_ws), g_ws_floats);
+    abort();
+  }
+}
+
 static void thread_entry(void) {
-  matmul(g_C, g_A, g_B, g_M, g_N, g_K, kAlpha, kBeta, GROUPM);
+  matmul(g_C, g_A, g_B, g_M, g_N, g_K, kAlpha, kBeta, GROUPM, g_ws, g_ws_floats);
   if (!queue_of[cur].empty()) {
     fprintf(stderr, "a thread ended with %zu cp.async elements never waited for\n", queue_of[cur].size());
     abort();
@@ -220,7 +257,9 @@ static int release(void) {
       return -1;
     }
     if (nbar == MM_THREADS) {
-      for (int t = b * MM_THREADS; t < (b + 1) * MM_THREADS; t++) at_barrier[t] = false;
+      int any = 0;
+      for (int t = b * MM_THREADS; t < (b + 1) * MM_THREADS; t++) any |= bar_pred[t];
+      for (int t = b * MM_THREADS; t < (b + 1) * MM_THREADS; t++) at_barrier[t] = false, bar_or[t] = any;
       freed += nbar;
     }
   }
@@ -258,6 +297,7 @@ static int run_cluster(void) {
     done[t] = at_barrier[t] = cwaiting[t] = false;
     arrives[t] = waits[t] = 0;
     queue_of[t].clear();
+    bar_pred[t] = 0;
     group_of[t] = 0;
     getcontext(&thr_ctx[t]);
     thr_ctx[t].uc_stack.ss_sp = stacks + (size_t)t * kStack;
@@ -304,6 +344,69 @@ static size_t smem_bytes(void) {
   return SPLITK > 1 && tile > pipe ? tile : pipe;
 }
 
+// One launch over a grid of `clusters` clusters (the plain schedule: in order; a random one: in a
+// random order, so that any cluster of a shared stream-K tile may be the last to get there),
+// with a workspace of ws_floats floats (NaN partial tiles, zero counters); the counters must be
+// zero again afterwards. Returns 0 if it ran to its end.
+static int launch(int clusters, int ws_floats) {
+  gridDim = {(unsigned)(clusters * SPLITK), 1, 1};
+  std::vector<float> ws((size_t)ws_floats, NAN);
+  for (long long i = 0; i < MM_WS_FLAGS(gridDim.x) && i < ws_floats; i++) ws[(size_t)i] = 0.f;  // counters: 0u
+  g_ws = ws_floats ? ws.data() : nullptr, g_ws_floats = ws_floats;
+  std::vector<int> order((size_t)clusters);
+  for (int c = 0; c < clusters; c++) order[(size_t)c] = c;
+  for (int c = clusters - 1; rng_state && c > 0; c--) std::swap(order[(size_t)c], order[rnd_below((unsigned)c + 1)]);
+  const size_t sb = smem_bytes();
+  g_smem_floats = sb / 4;
+  for (int c : order) {
+    g_cluster = c;
+    for (int r = 0; r < SPLITK; r++) {
+      g_smem[r] = static_cast<float *>(aligned_alloc(16, (sb + 15) / 16 * 16));  // ASan: exact-ish bounds
+      for (size_t i = 0; i < sb / 4; i++) g_smem[r][i] = NAN;
+    }
+    int rc = run_cluster();
+    for (int r = 0; r < SPLITK; r++) free(g_smem[r]);
+    if (rc) return -1;
+  }
+  for (long long i = 0; i < MM_WS_FLAGS(gridDim.x) && i < ws_floats; i++)
+    if (ws[(size_t)i] != 0.f) {
+      fprintf(stderr, "stream-K counter %lld is not 0 after the launch\n", i);
+      return -1;
+    }
+  return 0;
+}
+
+// FNV-1a over the bits of every result: the same in every schedule when the sums are done in a
+// fixed order (the stream-K partials in cluster order, whichever cluster gets there last)
+static uint64_t bits_hash = 1469598103934665603ull;
+
+static int compare(int M, int N, int K, const std::vector<float> &A, const std::vector<float> &B,
+                   const std::vector<float> &C0, const std::vector<float> &C, const char *what) {
+  for (float c : C) {
+    uint32_t u;
+    memcpy(&u, &c, 4);
+    bits_hash = (bits_hash ^ u) * 1099511628211ull;
+  }
+  size_t bad = 0;
+  for (int m = 0; m < M; m++)
+    for (int n = 0; n < N; n++) {
+      double r = 0;
+      for (int k = 0; k < K; k++) r += (double)A[(size_t)m * K + k] * B[(size_t)k * N + n];
+      r = kAlpha * r + kBeta * (double)C0[(size_t)m * N + n];
+      double c = C[(size_t)m * N + n];
+      double e = fabs(c - r) / (fabs(r) > 1 ? fabs(r) : 1);
+      if (!(e <= 1e-4)) {
+        if (bad < 3) fprintf(stderr, "M=%d N=%d K=%d%s: C[%d][%d] = %g, expected %g\n", M, N, K, what, m, n, c, r);
+        bad++;
+      }
+    }
+  if (bad) {
+    fprintf(stderr, "M=%d N=%d K=%d%s: %zu of %zu elements wrong\n", M, N, K, what, bad, (size_t)M * N);
+    return -1;
+  }
+  return 0;
+}
+
 static int check(int M, int N, int K) {
   std::vector<float> A((size_t)M * K), B((size_t)K * N), C((size_t)M * N), C0;
   uint32_t s = 12345u + (uint32_t)M * 7u + (uint32_t)N * 13u + (uint32_t)K;
@@ -315,39 +418,27 @@ static int check(int M, int N, int K) {
   g_A = A.data(), g_B = B.data(), g_C = C.data();
   g_M = M, g_N = N, g_K = K;
   nthreads = MM_THREADS * SPLITK;
-  const int gm = (M + BM - 1) / BM, gn = (N + BN - 1) / BN;
-  const size_t sb = smem_bytes();
-  g_smem_floats = sb / 4;
-  for (int c = 0; c < gm * gn; c++) {  // clusters: the grid is gm * gn * SPLITK blocks
-    g_cluster = c;
-    for (int r = 0; r < SPLITK; r++) {
-      g_smem[r] = static_cast<float *>(aligned_alloc(16, (sb + 15) / 16 * 16));  // ASan: exact-ish bounds
-      for (size_t i = 0; i < sb / 4; i++) g_smem[r][i] = NAN;
-    }
-    int rc = run_cluster();
-    for (int r = 0; r < SPLITK; r++) free(g_smem[r]);
-    if (rc) return -1;
-  }
-  size_t bad = 0;
-  double worst = 0;
-  for (int m = 0; m < M; m++)
-    for (int n = 0; n < N; n++) {
-      double r = 0;
-      for (int k = 0; k < K; k++) r += (double)A[(size_t)m * K + k] * B[(size_t)k * N + n];
-      r = kAlpha * r + kBeta * (double)C0[(size_t)m * N + n];
-      double c = C[(size_t)m * N + n];
-      double e = fabs(c - r) / (fabs(r) > 1 ? fabs(r) : 1);
-      if (!(e <= 1e-4)) {
-        if (bad < 3) fprintf(stderr, "M=%d N=%d K=%d: C[%d][%d] = %g, expected %g\n", M, N, K, m, n, c, r);
-        bad++;
-      }
-      if (e > worst) worst = e;
-    }
-  if (bad) {
-    fprintf(stderr, "M=%d N=%d K=%d: %zu of %zu elements wrong\n", M, N, K, bad, (size_t)M * N);
-    return -1;
+  const int tiles = ((M + BM - 1) / BM) * ((N + BN - 1) / BN);
+#if STREAMK
+  // Stream-K grids: one cluster (every tile whole, in turn); 3 (a few tiles cut between two);
+  // more clusters than tiles (every tile cut, runs inside one tile, runs with no k tile when
+  // there are more clusters than k tiles); and 3 with no workspace (whole tiles in turn).
+  const long long T = (long long)tiles * (K > BK ? (K + BK - 1) / BK : 1);
+  const int grids[][2] = {{1, 1}, {3, 1}, {2 * tiles + 1, 1}, {3, 0}};
+  for (const int *g : grids) {
+    const int clusters = (int)(g[0] < T + 2 ? g[0] : T + 2);
+    char what[64];
+    snprintf(what, sizeof what, " (%d clusters%s)", clusters, g[1] ? "" : ", no workspace");
+    C = C0;
+    g_C = C.data();
+    if (launch(clusters, g[1] ? (int)MM_WS_FLOATS(clusters * SPLITK) : 0) != 0) return -1;
+    if (compare(M, N, K, A, B, C0, C, what) != 0) return -1;
   }
   return 0;
+#else
+  if (launch(tiles, 0) != 0) return -1;  // the grid is tiles * SPLITK blocks
+  return compare(M, N, K, A, B, C0, C, "");
+#endif
 }
 
 int main(int argc, char **argv) {
@@ -371,9 +462,9 @@ int main(int argc, char **argv) {
       if (check(z[0], z[1], z[2]) != 0) bad = 1;
     }
   }
-  printf("%s: BM=%d BN=%d BK=%d WM=%d WN=%d TM=%d TN=%d STAGES=%d SDB=%d PAD=%d REGDB=%d UNROLL=%d HOIST=%d SPLITK=%d%s%s\n",
-         bad ? "WRONG" : "correct", BM, BN, BK, WM, WN, TM, TN, STAGES, SDB, PAD, REGDB, UNROLL, HOIST, SPLITK,
-         seed ? " seed=" : "", seed ? seed : "");
+  printf("%s: BM=%d BN=%d BK=%d WM=%d WN=%d TM=%d TN=%d STAGES=%d SDB=%d PAD=%d REGDB=%d UNROLL=%d HOIST=%d SPLITK=%d STREAMK=%d%s%s bits=%016llx\n",
+         bad ? "WRONG" : "correct", BM, BN, BK, WM, WN, TM, TN, STAGES, SDB, PAD, REGDB, UNROLL, HOIST, SPLITK, STREAMK,
+         seed ? " seed=" : "", seed ? seed : "", (unsigned long long)bits_hash);
   free(stacks);
   return bad;
 }

@@ -1,30 +1,50 @@
 // matmul_launch: the dispatcher of the tuned SGEMM (see cutune_matmul.h). It asks the generated
 // header which shipped configuration fits the current device and size, computes the grid the
 // way lua/matmul_space.lua does (the header's launch contract: block and dynamic shared bytes
-// come with the entry, the grid is ceil(M/BM) * ceil(N/BN) blocks in one dimension), raises the
-// kernel's dynamic shared memory limit where the entry needs more than the default 48 KiB, and
-// launches the kernel cutune_add_tuned_kernels compiled for that configuration, with the entry's
-// GROUPM as its last argument (a runtime parameter of the space). A split-K entry (SPLITK > 1)
-// is launched the same way with SPLITK times the blocks: its kernel carries its cluster shape
-// (__cluster_dims__), so a plain launch runs the slices of a tile as one cluster on sm_90 and
-// later, and on an older GPU the kernel built for it computes each tile in its first block (the
-// others return at once). It needs no workspace.
+// come with the entry, the grid is computed from the entry and the problem, in one dimension),
+// raises the kernel's dynamic shared memory limit where the entry needs more than the default
+// 48 KiB, and launches the kernel cutune_add_tuned_kernels compiled for that configuration, with
+// the entry's GROUPM as its runtime argument. A split-K entry (SPLITK > 1) is launched with
+// SPLITK times the blocks: its kernel carries its cluster shape (__cluster_dims__), so a plain
+// launch runs the slices of a tile as one cluster on sm_90 and later, and on an older GPU the
+// kernel built for it computes each tile in its first block (the others return at once). A
+// stream-K entry (STREAMK = k > 0) gets a persistent grid of about k blocks per multiprocessor of
+// this device (SPLITK * min(k * SMs / SPLITK, k tiles of all tiles)) and the workspace its tiles
+// cut between clusters go through: a buffer per device (kernels/launch_workspace.h), allocated
+// by the first such call and grown when a call needs more (cudaMalloc, its counters zeroed on
+// the stream; the kernels leave them at zero), and calls on different streams that use it run
+// one after the other (the stream waits for the previous user's launch).
 #include <stdio.h>
 
 #include "cutune_matmul.h"
 #include "launch_device.h"
+#include "launch_workspace.h"
 #include "matmul.h"
 
 extern "C" const void *cutune_matmul_kernel(int config);
 
 // The parameters this file prints and launches with; a space that gains one must update it.
-// A header written before the space had SPLITK (14 parameters) is launched unsplit.
+// A header written before the space had SPLITK (14 parameters) is launched unsplit, one before it
+// had STREAMK (15) with one tile per cluster.
 #ifdef CUTUNE_MATMUL_SPLITK
-static_assert(CUTUNE_MATMUL_NPARAMS == 15, "lua/matmul_space.lua's parameters changed: update matmul_launch.cu");
 static int splitk(const cutune_matmul_entry *e) { return e->SPLITK; }
 #else
-static_assert(CUTUNE_MATMUL_NPARAMS == 14, "lua/matmul_space.lua's parameters changed: update matmul_launch.cu");
 static int splitk(const cutune_matmul_entry *) { return 1; }
+#endif
+#ifdef CUTUNE_MATMUL_STREAMK
+static int streamk(const cutune_matmul_entry *e) { return e->STREAMK; }
+#else
+static int streamk(const cutune_matmul_entry *) { return 0; }
+#endif
+#if defined(CUTUNE_MATMUL_STREAMK) && !defined(CUTUNE_MATMUL_SPLITK)
+#error "a matmul header with STREAMK but not SPLITK: not a header of lua/matmul_space.lua"
+#endif
+#if defined(CUTUNE_MATMUL_STREAMK)
+static_assert(CUTUNE_MATMUL_NPARAMS == 16, "lua/matmul_space.lua's parameters changed: update matmul_launch.cu");
+#elif defined(CUTUNE_MATMUL_SPLITK)
+static_assert(CUTUNE_MATMUL_NPARAMS == 15, "lua/matmul_space.lua's parameters changed: update matmul_launch.cu");
+#else
+static_assert(CUTUNE_MATMUL_NPARAMS == 14, "lua/matmul_space.lua's parameters changed: update matmul_launch.cu");
 #endif
 
 using cutune_launch::device_id;
@@ -61,10 +81,34 @@ extern "C" cudaError_t cutune_sgemm(int M, int N, int K, float alpha, const floa
   if (!k) return cudaErrorInvalidDeviceFunction;
   if ((r = allow_shared(d, k, e)) != cudaSuccess) return r;
   dim3 block(e->block[0], e->block[1], e->block[2]), grid;
-  r = cutune_launch::grid_1d(cutune_launch::cdiv(M, e->BM) * cutune_launch::cdiv(N, e->BN) * splitk(e), &grid);
+  const int S = splitk(e);
+  const long long tiles = cutune_launch::cdiv(M, e->BM) * cutune_launch::cdiv(N, e->BN);
+  long long blocks = tiles * S;
+  if (streamk(e) > 0) {  // the persistent grid: no more clusters than k tiles (K = 0: one per tile)
+    const long long ktiles = K > e->BK ? cutune_launch::cdiv(K, e->BK) : 1, per = (long long)streamk(e) * d->sms / S;
+    blocks = S * (per < tiles * ktiles ? per : tiles * ktiles);
+  }
+  r = cutune_launch::grid_1d(blocks, &grid);
   if (r != cudaSuccess) return r;
-  int groupm = e->GROUPM; // a runtime parameter: the kernel's last argument (ignored where a -D fixed it)
-  void *args[] = {&C, &A, &B, &M, &N, &K, &alpha, &beta, &groupm};
+  int groupm = e->GROUPM; // a runtime parameter: the kernel's argument (ignored where a -D fixed it)
+  float *ws = nullptr;
+  int ws_floats = 0;
+  if (streamk(e) > 0) {
+    // templates/matmul.cu's MM_WS_FLOATS: the counters (one per block, rounded up to 64), then
+    // two partial tiles per cluster; more than an int can count: no workspace (whole tiles)
+    const long long flags = (blocks + 63) / 64 * 64, need = flags + 2 * (blocks / S) * e->BM * e->BN;
+    if (need <= 2147483647LL) {
+      static cutune_launch::workspace pool;
+      void *p;
+      if ((r = pool.acquire(d->ordinal, (size_t)need * 4, (size_t)flags * 4, stream, &p)) != cudaSuccess) return r;
+      ws = static_cast<float *>(p), ws_floats = (int)need;
+      void *args[] = {&C, &A, &B, &M, &N, &K, &alpha, &beta, &groupm, &ws, &ws_floats};
+      r = cudaLaunchKernel(k, grid, block, args, e->shared_bytes, stream);
+      const cudaError_t rr = pool.release(d->ordinal, stream, r == cudaSuccess);
+      return r != cudaSuccess ? r : rr;
+    }
+  }
+  void *args[] = {&C, &A, &B, &M, &N, &K, &alpha, &beta, &groupm, &ws, &ws_floats};
   return cudaLaunchKernel(k, grid, block, args, e->shared_bytes, stream);
 }
 
@@ -77,9 +121,10 @@ extern "C" cudaError_t cutune_sgemm_describe(int M, int N, int K, int *config, c
   if (config) *config = e->config;
   if (params && params_len > 0)
     snprintf(params, (size_t)params_len,
-             "BM=%d BN=%d BK=%d WM=%d WN=%d TM=%d TN=%d STAGES=%d SDB=%d PAD=%d REGDB=%d UNROLL=%d GROUPM=%d HOIST=%d SPLITK=%d",
+             "BM=%d BN=%d BK=%d WM=%d WN=%d TM=%d TN=%d STAGES=%d SDB=%d PAD=%d REGDB=%d UNROLL=%d GROUPM=%d HOIST=%d SPLITK=%d "
+             "STREAMK=%d",
              e->BM, e->BN, e->BK, e->WM, e->WN, e->TM, e->TN, e->STAGES, e->SDB, e->PAD, e->REGDB, e->UNROLL,
-             e->GROUPM, e->HOIST, splitk(e));
+             e->GROUPM, e->HOIST, splitk(e), streamk(e));
   if (time_ms) *time_ms = e->time_ms;
   if (measured) measured[0] = e->problem[1], measured[1] = e->problem[2], measured[2] = e->problem[0];
   if (source) *source = e->source;

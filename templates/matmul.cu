@@ -37,23 +37,44 @@
 //               last argument `groupm` (read once per block), so configurations that differ
 //               only in it share one compile. With -DGROUPM=v (Kernel Tuner, bench/ harnesses)
 //               the value is a compile-time constant and the argument is ignored.
-//   SPLITK      split-K: 1 none; S = 2..8: each tile of C is computed by S blocks, block s taking
-//               the s-th of S nearly equal runs of the k tiles (none when there are fewer k tiles
-//               than S), and the S blocks of a tile are one thread block cluster
-//               (__cluster_dims__(S, 1, 1), sm_90 and later: blocks s = blockIdx.x % S of tile
-//               blockIdx.x / S). Each stores its partial tile in its shared memory; after a
-//               cluster barrier block s adds the S partials of the s-th share of the tile through
-//               distributed shared memory, always in the order 0..S-1 (the same bits in every
-//               run: no atomics), and writes that share of C. One launch, no workspace, no
-//               spin-wait. Built for an architecture without clusters (before sm_90) the kernel
-//               takes the same grid, and block 0 of each tile computes all of K while the others
-//               return at once: correct, not split.
+//   SPLITK      split-K inside a tile: 1 none; S = 2..8: each tile of C is computed by S blocks,
+//               block s taking the s-th of S nearly equal runs of the tile's k tiles (none when
+//               there are fewer k tiles than S), and the S blocks of a tile are one thread block
+//               cluster (__cluster_dims__(S, 1, 1), sm_90 and later: blocks s = blockIdx.x % S of
+//               cluster blockIdx.x / S). Each stores its partial tile in its shared memory; after
+//               a cluster barrier block s adds the S partials of the s-th share of the tile
+//               through distributed shared memory, always in the order 0..S-1 (the same bits in
+//               every run), and writes that share of C. No workspace, no spin-wait. Built for an
+//               architecture without clusters (before sm_90) the kernel takes the same grid, and
+//               block 0 of each cluster does all of its K while the others return at once.
+//   STREAMK     0: one tile of C per cluster (grid: tiles * SPLITK blocks). k > 0: stream-K, a
+//               persistent grid of about k blocks per SM (the grid is the launcher's: see
+//               Launch): the tiles' k tiles, tile after tile, are cut into one contiguous run per
+//               cluster, so every SM gets the same work whatever the tile count (no last wave
+//               mostly idle: 4097^3 has 4.25 waves of 128x256 tiles; 256x256x16384 has 2 tiles of
+//               512 k tiles each). A tile that a cluster covers whole is written as above; a tile
+//               cut between clusters is finished by the last of its clusters to get there: each
+//               writes its partial tile to the workspace `ws` (its slot: two per cluster), then
+//               counts itself in the tile's counter (one per tile and share, at the head of ws);
+//               the block that brings the count to the number of the tile's clusters adds the
+//               partials in cluster order (the same bits in every run, whatever the order of
+//               arrival), resets the counter to 0 for the next launch, and writes C. One launch,
+//               no spin-wait (so no block waits for one that is not running). `ws` holds at
+//               least MM_WS_FLOATS(grid) floats (below) whose counters are zero before the first
+//               launch; with fewer (ws_floats smaller), the clusters take whole tiles in turn
+//               instead (correct, balanced only per tile).
 //
 // Shared memory (dynamic, STAGES buffers, or one when STAGES=1), per buffer:
 //   As[BK][BM+PAD]  A transposed (k-major), so a thread's TM rows at one k are float4s;
 //   Bs[BK][BN]      B as in memory.
 //   Bytes: NBUF * BK * (BM + PAD + BN) * 4, NBUF = STAGES (2 when STAGES=1 and SDB=1, else 1);
 //   with SPLITK > 1 at least BM * BN * 4 (the partial tile); lua/matmul_space.lua computes the same.
+//
+// Workspace (STREAMK > 0; the arguments ws, ws_floats; unused otherwise, may be NULL and 0):
+//   MM_WS_FLOATS(grid) = MM_WS_FLAGS(grid) + 2 * (grid / SPLITK) * BM * BN floats: grid counters
+//   (unsigned, rounded up to 64) that must be 0 before the first launch and are 0 again after
+//   each complete launch, then two partial tiles per cluster. Launches that share a workspace
+//   must not run at the same time (kernels/matmul_launch.cu orders them).
 //
 // Global loads: B always moves in 16-byte pieces (float4 / 16-byte cp.async) when N % 4 == 0;
 // A moves as float4 along k (STAGES=1) when K % 4 == 0, and element by element into the
@@ -74,8 +95,10 @@
 // C++ for bench/matmul_emu.cpp (a CPU emulator that checks indexing, barriers and waits).
 //
 // Launch (as lua/matmul_space.lua computes it):
-//   block (BM/WM * BN/WN * 32), grid (ceil(M/BM) * ceil(N/BN) * SPLITK), dynamic shared memory
-//   as above; a plain launch (the cluster shape is the kernel's own).
+//   block (BM/WM * BN/WN * 32), dynamic shared memory as above, a plain launch (the cluster shape
+//   is the kernel's own); grid: STREAMK=0: ceil(M/BM) * ceil(N/BN) * SPLITK blocks; STREAMK=k:
+//   SPLITK * min(k * SMs / SPLITK, k tiles of all tiles) blocks, SMs the GPU's multiprocessors
+//   (any grid that is a multiple of SPLITK is correct; this one fills the GPU once).
 //
 // With -DCUTUNE_REFERENCE=1 the file provides only matmul_ref: one element of C per thread,
 // accumulated in float64 in order k = 0..K-1, block {16, 16}, grid (ceil(N/16), ceil(M/16)).
@@ -138,6 +161,21 @@
 #define MM_CLUSTER_DIMS __cluster_dims__(SPLITK, 1, 1)
 #else
 #define MM_CLUSTER_DIMS
+#endif
+#ifndef STREAMK
+#define STREAMK 0
+#endif
+#if STREAMK < 0 || STREAMK > 4
+#error "STREAMK must be 0..4 (blocks per SM of the persistent grid)"
+#endif
+// the workspace of a stream-K grid of g blocks, in floats (the counters first, 256-byte aligned)
+#define MM_WS_FLAGS(g) (((long long)(g) + 63) / 64 * 64)
+#define MM_WS_FLOATS(g) (MM_WS_FLAGS(g) + 2LL * ((g) / SPLITK) * BM * BN)
+// the end of the epilogue of a tile: the next tile of the cluster's run with STREAMK
+#if STREAMK
+#define MM_TILE_DONE goto mm_tile_done
+#else
+#define MM_TILE_DONE return
 #endif
 
 #define MM_LM (WM / TM)                       // lanes along m in a warp
@@ -240,7 +278,8 @@ __device__ __forceinline__ float4 mm_dsmem_ld4(const float *p, int rank) {
 #endif
 
 extern "C" __global__ void __launch_bounds__(MM_THREADS) MM_CLUSTER_DIMS
-matmul(float *C, const float *A, const float *B, int M, int N, int K, float alpha, float beta, int groupm) {
+matmul(float *C, const float *A, const float *B, int M, int N, int K, float alpha, float beta, int groupm, float *ws,
+       int ws_floats) {
 #ifdef GROUPM
   (void)groupm;
   const int group_m = GROUPM;
@@ -260,13 +299,36 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
   // Block order: bands of group_m block rows, column by column inside a band.
   const int gm = (M + BM - 1) / BM, gn = (N + BN - 1) / BN;
 #if SPLITK > 1
-  const int b = blockIdx.x / SPLITK, slice = blockIdx.x % SPLITK;  // slice = the rank in the cluster
+  const int cl = blockIdx.x / SPLITK, slice = blockIdx.x % SPLITK;  // slice = the rank in the cluster
 #if !MM_CLUSTER
   if (slice) return;  // no clusters before sm_90: slice 0 does all of K, the others nothing
 #endif
 #else
-  const int b = blockIdx.x;
+  const int cl = blockIdx.x, slice = 0;
 #endif
+  (void)slice;
+
+#if STREAMK
+  // ---- stream-K: cluster cl walks the k tiles [it, it_end) of all tiles, tile after tile ----
+  const int KTT = K > BK ? (K + BK - 1) / BK : 1;        // k tiles per tile of C (K = 0: one, empty)
+  const int ncl = gridDim.x / SPLITK;                    // clusters
+  const long long T = (long long)gm * gn * KTT;          // k tiles of all tiles
+  // with too small a workspace: whole tiles cl, cl + ncl, ... (no partial tiles)
+  const bool split = (long long)ws_floats >= MM_WS_FLOATS(gridDim.x);
+  const long long it_end = split ? T * (cl + 1) / ncl : T;
+  for (long long it = split ? T * cl / ncl : (long long)cl * KTT; it < it_end;) {
+    const int b = (int)(it / KTT);                       // the tile
+    const int ka = (int)(it - (long long)b * KTT);       // its k tiles [ka, kb) are this cluster's
+    const int kb = (int)(it_end - it < KTT - ka ? ka + (it_end - it) : KTT);
+    it = split ? it + (kb - ka) : it + (long long)ncl * KTT;
+    const bool whole = ka == 0 && kb == KTT;  // this cluster has all of the tile's k tiles
+    __syncthreads();  // the previous tile's reads of the shared memory are done: it is the next one's
+#else
+  (void)ws, (void)ws_floats;
+  {
+    const int b = cl;
+#endif
+  {
   const int band = b / (group_m * gn);
   const int first = band * group_m;
   const int rows = (gm - first < group_m) ? gm - first : group_m;
@@ -281,9 +343,15 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
 
   const bool avec = (K & 3) == 0, bvec = (N & 3) == 0;  // leading dimensions allow 16-byte pieces
   (void)avec;  // the cp.async path moves A element by element whatever K is
-  // This block's k tiles: all of them, or with SPLITK its slice's share (the slices of a tile
-  // are consecutive blocks of one cluster; a slice may get none when K is short)
-#if MM_CLUSTER
+  // This block's k tiles: all of them (of this cluster's run with STREAMK), or with SPLITK its
+  // slice's share (the slices of a tile are consecutive blocks of one cluster; a slice may get
+  // none when K is short)
+#if STREAMK && MM_CLUSTER
+  const int kt0 = ka + (int)((long long)(kb - ka) * slice / SPLITK);
+  const int KT = ka + (int)((long long)(kb - ka) * (slice + 1) / SPLITK) - kt0;
+#elif STREAMK
+  const int kt0 = ka, KT = kb - ka;
+#elif MM_CLUSTER
   const long long kt_all = (K + BK - 1) / BK;
   const int kt0 = (int)(kt_all * slice / SPLITK);
   const int KT = (int)(kt_all * (slice + 1) / SPLITK) - kt0;
@@ -703,6 +771,73 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
   mm_wait<0>();
 #endif
 
+#if STREAMK
+  // ---- stream-K: the tile's partials, when clusters share it ----
+  // the cluster whose run holds k tile i of all tiles (the runs are [T*c/ncl, T*(c+1)/ncl))
+  auto owner = [&](long long i) { return (int)(((i + 1) * ncl - 1) / T); };
+  // the partial tile of cluster c at tile b: slot 0 when b is where c's run starts, else 1 (a run
+  // starts in one tile and ends in one, so a cluster shares at most two)
+  auto slot = [&](int c) {
+    const int ftile = (int)(T * c / ncl / KTT);
+    return ws + MM_WS_FLAGS(gridDim.x) + (2LL * c + (b == ftile ? 0 : 1)) * (BM * BN);
+  };
+  // After the block stored its partial (every thread its part, then __threadfence): counts it in
+  // the counter of the tile (and of this block's share: one per slice) and says whether it was
+  // the last of the tile's clusters c0..c1 (the counter is then reset for the next launch: every
+  // cluster of the tile has counted, none touches it again in this launch).
+  auto last_of = [&](int c0, int c1) {
+    __syncthreads();  // every thread's part of the partial is stored
+    unsigned *count = reinterpret_cast<unsigned *>(ws) + (long long)c0 * SPLITK + slice;
+    bool last = false;
+    if (tid == 0) {
+      last = atomicAdd(count, 1u) == (unsigned)(c1 - c0);
+      if (last) *count = 0u;
+    }
+    last = __syncthreads_or(last);
+    __threadfence();  // the others' partials, published before their counts, are read after it
+    return last;
+  };
+#endif
+#if STREAMK && !MM_CLUSTER
+  if (!whole) {
+    // the partial in the threads' own layout (float4 q of thread tid at q * threads + tid:
+    // coalesced both ways), then, in the last cluster, the sum of all of them in cluster order
+    const int c0 = owner((long long)b * KTT), c1 = owner((long long)b * KTT + KTT - 1);
+    float4 *mine = reinterpret_cast<float4 *>(slot(cl)) + tid;
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+      for (int j = 0; j < TN / 4; j++)
+        __stcg(mine + (i * (TN / 4) + j) * MM_THREADS,
+               make_float4(acc[i][4 * j], acc[i][4 * j + 1], acc[i][4 * j + 2], acc[i][4 * j + 3]));
+    __threadfence();
+    if (!last_of(c0, c1)) MM_TILE_DONE;  // another cluster finishes this tile
+    // the sum, each thread its own elements, in shared memory (free: last_of's barrier ended the
+    // main loop's reads; a split configuration has BM*BN*4 bytes of it), so that the
+    // accumulators are not live while the partials stream in
+    float4 *sum = reinterpret_cast<float4 *>(smem) + tid;
+    for (int c = c0; c <= c1; c++) {
+      const float4 *p = reinterpret_cast<const float4 *>(slot(c)) + tid;
+#pragma unroll 4
+      for (int q = 0; q < TM * TN / 4; q++) {
+        float4 v = __ldcg(p + q * MM_THREADS);
+        if (c != c0) {
+          const float4 o = sum[q * MM_THREADS];
+          v.x += o.x, v.y += o.y, v.z += o.z, v.w += o.w;
+        }
+        sum[q * MM_THREADS] = v;
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+      for (int j = 0; j < TN / 4; j++) {
+        const float4 v = sum[(i * (TN / 4) + j) * MM_THREADS];
+        acc[i][4 * j] = v.x, acc[i][4 * j + 1] = v.y, acc[i][4 * j + 2] = v.z, acc[i][4 * j + 3] = v.w;
+      }
+  }
+#endif
+
 #if MM_CLUSTER
   // ---- split-K epilogue: the SPLITK blocks of the cluster hold partial sums of one tile ----
   // Each stores its partial tile (BM x BN, row-major) in its own shared memory, which the
@@ -736,6 +871,31 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
       *reinterpret_cast<float4 *>(part + 4 * e) = v;
     }
     mm_cluster_arrive();  // this block's reads of the others' tiles are done
+#if STREAMK
+    // a tile shared with other clusters: this block's share goes to the workspace (slot layout:
+    // the tile's float4s, each block its share), and the last cluster to count itself for this
+    // share adds the clusters' shares in cluster order and writes that share of C
+    bool finish = true;
+    if (!whole) {
+      const int c0 = owner((long long)b * KTT), c1 = owner((long long)b * KTT + KTT - 1);
+      float4 *mine = reinterpret_cast<float4 *>(slot(cl));
+      for (int e = lo + tid; e < hi; e += MM_THREADS) __stcg(mine + e, *reinterpret_cast<const float4 *>(part + 4 * e));
+      __threadfence();
+      finish = last_of(c0, c1);
+      if (finish)
+        for (int c = c0; c <= c1; c++) {
+          const float4 *p = reinterpret_cast<const float4 *>(slot(c));
+#pragma unroll 4
+          for (int e = lo + tid; e < hi; e += MM_THREADS) {
+            float4 v = __ldcg(p + e);
+            float4 *d = reinterpret_cast<float4 *>(part + 4 * e);  // this thread's own e: no barrier
+            if (c != c0) v.x += d->x, v.y += d->y, v.z += d->z, v.w += d->w;
+            *d = v;
+          }
+        }
+    }
+    if (finish) {
+#endif
     // C = alpha * sum + beta * C over the share, MM_RB float4s at a time: their loads of C are
     // issued before their stores (a load cannot pass an earlier store to C, which may alias it)
     constexpr int MM_RB = 4;
@@ -780,8 +940,11 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
         }
       }
     }
-    mm_cluster_wait();  // the others are done with this block's tile: it may exit
-    return;
+#if STREAMK
+    }
+#endif
+    mm_cluster_wait();  // the others are done with this block's tile: it may exit (or reuse it)
+    MM_TILE_DONE;
   }
 #endif
 
@@ -846,7 +1009,7 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
           if (gm_ < M && gn0 + u < N) C[(long long)gm_ * N + gn0 + u] = mine[u] + beta * c[u];
       }
 #endif
-    return;
+    MM_TILE_DONE;
   }
 #else
   if (!bvec) {
@@ -868,7 +1031,7 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
         if (gm_ < M && gn_ < N) C[(long long)gm_ * N + gn_] = alpha * acc[i][j] + beta * c[j];
       }
     }
-    return;
+    MM_TILE_DONE;
   }
 #endif
   // N % 4 == 0: a float4 of C is wholly inside or wholly outside. Rows in chunks of MM_EC: the
@@ -905,6 +1068,11 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
       }
     }
   }
+  }  // the tile
+#if STREAMK
+  mm_tile_done:;
+#endif
+  }  // the cluster's tiles (one without STREAMK)
 }
 
 #else  // CUTUNE_REFERENCE
@@ -912,8 +1080,8 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
 // The reference: one element of C per thread, the dot product in float64 in order k = 0..K-1,
 // so it is more accurate than any float32 variant. Block {16, 16}, grid (ceil(N/16), ceil(M/16)).
 extern "C" __global__ void matmul_ref(float *C, const float *A, const float *B, int M, int N, int K, float alpha,
-                                      float beta, int groupm) {
-  (void)groupm; // the tuned kernel's arguments, all of them
+                                      float beta, int groupm, float *ws, int ws_floats) {
+  (void)groupm, (void)ws, (void)ws_floats; // the tuned kernel's arguments, all of them
   const int n = blockIdx.x * blockDim.x + threadIdx.x;
   const int m = blockIdx.y * blockDim.y + threadIdx.y;
   if (m >= M || n >= N) return;

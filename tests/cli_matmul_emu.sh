@@ -11,7 +11,15 @@
 # a multiple of the split, N % 4 != 0), and a planted race in its protocol (a block says it is
 # done reading the others' partial tiles before it reads them, so a peer may leave the cluster,
 # its shared memory gone, while it still reads) passes the plain schedule and fails a random one.
-# Skipped (77) without g++ or python3. About 6 s of CPU.
+# Stream-K (STREAMK > 0: a persistent grid, tiles cut between clusters finished through a
+# workspace by the last cluster to get there): configurations without and with SPLITK are correct
+# on every grid of the emulator (one cluster, three, more clusters than tiles, no workspace)
+# under the plain and two random schedules, with the same bits under all three (the partials are
+# added in cluster order, whoever is last); and three planted bugs are caught: the barrier
+# between a cluster's tiles left out (the next tile's copies overwrite what slow threads still
+# read), the partials added from the last cluster's own onwards (right values, bits that depend
+# on which cluster is last), the counter left unreset (the next launch would miscount).
+# Skipped (77) without g++ or python3. About 30 s of CPU.
 set -euo pipefail
 cd "${CUTUNE_SRC:-$(dirname "$0")/..}"
 command -v g++ >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1 || { echo "no g++ or python3: skipped"; exit 77; }
@@ -89,3 +97,63 @@ done
 [ $caught = 1 ] || fail "no random schedule caught the planted split-K race: $(cat "$tmp/smut.out")"
 grep -q "^WRONG" "$tmp/smut.out" || fail "the planted split-K race: $(cat "$tmp/smut.out")"
 echo "ok: a random schedule catches the planted split-K race (seed $seed)"
+
+# stream-K: correct on every grid under three schedules, the same bits under all of them
+SK="-DBM=64 -DBN=32 -DBK=16 -DWM=32 -DWN=16 -DTM=4 -DTN=4 -DSTAGES=3 -DSDB=0 -DPAD=4 -DREGDB=1 -DUNROLL=0 -DGROUPM=1 -DHOIST=1"
+for split in 1 2; do
+  # shellcheck disable=SC2086
+  g++ -O1 -std=c++17 -Wno-unknown-pragmas $SK -DSPLITK=$split -DSTREAMK=1 -o "$tmp/sk" bench/matmul_emu.cpp 2>"$tmp/build.err" ||
+    { cat "$tmp/build.err"; fail "building the emulator (stream-K, SPLITK=$split)"; }
+  hashes=""
+  for seed in "" 1 2; do
+    out=$(MM_EMU_SEED=$seed "$tmp/sk" 2>&1) || fail "stream-K SPLITK=$split, seed '${seed:-plain}': $out"
+    grep -q "^correct: .* SPLITK=$split STREAMK=1" <<<"$out" || fail "stream-K SPLITK=$split, seed '${seed:-plain}': $out"
+    hashes="$hashes ${out##*bits=}"
+  done
+  # shellcheck disable=SC2086
+  [ "$(printf '%s\n' $hashes | sort -u | wc -l)" = 1 ] || fail "stream-K SPLITK=$split: the bits differ between schedules:$hashes"
+done
+echo "ok: stream-K (SPLITK=1 and 2) is correct on every grid, the same bits under three schedules"
+
+# planted stream-K bugs, each on a copy of the template
+mkdir -p "$tmp/k/bench" "$tmp/k/templates"
+cp bench/matmul_emu.cpp "$tmp/k/bench/"
+mutant() { # NAME OLD NEW: build the emulator (stream-K, SPLITK=1) on the template with OLD replaced by NEW
+  python3 - "$tmp/k/templates/matmul.cu" "$2" "$3" <<'EOF' || fail "the template's stream-K code changed: update the planted bug '$1'"
+import sys
+s = open("templates/matmul.cu").read()
+if s.count(sys.argv[2]) != 1: sys.exit(1)
+open(sys.argv[1], "w").write(s.replace(sys.argv[2], sys.argv[3]))
+EOF
+  # shellcheck disable=SC2086
+  g++ -O1 -std=c++17 -Wno-unknown-pragmas $SK -DSPLITK=1 -DSTREAMK=1 -o "$tmp/kmut" "$tmp/k/bench/matmul_emu.cpp" 2>"$tmp/build.err" ||
+    { cat "$tmp/build.err"; fail "building the emulator on the planted bug '$1'"; }
+}
+mutant barrier "    __syncthreads();  // the previous tile's reads of the shared memory are done: it is the next one's
+" ""
+if out=$("$tmp/kmut" 2>&1); then fail "the missing barrier between a cluster's tiles passes: $out"; fi
+grep -q "^WRONG" <<<"$out" || fail "the missing barrier between tiles: $out"
+mutant order "    for (int c = c0; c <= c1; c++) {
+      const float4 *p = reinterpret_cast<const float4 *>(slot(c)) + tid;
+#pragma unroll 4
+      for (int q = 0; q < TM * TN / 4; q++) {
+        float4 v = __ldcg(p + q * MM_THREADS);
+        if (c != c0) {" "    for (int k = 0; k <= c1 - c0; k++) {
+      const int c = c0 + (cl - c0 + k) % (c1 - c0 + 1);
+      const float4 *p = reinterpret_cast<const float4 *>(slot(c)) + tid;
+#pragma unroll 4
+      for (int q = 0; q < TM * TN / 4; q++) {
+        float4 v = __ldcg(p + q * MM_THREADS);
+        if (k != 0) {"
+hashes=""
+for seed in 1 2 3; do
+  out=$(MM_EMU_SEED=$seed "$tmp/kmut" 2>&1) || fail "the planted summation order gives wrong values (it should only change bits): $out"
+  hashes="$hashes ${out##*bits=}"
+done
+# shellcheck disable=SC2086
+[ "$(printf '%s\n' $hashes | sort -u | wc -l)" -gt 1 ] || fail "a summation order that depends on the last cluster gives the same bits under three schedules"
+mutant reset "      if (last) *count = 0u;
+" ""
+if out=$("$tmp/kmut" 2>&1); then fail "a counter left unreset passes: $out"; fi
+grep -q "counter .* is not 0 after the launch" <<<"$out" || fail "the unreset counter: $out"
+echo "ok: the three planted stream-K bugs are caught (missing barrier, arrival-order sums, unreset counter)"
