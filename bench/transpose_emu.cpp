@@ -44,6 +44,10 @@ static void emu_align_check(const void *p, size_t bytes) {
   }
 }
 #define TR_ALIGN_CHECK(p, bytes) emu_align_check(p, bytes)
+// which block writes each 32-byte sector and 128-byte line of out (from the buffer's start, as
+// cudaMalloc's are 256-byte aligned): a sector written in part by two blocks is a partial write
+static void emu_store(const float *p, int floats);
+#define TR_STORE_HOOK(p, floats) emu_store(p, floats)
 static void __syncthreads(void);
 static float &emu_smem(float *tile, long i, long size);
 #define TR_SMEM(i) emu_smem(tile, (i), (long)(sizeof tile / sizeof tile[0]))
@@ -60,6 +64,25 @@ static bool done[kMaxThreads], at_barrier[kMaxThreads];
 static float *g_out;
 static const float *g_in;
 static int g_N, g_M;
+
+// per sector (8 floats) and line (32 floats) of out: the block that wrote it first (-1: none),
+// and how many writes came from another block, in sectors / lines that hold no boundary between
+// two rows of out (such a sector is shared by the last block of one row and the first of the
+// next whatever the tiling)
+static std::vector<long> sector_by, line_by;
+static long shared_sectors, shared_lines;
+static long block_id;
+static bool inside_row(size_t first, size_t floats) { return first / g_N == (first + floats - 1) / g_N; }
+static void emu_store(const float *p, int floats) {
+  for (int k = 0; k < floats; k++) {
+    const size_t i = (size_t)(p + k - g_out);
+    long &s = sector_by[i / 8], &l = line_by[i / 32];
+    if (s < 0) s = block_id;
+    else if (s != block_id && inside_row(i / 8 * 8, 8)) shared_sectors++;
+    if (l < 0) l = block_id;
+    else if (l != block_id && inside_row(i / 32 * 32, 32)) shared_lines++;
+  }
+}
 
 // shared-access log of the current block: per thread, (barrier phase, word) in program order
 struct acc { int phase; long word; };
@@ -169,7 +192,12 @@ static void geometry(int N, int M) {
   gridDim = {cdiv(M, 32), cdiv(N, BLOCK_ROWS), 1};
 #else
   blockDim = {TILE / VEC, BLOCK_ROWS, 1};
-  gridDim = {cdiv(M, TILE), cdiv(cdiv(N, TILE), TPB), 1};
+#if ALIGN
+  const unsigned gy = N % ALIGN ? cdiv(N + ALIGN - 1, TILE) : cdiv(N, TILE);  // ALIGN: shifted rows of out
+#else
+  const unsigned gy = cdiv(N, TILE);
+#endif
+  gridDim = {cdiv(M, TILE), cdiv(gy, TPB), 1};
 #endif
   nthreads = blockDim.x * blockDim.y;
 }
@@ -195,9 +223,11 @@ static int check(int N, int M, int conflicts) {
   g_M = M;
   geometry(N, M);
   smem_oob = false;
+  sector_by.assign(n / 8 + 1, -1), line_by.assign(n / 32 + 1, -1);
   for (unsigned by = 0; by < gridDim.y; by++)
     for (unsigned bx = 0; bx < gridDim.x; bx++) {
       blockIdx = {bx, by, 0};
+      block_id = (long)by * gridDim.x + bx;
       if (run_block() != 0) return -1;
       if (conflicts) count_conflicts();
     }
@@ -230,13 +260,17 @@ int main(void) {
   int bad = 0;
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
     if (check(sizes[i][0], sizes[i][1], i == 0 ? 1 : i == 12 ? 2 : 0) != 0) bad++;
-  printf("TILE=%d PAD=%d SWIZZLE=%d BLOCK_ROWS=%d VEC=%d: %s", TILE, PAD, SWIZZLE, BLOCK_ROWS, VEC,
+  printf("TILE=%d PAD=%d SWIZZLE=%d BLOCK_ROWS=%d VEC=%d ALIGN=%d: %s", TILE, PAD, SWIZZLE, BLOCK_ROWS, VEC, ALIGN,
          bad ? "WRONG" : "correct");
+  // over all sizes: writes to a sector (line) of out that another block writes too, row
+  // boundaries aside (ALIGN=8: no sector, ALIGN=32: no line)
+  printf("  out writes to a sector another block writes: %ld, to a line: %ld;", shared_sectors, shared_lines);
   if (instr_[0][0] && instr_[0][1])
     printf("  smem wavefronts/instr: store %.2f load %.2f", (double)waves_[0][0] / instr_[0][0],
            (double)waves_[0][1] / instr_[0][1]);
-  if (VEC > 1 && instr_[1][0] && instr_[1][1])  // 197 x 203: rows of in and out not VEC-aligned
-    printf(" (peeled: store %.2f load %.2f)", (double)waves_[1][0] / instr_[1][0], (double)waves_[1][1] / instr_[1][1]);
+  if ((VEC > 1 || ALIGN) && instr_[1][0] && instr_[1][1])  // 197 x 203: rows of in and out not VEC- (ALIGN-) aligned
+    printf(" (%s: store %.2f load %.2f)", ALIGN ? "shifted" : "peeled", (double)waves_[1][0] / instr_[1][0],
+           (double)waves_[1][1] / instr_[1][1]);
   printf("\n");
   return bad ? 1 : 0;
 }
