@@ -341,7 +341,7 @@ static int run_cluster(void) {
 // Geometry and shared memory exactly as lua/matmul_space.lua computes them.
 static size_t smem_bytes(void) {
   const size_t pipe = (size_t)MM_NBUF * BK * (BM + PAD + BN) * 4, tile = (size_t)BM * BN * 4;
-  return SPLITK > 1 && tile > pipe ? tile : pipe;
+  return (SPLITK > 1 || STREAMK > 0) && tile > pipe ? tile : pipe;  // the partial tile, the stream-K sum
 }
 
 // One launch over a grid of `clusters` clusters (the plain schedule: in order; a random one: in a

@@ -68,7 +68,8 @@
 //   As[BK][BM+PAD]  A transposed (k-major), so a thread's TM rows at one k are float4s;
 //   Bs[BK][BN]      B as in memory.
 //   Bytes: NBUF * BK * (BM + PAD + BN) * 4, NBUF = STAGES (2 when STAGES=1 and SDB=1, else 1);
-//   with SPLITK > 1 at least BM * BN * 4 (the partial tile); lua/matmul_space.lua computes the same.
+//   with SPLITK > 1 or STREAMK > 0 at least BM * BN * 4 (the partial tile, the stream-K sum);
+//   lua/matmul_space.lua computes the same.
 //
 // Workspace (STREAMK > 0; the arguments ws, ws_floats; unused otherwise, may be NULL and 0):
 //   MM_WS_FLOATS(grid) = MM_WS_FLAGS(grid) + 2 * (grid / SPLITK) * BM * BN floats: grid counters
