@@ -194,9 +194,12 @@ cat "$B/logs/main_sgemm.txt" "$B/logs/main_transpose.txt" >>"$build_log"
 "$NVCC" -arch="$ARCH" -o "$B/templates_transpose" "$B/transpose_main.o" "$B"/gen/tr_*.o >>"$build_log" 2>&1 ||
   { tail -20 "$build_log"; echo "templates_session: linking templates_transpose failed"; exit 1; }
 echo "built in $(( $(date +%s) - t0 )) s"
+sk_built="not built (CUTUNE unset)"
+[ -f "$B/logs/sk_build.txt" ] && { [ -x "$B/sk/nv/sgemm_example" ] && sk_built=built || sk_built="FAILED (logs/sk_build.txt)"; }
 if [ -n "${BUILD_ONLY:-}" ]; then
+  cat "$B/logs/sk_build.txt" >>"$build_log" 2>/dev/null
   cp "$build_log" "$OUT/templates_build.txt"
-  echo "BUILD_ONLY: built $B/templates_sgemm and $B/templates_transpose (not run)"
+  echo "BUILD_ONLY: built templates_sgemm and templates_transpose (not run); the split-K launcher example: $sk_built"
   exit 0
 fi
 
