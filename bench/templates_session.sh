@@ -266,7 +266,7 @@ summary="$OUT/templates_session.txt"
   echo "templates_session: sgemm $((t1 - t0)) s, transpose $((t2 - t1)) s, ncu $((t3 - t2)) s on $(head -1 "$B/logs/sgemm.txt")"
   cat "$B/logs/gpu.txt"
   echo "== sgemm: best candidate per shape (share of cuBLAS; w1o, the old template, is a control)"
-  grep -E '^(SHAPE|BEST|SUMMARY|SWEEP-FAIL)|WRONG|NONDET|FAILED|error' "$B/logs/sgemm.txt"
+  grep -E '^(RESIDENT|SHAPE|BEST|SUMMARY|SWEEP-FAIL)|WRONG|NONDET|FAILED|error' "$B/logs/sgemm.txt"
   echo "== sgemm: the old template (w1o) against the new (w1) and stream-K (wk), per shape"
   grep -E '^ROW \S+ (w1|w1o|wk) ' "$B/logs/sgemm.txt" | awk '{print $2, $3, $4, $8}'
   tail -1 "$B/logs/sgemm.txt"

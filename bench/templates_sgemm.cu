@@ -11,8 +11,9 @@
 // element passes when |c - ref| <= 4 * 2^-24 * max(K, 64) * max(1, |ref|): lua/matmul_space.lua's
 // rule with this K), split-K and stream-K ones run twice more and compared bit for bit
 // (deterministic), then timed (3 warm-ups, median of --reps launches each between its own event
-// pair: bench/bench_common.cuh). The grid is the space's and kernels/matmul_launch.cu's: one tile
-// per cluster, or with STREAMK a persistent grid of STREAMK blocks per SM of this GPU, with one
+// pair: bench/bench_common.cuh). The grid is kernels/matmul_launch.cu's: one tile per cluster, or
+// with STREAMK a persistent grid of STREAMK blocks per SM of this GPU, no more clusters than it
+// holds at once (cudaOccupancyMaxActiveClusters; lines "RESIDENT name ..."), with one
 // workspace for all (MM_WS_FLOATS of the largest, its counters zeroed once: every launch leaves
 // them at zero). A configuration built from an older template (its `legacy` flag: no workspace
 // arguments) gets the same argument list, of which it reads the first nine. Lines:
@@ -67,24 +68,46 @@ static const float kAlpha = 1.0f, kBeta = 0.5f;
 static int g_sms;          // multiprocessors of the device
 static float *g_ws;        // the stream-K workspace of every configuration
 static long long g_ws_floats;
+static std::vector<long long> g_resident;  // per configuration: the clusters the GPU holds at once
 
-// blocks of configuration c at M x N x K (lua/matmul_space.lua's grid, with this GPU's SMs)
-static long long blocks_of(const ts_mm_config &c, int M, int N, int K) {
+// the clusters of a stream-K configuration in its persistent grid: STREAMK * SMs / SPLITK, and no
+// more than the GPU holds at once (kernels/matmul_launch.cu's rule: cudaOccupancyMaxActiveClusters
+// for clusters, blocks per SM times SMs without)
+static long long sk_clusters(int i) {
+  const ts_mm_config &c = ts_mm_configs[i];
+  const long long per = (long long)c.streamk * g_sms / c.splitk;
+  return g_resident[i] > 0 ? std::min(per, g_resident[i]) : per;
+}
+// blocks of configuration i at M x N x K (lua/matmul_space.lua's grid, with this GPU's SMs)
+static long long blocks_of(int i, int M, int N, int K) {
+  const ts_mm_config &c = ts_mm_configs[i];
   const long long tiles = (long long)((M + c.bm - 1) / c.bm) * ((N + c.bn - 1) / c.bn);
   if (c.streamk == 0) return tiles * c.splitk;
-  const long long kt = K > c.bk ? (K + c.bk - 1) / c.bk : 1, per = (long long)c.streamk * g_sms / c.splitk;
-  return c.splitk * std::min(per, tiles * kt);
+  const long long kt = K > c.bk ? (K + c.bk - 1) / c.bk : 1;
+  return c.splitk * std::min(sk_clusters(i), tiles * kt);
 }
 // its workspace in floats (templates/matmul.cu's MM_WS_FLOATS) at the largest stream-K grid
-static long long ws_need(const ts_mm_config &c) {
+static long long ws_need(int i) {
+  const ts_mm_config &c = ts_mm_configs[i];
   if (c.streamk == 0) return 0;
-  const long long g = c.splitk * ((long long)c.streamk * g_sms / c.splitk);
+  const long long g = c.splitk * sk_clusters(i);
   return (g + 63) / 64 * 64 + 2 * (g / c.splitk) * c.bm * c.bn;
 }
+static long long resident(const ts_mm_config &c) {
+  int n = 0;
+  if (c.splitk > 1) {
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3((unsigned)(c.splitk * g_sms)), cfg.blockDim = dim3(c.threads), cfg.dynamicSmemBytes = c.smem;
+    if (cudaOccupancyMaxActiveClusters(&n, c.fn, &cfg) != cudaSuccess) return (void)cudaGetLastError(), 0;
+    return n;
+  }
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, c.fn, (int)c.threads, c.smem));
+  return (long long)n * g_sms;
+}
 
-static void launch(const ts_mm_config &c, float *C, const float *A, const float *B, int M, int N, int K,
-                   bool workspace = true) {
-  const long long blocks = blocks_of(c, M, N, K);
+static void launch(int i, float *C, const float *A, const float *B, int M, int N, int K, bool workspace = true) {
+  const ts_mm_config &c = ts_mm_configs[i];
+  const long long blocks = blocks_of(i, M, N, K);
   float alpha = kAlpha, beta = kBeta;
   int groupm = 8, ws_floats = workspace ? (int)g_ws_floats : 0;
   float *ws = g_ws;
@@ -94,11 +117,11 @@ static void launch(const ts_mm_config &c, float *C, const float *A, const float 
 
 // Checks configuration c at one size (inputs already in b); returns the wrong elements (0: right),
 // and sets *det to whether two more runs gave the same bits.
-static unsigned long long check(const ts_mm_config &c, const bufs &b, int M, int N, int K, bool *det,
-                                bool workspace = true) {
+static unsigned long long check(int i, const bufs &b, int M, int N, int K, bool *det, bool workspace = true) {
+  const ts_mm_config &c = ts_mm_configs[i];
   const size_t mn = (size_t)M * N;
   CK(cudaMemcpy(b.C, b.C0, mn * 4, cudaMemcpyDeviceToDevice));
-  launch(c, b.C, b.A, b.B, M, N, K, workspace);
+  launch(i, b.C, b.A, b.B, M, N, K, workspace);
   CK(cudaGetLastError());
   CK(cudaMemset(b.bad, 0, 8));
   ts_cmp<<<1024, 256>>>(b.C, b.R, (long long)mn, 4 * std::ldexp(1.0, -24) * std::max(K, 64), b.bad);
@@ -110,7 +133,7 @@ static unsigned long long check(const ts_mm_config &c, const bufs &b, int M, int
     CK(cudaMemcpy(h1.data(), b.C, mn * 4, cudaMemcpyDeviceToHost));
     for (int rep = 0; rep < 2; rep++) {
       CK(cudaMemcpy(b.C2, b.C0, mn * 4, cudaMemcpyDeviceToDevice));
-      launch(c, b.C2, b.A, b.B, M, N, K, workspace);
+      launch(i, b.C2, b.A, b.B, M, N, K, workspace);
       CK(cudaMemcpy(h2.data(), b.C2, mn * 4, cudaMemcpyDeviceToHost));
       if (memcmp(h1.data(), h2.data(), mn * 4)) *det = false;
     }
@@ -177,10 +200,16 @@ int main(int argc, char **argv) {
          prop.multiProcessorCount, ts_mm_nconfigs);
   g_sms = prop.multiProcessorCount;
   auto wanted = [&](const ts_mm_config &c) { return only.empty() || only.find("," + std::string(c.name) + ",") != std::string::npos; };
+  g_resident.assign(ts_mm_nconfigs, 0);
   for (int i = 0; i < ts_mm_nconfigs; i++) {
     const ts_mm_config &c = ts_mm_configs[i];
     if (c.smem > 48 * 1024) CK(cudaFuncSetAttribute(c.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)c.smem));
-    g_ws_floats = std::max(g_ws_floats, ws_need(c));
+    if (c.streamk > 0) {
+      g_resident[i] = resident(c);
+      printf("RESIDENT %s: %lld clusters of %d at once (%d SMs: STREAMK*SMs/SPLITK = %d); persistent grid %lld blocks\n",
+             c.name, g_resident[i], c.splitk, g_sms, c.streamk * g_sms / c.splitk, c.splitk * sk_clusters(i));
+    }
+    g_ws_floats = std::max(g_ws_floats, ws_need(i));
   }
   if (g_ws_floats) {  // one workspace, its counters zero: every launch leaves them so
     CK(cudaMalloc(&g_ws, (size_t)g_ws_floats * 4));
@@ -194,7 +223,7 @@ int main(int argc, char **argv) {
       for (int i = 0; i < ts_mm_nconfigs; i++)
         if (wanted(ts_mm_configs[i])) {
           printf("PROFILE %d %dx%dx%d %s\n", k++, s.M, s.N, s.K, ts_mm_configs[i].name);
-          launch(ts_mm_configs[i], b.C, b.A, b.B, s.M, s.N, s.K);
+          launch(i, b.C, b.A, b.B, s.M, s.N, s.K);
         }
       CK(cudaDeviceSynchronize());
       release(b);
@@ -226,8 +255,8 @@ int main(int argc, char **argv) {
       const ts_mm_config &c = ts_mm_configs[i];
       if (!wanted(c)) continue;
       bool det;
-      const unsigned long long bad = check(c, b, s.M, s.N, s.K, &det);
-      const double ms = bench_median_ms([&] { launch(c, b.C, b.A, b.B, s.M, s.N, s.K); }, r);
+      const unsigned long long bad = check(i, b, s.M, s.N, s.K, &det);
+      const double ms = bench_median_ms([&] { launch(i, b.C, b.A, b.B, s.M, s.N, s.K); }, r);
       const bool ok = bad == 0 && det;
       if (!ok) failures++;
       char verdict[64];
@@ -261,7 +290,7 @@ int main(int argc, char **argv) {
       if (!wanted(ts_mm_configs[i])) continue;
       bool det;
       const bool ws = t % 5 != 4;  // every fifth size: no workspace (stream-K takes whole tiles)
-      const unsigned long long bad = check(ts_mm_configs[i], b, M, N, K, &det, ws);
+      const unsigned long long bad = check(i, b, M, N, K, &det, ws);
       if (bad || !det) {
         if (!failed[i])
           printf("SWEEP-FAIL %s at %dx%dx%d%s: %llu wrong%s\n", ts_mm_configs[i].name, M, N, K, ws ? "" : " (no workspace)", bad,

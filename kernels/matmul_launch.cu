@@ -9,7 +9,8 @@
 // launch runs the slices of a tile as one cluster on sm_90 and later, and on an older GPU the
 // kernel built for it computes each tile in its first block (the others return at once). A
 // stream-K entry (STREAMK = k > 0) gets a persistent grid of about k blocks per multiprocessor of
-// this device (SPLITK * min(k * SMs / SPLITK, k tiles of all tiles)) and the workspace its tiles
+// this device (SPLITK * min(k * SMs / SPLITK, the clusters it holds at once, k tiles of all
+// tiles)) and the workspace its tiles
 // cut between clusters go through: a buffer per device (kernels/launch_workspace.h), allocated
 // by the first such call and grown when a call needs more (cudaMalloc, its counters zeroed on
 // the stream; the kernels leave them at zero), and calls on different streams that use it run
@@ -67,6 +68,31 @@ static cudaError_t allow_shared(const device_id *d, const void *k, const cutune_
   return r;
 }
 
+// The clusters of a stream-K entry that this device holds at once (its persistent grid must not
+// be more: the rest would run in a second round): cudaOccupancyMaxActiveClusters for clusters
+// (sm_90 and later: SMs of one GPC per cluster, so fewer than SMs / SPLITK where a GPC's SMs are
+// not a multiple of it), else the blocks per SM times the SMs; once per device and configuration.
+// 0 where the query fails (the caller keeps k * SMs / SPLITK).
+static long long resident_clusters(const device_id *d, const void *k, const cutune_matmul_entry *e, int S) {
+  static long long known[64][CUTUNE_MATMUL_NCONFIGS];
+  long long &c = known[d->ordinal][e->config];
+  if (c) return c > 0 ? c : 0;
+  int n = 0;
+  cudaError_t r;
+  if (S > 1 && d->major >= 9) {
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3((unsigned)(S * d->sms)), cfg.blockDim = dim3(e->block[0], e->block[1], e->block[2]);
+    cfg.dynamicSmemBytes = e->shared_bytes;
+    r = cudaOccupancyMaxActiveClusters(&n, k, &cfg);
+  } else {
+    r = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, k, (int)(e->block[0] * e->block[1] * e->block[2]), e->shared_bytes);
+    n = S > 1 ? n * d->sms / S : n * d->sms;
+  }
+  if (r != cudaSuccess) (void)cudaGetLastError();  // not sticky: clear it, keep the formula
+  c = r == cudaSuccess && n > 0 ? n : -1;
+  return c > 0 ? c : 0;
+}
+
 extern "C" cudaError_t cutune_sgemm(int M, int N, int K, float alpha, const float *A, const float *B, float beta,
                                     float *C, cudaStream_t stream) {
   if (M < 0 || N < 0 || K < 0) return cudaErrorInvalidValue;
@@ -85,7 +111,9 @@ extern "C" cudaError_t cutune_sgemm(int M, int N, int K, float alpha, const floa
   const long long tiles = cutune_launch::cdiv(M, e->BM) * cutune_launch::cdiv(N, e->BN);
   long long blocks = tiles * S;
   if (streamk(e) > 0) {  // the persistent grid: no more clusters than k tiles (K = 0: one per tile)
-    const long long ktiles = K > e->BK ? cutune_launch::cdiv(K, e->BK) : 1, per = (long long)streamk(e) * d->sms / S;
+    const long long ktiles = K > e->BK ? cutune_launch::cdiv(K, e->BK) : 1, res = resident_clusters(d, k, e, S);
+    long long per = (long long)streamk(e) * d->sms / S;
+    if (res > 0 && res < per) per = res;  // no more than the device holds at once
     blocks = S * (per < tiles * ktiles ? per : tiles * ktiles);
   }
   r = cutune_launch::grid_1d(blocks, &grid);

@@ -30,8 +30,11 @@ end
 
 -- Stream-K (STREAMK = k > 0): a persistent grid of k blocks per SM. The space cannot ask the
 -- device, so its grid counts the SMs of the GPU the store is tuned on (the H200's 132); the
--- production launcher (kernels/matmul_launch.cu) takes the device's own count. On a GPU with
--- fewer SMs the tuner's grid is simply more than one round of clusters (correct, slower).
+-- production launcher (kernels/matmul_launch.cu) takes the device's own count, and no more
+-- clusters than the device holds at once (cudaOccupancyMaxActiveClusters: a cluster's blocks
+-- share one GPC, so where a GPC's SMs are not a multiple of SPLITK the GPU holds fewer than
+-- SMs / SPLITK clusters). The tuner's grid cannot ask: on a GPU with fewer SMs, or for clusters
+-- that do not all fit, it is more than one round (correct, slower than the launcher will run it).
 local SMS = 132
 -- Blocks of a configuration that one SM holds at once, estimated (threads, shared memory with
 -- 1 KB reserved per block, registers rounded up to 8 per thread): a persistent grid of k
