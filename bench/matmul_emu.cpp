@@ -27,13 +27,16 @@
 // stops: races between them need a missing barrier, which the plain order already catches.)
 // Split-K clusters (SPLITK > 1) run as one set of coroutines: per-block and cluster barriers,
 // distributed shared memory, a block's shared memory poisoned once its threads have ended.
-// Stream-K (STREAMK > 0): each size is run on four grids (one cluster, three, more clusters than
-// tiles, three with no workspace), the clusters one after another (in launch order, or in a
-// random order under MM_EMU_SEED, so that any cluster of a shared tile may be the last to get
-// there); the partial tiles of the workspace start as NaN, every access to them is bounds-checked,
-// and its counters must be back at 0 after each launch. The last line prints a hash of the bits of
+// Stream-K (STREAMK > 0): each size is run on seven grids (one cluster, three, more clusters
+// than tiles, one more than tiles, the H200's 132, more than tiles again, three with no
+// workspace) on one workspace for the whole run, the clusters one after another (in launch
+// order, or in a random order under MM_EMU_SEED, so that any cluster of a shared tile may be the
+// last to get there); the partial tiles start as NaN, every access to them is bounds-checked
+// (never inside the counters' fixed head), stores to them are seen by other clusters only after
+// a release fence and read only after an acquire fence (see "the workspace" below), and the
+// counters must be back at 0 after each launch. The last line prints a hash of the bits of
 // every result: the same under every schedule when the sums are done in a fixed order.
-//   ./emu M N K       checks one size instead of the seven below.
+//   ./emu M N K       checks one size instead of the seven below (eight with STREAMK).
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -62,18 +65,15 @@ template <int N> static void mm_wait(void);
 static void mm_cluster_arrive(void);
 static void mm_cluster_wait(void);
 static float4 mm_dsmem_ld4(const float *p, int rank);
-// stream-K: global memory is the host's, and the clusters run one after another (a legal
-// schedule: no block waits for another), so atomics and fences need nothing more; the partial
-// tiles go through these so that their bounds are checked
-[[maybe_unused]] static unsigned atomicAdd(unsigned *p, unsigned v) {
-  const unsigned old = *p;
-  *p = old + v;
-  return old;
-}
-[[maybe_unused]] static void __threadfence(void) {}
-static void emu_ws_check(const void *p);
-[[maybe_unused]] static float4 __ldcg(const float4 *p) { emu_ws_check(p); return *p; }
-[[maybe_unused]] static void __stcg(float4 *p, float4 v) { emu_ws_check(p); *p = v; }
+// stream-K: global memory is the host's and the clusters run one after another (a legal
+// schedule: no block waits for another). The workspace follows a memory model weaker than that
+// order (below, "the workspace"): a store is seen by other clusters only after its thread's
+// __threadfence, and another cluster's partial may be read only after a fence that follows the
+// block's count (atomicAdd) -- the release/acquire pairs the GPU needs.
+static unsigned atomicAdd(unsigned *p, unsigned v);
+static void __threadfence(void);
+static float4 __ldcg(const float4 *p);
+static void __stcg(float4 *p, float4 v);
 #define MM_EMU 1
 
 #include "../templates/matmul.cu"
@@ -204,19 +204,75 @@ static float4 mm_dsmem_ld4(const float *p, int rank) {
   return v;
 }
 
+// ---- the workspace ----
+// One buffer for the whole run, as the tuner's worker, the bench harnesses and the launcher share
+// one between configurations and grids: its counters are zeroed once, at the start, and must be
+// 0 after every launch; its partial tiles are NaN before each launch (what a launch reads of
+// them it must have written). A store to a partial tile is held in its thread until the thread's
+// __threadfence (stores still held when the thread ends, or when its block counts itself in a
+// tile, become visible only after the whole launch: as late as the hardware may); a load sees this thread's own held stores, else what is visible,
+// and when that was written by another cluster the thread must have fenced after its block's
+// last count (otherwise the load could have been served before the count that says the partial
+// is complete).
+static std::vector<float> g_wsbuf;
+static std::vector<int> g_ws_writer;  // per float4 of the buffer: 1 + the cluster that wrote it
 static float *g_ws;
 static int g_ws_floats;
-// a partial-tile access: inside the workspace, past its counters, float4-aligned
-static void emu_ws_check(const void *p) {
+struct wpend { float4 *p; float4 v; };
+static std::vector<wpend> wheld_of[kMaxThreads], wlate;
+static long long count_epoch[SPLITK], fence_epoch[kMaxThreads];
+static long long ws_index(const void *p) {
   const float *f = static_cast<const float *>(p);
-  if (f < g_ws + MM_WS_FLAGS(gridDim.x) || f + 4 > g_ws + g_ws_floats || (uintptr_t)p % 16) {
-    fprintf(stderr, "workspace access out of the partial tiles: float %lld of %d\n", (long long)(f - g_ws), g_ws_floats);
+  if (f < g_ws + MM_WS_COUNTERS || f + 4 > g_ws + g_ws_floats || (uintptr_t)p % 16) {
+    fprintf(stderr, "workspace access out of the partial tiles: float %lld of %d (counters: the first %d)\n",
+            (long long)(f - g_ws), g_ws_floats, MM_WS_COUNTERS);
     abort();
   }
+  return (f - g_ws) / 4;
+}
+static void ws_apply(const wpend &w) {
+  *w.p = w.v;
+  g_ws_writer[(size_t)ws_index(w.p)] = 1 + g_cluster;
+}
+static unsigned atomicAdd(unsigned *p, unsigned v) {
+  const unsigned old = *p;
+  *p = old + v;
+  const int b = cur / MM_THREADS;
+  count_epoch[b]++;
+  // the block's stores not fenced before its count are not published by it: visible too late
+  for (int t = b * MM_THREADS; t < (b + 1) * MM_THREADS; t++) {
+    for (const wpend &w : wheld_of[t]) wlate.push_back(w);
+    wheld_of[t].clear();
+  }
+  return old;
+}
+static void __threadfence(void) {
+  for (const wpend &w : wheld_of[cur]) ws_apply(w);
+  wheld_of[cur].clear();
+  fence_epoch[cur] = count_epoch[cur / MM_THREADS];
+}
+static void __stcg(float4 *p, float4 v) {
+  ws_index(p);
+  wheld_of[cur].push_back({p, v});
+}
+static float4 __ldcg(const float4 *p) {
+  const long long i = ws_index(p);
+  const std::vector<wpend> &h = wheld_of[cur];
+  for (size_t k = h.size(); k-- > 0;)
+    if (h[k].p == p) return h[k].v;
+  const int w = g_ws_writer[(size_t)i];
+  if (w && w != 1 + g_cluster && fence_epoch[cur] < count_epoch[cur / MM_THREADS]) {
+    fprintf(stderr, "a partial tile of cluster %d read by cluster %d with no fence after its count (no acquire)\n", w - 1,
+            g_cluster);
+    abort();
+  }
+  return *p;
 }
 
 static void thread_entry(void) {
   matmul(g_C, g_A, g_B, g_M, g_N, g_K, kAlpha, kBeta, GROUPM, g_ws, g_ws_floats);
+  for (const wpend &w : wheld_of[cur]) wlate.push_back(w);  // never fenced: visible after the launch
+  wheld_of[cur].clear();
   if (!queue_of[cur].empty()) {
     fprintf(stderr, "a thread ended with %zu cp.async elements never waited for\n", queue_of[cur].size());
     abort();
@@ -299,12 +355,15 @@ static int run_cluster(void) {
     queue_of[t].clear();
     bar_pred[t] = 0;
     group_of[t] = 0;
+    wheld_of[t].clear();
+    fence_epoch[t] = 0;
     getcontext(&thr_ctx[t]);
     thr_ctx[t].uc_stack.ss_sp = stacks + (size_t)t * kStack;
     thr_ctx[t].uc_stack.ss_size = kStack;
     thr_ctx[t].uc_link = &sched_ctx;
     makecontext(&thr_ctx[t], thread_entry, 0);
   }
+  for (int b = 0; b < SPLITK; b++) count_epoch[b] = 0;
   std::vector<int> ready;
   if (rng_state) draw_weights();
   for (;;) {
@@ -346,12 +405,20 @@ static size_t smem_bytes(void) {
 
 // One launch over a grid of `clusters` clusters (the plain schedule: in order; a random one: in a
 // random order, so that any cluster of a shared stream-K tile may be the last to get there),
-// with a workspace of ws_floats floats (NaN partial tiles, zero counters); the counters must be
-// zero again afterwards. Returns 0 if it ran to its end.
+// with ws_floats floats of the run's workspace (its partial tiles NaN, its counters as the last
+// launch left them: 0); the counters must be zero again afterwards. Returns 0 if it ran to its
+// end.
 static int launch(int clusters, int ws_floats) {
   gridDim = {(unsigned)(clusters * SPLITK), 1, 1};
-  std::vector<float> ws((size_t)ws_floats, NAN);
-  for (long long i = 0; i < MM_WS_FLAGS(gridDim.x) && i < ws_floats; i++) ws[(size_t)i] = 0.f;  // counters: 0u
+  if (ws_floats && (size_t)ws_floats > g_wsbuf.size()) {  // grown: the new part NaN, counters kept
+    const size_t old = g_wsbuf.size();
+    g_wsbuf.resize((size_t)ws_floats, NAN);
+    for (size_t i = old; i < (size_t)MM_WS_COUNTERS && i < g_wsbuf.size(); i++) g_wsbuf[i] = 0.f;  // counters: 0u
+  }
+  for (size_t i = MM_WS_COUNTERS; i < g_wsbuf.size(); i++) g_wsbuf[i] = NAN;
+  g_ws_writer.assign(g_wsbuf.size() / 4 + 1, 0);
+  wlate.clear();
+  std::vector<float> &ws = g_wsbuf;
   g_ws = ws_floats ? ws.data() : nullptr, g_ws_floats = ws_floats;
   std::vector<int> order((size_t)clusters);
   for (int c = 0; c < clusters; c++) order[(size_t)c] = c;
@@ -368,9 +435,10 @@ static int launch(int clusters, int ws_floats) {
     for (int r = 0; r < SPLITK; r++) free(g_smem[r]);
     if (rc) return -1;
   }
-  for (long long i = 0; i < MM_WS_FLAGS(gridDim.x) && i < ws_floats; i++)
-    if (ws[(size_t)i] != 0.f) {
-      fprintf(stderr, "stream-K counter %lld is not 0 after the launch\n", i);
+  for (const wpend &w : wlate) *w.p = w.v;
+  for (size_t i = 0; i < (size_t)MM_WS_COUNTERS && i < ws.size(); i++)
+    if (ws[i] != 0.f) {
+      fprintf(stderr, "stream-K counter %zu is %u, not 0, after a launch of %d clusters\n", i, *reinterpret_cast<unsigned *>(&ws[i]), clusters);
       return -1;
     }
   return 0;
@@ -420,11 +488,15 @@ static int check(int M, int N, int K) {
   nthreads = MM_THREADS * SPLITK;
   const int tiles = ((M + BM - 1) / BM) * ((N + BN - 1) / BN);
 #if STREAMK
-  // Stream-K grids: one cluster (every tile whole, in turn); 3 (a few tiles cut between two);
-  // more clusters than tiles (every tile cut, runs inside one tile, runs with no k tile when
-  // there are more clusters than k tiles); and 3 with no workspace (whole tiles in turn).
+  // Stream-K grids, one after another on the run's one workspace: one cluster (every tile whole,
+  // in turn); 3 (a few tiles cut between two); more clusters than tiles (every tile cut, runs
+  // inside one tile, runs with no k tile when there are more clusters than k tiles); one more
+  // than tiles (cluster 0's first tile cut: its partial in the first slot); the H200's 132 (its
+  // SMs: many tiles cut, few k tiles each, as at 8192x8192x256); more than tiles again (after
+  // smaller grids: the sizes of the workspace's parts must not depend on the grid); and 3 with
+  // no workspace (whole tiles in turn).
   const long long T = (long long)tiles * (K > BK ? (K + BK - 1) / BK : 1);
-  const int grids[][2] = {{1, 1}, {3, 1}, {2 * tiles + 1, 1}, {3, 0}};
+  const int grids[][2] = {{1, 1}, {3, 1}, {2 * tiles + 1, 1}, {tiles + 1, 1}, {132, 1}, {2 * tiles + 1, 1}, {3, 0}};
   for (const int *g : grids) {
     const int clusters = (int)(g[0] < T + 2 ? g[0] : T + 2);
     char what[64];
@@ -451,7 +523,13 @@ int main(int argc, char **argv) {
   // and the k tiles not a multiple of the split, with N % 4 != 0
   static const int sizes[][3] = {{BM, BN, 4 * BK}, {2 * BM, BN, 5 * BK + 4}, {BM + 3, BN + 5, 2 * BK + 3},
                                  {37, 45, 29}, {BM - 1, 2 * BN - 4, 7}, {BM + 1, 8, 6 * BK},
-                                 {2 * BM - 5, BN + 3, (3 * SPLITK + 1) * BK + 5}};
+                                 {2 * BM - 5, BN + 3, (3 * SPLITK + 1) * BK + 5}
+#if STREAMK
+                                 // stream-K: 36 tiles of 3 k tiles, so that its grids of 73 and 37 clusters
+                                 // and the H200's 132 cut many tiles (8192x8192x256 on the GPU)
+                                 , {6 * BM, 6 * BN - 1, 3 * BK}
+#endif
+  };
   int bad = 0;
   if (argc == 4) {
     bad = check(atoi(argv[1]), atoi(argv[2]), atoi(argv[3])) != 0;

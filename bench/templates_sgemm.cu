@@ -91,7 +91,7 @@ static long long ws_need(int i) {
   const ts_mm_config &c = ts_mm_configs[i];
   if (c.streamk == 0) return 0;
   const long long g = c.splitk * sk_clusters(i);
-  return (g + 63) / 64 * 64 + 2 * (g / c.splitk) * c.bm * c.bn;
+  return 4096 + 2 * (g / c.splitk) * c.bm * c.bn;  // MM_WS_COUNTERS, then the partial tiles
 }
 static long long resident(const ts_mm_config &c) {
   int n = 0;

@@ -122,10 +122,11 @@ extern "C" cudaError_t cutune_sgemm(int M, int N, int K, float alpha, const floa
   float *ws = nullptr;
   int ws_floats = 0;
   if (streamk(e) > 0) {
-    // templates/matmul.cu's MM_WS_FLOATS: the counters (one per block, rounded up to 64), then
-    // two partial tiles per cluster; more than an int can count: no workspace (whole tiles)
-    const long long flags = (blocks + 63) / 64 * 64, need = flags + 2 * (blocks / S) * e->BM * e->BN;
-    if (need <= 2147483647LL) {
+    // templates/matmul.cu's MM_WS_FLOATS: 4096 counters (the same head for every entry and
+    // grid, so that all share one buffer), then two partial tiles per cluster; more than an int
+    // can count, or more blocks than counters: no workspace (whole tiles)
+    const long long flags = 4096, need = flags + 2 * (blocks / S) * e->BM * e->BN;
+    if (need <= 2147483647LL && blocks <= flags) {
       static cutune_launch::workspace pool;
       void *p;
       if ((r = pool.acquire(d->ordinal, (size_t)need * 4, (size_t)flags * 4, stream, &p)) != cudaSuccess) return r;

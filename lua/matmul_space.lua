@@ -44,16 +44,17 @@ local function blocks_per_sm(p)
   local r = cdiv(regs(p), 8) * 8
   return math.min(2048 // t, 233472 // (smem_bytes(p) + 1024), 65536 // (r * t))
 end
--- The stream-K workspace (templates/matmul.cu, MM_WS_FLOATS): one counter per block, rounded up
--- to 64, then two partial tiles per cluster; WS_FLOATS is what the space allocates for every
--- configuration (the constraint below keeps every configuration within it).
+-- The stream-K workspace (templates/matmul.cu, MM_WS_FLOATS): 4096 counters (the same head for
+-- every configuration and grid: they all share the one buffer below), then two partial tiles per
+-- cluster; WS_FLOATS is what the space allocates for every configuration (the constraint below
+-- keeps every configuration within it).
 local function sk_grid(p) return p.SPLITK * ((p.STREAMK * SMS) // p.SPLITK) end
 local function ws_floats(p)
   if p.STREAMK == 0 then return 0 end
   local g = sk_grid(p)
-  return cdiv(g, 64) * 64 + 2 * (g // p.SPLITK) * p.BM * p.BN
+  return 4096 + 2 * (g // p.SPLITK) * p.BM * p.BN
 end
-local WS_FLOATS = 64 * 5 + 2 * SMS * 32768  -- 1 x 132 clusters of 256x128, or 2 x 132 of 128x128
+local WS_FLOATS = 4096 + 2 * SMS * 32768  -- 1 x 132 clusters of 256x128, or 2 x 132 of 128x128
 
 -- Problems: the judged one first. Kmax decides the tolerance below.
 local problems = {

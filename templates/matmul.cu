@@ -72,10 +72,11 @@
 //   lua/matmul_space.lua computes the same.
 //
 // Workspace (STREAMK > 0; the arguments ws, ws_floats; unused otherwise, may be NULL and 0):
-//   MM_WS_FLOATS(grid) = MM_WS_FLAGS(grid) + 2 * (grid / SPLITK) * BM * BN floats: grid counters
-//   (unsigned, rounded up to 64) that must be 0 before the first launch and are 0 again after
-//   each complete launch, then two partial tiles per cluster. Launches that share a workspace
-//   must not run at the same time (kernels/matmul_launch.cu orders them).
+//   MM_WS_FLOATS(grid) = MM_WS_COUNTERS + 2 * (grid / SPLITK) * BM * BN floats: 4096 counters
+//   (unsigned, 16 KiB, the same head for every grid and configuration) that must be 0 before the
+//   first launch and are 0 again after each complete launch, then two partial tiles per cluster.
+//   Any configuration at any grid may use the same workspace after another; launches that share
+//   one must not run at the same time (kernels/matmul_launch.cu orders them).
 //
 // Global loads: B always moves in 16-byte pieces (float4 / 16-byte cp.async) when N % 4 == 0;
 // A moves as float4 along k (STAGES=1) when K % 4 == 0, and element by element into the
@@ -169,9 +170,15 @@
 #if STREAMK < 0 || STREAMK > 4
 #error "STREAMK must be 0..4 (blocks per SM of the persistent grid)"
 #endif
-// the workspace of a stream-K grid of g blocks, in floats (the counters first, 256-byte aligned)
-#define MM_WS_FLAGS(g) (((long long)(g) + 63) / 64 * 64)
-#define MM_WS_FLOATS(g) (MM_WS_FLAGS(g) + 2LL * ((g) / SPLITK) * BM * BN)
+// the workspace of a stream-K grid of g blocks, in floats: a head of MM_WS_COUNTERS counters of
+// a fixed size, whatever the grid, then the partial tiles. Fixed, because configurations and
+// grids of every size share one workspace (the tuner's input, the launcher's buffer per device):
+// sized by the grid (the first version), a small grid's partial tiles lay on a larger grid's
+// counters, and the larger grid's tiles then never finished (wrong on the H200 wherever a
+// cluster of a smaller grid had left a partial tile there). A grid of more blocks than counters
+// takes whole tiles.
+#define MM_WS_COUNTERS 4096
+#define MM_WS_FLOATS(g) ((long long)MM_WS_COUNTERS + 2LL * ((g) / SPLITK) * BM * BN)
 // the end of the epilogue of a tile: the next tile of the cluster's run with STREAMK
 #if STREAMK
 #define MM_TILE_DONE goto mm_tile_done
@@ -312,11 +319,13 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
 #if STREAMK
   // ---- stream-K: cluster cl walks the k tiles [it, it_end) of all tiles, tile after tile ----
   const int KTT = K > BK ? (K + BK - 1) / BK : 1;        // k tiles per tile of C (K = 0: one, empty)
-  const int ncl = gridDim.x / SPLITK;                    // clusters
   const long long T = (long long)gm * gn * KTT;          // k tiles of all tiles
+  // the clusters that get a run: all of them, or T of a grid with more clusters than k tiles (an
+  // empty run between a tile's first and last cluster would never count itself in the tile)
+  const int ncl = (int)((long long)(gridDim.x / SPLITK) < T ? gridDim.x / SPLITK : T);
   // with too small a workspace: whole tiles cl, cl + ncl, ... (no partial tiles)
-  const bool split = (long long)ws_floats >= MM_WS_FLOATS(gridDim.x);
-  const long long it_end = split ? T * (cl + 1) / ncl : T;
+  const bool split = gridDim.x <= MM_WS_COUNTERS && (long long)ws_floats >= MM_WS_FLOATS(gridDim.x);
+  const long long it_end = cl >= ncl ? 0 : split ? T * (cl + 1) / ncl : T;
   for (long long it = split ? T * cl / ncl : (long long)cl * KTT; it < it_end;) {
     const int b = (int)(it / KTT);                       // the tile
     const int ka = (int)(it - (long long)b * KTT);       // its k tiles [ka, kb) are this cluster's
@@ -780,7 +789,7 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
   // starts in one tile and ends in one, so a cluster shares at most two)
   auto slot = [&](int c) {
     const int ftile = (int)(T * c / ncl / KTT);
-    return ws + MM_WS_FLAGS(gridDim.x) + (2LL * c + (b == ftile ? 0 : 1)) * (BM * BN);
+    return ws + MM_WS_COUNTERS + (2LL * c + (b == ftile ? 0 : 1)) * (BM * BN);
   };
   // After the block stored its partial (every thread its part, then __threadfence): counts it in
   // the counter of the tile (and of this block's share: one per slice) and says whether it was

@@ -18,7 +18,9 @@
 # added in cluster order, whoever is last); and three planted bugs are caught: the barrier
 # between a cluster's tiles left out (the next tile's copies overwrite what slow threads still
 # read), the partials added from the last cluster's own onwards (right values, bits that depend
-# on which cluster is last), the counter left unreset (the next launch would miscount).
+# on which cluster is last), the counter left unreset (the next launch would miscount); and the
+# H200's failure (the counters' head sized by the grid) and a missing release or acquire fence
+# (the emulator's workspace follows a weaker memory model than its sequential schedule).
 # Skipped (77) without g++ or python3. About 30 s of CPU.
 set -euo pipefail
 cd "${CUTUNE_SRC:-$(dirname "$0")/..}"
@@ -155,5 +157,23 @@ done
 mutant reset "      if (last) *count = 0u;
 " ""
 if out=$("$tmp/kmut" 2>&1); then fail "a counter left unreset passes: $out"; fi
-grep -q "counter .* is not 0 after the launch" <<<"$out" || fail "the unreset counter: $out"
+grep -q "counter .* not 0, after a launch" <<<"$out" || fail "the unreset counter: $out"
 echo "ok: the three planted stream-K bugs are caught (missing barrier, arrival-order sums, unreset counter)"
+# the H200's stream-K failure (2026-12, second templates call): the workspace's counters sized by
+# the grid, so that a smaller grid's partial tiles lay on a larger grid's counters in the one
+# workspace every configuration shares; the emulator keeps one workspace for the run and runs
+# grids of 73 and 37 clusters one after the other: a partial tile inside the counters is caught
+mutant layout "    return ws + MM_WS_COUNTERS + (2LL" "    return ws + ((long long)gridDim.x + 63) / 64 * 64 + (2LL"
+if out=$("$tmp/kmut" 2>&1); then fail "a workspace layout that depends on the grid passes: $out"; fi
+grep -q "workspace access out of the partial tiles" <<<"$out" || fail "the grid-sized counters: $out"
+# the memory model: a partial stored without a fence before the count (the last cluster may not
+# see it), and read without a fence after the count (the read may be served before it)
+mutant release "               make_float4(acc[i][4 * j], acc[i][4 * j + 1], acc[i][4 * j + 2], acc[i][4 * j + 3]));
+    __threadfence();" "               make_float4(acc[i][4 * j], acc[i][4 * j + 1], acc[i][4 * j + 2], acc[i][4 * j + 3]));"
+if out=$("$tmp/kmut" 2>&1); then fail "a partial published without a fence passes: $out"; fi
+grep -q "^WRONG" <<<"$out" || fail "the missing release fence: $out"
+mutant acquire "    __threadfence();  // the others' partials, published before their counts, are read after it
+" ""
+if out=$("$tmp/kmut" 2>&1); then fail "partials read without a fence after the count pass: $out"; fi
+grep -q "no fence after its count" <<<"$out" || fail "the missing acquire fence: $out"
+echo "ok: the grid-sized workspace layout and both missing fences are caught"
