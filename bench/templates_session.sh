@@ -8,6 +8,7 @@
 #
 #   OUT=/tmp/out bench/templates_session.sh          # on the GPU machine, from the repository root
 #   BUILD_ONLY=1 bench/templates_session.sh          # build only (no GPU needed)
+#   QUICK=1 OUT=/tmp/out bench/templates_session.sh  # the short check: ~20 s build, ~40 s GPU (below)
 #
 # SGEMM: each configuration against cuBLAS (strict FP32: CUBLAS_DEFAULT_MATH and
 # CUBLAS_PEDANTIC_MATH, the faster counted), checked against a float64 reference with the space's
@@ -62,7 +63,7 @@ T256="BM=256 BN=128 BK=32 WM=128 WN=32 TM=16 TN=8 STAGES=3 SDB=0 PAD=4 REGDB=0 U
 T64="BM=64 BN=64 BK=32 WM=32 WN=32 TM=8 TN=4 STAGES=2 SDB=0 PAD=4 REGDB=0 UNROLL=0 HOIST=1"
 T3264="BM=32 BN=64 BK=32 WM=16 WN=32 TM=4 TN=4 STAGES=3 SDB=0 PAD=4 REGDB=1 UNROLL=0 HOIST=1"
 MM=(
-  "w1 $W SPLITK=1" "w1o $W SPLITK=1|old" "w2 $W SPLITK=2"
+  "w1 $W SPLITK=1" "w1v $W SPLITK=1 BVPATHS=2" "w1o $W SPLITK=1|old" "w2 $W SPLITK=2"
   "wk $W SPLITK=1 STREAMK=1" "w2k $W SPLITK=2 STREAMK=1" "w4k $W SPLITK=4 STREAMK=1" "w8k $W SPLITK=8 STREAMK=1"
   "q2 $T128 SPLITK=2" "qk $T128 SPLITK=1 STREAMK=1" "q4k $T128 SPLITK=4 STREAMK=1"
   "t2 $T256 SPLITK=2" "tk $T256 SPLITK=1 STREAMK=1"
@@ -78,6 +79,22 @@ TR=(
   "a32r TILE=64 PAD=0 SWIZZLE=1 BLOCK_ROWS=16 VEC=1 UNROLL=1 LDG=0 ORDER=1 TPB=1 ALIGN=32"
   "o2 ${V1/ORDER=1/ORDER=2}" "o3 ${V1/ORDER=1/ORDER=3}" "b4 ${V1/BLOCK_ROWS=8/BLOCK_ROWS=4}" "p2 ${V1/TPB=1/TPB=2}"
 )
+
+# QUICK=1: the short check (~40 s of GPU, no ncu, no transpose run): the stream-K candidates
+# (fixed: the workspace's counters no longer sized by the grid) and q2 at the shapes where they
+# were wrong, 4096^3 with the old-vs-new control (w1 one body, w1v two bodies: BVPATHS=2, w1o
+# the template before split-K), and the random-size sweep
+if [ -n "${QUICK:-}" ]; then
+  MM=(
+    "w1 $W SPLITK=1" "w1v $W SPLITK=1 BVPATHS=2" "w1o $W SPLITK=1|old"
+    "wk $W SPLITK=1 STREAMK=1" "w2k $W SPLITK=2 STREAMK=1" "w4k $W SPLITK=4 STREAMK=1" "w8k $W SPLITK=8 STREAMK=1"
+    "q2 $T128 SPLITK=2" "qk $T128 SPLITK=1 STREAMK=1" "q4k $T128 SPLITK=4 STREAMK=1" "tk $T256 SPLITK=1 STREAMK=1"
+  )
+  TR=("v1 $V1")  # built (the driver needs a table), not run
+  SHAPES_MM=${SHAPES_MM:-4096x4096x4096,1000x1003x999,1100x1284x1060,1024x8192x2048,8192x8192x256,16384x128x4096,256x256x16384,4097x4097x4097,1000x1004x1000,3000x3000x3000}
+  REPS_MM=${REPS_MM:-9}
+  NO_NCU=1
+fi
 
 # the template before split-K, for w1o (the same configuration as w1: is the aligned path as fast?)
 OLD_REV=${OLD_REV:-169c80106e}
@@ -211,8 +228,12 @@ t0=$(date +%s)
   >"$B/logs/sgemm.txt" 2>&1 || rc=1
 echo "GPU after the SGEMM: $(clocks)" >>"$B/logs/gpu.txt"
 t1=$(date +%s)
-"$B/templates_transpose" --reps "${REPS_TR:-30}" --sweep "${SWEEP_TR:-40}" ${SHAPES_TR:+--shapes "$SHAPES_TR"} \
-  >"$B/logs/transpose.txt" 2>&1 || rc=1
+if [ -n "${QUICK:-}" ]; then
+  echo "QUICK: transpose not run" >"$B/logs/transpose.txt"
+else
+  "$B/templates_transpose" --reps "${REPS_TR:-30}" --sweep "${SWEEP_TR:-40}" ${SHAPES_TR:+--shapes "$SHAPES_TR"} \
+    >"$B/logs/transpose.txt" 2>&1 || rc=1
+fi
 if [ -x "$B/sk/nv/sgemm_example" ]; then  # cutune_sgemm with its workspace: every entry right
   "$B/sk/nv/sgemm_example" 4096x4096x4096 256x256x16384 1000x1003x999 1100x1284x1060 2048x2048x2048 4097x4097x4097 \
     1x1x1 7x5x3 33x65x17 129x3x257 5x7x0 300x200x5000 >"$B/logs/sk_launcher.txt" 2>&1 || rc=1
@@ -267,9 +288,10 @@ summary="$OUT/templates_session.txt"
   cat "$B/logs/gpu.txt"
   echo "== sgemm: best candidate per shape (share of cuBLAS; w1o, the old template, is a control)"
   grep -E '^(RESIDENT|SHAPE|BEST|SUMMARY|SWEEP-FAIL)|WRONG|NONDET|FAILED|error' "$B/logs/sgemm.txt"
-  echo "== sgemm: the old template (w1o) against the new (w1) and stream-K (wk), per shape"
-  grep -E '^ROW \S+ (w1|w1o|wk) ' "$B/logs/sgemm.txt" | awk '{print $2, $3, $4, $8}'
+  echo "== sgemm: the old template (w1o) against the new (w1: one body, w1v: two) and stream-K (wk), per shape"
+  grep -E '^ROW \S+ (w1|w1v|w1o|wk) ' "$B/logs/sgemm.txt" | awk '{print $2, $3, $4, $8, $9}'
   tail -1 "$B/logs/sgemm.txt"
+  [ -n "${QUICK:-}" ] && { echo "== sgemm: every row (QUICK)"; grep -E '^ROW' "$B/logs/sgemm.txt" | awk '{print $2, $3, $4, $8, $9, $10}'; }
   echo "== transpose: best candidate per shape (share of cudaMemcpy)"
   grep -E '^(SHAPE|COPY|BEST|SUMMARY|SWEEP-FAIL)|WRONG|FAILED|error' "$B/logs/transpose.txt"
   echo "== transpose: v1 against the write-aligned a8, a32 at every shape"

@@ -285,9 +285,21 @@ __device__ __forceinline__ float4 mm_dsmem_ld4(const float *p, int rank) {
 #endif
 #endif
 
-extern "C" __global__ void __launch_bounds__(MM_THREADS) MM_CLUSTER_DIMS
-matmul(float *C, const float *A, const float *B, int M, int N, int K, float alpha, float beta, int groupm, float *ws,
-       int ws_floats) {
+// The kernel's body. BVPATHS=1 (the default): one body, B's alignment (N % 4 == 0) a runtime
+// test inside it. BVPATHS=2: the body compiled twice, BV = B's rows 16-byte aligned (the aligned
+// instantiation has no ragged-B code at all) or not, one branch at the kernel's entry. Why: the
+// ragged B pipeline in the one body cost the 4096^3 winner's aligned path 10 registers and ~2.5 %
+// on the H200 (221 registers, FFMA issue 74.1 % against 211 and 76.0 % before it). Two bodies
+// take twice NVRTC's time and the kernel's registers are the larger body's (225 for that
+// configuration, the aligned body alone 213, its main loop 4,305 instructions against 4,409 in
+// one body and 4,412 before the ragged pipeline); which is faster is for the GPU to say
+// (bench/templates_session.sh QUICK=1: w1 against w1v and w1o).
+#ifndef BVPATHS
+#define BVPATHS 1
+#endif
+template <bool BV>
+__device__ __forceinline__ void mm_body(float *C, const float *A, const float *B, int M, int N, int K, float alpha,
+                                        float beta, int groupm, float *ws, int ws_floats) {
 #ifdef GROUPM
   (void)groupm;
   const int group_m = GROUPM;
@@ -351,7 +363,7 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
   const int ly = lane / MM_LN, lx = lane % MM_LN;
   const int tm0 = wm0 + ly * 4, tn0 = wn0 + lx * 4;  // first row / column; runs LM*4, LN*4 apart
 
-  const bool avec = (K & 3) == 0, bvec = (N & 3) == 0;  // leading dimensions allow 16-byte pieces
+  const bool avec = (K & 3) == 0, bvec = BVPATHS == 2 ? BV : (N & 3) == 0;  // 16-byte pieces allowed
   (void)avec;  // the cp.async path moves A element by element whatever K is
   // This block's k tiles: all of them (of this cluster's run with STREAMK), or with SPLITK its
   // slice's share (the slices of a tile are consecutive blocks of one cluster; a slice may get
@@ -1083,6 +1095,17 @@ matmul(float *C, const float *A, const float *B, int M, int N, int K, float alph
   mm_tile_done:;
 #endif
   }  // the cluster's tiles (one without STREAMK)
+}
+
+extern "C" __global__ void __launch_bounds__(MM_THREADS) MM_CLUSTER_DIMS
+matmul(float *C, const float *A, const float *B, int M, int N, int K, float alpha, float beta, int groupm, float *ws,
+       int ws_floats) {
+#if BVPATHS == 2
+  if ((N & 3) == 0) mm_body<true>(C, A, B, M, N, K, alpha, beta, groupm, ws, ws_floats);
+  else mm_body<false>(C, A, B, M, N, K, alpha, beta, groupm, ws, ws_floats);
+#else
+  mm_body<false>(C, A, B, M, N, K, alpha, beta, groupm, ws, ws_floats);
+#endif
 }
 
 #else  // CUTUNE_REFERENCE
