@@ -179,9 +179,10 @@ def verify(answer, result, atol=None):
     return bool(np.all(ok))
 
 
-# groupm: the template takes GROUPM as its last argument too; Kernel Tuner defines GROUPM, which wins
-args = [C0, A, B, np.int32(M), np.int32(N), np.int32(K), alpha, beta, np.int32(0)]
-answer = [ref.reshape(-1).astype(np.float64), None, None, None, None, None, None, None, None]
+# groupm: the template takes GROUPM as an argument too; Kernel Tuner defines GROUPM, which wins.
+# ws, ws_floats: the stream-K workspace, unused here (this space has neither SPLITK nor STREAMK)
+args = [C0, A, B, np.int32(M), np.int32(N), np.int32(K), alpha, beta, np.int32(0), np.zeros(4, np.float32), np.int32(0)]
+answer = [ref.reshape(-1).astype(np.float64)] + [None] * 10
 cache = a.cache or f"kt_matmul_{a.size}.json"
 if os.path.exists(cache):
     os.remove(cache)  # a cold start

@@ -28,6 +28,7 @@
 
 #include "../templates/matmul.cu"
 #include "bench_common.cuh"
+#include "matmul_grid.cuh"
 
 // The seed's kernel (seeds/002, "矩阵乘法中的应用示例"), N a multiple of 16, with alpha/beta added.
 __global__ void seed_matmul_shared(const float *A, const float *B, float *C, int N, float alpha, float beta) {
@@ -76,7 +77,7 @@ int main(int argc, char **argv) {
   if (cf) fprintf(cf, "N,kernel,median_ms,tflops,share_of_cublas,rel_l2_err\n");
 
   const int threads = MM_THREADS;
-  const size_t smem = (size_t)MM_NBUF * MM_BUF * sizeof(float);
+  const size_t smem = mm_smem_bytes();
   CK(cudaFuncSetAttribute(matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
   const float alpha = 1.0f, beta = 0.5f;
 
@@ -96,8 +97,10 @@ int main(int argc, char **argv) {
     auto seed = [&](float *out) {
       seed_matmul_shared<<<dim3(N / 16, N / 16), dim3(16, 16)>>>(A, B, out, N, alpha, beta);
     };
-    const int gm = (N + BM - 1) / BM, gn = (N + BN - 1) / BN;
-    auto tuned = [&](float *out) { matmul<<<gm * gn, threads, smem>>>(out, A, B, N, N, N, alpha, beta, GROUPM); };
+    mm_plan plan = mm_plan_for(N, N, N);
+    auto tuned = [&](float *out) {
+      matmul<<<plan.grid, threads, smem>>>(out, A, B, N, N, N, alpha, beta, GROUPM, plan.ws, plan.ws_floats);
+    };
 
     // the reference output: cuBLAS pedantic on C0
     CKB(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH));
@@ -138,6 +141,7 @@ int main(int argc, char **argv) {
       if (cf) fprintf(cf, "%d,%s,%.5f,%.3f,%.4f,%.3e\n", N, r.name.c_str(), r.ms, flop / r.ms / 1e9, cub / r.ms, r.err);
     }
     for (float *p : {A, B, C0, C, R}) CK(cudaFree(p));
+    mm_plan_free(plan);
   }
   if (cf) fclose(cf);
   CKB(cublasDestroy(h));

@@ -26,6 +26,7 @@
 #include MM_TEMPLATE
 
 #include "bench_common.cuh" // CK
+#include "matmul_grid.cuh"
 
 // the reference: one element per thread, float64, k = 0..K-1 (as the template's matmul_ref)
 __global__ void ref_kernel(float *R, const float *A, const float *B, const float *C0, int M, int N, int K, float alpha,
@@ -87,9 +88,10 @@ int main(int argc, char **argv) {
   CK(cudaGetLastError());
   CK(cudaMemcpy(hR.data(), R, nn * 4, cudaMemcpyDeviceToHost));
 
-  const size_t smem = (size_t)MM_NBUF * BK * (BM + PAD + BN) * 4;
+  mm_plan plan = mm_plan_for(M, N, K);
+  const size_t smem = plan.smem;
   CK(cudaFuncSetAttribute(matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-  const int grid = ((M + BM - 1) / BM) * ((N + BN - 1) / BN);
+  const unsigned grid = plan.grid;
   int failed = 0;
   unsigned long long max_wrong = 0, total_wrong = 0;
   bool analysed = false;
@@ -97,7 +99,7 @@ int main(int argc, char **argv) {
     const unsigned long long init[2] = {0, ~0ull};
     CK(cudaMemcpy(C, C0, nn * 4, cudaMemcpyDeviceToDevice));
     CK(cudaMemcpy(counts, init, 16, cudaMemcpyHostToDevice));
-    matmul<<<grid, MM_THREADS, smem>>>(C, A, B, M, N, K, alpha, beta, GROUPM);
+    matmul<<<grid, MM_THREADS, smem>>>(C, A, B, M, N, K, alpha, beta, GROUPM, plan.ws, plan.ws_floats);
     CK(cudaGetLastError());
     cmp_kernel<<<1024, 256>>>(C, R, nn, tol, counts);
     unsigned long long got[2];

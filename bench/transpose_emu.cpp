@@ -13,7 +13,8 @@
 // shared accesses. Bank conflicts: every shared access goes through TR_SMEM, which logs the word
 // index; the k-th access of each lane of a warp between two barriers is taken as one instruction
 // (exact on the unguarded fast path), and its cost is the largest number of distinct words that
-// fall in one of the 32 banks. Exit status 0 iff every size is correct.
+// fall in one of the 32 banks (on the first size, and on 197 x 203 for the peeled path). Vector loads and stores must be aligned to their size (a
+// misaligned one aborts, as it faults on a GPU). Exit status 0 iff every size is correct.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -34,6 +35,19 @@ static emu_dim3 threadIdx, blockIdx, blockDim, gridDim;
 #define __shared__ static
 template <class T> static inline T __ldg(const T *p) { return *p; }
 template <class T> static inline void __stcs(T *p, T v) { *p = v; }
+template <class T> static inline T __ldcs(const T *p) { return *p; }
+// vector accesses must be aligned to their size, as on the GPU
+static void emu_align_check(const void *p, size_t bytes) {
+  if ((uintptr_t)p % bytes) {
+    fprintf(stderr, "a %zu-byte vector access at an address that is not %zu-byte aligned\n", bytes, bytes);
+    abort();
+  }
+}
+#define TR_ALIGN_CHECK(p, bytes) emu_align_check(p, bytes)
+// which block writes each 32-byte sector and 128-byte line of out (from the buffer's start, as
+// cudaMalloc's are 256-byte aligned): a sector written in part by two blocks is a partial write
+static void emu_store(const float *p, int floats);
+#define TR_STORE_HOOK(p, floats) emu_store(p, floats)
 static void __syncthreads(void);
 static float &emu_smem(float *tile, long i, long size);
 #define TR_SMEM(i) emu_smem(tile, (i), (long)(sizeof tile / sizeof tile[0]))
@@ -50,6 +64,25 @@ static bool done[kMaxThreads], at_barrier[kMaxThreads];
 static float *g_out;
 static const float *g_in;
 static int g_N, g_M;
+
+// per sector (8 floats) and line (32 floats) of out: the block that wrote it first (-1: none),
+// and how many writes came from another block, in sectors / lines that hold no boundary between
+// two rows of out (such a sector is shared by the last block of one row and the first of the
+// next whatever the tiling)
+static std::vector<long> sector_by, line_by;
+static long shared_sectors, shared_lines;
+static long block_id;
+static bool inside_row(size_t first, size_t floats) { return first / g_N == (first + floats - 1) / g_N; }
+static void emu_store(const float *p, int floats) {
+  for (int k = 0; k < floats; k++) {
+    const size_t i = (size_t)(p + k - g_out);
+    long &s = sector_by[i / 8], &l = line_by[i / 32];
+    if (s < 0) s = block_id;
+    else if (s != block_id && inside_row(i / 8 * 8, 8)) shared_sectors++;
+    if (l < 0) l = block_id;
+    else if (l != block_id && inside_row(i / 32 * 32, 32)) shared_lines++;
+  }
+}
 
 // shared-access log of the current block: per thread, (barrier phase, word) in program order
 struct acc { int phase; long word; };
@@ -82,8 +115,9 @@ static void thread_entry(void) {
   done[cur] = true;
 }
 
-// bank-conflict totals: [phase] -> instructions, wavefronts
-static long instr[2], waves[2];
+// bank-conflict totals of the size being counted: [phase] -> instructions, wavefronts
+static long instr_[2][2], waves_[2][2];
+static long (*instr)[2] = &instr_[0], (*waves)[2] = &waves_[0];
 
 static void count_conflicts(void) {
   for (int w = 0; w * 32 < nthreads; w++) {
@@ -107,8 +141,8 @@ static void count_conflicts(void) {
         }
         size_t worst = 0;
         for (auto &b : bank) worst = b.size() > worst ? b.size() : worst;
-        instr[ph]++;
-        waves[ph] += (long)worst;
+        (*instr)[ph]++;
+        (*waves)[ph] += (long)worst;
       }
     }
   }
@@ -158,12 +192,18 @@ static void geometry(int N, int M) {
   gridDim = {cdiv(M, 32), cdiv(N, BLOCK_ROWS), 1};
 #else
   blockDim = {TILE / VEC, BLOCK_ROWS, 1};
-  gridDim = {cdiv(M, TILE), cdiv(cdiv(N, TILE), TPB), 1};
+#if ALIGN
+  const unsigned gy = N % ALIGN ? cdiv(N + ALIGN - 1, TILE) : cdiv(N, TILE);  // ALIGN: shifted rows of out
+#else
+  const unsigned gy = cdiv(N, TILE);
+#endif
+  gridDim = {cdiv(M, TILE), cdiv(gy, TPB), 1};
 #endif
   nthreads = blockDim.x * blockDim.y;
 }
 
-static int check(int N, int M, bool conflicts) {
+static int check(int N, int M, int conflicts) {
+  instr = &instr_[conflicts > 1], waves = &waves_[conflicts > 1];
   size_t n = (size_t)N * M;
   std::vector<float> in(n), out(n), ref(n);
   uint32_t s = 12345u + (uint32_t)N * 7u + (uint32_t)M;
@@ -183,9 +223,11 @@ static int check(int N, int M, bool conflicts) {
   g_M = M;
   geometry(N, M);
   smem_oob = false;
+  sector_by.assign(n / 8 + 1, -1), line_by.assign(n / 32 + 1, -1);
   for (unsigned by = 0; by < gridDim.y; by++)
     for (unsigned bx = 0; bx < gridDim.x; bx++) {
       blockIdx = {bx, by, 0};
+      block_id = (long)by * gridDim.x + bx;
       if (run_block() != 0) return -1;
       if (conflicts) count_conflicts();
     }
@@ -210,15 +252,25 @@ static int check(int N, int M, bool conflicts) {
 int main(void) {
   stacks = (char *)malloc((size_t)kMaxThreads * kStack);
   // the first size is all interior tiles for TILE <= 64 and VEC-aligned: bank conflicts counted there
-  static const int sizes[][2] = {{128, 192}, {96, 160}, {100, 130}, {37, 71}, {1, 1},  {5, 3},
-                                 {64, 1},    {1, 64},   {130, 66},  {66, 130}, {72, 40}, {33, 200}};
+  // then: ragged, unaligned, tiny; interior tiles whose rows are not VEC-aligned on one side, the
+  // other or both (the peeled path: M and N odd, M % 4 == 2, N % 4 == 3 ...)
+  static const int sizes[][2] = {{128, 192}, {96, 160}, {100, 130}, {37, 71}, {1, 1},   {5, 3},
+                                 {64, 1},    {1, 64},   {130, 66},  {66, 130}, {72, 40}, {33, 200},
+                                 {197, 203}, {130, 259}, {259, 130}, {195, 129}};
   int bad = 0;
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-    if (check(sizes[i][0], sizes[i][1], i == 0) != 0) bad++;
-  printf("TILE=%d PAD=%d SWIZZLE=%d BLOCK_ROWS=%d VEC=%d: %s", TILE, PAD, SWIZZLE, BLOCK_ROWS, VEC,
+    if (check(sizes[i][0], sizes[i][1], i == 0 ? 1 : i == 12 ? 2 : 0) != 0) bad++;
+  printf("TILE=%d PAD=%d SWIZZLE=%d BLOCK_ROWS=%d VEC=%d ALIGN=%d: %s", TILE, PAD, SWIZZLE, BLOCK_ROWS, VEC, ALIGN,
          bad ? "WRONG" : "correct");
-  if (instr[0] && instr[1])
-    printf("  smem wavefronts/instr: store %.2f load %.2f", (double)waves[0] / instr[0], (double)waves[1] / instr[1]);
+  // over all sizes: writes to a sector (line) of out that another block writes too, row
+  // boundaries aside (ALIGN=8: no sector, ALIGN=32: no line)
+  printf("  out writes to a sector another block writes: %ld, to a line: %ld;", shared_sectors, shared_lines);
+  if (instr_[0][0] && instr_[0][1])
+    printf("  smem wavefronts/instr: store %.2f load %.2f", (double)waves_[0][0] / instr_[0][0],
+           (double)waves_[0][1] / instr_[0][1]);
+  if ((VEC > 1 || ALIGN) && instr_[1][0] && instr_[1][1])  // 197 x 203: rows of in and out not VEC- (ALIGN-) aligned
+    printf(" (%s: store %.2f load %.2f)", ALIGN ? "shifted" : "peeled", (double)waves_[1][0] / instr_[1][0],
+           (double)waves_[1][1] / instr_[1][1]);
   printf("\n");
   return bad ? 1 : 0;
 }

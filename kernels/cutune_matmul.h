@@ -11,6 +11,16 @@
  * (cmake/CutuneKernels.cmake) from templates/matmul.cu, which is correct for every size: edge
  * tiles and leading dimensions that are not multiples of 4 take guarded paths.
  *
+ * Workspace: a split-K configuration (SPLITK > 1) runs the slices of a tile as one thread block
+ * cluster that adds its partial sums in distributed shared memory, in a fixed order: it needs
+ * nothing. A stream-K configuration (STREAMK > 0: a persistent grid, tiles cut between blocks)
+ * passes the partial tiles through a device buffer that cutune_sgemm allocates the first time a
+ * call needs it, per device, and grows when a call needs more (cudaMalloc then, outside any graph
+ * capture; a few MiB: two partial tiles per block of the grid). Calls that use it on different
+ * streams run one after the other (the stream waits for the previous call's kernel); the sums are
+ * still added in a fixed order, so every configuration gives the same bits on every call on a
+ * given GPU. On a GPU without clusters (before sm_90) a split-K kernel computes each tile whole.
+ *
  * C must not overlap A or B. A, B and C must be 16-byte aligned (cudaMalloc's are; else cudaErrorInvalidValue). C is read
  * even when beta = 0 (a NaN in C stays NaN there). M, N or K = 0 is allowed (K = 0: C = beta*C),
  * negative sizes are cudaErrorInvalidValue. Errors are returned, as the CUDA runtime's; a launch

@@ -1,7 +1,9 @@
 // transpose_launch: the dispatcher of the tuned transpose (see cutune_transpose.h). It asks the
 // generated header which shipped configuration fits the current device and size, computes the
-// grid the way lua/transpose_space.lua does (the header's launch contract), and launches the
-// kernel cutune_add_tuned_kernels compiled for that configuration.
+// grid the way lua/transpose_space.lua does (the header's launch contract: with ALIGN, the tiles
+// along the rows of in are ceil((N + ALIGN - 1) / TILE) when N % ALIGN != 0), and launches the
+// kernel cutune_add_tuned_kernels compiled for that configuration. A header written before the
+// space had ALIGN launches plain tiles.
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +15,12 @@ extern "C" const void *cutune_transpose_kernel(int config);
 
 using cutune_launch::cdiv;
 using cutune_launch::device_id;
+
+#ifdef CUTUNE_TRANSPOSE_ALIGN
+static int align(const cutune_transpose_entry *e) { return e->ALIGN; }
+#else
+static int align(const cutune_transpose_entry *) { return 0; }
+#endif
 
 // The space's problem is N (rows of in) x M (columns of in); the selector takes them sorted by
 // name: M, N.
@@ -34,7 +42,11 @@ extern "C" cudaError_t cutune_transpose(float *out, const float *in, int rows, i
   int N = rows, M = cols;
   dim3 block(e->block[0], e->block[1], e->block[2]), grid;
   if (e->TILE == 0) grid = dim3((unsigned)cdiv(M, 32), (unsigned)cdiv(N, e->BLOCK_ROWS));
-  else grid = dim3((unsigned)cdiv(M, e->TILE), (unsigned)cdiv(cdiv(N, e->TILE), e->TPB));
+  else {
+    const int a = align(e);  // the write-aligned tiles: one more row of tiles where rows of out are shifted
+    const long long gy = a && N % a ? cdiv(N + a - 1, e->TILE) : cdiv(N, e->TILE);
+    grid = dim3((unsigned)cdiv(M, e->TILE), (unsigned)cdiv(gy, e->TPB));
+  }
   void *args[] = {&out, &in, &N, &M};
   return cudaLaunchKernel(k, grid, block, args, e->shared_bytes, stream);
 }
@@ -47,8 +59,8 @@ extern "C" cudaError_t cutune_transpose_describe(int rows, int cols, int *config
   if (r != cudaSuccess) return r;
   if (config) *config = e->config;
   if (params && params_len > 0)
-    snprintf(params, (size_t)params_len, "TILE=%d PAD=%d SWIZZLE=%d BLOCK_ROWS=%d VEC=%d UNROLL=%d LDG=%d ORDER=%d TPB=%d",
-             e->TILE, e->PAD, e->SWIZZLE, e->BLOCK_ROWS, e->VEC, e->UNROLL, e->LDG, e->ORDER, e->TPB);
+    snprintf(params, (size_t)params_len, "TILE=%d PAD=%d SWIZZLE=%d BLOCK_ROWS=%d VEC=%d UNROLL=%d LDG=%d ORDER=%d TPB=%d ALIGN=%d",
+             e->TILE, e->PAD, e->SWIZZLE, e->BLOCK_ROWS, e->VEC, e->UNROLL, e->LDG, e->ORDER, e->TPB, align(e));
   if (time_ms) *time_ms = e->time_ms;
   if (meas_cols) *meas_cols = e->problem[0];
   if (meas_rows) *meas_rows = e->problem[1];

@@ -23,4 +23,8 @@ table.insert(s.spec.constraints, 1, ct.rule(
     if not shapes[shape] or p.PAD ~= 4 or p.UNROLL ~= 0 or p.GROUPM ~= 8 then return false end
     return p.BK == 16 or shape == "128x256/64x64/16x8"
   end, "the winner's neighbourhood (lua/matmul_variants.lua)"))
+-- the study is about the loads and the pipeline: no split-K, no stream-K (they have their own
+-- candidates in bench/templates_session.sh)
+table.insert(s.spec.constraints, 1, ct.rule({"SPLITK", "STREAMK"}, function(p) return p.SPLITK == 1 and p.STREAMK == 0 end,
+  "SPLITK=1, STREAMK=0 (lua/matmul_variants.lua)"))
 return s

@@ -37,6 +37,11 @@ return ct.space {
     -- Tiles per block: 4 walks four tiles of the launch order per block (fewer blocks, a
     -- shorter last wave). Tile 64 only.
     ct.param("TPB", {1, 4}),
+    -- Write-aligned tiles (VEC=1, tile 64): where the rows of out are not 8- (32-) float aligned,
+    -- each row of out is written in runs that start at a 32-byte sector (128-byte line) of the
+    -- matrix, so no sector is written in part by two blocks; the tile of in becomes a slab of
+    -- TILE + ALIGN rows (the extra rows hit L2). Odd sizes only: 8192^2 takes the plain tiles.
+    ct.param("ALIGN", {0, 8, 32}),
   },
 
   constraints = {
@@ -54,6 +59,11 @@ return ct.space {
     ct.rule({"TILE", "ORDER"}, function(p) return p.TILE == 64 or p.ORDER == 0 end,
       "ORDER only for tile 64"),
     ct.rule({"TILE", "TPB"}, function(p) return p.TILE == 64 or p.TPB == 1 end, "TPB only for tile 64"),
+    -- ALIGN moves single floats (its shift is per row of out, any residue), walks tile-64 slabs
+    -- in rows of BLOCK_ROWS, and is tried with every row loop unrolled (as every winner so far).
+    ct.rule({"ALIGN", "TILE", "VEC", "UNROLL", "BLOCK_ROWS"}, function(p)
+      return p.ALIGN == 0 or (p.TILE == 64 and p.VEC == 1 and p.UNROLL == 1 and (p.TILE + p.ALIGN) % p.BLOCK_ROWS == 0)
+    end, "ALIGN > 0 only with TILE=64, VEC=1, UNROLL=1, BLOCK_ROWS dividing TILE + ALIGN"),
     -- The swizzle replaces the padding.
     ct.rule({"PAD", "SWIZZLE"}, function(p) return p.SWIZZLE == 0 or p.PAD == 0 end,
       "SWIZZLE=1 only with PAD=0"),
@@ -67,7 +77,7 @@ return ct.space {
     end, "32 <= threads per block <= 1024"),
     -- Static shared memory is limited to 48 KB (64 x 66 floats is 16.5 KB: always true today,
     -- kept so that larger tiles cannot slip through).
-    ct.rule({"TILE", "PAD"}, function(p) return p.TILE * (p.TILE + p.PAD) * 4 <= 48 * 1024 end,
+    ct.rule({"TILE", "PAD", "ALIGN"}, function(p) return (p.TILE + p.ALIGN) * (p.TILE + p.PAD) * 4 <= 48 * 1024 end,
       "static shared memory <= 48 KB"),
   },
 
@@ -94,7 +104,9 @@ return ct.space {
   end,
   grid = function(p, n)
     if p.TILE == 0 then return ct.cdiv(n.M, 32), ct.cdiv(n.N, p.BLOCK_ROWS) end
-    return ct.cdiv(n.M, p.TILE), ct.cdiv(ct.cdiv(n.N, p.TILE), p.TPB)
+    -- write-aligned tiles on shifted rows of out: one more tile along y
+    local gy = (p.ALIGN > 0 and n.N % p.ALIGN ~= 0) and ct.cdiv(n.N + p.ALIGN - 1, p.TILE) or ct.cdiv(n.N, p.TILE)
+    return ct.cdiv(n.M, p.TILE), ct.cdiv(gy, p.TPB)
   end,
 
   -- One element per thread, block {32, 8}: the obviously correct kernel in the same file.

@@ -13,6 +13,10 @@
 //               0: `#pragma unroll 1` (one load in flight per thread).
 //   LDG         1: loads through the read-only path (__ldg, LDG.E.CONSTANT).
 //   STCS        1: streaming stores (__stcs, st.global.cs: evict-first in L2).
+//   CS          1: streaming loads and stores (__ldcs and __stcs, ld/st.global.cs: evict-first,
+//               as each line is read or written once); replaces LDG. Not a parameter of
+//               lua/transpose_space.lua (the committed store's records have no CS): measured
+//               first by bench/templates_session.sh.
 //   ORDER       the order in which blocks walk the tiles (tiled kernels only):
 //               0: row-major (blockIdx as launched); 1: column-major;
 //               2, 3: grouped: blocks go down a band of 8 (2) or 32 (3) tile rows before moving
@@ -22,9 +26,19 @@
 //   TPB         tiles per block (tiled kernels only): the grid shrinks by TPB along y and each
 //               block walks TPB tiles of the launch order, fewer block launches and a shorter
 //               tail of the last wave.
+//   ALIGN       0, 8 or 32 (tiled, VEC=1): when the rows of out are not ALIGN-float aligned
+//               (N % ALIGN != 0), every row of out is written in runs that start at a multiple of
+//               ALIGN floats of the matrix (8: 32-byte sectors, 32: 128-byte lines), not at the
+//               tile's column: the block of tile (bx, by) writes, in out row x, the TILE columns
+//               from by*TILE - s(x), s(x) = (x*N) % ALIGN; so no sector (line) of out is written
+//               in part by two blocks. Its tile of in is then a slab of TILE + ALIGN rows (the
+//               rows of in that any of its out rows needs), read whole: ALIGN/TILE more reads,
+//               which hit L2 (the next block reads them too). The tiles along y are
+//               ceil((N + ALIGN - 1) / TILE). With N % ALIGN == 0 the tiles are the plain ones.
 //
 // Launch (as lua/transpose_space.lua computes it):
-//   tiled: block (TILE/VEC, BLOCK_ROWS), grid (ceil(M/TILE), ceil(ceil(N/TILE)/TPB))
+//   tiled: block (TILE/VEC, BLOCK_ROWS), grid (ceil(M/TILE), ceil(GY/TPB)), GY = ceil(N/TILE), or
+//          with ALIGN and N % ALIGN != 0, ceil((N + ALIGN - 1)/TILE)
 //   naive: block (32, BLOCK_ROWS),       grid (ceil(M/32),   ceil(N/BLOCK_ROWS))
 //
 // With -DCUTUNE_REFERENCE=1 (and no parameter defines) the file provides only transpose_ref, the
@@ -54,8 +68,10 @@
 //
 // Ragged sizes: a block whose tile lies inside the matrix, with M and N both multiples of VEC (so
 // every vector address is VEC-aligned: (y*M + x) % VEC == 0 needs M % VEC == 0 as x is a multiple of
-// VEC, likewise N on the output side), takes the vector path with no guards. Any other block (edge
-// tiles, or every block when M or N is not a multiple of VEC) takes the scalar path: the same
+// VEC, likewise N on the output side), takes the vector path with no guards. Inside the matrix with
+// M or N not a multiple of VEC, each row's vectors start at its first VEC-aligned column and the
+// lane of its last vector moves the peeled elements at both ends one by one (the peeled path
+// below): every access but VEC per row stays a vector. Edge tiles take the scalar path: the same
 // mapping, element by element, each access guarded. The choice is uniform per block, so the
 // __syncthreads() inside each branch is safe. Buffers are assumed at least 16-byte aligned
 // (cudaMalloc/cuMemAlloc give 256).
@@ -94,6 +110,12 @@
 #ifndef STCS
 #define STCS 0
 #endif
+#ifndef CS
+#define CS 0
+#endif
+#ifndef ALIGN
+#define ALIGN 0
+#endif
 
 // String pragmas so UNROLL can switch them.
 #define TR_PRAGMA_(x) _Pragma(#x)
@@ -105,7 +127,9 @@
 #endif
 
 __device__ __forceinline__ float tr_load1(const float *p) {
-#if LDG
+#if CS
+  return __ldcs(p);
+#elif LDG
   return __ldg(p);
 #else
   return *p;
@@ -113,7 +137,10 @@ __device__ __forceinline__ float tr_load1(const float *p) {
 }
 
 __device__ __forceinline__ void tr_store1(float *p, float v) {
-#if STCS
+#ifdef TR_STORE_HOOK
+  TR_STORE_HOOK(p, 1);
+#endif
+#if STCS || CS
   __stcs(p, v);
 #else
   *p = v;
@@ -146,6 +173,12 @@ transpose(float *out, const float *in, int N, int M) {
 #if SWIZZLE && PAD != 0
 #error "SWIZZLE replaces padding: use PAD=0"
 #endif
+#if ALIGN != 0 && ALIGN != 8 && ALIGN != 32
+#error "ALIGN must be 0, 8 or 32"
+#endif
+#if ALIGN && (VEC != 1 || ALIGN > TILE || (TILE + ALIGN) % BLOCK_ROWS)
+#error "ALIGN needs VEC=1, ALIGN <= TILE and BLOCK_ROWS dividing TILE + ALIGN"
+#endif
 
 #if VEC == 4
 typedef float4 tr_vec;
@@ -161,6 +194,7 @@ typedef float tr_vec;
 #define TR_RPT (TILE / BLOCK_ROWS)                    // rows (load) / columns (store) per thread
 #define TR_SROW (TILE + PAD)                          // words per shared row
 #define TR_SWZ_MASK ((TILE < 32 ? TILE : 32) - 1)
+#define TR_ROWS (TILE + ALIGN)                        // rows of the shared tile (ALIGN: the slab)
 
 // Word index of tile element (row r, column c).
 #if SWIZZLE
@@ -168,13 +202,19 @@ typedef float tr_vec;
 #else
 #define TR_SIDX(r, c) ((r) * TR_SROW + (c))
 #endif
-// Shared access hook: the CPU emulator (bench/transpose_emu.cpp) redefines it to log accesses.
+// Shared access hook: the CPU emulator (bench/transpose_emu.cpp) redefines it to log accesses
+// (and defines TR_STORE_HOOK(p, floats) to see which block writes each sector of out).
 #ifndef TR_SMEM
 #define TR_SMEM(i) tile[i]
 #endif
 
 __device__ __forceinline__ tr_vec tr_loadv(const float *p) {
-#if LDG
+#ifdef TR_ALIGN_CHECK
+  TR_ALIGN_CHECK(p, sizeof(tr_vec));
+#endif
+#if CS
+  return __ldcs(reinterpret_cast<const tr_vec *>(p));
+#elif LDG
   return __ldg(reinterpret_cast<const tr_vec *>(p));
 #else
   return *reinterpret_cast<const tr_vec *>(p);
@@ -182,7 +222,13 @@ __device__ __forceinline__ tr_vec tr_loadv(const float *p) {
 }
 
 __device__ __forceinline__ void tr_storev(float *p, tr_vec v) {
-#if STCS
+#ifdef TR_ALIGN_CHECK
+  TR_ALIGN_CHECK(p, sizeof(tr_vec));
+#endif
+#ifdef TR_STORE_HOOK
+  TR_STORE_HOOK(p, VEC);
+#endif
+#if STCS || CS
   __stcs(reinterpret_cast<tr_vec *>(p), v);
 #else
   *reinterpret_cast<tr_vec *>(p) = v;
@@ -203,7 +249,7 @@ __device__ __forceinline__ void tr_set(float4 &v, int k, float f) {
 
 extern "C" __global__ void __launch_bounds__(TR_THREADS)
 transpose(float *out, const float *in, int N, int M) {
-  __shared__ float tile[TILE * TR_SROW];
+  __shared__ float tile[TR_ROWS * TR_SROW];
 
   // Lane mapping (see the top of the file): runs of TR_LX lanes along a 128-byte segment,
   // consecutive runs on consecutive rows. q < (TILE / (TR_LX*VEC)) * BLOCK_ROWS.
@@ -217,7 +263,12 @@ transpose(float *out, const float *in, int N, int M) {
   // Tiles of the whole matrix, walked in launch order b = 0, 1, ...: block b0 takes tiles
   // b0, b0 + nblocks, ... (TPB of them), so each round of resident blocks covers the same region
   // a one-tile-per-block launch would.
+#if ALIGN
+  const bool shifted = N % ALIGN != 0;             // the rows of out are not ALIGN-aligned
+  const int gx = (M + TILE - 1) / TILE, gy = (N + (shifted ? ALIGN - 1 : 0) + TILE - 1) / TILE;
+#else
   const int gx = (M + TILE - 1) / TILE, gy = (N + TILE - 1) / TILE;
+#endif
   const int nblocks = gridDim.x * gridDim.y;
   const int b0 = blockIdx.y * gridDim.x + blockIdx.x;
   for (int j = 0; j < TPB; j++) {
@@ -245,8 +296,45 @@ transpose(float *out, const float *in, int N, int M) {
   const int x0 = bx * TILE;                        // tile origin: columns of in = rows of out
   const int y0 = by * TILE;                        // rows of in = columns of out
 
-  const bool fast = (M % VEC == 0) && (N % VEC == 0) && (x0 + TILE <= M) && (y0 + TILE <= N);
-  if (fast) {
+#if ALIGN
+  if (shifted) {
+    // Out row x0 + c gets the TILE columns from y0 - s (s = its shift): slab row ALIGN - s + j
+    // holds column y0 - s + j. Slab row r is row y0 - ALIGN + r of in (row 0 is never needed:
+    // s < ALIGN; it is loaded anyway, uniform loops). Lanes: as in the plain tile, a warp's
+    // stores are one row of out, 32 consecutive columns from an ALIGN-aligned start.
+    const int yb = y0 - ALIGN;
+    if (x0 + TILE <= M && yb >= 0 && y0 + TILE <= N) {  // inside: no guards
+      const float *src = in + (long long)(yb + rr) * M + (x0 + cw);
+      TR_UNROLL_ROWS
+      for (int i = 0; i < TR_ROWS / BLOCK_ROWS; i++)
+        TR_SMEM(TR_SIDX(rr + i * BLOCK_ROWS, cw)) = tr_load1(src + (long long)i * BLOCK_ROWS * M);
+      __syncthreads();
+      TR_UNROLL_ROWS
+      for (int i = 0; i < TR_RPT; i++) {
+        const int c = rr + i * BLOCK_ROWS, x = x0 + c;
+        const int sh = (int)(((unsigned)x * (unsigned)N) & (ALIGN - 1));  // (x*N + y0 - sh) % ALIGN == 0
+        tr_store1(out + (long long)x * N + (y0 - sh + cw), TR_SMEM(TR_SIDX(ALIGN - sh + cw, c)));
+      }
+    } else {  // an edge: every load and store guarded
+      TR_UNROLL_ROWS
+      for (int i = 0; i < TR_ROWS / BLOCK_ROWS; i++) {
+        const int r = rr + i * BLOCK_ROWS, y = yb + r, x = x0 + cw;
+        if (y >= 0 && y < N && x < M) TR_SMEM(TR_SIDX(r, cw)) = tr_load1(in + (long long)y * M + x);
+      }
+      __syncthreads();
+      TR_UNROLL_ROWS
+      for (int i = 0; i < TR_RPT; i++) {
+        const int c = rr + i * BLOCK_ROWS, x = x0 + c;
+        const int sh = (int)(((unsigned)x * (unsigned)N) & (ALIGN - 1));
+        const int y = y0 - sh + cw;
+        if (x < M && y >= 0 && y < N) tr_store1(out + (long long)x * N + y, TR_SMEM(TR_SIDX(ALIGN - sh + cw, c)));
+      }
+    }
+    continue;
+  }
+#endif
+  const bool inside = (x0 + TILE <= M) && (y0 + TILE <= N);
+  if (inside && M % VEC == 0 && N % VEC == 0) {
     const float *src = in + (long long)(y0 + rr) * M + (x0 + cw);
     TR_UNROLL_ROWS
     for (int i = 0; i < TR_RPT; i++) {
@@ -265,9 +353,56 @@ transpose(float *out, const float *in, int N, int M) {
       for (int k = 0; k < VEC; k++) tr_set(w, k, TR_SMEM(TR_SIDX(cw + k, c)));
       tr_storev(dst + (long long)i * BLOCK_ROWS * N, w);
     }
+#if VEC > 1
+  } else if (inside) {
+    // Rows that are not VEC-aligned (M or N not a multiple of VEC), inside the matrix: the
+    // vectors of a row are shifted to its first aligned column s (0 <= s < VEC, different from
+    // row to row), so the lanes keep their VEC-wide accesses; the last vector of each row, which
+    // would cross the tile's edge, is peeled instead: its lane moves the s elements before the
+    // first vector and the VEC - s after the last one, one by one. The same on the store side
+    // with the rows of out.
+    TR_UNROLL_ROWS
+    for (int i = 0; i < TR_RPT; i++) {
+      const int r = rr + i * BLOCK_ROWS;
+      const int y = y0 + r;
+      const int s = (int)((0u - (unsigned)y * (unsigned)M) & (VEC - 1));  // (y*M + x0 + s) % VEC == 0
+      const float *row = in + (long long)y * M + x0;
+      if (s == 0 || cv < TR_TX - 1) {
+        const tr_vec v = tr_loadv(row + s + cw);
+#pragma unroll
+        for (int k = 0; k < VEC; k++) TR_SMEM(TR_SIDX(r, s + cw + k)) = tr_get(v, k);
+      } else {
+#pragma unroll
+        for (int k = 0; k < VEC; k++) {
+          const int c = k < s ? k : TILE - VEC + k;
+          TR_SMEM(TR_SIDX(r, c)) = tr_load1(row + c);
+        }
+      }
+    }
+    __syncthreads();
+    TR_UNROLL_ROWS
+    for (int i = 0; i < TR_RPT; i++) {
+      const int c = rr + i * BLOCK_ROWS;
+      const int x = x0 + c;                        // row of out
+      const int t = (int)((0u - (unsigned)x * (unsigned)N) & (VEC - 1));
+      float *orow = out + (long long)x * N + y0;
+      if (t == 0 || cv < TR_TX - 1) {
+        tr_vec w;
+#pragma unroll
+        for (int k = 0; k < VEC; k++) tr_set(w, k, TR_SMEM(TR_SIDX(t + cw + k, c)));
+        tr_storev(orow + t + cw, w);
+      } else {
+#pragma unroll
+        for (int k = 0; k < VEC; k++) {
+          const int r = k < t ? k : TILE - VEC + k;
+          tr_store1(orow + r, TR_SMEM(TR_SIDX(r, c)));
+        }
+      }
+    }
+#endif
   } else {
-    // Edge tile or unaligned rows: same mapping, scalar and guarded. Slots outside the matrix are
-    // left unwritten in shared memory and never read back into out.
+    // Edge tile: same mapping, scalar and guarded. Slots outside the matrix are left unwritten in
+    // shared memory and never read back into out.
     TR_UNROLL_ROWS
     for (int i = 0; i < TR_RPT; i++) {
       const int r = rr + i * BLOCK_ROWS;

@@ -4,7 +4,9 @@
 # (kernels/build_nvcc.sh; cli_kernels_example builds them for sm_90 through CMake), with one
 # generated unit per distinct shipped configuration that renames the template's kernel; the committed
 # results/matmul.h and results/vecadd.h are what `cutune header` writes from results/ today;
-# the example programs exit 77 where there is no GPU. No GPU needed (cli_gpu_launcher runs them).
+# the example programs exit 77 where there is no GPU; a header with split-K and stream-K entries
+# (bench/sk_header.sh) builds the SGEMM example for sm_90 and sm_80. No GPU needed
+# (cli_gpu_launcher runs them; bench/templates_session.sh runs the split-K one).
 source "$(dirname "$0")/lib_cli.sh"
 set -e
 cd "$SRC"
@@ -77,5 +79,16 @@ expect_status 0 -- "$TMPROOT/api"
 for prog in sgemm_example vecadd_example; do
   set +e; "$TMPROOT/nv/$prog" > "$TMPROOT/run.txt" 2>&1; rc=$?; set -e
   if [ $rc -eq 77 ] || [ $rc -eq 0 ]; then ok; else fail "$prog exited $rc"; cat "$TMPROOT/run.txt" >&2; fi
+done
+# everything the space can ship builds: a header of split-K (a cluster), stream-K (alone and in
+# clusters: the workspace) and plain entries (bench/sk_header.sh) gives the SGEMM example with
+# plain nvcc for sm_90 (clusters) and sm_80 (no clusters: the other branch of the template)
+SK="$TMPROOT/sk"
+expect_status 0 -- bash bench/sk_header.sh "$SK" "$BIN"
+if grep -q "cutune-config .* SPLITK=8 STREAMK=1$" "$SK/matmul.h" && grep -q "cutune-config .* SPLITK=2 STREAMK=0$" "$SK/matmul.h"; then ok
+else fail "bench/sk_header.sh: no split-K and stream-K entries in $SK/matmul.h"; fi
+for a in 90 80; do
+  expect_status 0 -- env NVCC="$NVCC" CUTUNE_HEADER_DIR="$SK" CUTUNE_SPACES=matmul bash kernels/build_nvcc.sh $a "$SK/nv$a"
+  if [ -x "$SK/nv$a/sgemm_example" ]; then ok; else fail "no sgemm_example for sm_$a from the split-K header"; fi
 done
 finish
