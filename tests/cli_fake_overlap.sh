@@ -13,6 +13,9 @@ use_fake_cuda
 d="$TMPROOT/space"
 mkdir -p "$d"
 cp tests/spaces/fake_run.lua tests/spaces/fake_run.cu tests/spaces/fake_run_inc.cuh "$d/"
+# every configuration a cubin of its own (the fake's module loads pace the killed run below; the
+# module cache shares equal cubins)
+printf '#ifdef B\n__device__ int fake_run_marker[3] = {B, COVER, U};\n#endif\n' >> "$d/fake_run.cu"
 S="$d/fake_run.lua"
 expect_output_file() { if grep -qF -- "$1" "$2"; then ok; else fail "$2 lacks '$1'"; tail -20 "$2" >&2; fi; }
 # config, problem, status and samples of every record, sorted: what a run found (the fake's times
