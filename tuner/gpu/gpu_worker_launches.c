@@ -16,7 +16,9 @@ void wk_params_map(worker *w, int n, const int8_t *idx, void **out) {
   for (int a = 0; a < n; a++) {
     int i = idx[a];
     argkind k = w->p->setup.args[i].kind;
-    out[a] = k == ARG_SCALAR ? (void *)w->p->arg[i].scalar : k == ARG_TENSORMAP ? wk_tmap_bytes(i) : (void *)&w->p->arg[i].d;
+    out[a] = k == ARG_SCALAR      ? (void *)w->p->arg[i].scalar
+             : k == ARG_TENSORMAP ? wk_tmap_bytes(i)
+                                  : (void *)&w->p->arg[i].d;
   }
 }
 

@@ -65,7 +65,8 @@ static int encode(worker *w, const tmapspec *t, char *msg, size_t len) {
   uint64_t last = es;
   for (int i = 0; i < t->rank; i++) last += (uint64_t)(t->dims[i] - 1) * (i ? (uint64_t)t->strides[i - 1] : es);
   const char *why = NULL;
-  if (last > w->p->arg[t->buffer].bytes) why = "it reaches past the end of the buffer (a declaration error: not optional)";
+  if (last > w->p->arg[t->buffer].bytes)
+    why = "it reaches past the end of the buffer (a declaration error: not optional)";
   CUtensorMapSwizzle sw = t->swizzle == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : t->swizzle == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
                           : t->swizzle == 32 ? CU_TENSOR_MAP_SWIZZLE_32B : CU_TENSOR_MAP_SWIZZLE_NONE;
   CUresult r = CUDA_SUCCESS;
