@@ -3,10 +3,13 @@
 #
 #   CUTUNE=build-gpu/cutune [WHEELS=DIR] [CHEAP=1] bench/rate_session.sh
 #
-# Steps (STEPS, default "on off warm matmul kt"; each run cold means a fresh cutune cache and a
-# fresh NVRTC cache, CUDA_CACHE_PATH inside it):
+# Steps (STEPS, default "on noov off warm matmul kt"; each run cold means a fresh cutune cache
+# and a fresh NVRTC cache, CUDA_CACHE_PATH inside it):
 #   on      `cutune run lua/transpose_space.lua`, no flags, cold: the judged end-to-end rate
-#           (measurements/s over its three problems; racing on, automatic batches).
+#           (measurements/s over its three problems; racing on, automatic batches, the three
+#           problems side by side: the "overlap" line and each problem's time to its last record).
+#   noov    the same cold with --no-overlap (the problems one after the other, as before the
+#           overlap): the rate the overlap gains against (full mode only).
 #   off     the same with --race off, from the compile cache of `on` (warm: only the winners are
 #           compared): per problem the winner of each run, the ratio of their times, the time of
 #           each winner in the other run, and whether every row of `on`'s top-10 was timed in
@@ -17,8 +20,8 @@
 #   kt      Kernel Tuner 1.5 (wheels in WHEELS; skipped without them) on the transpose space's
 #           first problem for KT_SECONDS (default 40; CHEAP=1: 20), cold
 #           (bench/kernel_tuner_transpose.py), against `on`'s rate on that problem.
-# GPU time: ~4.5-5 minutes in full (on ~50 s, off ~60 s, warm ~25 s, matmul ~100 s, kt ~70 s
-# with Python's start), ~2.5 minutes with CHEAP=1. Every run's "time:" lines (the GPU's split:
+# GPU time: ~5.5-6 minutes in full (on ~35-50 s, noov ~60 s, off ~60 s, warm ~25 s, matmul
+# ~100 s, kt ~70 s with Python's start), ~2.5 minutes with CHEAP=1. Every run's "time:" lines (the GPU's split:
 # load, check, timing, isolated; compile per configuration) are in the summary.
 # Environment: CUTUNE (default build-gpu/cutune), OUT (default gpu-out), WHEELS (default .whl),
 # STEPS, CHEAP, KT_SECONDS. Each cutune run is cut off after 400 s (CHEAP=1: 150 s). It writes
@@ -30,8 +33,8 @@ CUTUNE=${CUTUNE:-build-gpu/cutune}
 OUT=${OUT:-gpu-out}
 WHEELS=${WHEELS:-.whl}
 CHEAP=${CHEAP:-0}
-STEPS=${STEPS:-on off warm matmul kt}
-[ "$CHEAP" = 1 ] && STEPS=${STEPS/warm/}
+STEPS=${STEPS:-on noov off warm matmul kt}
+[ "$CHEAP" = 1 ] && STEPS=${STEPS/warm/} && STEPS=${STEPS/noov/}
 KT_SECONDS=${KT_SECONDS:-$([ "$CHEAP" = 1 ] && echo 20 || echo 40)}
 LIMIT=$([ "$CHEAP" = 1 ] && echo 150 || echo 400) # seconds one run may take (a hang costs no more)
 W=${TMPDIR:-/tmp}/cutune-rate
@@ -53,13 +56,23 @@ run() {
   CUTUNE_CACHE=$cache CUDA_CACHE_PATH=$cache/nvrtc timeout "$LIMIT" "$CUTUNE" run --no-progress --results "$res" "$@" \
     > "$W/$name.log" 2>&1
   say "$name exit $?"
-  grep -E "^problem .*: [0-9]+ measured|^  time:|^  raced:|^  modules:|configurations measured in" "$W/$name.log" | tee -a "$SUM"
+  grep -E "^problem .*: [0-9]+ measured|^  time:|^  raced:|^  modules:|^overlap|side by side:|one after the other|configurations measured in" \
+    "$W/$name.log" | tee -a "$SUM"
 }
 rate_of() { sed -n 's/.*configurations measured in \([0-9.]*\) s (\([0-9.]*\) per second.*/\2 (\1 s)/p' "$1" | tail -1; }
 
 if want on; then
   run on "$W/cache-t" "$W/r-on" $TS
   row "transpose cold, racing on: measurements/s" "$(rate_of "$W/on.log") (target >= 225)"
+  ov=$(sed -n 's/^overlap: \([0-9]*\) problems measured side by side in \([0-9.]*\) s; the GPU worked \([0-9]*\) %.*/\1 problems in \2 s, GPU busy \3 %/p' "$W/on.log")
+  row "transpose cold: the overlap" "${ov:-none (the problems went one after the other)}"
+  # each problem: measured / its time to its last record
+  while read -r p n t; do row "  problem $p: measurements/s to its last record" "$(awk -v n="$n" -v t="$t" 'BEGIN { printf "%.1f (%d in %.1f s)", n / t, n, t }')"; done \
+    < <(sed -n 's/^problem \([^ ]*\): \([0-9]*\) measured.*, \([0-9.]*\) s\( (.*\)\{0,1\}$/\1 \2 \3/p' "$W/on.log")
+fi
+if want noov; then
+  run noov "$W/cache-n" "$W/r-noov" --no-overlap $TS
+  row "transpose cold, --no-overlap: measurements/s" "$(rate_of "$W/noov.log") (the problems one after the other)"
 fi
 if want off; then
   P=(); [ "$CHEAP" = 1 ] && P=(--problem 0)
@@ -123,7 +136,7 @@ if want kt; then
     grep -vE "^\s*$" "$W/kt.log" | tail -4 | tee -a "$SUM"
     kt=$(sed -n 's/.* \([0-9.]*\) configurations\/s.*/\1/p' "$W/kt.log" | tail -1)
     # cutune's configurations/s on the same problem: its first problem's line of the `on` run
-    ct=$(sed -n 's/^problem [^ ]*: \([0-9]*\) measured.*, \([0-9.]*\) s$/\1 \2/p' "$W/on.log" 2>/dev/null | head -1)
+    ct=$(sed -n 's/^problem [^ ]*: \([0-9]*\) measured.*, \([0-9.]*\) s\( (.*\)\{0,1\}$/\1 \2/p' "$W/on.log" 2>/dev/null | head -1)
     ratio=$(awk -v c="$ct" -v k="${kt:-0}" 'BEGIN { split(c, x, " "); if (k > 0 && x[2] > 0) printf "%.0f", x[1] / x[2] / k; else print "?" }')
     row "Kernel Tuner transpose: configurations/s" "${kt:-?}; cutune (on, problem 1) / Kernel Tuner = ${ratio}x (target >= 100)"
   else

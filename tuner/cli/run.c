@@ -86,6 +86,8 @@ static const char run_usage[] =
     "                      on a GPU finishes and is recorded)\n"
     "  --no-runtime-sweep  measure only what the strategy proposes (default: see runtime\n"
     "                      parameters below)\n"
+    "  --no-overlap        tune the selected problems one after the other (default: side by side,\n"
+    "                      see Overlap below)\n"
     "  --seed N            seed for the strategy and the input data (default 1)\n"
     "  --problem SEL       tune these problems only (repeatable): an index (0), a range (0-9; 1- to\n"
     "                      the last), a list (0,3,5-9), sizes in any order, all of a problem's or\n"
@@ -152,6 +154,15 @@ static const char run_usage[] =
     "--compile-timeout holds per configuration (a batch of N may take N times as long). Where\n"
     "the members of a failed batch all compile alone, the template cannot be batched and the run\n"
     "goes on without batches. --compile-only ends with how many programs it ran.\n"
+    "\n"
+    "Overlap (docs/ARCHITECTURE.md, The tuning loop): a run of 2 to " XSTR(EXEC_MAX_PROBLEMS) " problems that is not a shape\n"
+    "set and has no --time tunes them side by side: every device holds all of them set up, each\n"
+    "problem has its own strategy, store records and racing reference, and a configuration that\n"
+    "several of them propose (all of them, in an exhaustive run) is compiled once and measured on\n"
+    "each in turn, so the GPU measures one problem while the compiles of the next configurations\n"
+    "run. Each problem's line gives its time from the start to its last record; the 'overlap' line\n"
+    "gives the whole. Problems whose buffers together exceed half a device's memory, and runs with\n"
+    "--time (a limit per problem), go one after the other, as --no-overlap does.\n"
     "\n"
     "Racing (docs/MEASURE.md): once --top configurations of a problem are timed in full, each\n"
     "next one is tested after --race-samples samples and after each chunk of samples: raced out\n"
@@ -234,7 +245,7 @@ enum { O_RESULTS = 256, O_ARCH, O_COMPILE_ONLY, O_DEVICE, O_JOBS, O_CACHE, O_NO_
        O_SAMPLE, O_COMPILE_TIMEOUT, O_DEVICES, O_RANK_TIMEOUT, O_NO_SWEEP, O_CSV, O_KPATH, O_TRANSFER,
        O_NO_TRANSFER, O_NEAR, O_PER, O_PATIENCE, O_ORDER, O_CROSS, O_NO_CROSS, O_CROSS_ONLY, O_CROSS_TOP,
        O_CROSS_MAX };
-enum { O_RACE = O_CROSS_MAX + 1, O_RACE_SAMPLES, O_BATCH };
+enum { O_RACE = O_CROSS_MAX + 1, O_RACE_SAMPLES, O_BATCH, O_NO_OVERLAP };
 
 static const num_opt num_opts[] = {
     {O_DEVICE, "--device", "a GPU ordinal (0, 1, ...)", 0, 1e6, 0, 0, 1},
@@ -356,7 +367,7 @@ static int parse_options(int argc, char **argv, run_opts *o) {
       {"cross-only", no_argument, 0, O_CROSS_ONLY}, {"cross-top", required_argument, 0, O_CROSS_TOP},
       {"cross-max", required_argument, 0, O_CROSS_MAX},
       {"race", required_argument, 0, O_RACE}, {"race-samples", required_argument, 0, O_RACE_SAMPLES},
-      {"batch", required_argument, 0, O_BATCH},
+      {"batch", required_argument, 0, O_BATCH}, {"no-overlap", no_argument, 0, O_NO_OVERLAP},
       {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
   /* clang-format on */
   dbuf_reset(&problems);
@@ -393,6 +404,7 @@ static int parse_options(int argc, char **argv, run_opts *o) {
       break;
     case O_NOPROG: o->progress_tty = 0; break;
     case O_NO_SWEEP: o->no_runtime_sweep = 1; break;
+    case O_NO_OVERLAP: o->no_overlap = 1; break;
     case O_CSV: o->csv = optarg; break;
     case O_TRANSFER: o->transfer = 1; break;
     case O_NO_TRANSFER: o->transfer = -1; break;

@@ -3,7 +3,10 @@
  * group compiled for that group's architecture.
  *
  * A configuration goes submit -> compile pool -> the group's ready queue -> the first idle
- * device of its group -> back to the caller. exec_wait hands the next ready configuration to a
+ * device of its group -> back to the caller. Each item is one configuration on one of the
+ * problems set up (its slot in the GPU workers, gpu.h GPU_PROBLEMS); the ready queue holds those
+ * of every problem in the order their compiles came back, so a compile shared by several
+ * problems is measured on each of them in turn. exec_wait hands the next ready configuration to a
  * device before it returns the record that device just finished, so the GPU measures while
  * the caller writes (store append, fsync) and tells the strategy. A configuration that needs
  * no GPU (a compile error, an invalid geometry) comes back at once. A device whose worker
@@ -20,7 +23,7 @@
 
 typedef struct item {
   struct item *next;
-  int g;
+  int g, slot; /* its group; its problem (exec_local.probs[slot]) */
   size_t cfg;
   compile_result cr;
   record rec;    /* its record, made once it is compiled (the finished one on the done list) */
@@ -36,10 +39,16 @@ typedef struct slot {
   int n;                  /* how many; 0: idle */
 } slot;
 
+/* One problem of a group: its items by stage, the best median so far and the racing reference
+ * (exec.h). */
+typedef struct lprob {
+  int compiling, nready, ongpu, ndone;
+  double best, race;
+} lprob;
+
 typedef struct lgroup {
   item *ready_head, *ready_tail;
-  int compiling, nready, ongpu, ndone;
-  double best, race; /* the best median so far; the racing reference (exec.h) */
+  lprob pp[EXEC_MAX_PROBLEMS];
   const char *arch;
   compile_result ref; /* the reference kernel for this architecture */
   compile_result check; /* the user's check kernel (check.kernel), if any */
@@ -51,7 +60,8 @@ typedef struct exec_local {
   const run_opts *o;
   const compile_source *src;
   cpool *pool;
-  int jobs, prob, stopped;
+  int jobs, stopped;
+  int probs[EXEC_MAX_PROBLEMS], nprobs; /* the problems set up, by slot */
   slot slots[EXEC_MAX_DEVICES];
   gpu *gws[EXEC_MAX_DEVICES];
   int nslots;
@@ -77,36 +87,50 @@ static void item_free(item *it) {
   free(it);
 }
 
-static int l_room(exec *x, int g) {
+/* The slot of problem prob among those set up, -1 when it is not. */
+static int slot_of(const exec_local *e, int prob) {
+  for (int k = 0; k < e->nprobs; k++)
+    if (e->probs[k] == prob) return k;
+  return -1;
+}
+
+static int in_flight(const lprob *pp) { return pp->compiling + pp->nready + pp->ongpu + pp->ndone; }
+
+static int l_room(exec *x, int g, int prob) {
   exec_local *e = (exec_local *)x;
-  lgroup *l = &e->lg[g];
+  int k = slot_of(e, prob);
   /* the compile pool works ahead of the devices: 2 configurations per worker, or as many as a
-   * batch (compile.h) and one more where it batches */
+   * batch (compile.h) and one more where it batches; each problem so far ahead (where they
+   * propose the same configurations, as exhaustive searches do, they share the compiles) */
   int per = cpool_batch_size(e->pool);
   int window = (per > 1 ? per + 1 : 2) * e->jobs + 4 + GPU_DEPTH * x->group[g].ndevices;
-  int used = l->compiling + l->nready + l->ongpu + l->ndone;
+  int used = prob < 0 ? 0 : k < 0 ? window : in_flight(&e->lg[g].pp[k]); /* -1: a problem with none */
   return e->stopped || used >= window ? 0 : window - used;
 }
 
-static int l_inflight(exec *x, int g) {
+static int l_inflight(exec *x, int g, int prob) {
   exec_local *e = (exec_local *)x;
-  lgroup *l = &e->lg[g];
-  return l->compiling + l->nready + l->ongpu + l->ndone;
+  int n = 0;
+  for (int k = 0; k < e->nprobs; k++)
+    if (prob < 0 || e->probs[k] == prob) n += in_flight(&e->lg[g].pp[k]);
+  return n;
 }
 
-static int l_submit(exec *x, int g, size_t cfg, cterr *err) {
+static int l_submit(exec *x, int g, int prob, size_t cfg, cterr *err) {
   exec_local *e = (exec_local *)x;
+  int k = slot_of(e, prob);
+  if (k < 0) return cterr_set(err, "problem %s is not set up", space_problem_key(e->s, prob));
   compile_job job;
   job_hold hold;
   if (job_make(e->s, e->src, cfg, e->lg[g].arch, &job, &hold, err) != 0) return -1;
   item *it = xcalloc(1, sizeof *it);
-  it->g = g, it->cfg = cfg;
+  it->g = g, it->slot = k, it->cfg = cfg;
   compile_result_init(&it->cr);
   record_init(&it->rec);
   if (hold.unfit[0]) { /* the target lacks what it needs: no compile, an invalid record (job_record_base) */
     job_hold_free(&hold);
     push(&e->lg[g].ready_head, &e->lg[g].ready_tail, it);
-    e->lg[g].nready++;
+    e->lg[g].pp[k].nready++;
     return 0;
   }
   int rc = cpool_submit(e->pool, (uint64_t)(uintptr_t)it, &job, err);
@@ -115,28 +139,30 @@ static int l_submit(exec *x, int g, size_t cfg, cterr *err) {
     item_free(it);
     return -1;
   }
-  e->lg[g].compiling++;
+  e->lg[g].pp[k].compiling++;
   return 0;
 }
 
-static void l_best(exec *x, int g, double best_ms, double race_ms) {
+static void l_best(exec *x, int g, int prob, double best_ms, double race_ms) {
   exec_local *e = (exec_local *)x;
-  e->lg[g].best = best_ms;
-  e->lg[g].race = race_ms;
+  int k = slot_of(e, prob);
+  if (k < 0) return;
+  e->lg[g].pp[k].best = best_ms;
+  e->lg[g].pp[k].race = race_ms;
 }
 
 /* Take a finished compile: onto its group's ready queue (or away, once stopped). */
 static void take_compile(exec_local *e, uint64_t tag, compile_result *cr) {
   item *it = (item *)(uintptr_t)tag;
   lgroup *l = &e->lg[it->g];
-  l->compiling--;
+  l->pp[it->slot].compiling--;
   it->cr = *cr;
   if (e->stopped) {
     item_free(it);
     return;
   }
   push(&l->ready_head, &l->ready_tail, it);
-  l->nready++;
+  l->pp[it->slot].nready++;
 }
 
 static int collect_compiles(exec_local *e, int timeout_ms, cterr *err) {
@@ -154,18 +180,19 @@ static int collect_compiles(exec_local *e, int timeout_ms, cterr *err) {
  * kernel's lowered name, renamed in a batch, goes to kname, which gpu_submit copies). */
 static gpu_job make_job(exec_local *e, const lgroup *l, const item *it, char *kname, size_t klen) {
   gpu_job job = it->launch;
+  job.slot = it->slot;
   job.cubin = it->cr.cubin.data;
   job.cubin_len = it->cr.cubin.len;
   job.kernel = job_kernel_name(e->s, &it->cr, kname, klen);
   job.timeout_s = space_timeout(e->s);
-  job.best_ms = l->best;
+  job.best_ms = l->pp[it->slot].best;
   job.min_samples = e->o->min_samples;
   job.min_samples_fixed = e->o->min_samples_given;
   job.max_samples = e->o->max_samples;
   job.target_rse = e->o->rse;
   job.want_energy = 0;       /* time first; energy in a pass of its own (tune.c energy_pass) */
   job.isolated_samples = 21; /* contenders only: see gpu_job */
-  job.race_ms = l->race;     /* the k-th best so far (tune.c): racing, docs/MEASURE.md */
+  job.race_ms = l->pp[it->slot].race; /* the k-th best so far (tune.c): racing, docs/MEASURE.md */
   job.race_margin = e->o->race_margin;
   job.race_samples = e->o->race_margin >= 0 ? e->o->race_samples : 0;
   return job;
@@ -189,10 +216,11 @@ static int feed(exec_local *e, cterr *err) {
   if (e->stopped) return 0;
   for (int g = 0; g < e->base.ngroups; g++) {
     lgroup *l = &e->lg[g];
-    while (l->nready > 0) {
+    while (l->ready_head) {
       item *it = l->ready_head;
+      lprob *pp = &l->pp[it->slot];
       if (!it->have_rec) {
-        job_record_base(e->s, it->cfg, e->prob, l->arch, &it->cr, &it->rec, &it->launch);
+        job_record_base(e->s, it->cfg, e->probs[it->slot], l->arch, &it->cr, &it->rec, &it->launch);
         it->needs_gpu = it->rec.status == ST_OK;
         it->have_rec = 1;
       }
@@ -204,10 +232,10 @@ static int feed(exec_local *e, cterr *err) {
         if (!(sl = pick_slot(e, g, &job))) break; /* every device of the group is full: it waits */
       }
       pop(&l->ready_head, &l->ready_tail);
-      l->nready--;
+      pp->nready--;
       if (!it->needs_gpu) { /* compile error or invalid geometry: a record without the GPU */
         push(&e->done_head, &e->done_tail, it);
-        l->ndone++;
+        pp->ndone++;
         continue;
       }
       if (gpu_submit(sl->gw, &job, err) != 0) {
@@ -217,7 +245,7 @@ static int feed(exec_local *e, cterr *err) {
       sl->it[sl->n] = it;
       sl->pend[sl->n++] = it->rec;
       record_init(&it->rec);
-      l->ongpu++;
+      pp->ongpu++;
     }
   }
   return 0;
@@ -249,7 +277,7 @@ static int collect_gpu(exec_local *e, int i, exec_done *d, cterr *err) {
     for (int k = sl->n - 1; k >= 0; k--) {
       item *it = sl->it[k];
       record_free(&sl->pend[k]);
-      l->ongpu--;
+      l->pp[it->slot].ongpu--;
       if (!left) {
         item_free(it);
         continue;
@@ -259,18 +287,21 @@ static int collect_gpu(exec_local *e, int i, exec_done *d, cterr *err) {
       it->next = l->ready_head;
       l->ready_head = it;
       if (!l->ready_tail) l->ready_tail = it;
-      l->nready++;
+      l->pp[it->slot].nready++;
     }
     sl->n = 0;
     if (!left) return cterr_set(err, "every device of the model %s was lost", e->base.group[sl->group].info.name);
     return 0;
   }
-  l->ongpu--;
   record rec;
   item *it = slot_shift(sl, &rec);
-  /* the next job of the group is a contender against this one too */
-  if (record_timed(&rec) && !record_raced(&rec) && (isnan(l->best) || rec.t_median < l->best)) l->best = rec.t_median;
+  lprob *pp = &l->pp[it->slot];
+  pp->ongpu--;
+  /* the next job of the group on this problem is a contender against this one too */
+  if (record_timed(&rec) && !record_raced(&rec) && (isnan(pp->best) || rec.t_median < pp->best))
+    pp->best = rec.t_median;
   d->group = sl->group;
+  d->prob = e->probs[it->slot];
   d->cfg = it->cfg;
   d->rec = rec;
   item_free(it);
@@ -284,8 +315,8 @@ static int l_wait(exec *x, exec_done *d, int timeout_ms, cterr *err) {
     if (collect_compiles(e, 0, err) < 0 || feed(e, err) != 0) return -1;
     if (e->done_head) {
       item *it = pop(&e->done_head, &e->done_tail);
-      e->lg[it->g].ndone--;
-      d->group = it->g, d->cfg = it->cfg, d->rec = it->rec;
+      e->lg[it->g].pp[it->slot].ndone--;
+      d->group = it->g, d->prob = e->probs[it->slot], d->cfg = it->cfg, d->rec = it->rec;
       record_init(&it->rec);
       item_free(it);
       return 1;
@@ -326,8 +357,9 @@ static int l_wait(exec *x, exec_done *d, int timeout_ms, cterr *err) {
 }
 
 static void drop_compile(void *ctx, uint64_t tag) {
-  (void)ctx;
+  exec_local *e = ctx;
   item *it = (item *)(uintptr_t)tag;
+  e->lg[it->g].pp[it->slot].compiling--;
   item_free(it);
 }
 
@@ -337,13 +369,11 @@ static void drop_compile(void *ctx, uint64_t tag) {
 static void l_stop(exec *x) {
   exec_local *e = (exec_local *)x;
   e->stopped = 1;
-  cpool_cancel(e->pool, drop_compile, NULL);
-  for (int g = 0; g < x->ngroups; g++) e->lg[g].compiling = 0;
+  cpool_cancel(e->pool, drop_compile, e);
   for (int g = 0; g < x->ngroups; g++) {
     lgroup *l = &e->lg[g];
     item *it;
-    while ((it = pop(&l->ready_head, &l->ready_tail))) item_free(it);
-    l->nready = 0;
+    while ((it = pop(&l->ready_head, &l->ready_tail))) l->pp[it->slot].nready--, item_free(it);
   }
 }
 
@@ -355,20 +385,21 @@ static void l_drain(exec *x) {
     while (sl->n > 0) {
       cterr e2;
       if (gpu_pending(sl->gw) && gpu_collect(sl->gw, &sl->pend[0], &e2) != 0) {
-        for (int k = 0; k < sl->n; k++) record_free(&sl->pend[k]), item_free(sl->it[k]);
-        e->lg[sl->group].ongpu -= sl->n;
+        for (int k = 0; k < sl->n; k++)
+          e->lg[sl->group].pp[sl->it[k]->slot].ongpu--, record_free(&sl->pend[k]), item_free(sl->it[k]);
         sl->n = 0;
         break;
       }
       record rec;
-      item_free(slot_shift(sl, &rec));
+      item *it = slot_shift(sl, &rec);
+      e->lg[sl->group].pp[it->slot].ongpu--;
+      item_free(it);
       record_free(&rec);
-      e->lg[sl->group].ongpu--;
     }
   }
   item *it;
   while ((it = pop(&e->done_head, &e->done_tail))) {
-    e->lg[it->g].ndone--;
+    e->lg[it->g].pp[it->slot].ndone--;
     item_free(it);
   }
   while (cpool_pending(e->pool) > 0) {
@@ -381,33 +412,64 @@ static void l_drain(exec *x) {
   e->stopped = 0;
 }
 
-static int l_problem(exec *x, int prob, cterr *err) {
+/* Every problem in a slot of its own on every device (slot 0 first: it drops what the workers
+ * held before). */
+static int l_problems(exec *x, const int *probs, int n, cterr *err) {
   exec_local *e = (exec_local *)x;
   space *s = e->s;
-  e->prob = prob;
+  if (n < 1 || n > EXEC_MAX_PROBLEMS) return cterr_set(err, "%d problems at once (1 to %d)", n, EXEC_MAX_PROBLEMS);
+  for (int g = 0; g < x->ngroups; g++)
+    if (l_inflight(x, g, -1))
+      return cterr_set(err, "a problem setup with %d configurations in flight", l_inflight(x, g, -1));
   e->stopped = 0;
-  for (int g = 0; g < x->ngroups; g++) e->lg[g].best = e->lg[g].race = NAN;
-  for (int g = 0; g < x->ngroups; g++) {
-    gpu_problem gp;
-    if (job_problem(s, prob, e->o->seed, &e->lg[g].ref, &gp, err) != 0) return -1;
-    job_problem_check(s, &e->lg[g].check, &gp);
-    gpu *gs[EXEC_MAX_DEVICES];
-    int k = 0;
-    for (int i = 0; i < e->nslots; i++)
-      if (e->slots[i].alive && e->slots[i].group == g) gs[k++] = e->slots[i].gw;
-    if (gpu_setup_all(gs, k, &gp, err) != 0) return cterr_wrap(err, "problem %s", space_problem_key(s, prob));
-    int deaths = 0;
-    for (int i = 0; i < k; i++) deaths += gpu_setup_deaths(gs[i]);
-    if (!e->o->quiet && deaths > 0)
-      fprintf(stderr, "problem %s: %d GPU worker%s died in the setup and %s replaced\n", space_problem_key(s, prob), deaths,
-              deaths == 1 ? "" : "s", deaths == 1 ? "was" : "were");
+  e->nprobs = 0;
+  for (int g = 0; g < x->ngroups; g++)
+    for (int k = 0; k < EXEC_MAX_PROBLEMS; k++) e->lg[g].pp[k] = (lprob){.best = NAN, .race = NAN};
+  for (int k = 0; k < n; k++) {
+    int prob = probs[k];
+    for (int g = 0; g < x->ngroups; g++) {
+      gpu_problem gp;
+      if (job_problem(s, prob, e->o->seed, &e->lg[g].ref, &gp, err) != 0) return -1;
+      job_problem_check(s, &e->lg[g].check, &gp);
+      gpu *gs[EXEC_MAX_DEVICES];
+      int m = 0;
+      for (int i = 0; i < e->nslots; i++)
+        if (e->slots[i].alive && e->slots[i].group == g) gs[m++] = e->slots[i].gw;
+      if (gpu_setup_all(gs, m, k, &gp, err) != 0) return cterr_wrap(err, "problem %s", space_problem_key(s, prob));
+      int deaths = 0;
+      for (int i = 0; i < m; i++) deaths += gpu_setup_deaths(gs[i]);
+      if (!e->o->quiet && deaths > 0)
+        fprintf(stderr, "problem %s: %d GPU worker%s died in the setup and %s replaced\n", space_problem_key(s, prob),
+                deaths, deaths == 1 ? "" : "s", deaths == 1 ? "was" : "were");
+    }
+    e->probs[e->nprobs++] = prob;
   }
   return 0;
 }
 
-static int l_remeasure(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, cterr *err) {
+int exec_problems_fit(space *s, const int *probs, int n, int64_t mem_bytes, double *need) {
+  *need = 0;
+  for (int k = 0; k < n; k++) {
+    argspec args[MAX_ARGS];
+    int nargs = 0;
+    cterr e;
+    if (space_args(s, probs[k], args, &nargs, &e) != 0) return 0; /* the setup will say why */
+    for (int i = 0; i < nargs;
+         i++) /* as the worker allocates them: the buffer, its reference copy, its initial contents */
+      if (args[i].kind != ARG_SCALAR)
+        *need += (double)args[i].count * elemtype_size(args[i].type) *
+                 (args[i].kind == ARG_INPUT    ? 1
+                  : args[i].kind == ARG_OUTPUT ? 2
+                                               : 3);
+  }
+  return mem_bytes <= 0 || *need <= EXEC_OVERLAP_MEM * (double)mem_bytes;
+}
+
+static int l_remeasure(exec *x, int g, int prob, size_t cfg, int energy_ms, exec_done *d, cterr *err) {
   exec_local *e = (exec_local *)x;
   lgroup *l = &e->lg[g];
+  int k = slot_of(e, prob);
+  if (k < 0) return cterr_set(err, "energy pass: problem %s is not set up", space_problem_key(e->s, prob));
   slot *sl = NULL;
   for (int i = 0; i < e->nslots && !sl; i++)
     if (e->slots[i].alive && e->slots[i].group == g && !e->slots[i].n) sl = &e->slots[i];
@@ -422,13 +484,14 @@ static int l_remeasure(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, 
   if (sr != 0 || cpool_wait(e->pool, &tag, &cr, -1, err) != 1) return -1;
   record rec;
   gpu_job gj = {0};
-  job_record_base(e->s, cfg, e->prob, l->arch, &cr, &rec, &gj);
+  job_record_base(e->s, cfg, prob, l->arch, &cr, &rec, &gj);
   if (rec.status != ST_OK) { /* not measurable (as in the time pass): nothing to remeasure */
     compile_result_free(&cr);
     record_free(&rec);
     return 0;
   }
   char kname[GPU_NAME_MAX];
+  gj.slot = k;
   gj.cubin = cr.cubin.data, gj.cubin_len = cr.cubin.len;
   gj.kernel = job_kernel_name(e->s, &cr, kname, sizeof kname);
   gj.timeout_s = space_timeout(e->s) + 3.0 * energy_ms / 1000.0;
@@ -442,22 +505,24 @@ static int l_remeasure(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, 
     record_free(&rec);
     return -1;
   }
-  d->group = g, d->cfg = cfg, d->rec = rec;
+  d->group = g, d->prob = prob, d->cfg = cfg, d->rec = rec;
   return 1;
 }
 
-static double l_copy_gbps(exec *x, int g) {
+static double l_copy_gbps(exec *x, int g, int prob) {
   exec_local *e = (exec_local *)x;
-  for (int i = 0; i < e->nslots; i++)
-    if (e->slots[i].alive && e->slots[i].group == g) return gpu_copy_gbps(e->slots[i].gw);
+  int k = slot_of(e, prob);
+  for (int i = 0; i < e->nslots && k >= 0; i++)
+    if (e->slots[i].alive && e->slots[i].group == g) return gpu_copy_gbps(e->slots[i].gw, k);
   return x->group[g].info.copy_gbps;
 }
 
-static double l_sgemm_ms(exec *x, int g, const char **why) {
+static double l_sgemm_ms(exec *x, int g, int prob, const char **why) {
   exec_local *e = (exec_local *)x;
+  int k = slot_of(e, prob);
   *why = "";
-  for (int i = 0; i < e->nslots; i++)
-    if (e->slots[i].alive && e->slots[i].group == g) return gpu_sgemm_ms(e->slots[i].gw, why);
+  for (int i = 0; i < e->nslots && k >= 0; i++)
+    if (e->slots[i].alive && e->slots[i].group == g) return gpu_sgemm_ms(e->slots[i].gw, k, why);
   return NAN;
 }
 
@@ -470,8 +535,8 @@ static void l_free(exec *x) {
   free(e);
 }
 
-static const exec_ops local_ops = {l_problem, l_room, l_submit, l_best, l_wait, l_inflight,
-                                   l_stop, l_drain, l_remeasure, l_copy_gbps, l_sgemm_ms, l_free};
+static const exec_ops local_ops = {l_problems, l_room,  l_submit,    l_best,      l_wait,     l_inflight,
+                                   l_stop,     l_drain, l_remeasure, l_copy_gbps, l_sgemm_ms, l_free};
 
 int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n,
                    const compile_source *src, exec **out, cterr *err) {

@@ -6,8 +6,9 @@
  * rank 0 writes and fsyncs it, so the results exist only there.
  *
  * Messages (tags below): a serving rank says HELLO with its model groups and how many
- * configurations each takes at once; rank 0 sends PROBLEM, the rank sets it up and answers
- * READY; then TASKs out, RESULTs back, a BEAT every second from a rank with nothing else to
+ * configurations each takes at once (per problem); rank 0 sends PROBLEM (the problems to hold
+ * at once, exec.h), the rank sets them up and answers READY; then TASKs out (each names its
+ * problem), RESULTs back, a BEAT every second from a rank with nothing else to
  * say; QUIT at the end. Rank 0 joins the ranks' groups by model name, so a cluster of mixed
  * GPUs tunes each model separately.
  *
@@ -35,9 +36,13 @@ typedef struct msg_hello {
   int32_t ndevices[EXEC_MAX_GROUPS];
   gpu_device_info info[EXEC_MAX_GROUPS];
 } msg_hello;
+typedef struct msg_problems { /* the problems to set up, and which setup this is */
+  int32_t gen, n;
+  int32_t probs[EXEC_MAX_PROBLEMS];
+} msg_problems;
 typedef struct msg_ready {
-  int32_t prob, ok;
-  double copy_gbps[EXEC_MAX_GROUPS];
+  int32_t gen, ok;
+  double copy_gbps[EXEC_MAX_GROUPS][EXEC_MAX_PROBLEMS];
   char message[CTERR_MAX];
 } msg_ready;
 typedef struct msg_task {
@@ -57,15 +62,17 @@ typedef struct msg_result { /* followed by the record as JSON */
 /* ---- rank 0: the other ranks as one exec ---- */
 
 typedef struct rrank {
-  int alive, ready_prob, ngroups;
+  int alive, ready_gen, ngroups; /* ready_gen: the setup it has done (exec_ranks.gen) */
   int g_of[EXEC_MAX_GROUPS]; /* the rank's group lg is rank 0's group g_of[lg] */
-  int room[EXEC_MAX_GROUPS], used[EXEC_MAX_GROUPS];
-  double copy[EXEC_MAX_GROUPS];
+  int room[EXEC_MAX_GROUPS]; /* per problem */
+  int used[EXEC_MAX_GROUPS][EXEC_MAX_PROBLEMS]; /* by slot */
+  double copy[EXEC_MAX_GROUPS][EXEC_MAX_PROBLEMS];
   double heard; /* when it last said anything */
 } rrank;
 
 typedef struct task {
   int g, rank, lg; /* rank -1: queued, waiting for room */
+  int slot;        /* its problem: exec_ranks.probs[slot] */
   size_t cfg;
   int energy_ms; /* > 0: a remeasure for the energy pass */
 } task;
@@ -76,12 +83,19 @@ typedef struct exec_ranks {
   int n; /* ranks, rank 0 included */
   rrank *r;
   task *t;
-  int nt, cap, prob;
-  double best[EXEC_MAX_GROUPS], race[EXEC_MAX_GROUPS];
+  int nt, cap;
+  int probs[EXEC_MAX_PROBLEMS], nprobs, gen; /* the problems set up, by slot; the setup's number */
+  double best[EXEC_MAX_GROUPS][EXEC_MAX_PROBLEMS], race[EXEC_MAX_GROUPS][EXEC_MAX_PROBLEMS];
   int starved[EXEC_MAX_GROUPS]; /* asked for room while no rank of the group was left */
   double rank_timeout;
   dbuf buf;
 } exec_ranks;
+
+static int slot_of(const exec_ranks *e, int prob) {
+  for (int k = 0; k < e->nprobs; k++)
+    if (e->probs[k] == prob) return k;
+  return -1;
+}
 
 static int rank_lg(const rrank *rr, int g) {
   for (int lg = 0; lg < rr->ngroups; lg++)
@@ -101,24 +115,25 @@ static void lose(exec_ranks *e, int r, const char *why) {
           k == 1 ? "" : "s", k == 1 ? "es" : "");
 }
 
-static int r_room(exec *x, int g) {
+static int r_room(exec *x, int g, int prob) {
   exec_ranks *e = (exec_ranks *)x;
-  int room = 0, any = 0;
+  int room = 0, any = 0, k = slot_of(e, prob);
+  if (k < 0) return 0;
   for (int r = 1; r < e->n; r++) {
     rrank *rr = &e->r[r];
     int lg = rank_lg(rr, g);
     any |= rr->alive && lg >= 0;
-    if (rr->alive && rr->ready_prob == e->prob && lg >= 0) room += rr->room[lg] - rr->used[lg];
+    if (rr->alive && rr->ready_gen == e->gen && lg >= 0) room += rr->room[lg] - rr->used[lg][k];
   }
   if (!any) e->starved[g] = 1; /* the loop wants work done that nobody can do: wait says so */
-  for (int i = 0; i < e->nt; i++) room -= e->t[i].g == g && e->t[i].rank < 0;
+  for (int i = 0; i < e->nt; i++) room -= e->t[i].g == g && e->t[i].slot == k && e->t[i].rank < 0;
   return room > 0 ? room : 0;
 }
 
-static int r_inflight(exec *x, int g) {
+static int r_inflight(exec *x, int g, int prob) {
   exec_ranks *e = (exec_ranks *)x;
   int k = 0;
-  for (int i = 0; i < e->nt; i++) k += e->t[i].g == g;
+  for (int i = 0; i < e->nt; i++) k += e->t[i].g == g && (prob < 0 || e->probs[e->t[i].slot] == prob);
   return k;
 }
 
@@ -131,17 +146,17 @@ static void assign(exec_ranks *e) {
     for (int r = 1; r < e->n; r++) {
       rrank *rr = &e->r[r];
       int lg = rank_lg(rr, t->g);
-      if (!rr->alive || rr->ready_prob != e->prob || lg < 0) continue;
-      int f = rr->room[lg] - rr->used[lg];
+      if (!rr->alive || rr->ready_gen != e->gen || lg < 0) continue;
+      int f = rr->room[lg] - rr->used[lg][t->slot];
       if (f > best_free) best = r, best_free = f;
     }
     if (best < 0) continue;
     rrank *rr = &e->r[best];
-    msg_task m = {.prob = e->prob,
+    msg_task m = {.prob = e->probs[t->slot],
                   .lg = rank_lg(rr, t->g),
                   .cfg = t->cfg,
-                  .best_ms = e->best[t->g],
-                  .race_ms = e->race[t->g],
+                  .best_ms = e->best[t->g][t->slot],
+                  .race_ms = e->race[t->g][t->slot],
                   .energy_ms = t->energy_ms};
     cterr err;
     if (dist_send(e->d, best, TAG_TASK, &m, sizeof m, &err) != 0) {
@@ -150,24 +165,35 @@ static void assign(exec_ranks *e) {
       continue;
     }
     t->rank = best, t->lg = m.lg;
-    rr->used[m.lg]++;
+    rr->used[m.lg][t->slot]++;
   }
 }
 
-static int r_submit(exec *x, int g, size_t cfg, cterr *err) {
-  exec_ranks *e = (exec_ranks *)x;
+/* A task of group g on problem prob (one set up), queued: energy_ms > 0 marks a remeasure. */
+static int queue_task(exec_ranks *e, int g, int prob, size_t cfg, int energy_ms, cterr *err) {
+  int k = slot_of(e, prob);
+  if (k < 0) return cterr_set(err, "problem %d is not set up on the ranks", prob);
   if (e->nt == e->cap) {
     e->cap = e->cap ? 2 * e->cap : 64;
     e->t = xrealloc(e->t, (size_t)e->cap * sizeof *e->t);
   }
-  e->t[e->nt++] = (task){.g = g, .rank = -1, .lg = -1, .cfg = cfg};
+  e->t[e->nt++] = (task){.g = g, .rank = -1, .lg = -1, .slot = k, .cfg = cfg, .energy_ms = energy_ms};
+  return 0;
+}
+
+static int r_submit(exec *x, int g, int prob, size_t cfg, cterr *err) {
+  exec_ranks *e = (exec_ranks *)x;
+  if (queue_task(e, g, prob, cfg, 0, err) != 0) return -1;
   assign(e);
   return 0;
 }
 
-static void r_best(exec *x, int g, double best_ms, double race_ms) {
-  ((exec_ranks *)x)->best[g] = best_ms;
-  ((exec_ranks *)x)->race[g] = race_ms;
+static void r_best(exec *x, int g, int prob, double best_ms, double race_ms) {
+  exec_ranks *e = (exec_ranks *)x;
+  int k = slot_of(e, prob);
+  if (k < 0) return;
+  e->best[g][k] = best_ms;
+  e->race[g][k] = race_ms;
 }
 
 /* One message in, handled. 1 when it was a result (d filled), 0 otherwise, -1 on error. */
@@ -184,31 +210,32 @@ static int take(exec_ranks *e, exec_done *d, int timeout_ms, cterr *err) {
     msg_ready m;
     memcpy(&m, e->buf.data, sizeof m);
     m.message[sizeof m.message - 1] = 0;
-    if (m.prob != e->prob) return 0;
+    if (m.gen != e->gen) return 0;
     if (!m.ok) {
       lose(e, from, m.message);
       return 0;
     }
-    rr->ready_prob = m.prob;
+    rr->ready_gen = m.gen;
     memcpy(rr->copy, m.copy_gbps, sizeof rr->copy);
   } else if (tag == TAG_RESULT && e->buf.len >= sizeof(msg_result)) {
     msg_result m;
     memcpy(&m, e->buf.data, sizeof m);
-    if (m.prob != e->prob || m.lg < 0 || m.lg >= rr->ngroups) return 0;
+    int k = slot_of(e, m.prob);
+    if (k < 0 || m.lg < 0 || m.lg >= rr->ngroups) return 0;
     int g = rr->g_of[m.lg];
     for (int i = 0; i < e->nt; i++) {
       task *t = &e->t[i];
-      if (t->g != g || t->cfg != m.cfg || t->rank != from) continue;
+      if (t->g != g || t->slot != k || t->cfg != m.cfg || t->rank != from) continue;
       if (e->buf.len == sizeof m) { /* no record: a remeasure with nothing to measure */
-        rr->used[m.lg]--;
+        rr->used[m.lg][k]--;
         e->t[i] = e->t[--e->nt];
         return 0;
       }
       record_init(&d->rec);
       if (record_from_json_n(e->buf.data + sizeof m, e->buf.len - sizeof m, &d->rec, err) != 0)
         return cterr_wrap(err, "a record from rank %d", from);
-      d->group = g, d->cfg = t->cfg;
-      rr->used[m.lg]--;
+      d->group = g, d->prob = m.prob, d->cfg = t->cfg;
+      rr->used[m.lg][k]--;
       e->t[i] = e->t[--e->nt];
       return 1;
     }
@@ -222,7 +249,8 @@ static void check_silence(exec_ranks *e) {
   for (int r = 1; r < e->n; r++) {
     rrank *rr = &e->r[r];
     int holds = 0;
-    for (int lg = 0; lg < rr->ngroups; lg++) holds += rr->used[lg];
+    for (int lg = 0; lg < rr->ngroups; lg++)
+      for (int k = 0; k < EXEC_MAX_PROBLEMS; k++) holds += rr->used[lg][k];
     if (rr->alive && holds && now - rr->heard > e->rank_timeout) {
       char why[96];
       snprintf(why, sizeof why, "silent for %.0f s", now - rr->heard);
@@ -251,14 +279,19 @@ static int r_wait(exec *x, exec_done *d, int timeout_ms, cterr *err) {
   }
 }
 
-static int r_problem(exec *x, int prob, cterr *err) {
+static int r_problems(exec *x, const int *probs, int n, cterr *err) {
   exec_ranks *e = (exec_ranks *)x;
-  e->prob = prob;
-  for (int g = 0; g < EXEC_MAX_GROUPS; g++) e->best[g] = e->race[g] = NAN, e->starved[g] = 0;
-  msg_task m = {.prob = prob};
+  if (n < 1 || n > EXEC_MAX_PROBLEMS) return cterr_set(err, "%d problems at once (1 to %d)", n, EXEC_MAX_PROBLEMS);
+  msg_problems m = {.gen = ++e->gen, .n = n};
+  e->nprobs = n;
+  for (int k = 0; k < n; k++) e->probs[k] = m.probs[k] = probs[k];
+  for (int g = 0; g < EXEC_MAX_GROUPS; g++) {
+    e->starved[g] = 0;
+    for (int k = 0; k < EXEC_MAX_PROBLEMS; k++) e->best[g][k] = e->race[g][k] = NAN;
+  }
   for (int r = 1; r < e->n; r++) {
     if (!e->r[r].alive) continue;
-    e->r[r].ready_prob = -1;
+    e->r[r].ready_gen = -1;
     if (dist_send(e->d, r, TAG_PROBLEM, &m, sizeof m, err) != 0) lose(e, r, err->msg);
   }
   double until = now_seconds() + SETUP_TIMEOUT_S;
@@ -266,13 +299,13 @@ static int r_problem(exec *x, int prob, cterr *err) {
     int waiting = 0, alive = 0;
     for (int r = 1; r < e->n; r++) {
       alive += e->r[r].alive;
-      waiting += e->r[r].alive && e->r[r].ready_prob != prob;
+      waiting += e->r[r].alive && e->r[r].ready_gen != e->gen;
     }
     if (!alive) return cterr_set(err, "no rank is left to measure on");
     if (!waiting) return 0;
     if (now_seconds() > until) {
       for (int r = 1; r < e->n; r++)
-        if (e->r[r].alive && e->r[r].ready_prob != prob) lose(e, r, "no answer to the problem setup");
+        if (e->r[r].alive && e->r[r].ready_gen != e->gen) lose(e, r, "no answer to the problem setup");
       continue;
     }
     exec_done d;
@@ -294,19 +327,20 @@ static void r_drain(exec *x) {
   for (int r = 1; r < e->n; r++) memset(e->r[r].used, 0, sizeof e->r[r].used);
 }
 
-static double r_copy_gbps(exec *x, int g) {
+static double r_copy_gbps(exec *x, int g, int prob) {
   exec_ranks *e = (exec_ranks *)x;
-  for (int r = 1; r < e->n; r++) {
+  int k = slot_of(e, prob);
+  for (int r = 1; r < e->n && k >= 0; r++) {
     int lg = rank_lg(&e->r[r], g);
-    if (e->r[r].alive && lg >= 0 && e->r[r].ready_prob == e->prob) return e->r[r].copy[lg];
+    if (e->r[r].alive && lg >= 0 && e->r[r].ready_gen == e->gen) return e->r[r].copy[lg][k];
   }
   return x->group[g].info.copy_gbps;
 }
 
 /* The ranks' records carry their own cublas_share (filled where they were measured); the
  * coordinator has no baseline figure of its own to print. */
-static double r_sgemm_ms(exec *x, int g, const char **why) {
-  (void)x, (void)g;
+static double r_sgemm_ms(exec *x, int g, int prob, const char **why) {
+  (void)x, (void)g, (void)prob;
   *why = "";
   return NAN;
 }
@@ -327,14 +361,10 @@ static void r_free(exec *x) {
 /* The energy pass: one task marked with its window, to a rank of the group with room; nothing
  * else is in flight then. 1 with d filled, 0 when the rank had nothing to measure (or the task
  * was lost with its rank and no other rank of the model took it), -1 on an error. */
-static int r_remeasure(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, cterr *err) {
+static int r_remeasure(exec *x, int g, int prob, size_t cfg, int energy_ms, exec_done *d, cterr *err) {
   exec_ranks *e = (exec_ranks *)x;
   if (e->nt) return cterr_set(err, "energy pass: %d configurations still in flight", e->nt);
-  if (e->nt == e->cap) {
-    e->cap = e->cap ? 2 * e->cap : 64;
-    e->t = xrealloc(e->t, (size_t)e->cap * sizeof *e->t);
-  }
-  e->t[e->nt++] = (task){.g = g, .rank = -1, .lg = -1, .cfg = cfg, .energy_ms = energy_ms > 0 ? energy_ms : 1};
+  if (queue_task(e, g, prob, cfg, energy_ms > 0 ? energy_ms : 1, err) != 0) return -1;
   for (;;) {
     int w = r_wait(x, d, 1000, err);
     if (w != 0) return w;
@@ -342,8 +372,8 @@ static int r_remeasure(exec *x, int g, size_t cfg, int energy_ms, exec_done *d, 
   }
 }
 
-static const exec_ops ranks_ops = {r_problem, r_room, r_submit, r_best, r_wait, r_inflight,
-                                   r_stop, r_drain, r_remeasure, r_copy_gbps, r_sgemm_ms, r_free};
+static const exec_ops ranks_ops = {r_problems, r_room,  r_submit,    r_best,      r_wait,     r_inflight,
+                                   r_stop,     r_drain, r_remeasure, r_copy_gbps, r_sgemm_ms, r_free};
 
 /* Rank 0: wait for every other rank's HELLO and join their groups by model name. */
 static int ranks_new(dist *d, const run_opts *o, exec **out, cterr *err) {
@@ -353,10 +383,9 @@ static int ranks_new(dist *d, const run_opts *o, exec **out, cterr *err) {
   e->n = dist_size(d);
   e->r = xcalloc((size_t)e->n, sizeof *e->r);
   e->rank_timeout = o->rank_timeout > 0 ? o->rank_timeout : 120;
-  e->prob = -1;
   dbuf_init(&e->buf);
   int waiting = e->n - 1;
-  for (int r = 1; r < e->n; r++) e->r[r].alive = 1, e->r[r].ready_prob = -1, e->r[r].heard = -1;
+  for (int r = 1; r < e->n; r++) e->r[r].alive = 1, e->r[r].ready_gen = -1, e->r[r].heard = -1;
   double until = now_seconds() + START_TIMEOUT_S;
   while (waiting > 0 && now_seconds() < until) {
     int from, tag;
@@ -418,6 +447,12 @@ static void send_fail(dist *d, const char *msg) {
   dist_send(d, 0, TAG_FAIL, msg, strlen(msg) + 1, &e2);
 }
 
+static int held(const msg_problems *set, int prob) {
+  for (int k = 0; k < set->n; k++)
+    if (set->probs[k] == prob) return 1;
+  return 0;
+}
+
 static int serve(dist *d, space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n,
                  const compile_source *src, int *abandon, cterr *err) {
   exec *x = NULL;
@@ -435,12 +470,13 @@ static int serve(dist *d, space *s, const run_opts *o, const char *self_exe, con
     for (int lg = 0; lg < x->ngroups; lg++) {
       h.info[lg] = x->group[lg].info;
       h.ndevices[lg] = x->group[lg].ndevices;
-      h.room[lg] = x->ops->room(x, lg);
+      h.room[lg] = x->ops->room(x, lg, -1); /* per problem */
     }
     if (dist_send(d, 0, TAG_HELLO, &h, sizeof h, err) != 0) goto done;
   }
   double last_sent = now_seconds();
-  int prob = -1, busy = 0;
+  msg_problems set = {.n = 0};
+  int busy = 0;
   for (;;) {
     int from, tag;
     int got = dist_recv(d, &from, &tag, &buf, busy ? 0 : 20, err);
@@ -451,17 +487,17 @@ static int serve(dist *d, space *s, const run_opts *o, const char *self_exe, con
       *abandon = lost > 0;
       break;
     }
-    if (got == 1 && !failed && tag == TAG_PROBLEM && buf.len == sizeof(msg_task)) {
-      msg_task m;
-      memcpy(&m, buf.data, sizeof m);
+    if (got == 1 && !failed && tag == TAG_PROBLEM && buf.len == sizeof(msg_problems)) {
+      memcpy(&set, buf.data, sizeof set);
       x->ops->drain(x);
       msg_ready r;
       memset(&r, 0, sizeof r);
-      r.prob = prob = m.prob;
+      r.gen = set.gen;
       cterr perr;
-      r.ok = x->ops->problem(x, prob, &perr) == 0;
-      if (!r.ok) snprintf(r.message, sizeof r.message, "%s", perr.msg);
-      for (int lg = 0; lg < x->ngroups; lg++) r.copy_gbps[lg] = x->ops->copy_gbps(x, lg);
+      r.ok = x->ops->problems(x, set.probs, set.n, &perr) == 0;
+      if (!r.ok) snprintf(r.message, sizeof r.message, "%s", perr.msg), set.n = 0;
+      for (int lg = 0; lg < x->ngroups; lg++)
+        for (int k = 0; k < set.n; k++) r.copy_gbps[lg][k] = x->ops->copy_gbps(x, lg, set.probs[k]);
       if (dist_send(d, 0, TAG_READY, &r, sizeof r, err) != 0) goto done;
       last_sent = now_seconds();
     } else if (got == 1 && !failed && tag == TAG_TASK && buf.len == sizeof(msg_task) &&
@@ -471,8 +507,8 @@ static int serve(dist *d, space *s, const run_opts *o, const char *self_exe, con
       msg_task m;
       memcpy(&m, buf.data, sizeof m);
       exec_done dn;
-      int w = m.prob == prob && m.lg >= 0 && m.lg < x->ngroups
-                  ? x->ops->remeasure(x, m.lg, (size_t)m.cfg, m.energy_ms, &dn, err)
+      int w = held(&set, m.prob) && m.lg >= 0 && m.lg < x->ngroups
+                  ? x->ops->remeasure(x, m.lg, m.prob, (size_t)m.cfg, m.energy_ms, &dn, err)
                   : 0;
       if (w < 0) {
         fprintf(stderr, "cutune: rank %d: %s\n", rank, err->msg);
@@ -480,7 +516,7 @@ static int serve(dist *d, space *s, const run_opts *o, const char *self_exe, con
         failed = 1;
         continue;
       }
-      msg_result r = {.prob = prob, .lg = m.lg, .cfg = m.cfg};
+      msg_result r = {.prob = m.prob, .lg = m.lg, .cfg = m.cfg};
       dbuf_reset(&json);
       dbuf_append(&json, &r, sizeof r);
       if (w == 1) {
@@ -493,9 +529,9 @@ static int serve(dist *d, space *s, const run_opts *o, const char *self_exe, con
     } else if (got == 1 && !failed && tag == TAG_TASK && buf.len == sizeof(msg_task)) {
       msg_task m;
       memcpy(&m, buf.data, sizeof m);
-      if (m.prob == prob && m.lg >= 0 && m.lg < x->ngroups) {
-        x->ops->best(x, m.lg, m.best_ms, m.race_ms);
-        if (x->ops->submit(x, m.lg, (size_t)m.cfg, err) != 0) goto done;
+      if (held(&set, m.prob) && m.lg >= 0 && m.lg < x->ngroups) {
+        x->ops->best(x, m.lg, m.prob, m.best_ms, m.race_ms);
+        if (x->ops->submit(x, m.lg, m.prob, (size_t)m.cfg, err) != 0) goto done;
       }
     }
     busy = 0;
@@ -507,7 +543,7 @@ static int serve(dist *d, space *s, const run_opts *o, const char *self_exe, con
         send_fail(d, err->msg);
         failed = 1;
       } else if (w == 1) {
-        msg_result m = {.prob = prob, .lg = dn.group, .cfg = dn.cfg};
+        msg_result m = {.prob = dn.prob, .lg = dn.group, .cfg = dn.cfg};
         dbuf_reset(&json);
         dbuf_append(&json, &m, sizeof m);
         record_to_json(&dn.rec, &json);

@@ -145,7 +145,8 @@ static void note_best(tune_ctx *t, int g, tune_tally *ty, size_t cfg, const reco
     ty->top[i] = r->t_median;
     changed |= ty->ntop == ty->ktop;
   }
-  if (changed) t->x->ops->best(t->x, g, ty->best, ty->ktop > 0 && ty->ntop == ty->ktop ? ty->top[ty->ktop - 1] : NAN);
+  if (changed)
+    t->x->ops->best(t->x, g, ty->prob, ty->best, ty->ktop > 0 && ty->ntop == ty->ktop ? ty->top[ty->ktop - 1] : NAN);
   if (transfer_improves(r->t_median, ty->mark)) ty->mark = r->t_median, ty->improved_at = ty->charged;
 }
 
@@ -244,7 +245,7 @@ static int timeout_retry(const tune_ctx *t, const record *have, size_t ntimeouts
 
 /* Evaluations group g may still start: the budget less what is charged and in flight. */
 static long budget_left(tune_ctx *t, int g, const tune_tally *ty) {
-  return ty->budget - ty->charged - t->x->ops->inflight(t->x, g);
+  return ty->budget - ty->charged - t->x->ops->inflight(t->x, g, ty->prob);
 }
 
 /* Configuration idx to group g: answered from the store (told to the strategy, not charged)
@@ -260,7 +261,7 @@ static int offer(tune_ctx *t, int g, int prob, tune_tally *ty, size_t idx, cterr
     progress_skip(ty->pg, 1);
     return 0;
   }
-  return t->x->ops->submit(t->x, g, idx, err);
+  return t->x->ops->submit(t->x, g, prob, idx, err);
 }
 
 /* The runtime sweep: with idx, the configurations that differ from it in runtime parameters
@@ -288,7 +289,7 @@ static int propose(tune_ctx *t, int g, int prob, tune_tally *ty, size_t *batch, 
     /* a seeded search: the seeds are measured before the strategy chooses anything */
     if (strategy_seeds_left(ty->strat) == 0 && strategy_seeds_pending(ty->strat) > 0) return 0;
     long left = budget_left(t, g, ty);
-    int k = x->ops->room(x, g);
+    int k = x->ops->room(x, g, prob);
     if (k > batch_max) k = batch_max;
     if (left < k) k = (int)left;
     if (k <= 0) return 0;
@@ -354,13 +355,17 @@ static void cost_of(tune_ctx *t, int g, const tune_tally *ty, double wall) {
     c->best_seeded |= !strcmp(t->grp[g].ohash[ty->seeds[k]], t->grp[g].ohash[ty->best_cfg]);
 }
 
-/* Tune one problem on every group at once. Three stages run together: the strategies propose
- * into the exec (the compile pool works ahead of the devices), the devices measure, and the
- * coordinator records each finished configuration (store append with fsync, strategy,
- * display) while the device that measured it is already on the next. */
-static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
+/* Tune problems probs[0..np-1] (set up together in the exec) on every group at once: each
+ * (problem, group) has its own strategy and tally, ty[i * ng + g]. Three stages run together:
+ * the strategies propose into the exec (the compile pool works ahead of the devices), the
+ * devices measure, and the coordinator records each finished configuration (store append with
+ * fsync, strategy, display) while the device that measured it is already on the next. With
+ * several problems (the overlap, docs/ARCHITECTURE.md "The tuning loop") each proposes into a
+ * window of its own, and what they propose alike compiles once and is measured on each in turn.
+ * A problem's wall time runs from the start to its last record. */
+static int tune_problems(tune_ctx *t, const int *probs, int np, size_t *n_measured, cterr *err) {
   exec *x = t->x;
-  int ng = x->ngroups, rc = -1, stopped = 0;
+  int ng = x->ngroups, rc = -1, stopped = 0, nt = np * ng;
   const configset *cs = space_configs(t->s);
   size_t count = configset_count(cs);
   long budget;
@@ -389,12 +394,8 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
   strategy_opts_default(&sopts);
   sopts.budget_hint = budget < (long)count ? budget : (long)count;
   sopts.cost_aware = t->o->time_limit > 0 && t->o->budget <= 0; /* a budget in seconds only */
-  cterr ferr;
-  double fl = space_flops(t->s, prob, &ferr);
-  int flops = isfinite(fl) && fl > 0;
-  const char *pkey = space_problem_key(t->s, prob);
-  tune_tally ty[EXEC_MAX_GROUPS];
-  memset(ty, 0, sizeof ty);
+  tune_tally *ty = xcalloc((size_t)nt, sizeof *ty);
+  double *ended = xcalloc((size_t)nt, sizeof *ended); /* when each tally's last record came: its wall time */
   int batch_max = 4096;
   size_t *batch = xcalloc((size_t)batch_max, sizeof *batch);
   double t0 = now_seconds();
@@ -402,30 +403,35 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
    * among the objectives, the energy pass's candidates) fully timed */
   int ktop = t->o->race_margin >= 0 && t->o->race_samples > 0 ? t->o->top : 0;
   if (ktop > 0 && space_wants_energy(t->s) && t->o->energy_top > ktop) ktop = t->o->energy_top;
-  for (int g = 0; g < ng; g++) {
-    ty[g].best = NAN;
-    ty[g].budget = cross ? (long)t->nonly[g] : budget;
-    ty[g].prob = prob, ty[g].best_cfg = -1, ty[g].mark = INFINITY;
-    ty[g].ktop = ktop;
-    ty[g].top = ktop > 0 ? xcalloc((size_t)ktop, sizeof *ty[g].top) : NULL;
-    if (sweeping) ty[g].swept = xcalloc(count, 1), ty[g].combos = combos;
+  for (int i = 0; i < nt; i++) {
+    int g = i % ng, prob = probs[i / ng];
+    cterr ferr;
+    double fl = space_flops(t->s, prob, &ferr);
+    int flops = isfinite(fl) && fl > 0;
+    const char *pkey = space_problem_key(t->s, prob);
+    ty[i].best = NAN;
+    ty[i].budget = cross ? (long)t->nonly[g] : budget;
+    ty[i].prob = prob, ty[i].best_cfg = -1, ty[i].mark = INFINITY;
+    ty[i].ktop = ktop;
+    ty[i].top = ktop > 0 ? xcalloc((size_t)ktop, sizeof *ty[i].top) : NULL;
+    if (sweeping) ty[i].swept = xcalloc(count, 1), ty[i].combos = combos;
     char label[256];
     snprintf(label, sizeof label, "%s%s", pkey, t->grp[g].label);
-    ty[g].pg = progress_new(stderr, label, (size_t)(budget < (long)count ? budget : (long)count),
+    ty[i].pg = progress_new(stderr, label, (size_t)(budget < (long)count ? budget : (long)count),
                             t->o->quiet ? 0 : t->o->progress_tty);
-    progress_set_quiet(ty[g].pg, t->o->quiet);
-    ty[g].flops = flops;
-    if (flops) progress_show_tflops(ty[g].pg);
+    progress_set_quiet(ty[i].pg, t->o->quiet);
+    ty[i].flops = flops;
+    if (flops) progress_show_tflops(ty[i].pg);
     strategy_opts gopts = sopts;
-    if (!cross && t->transfer && t->book[g]) find_seeds(t, g, &ty[g]);
+    if (!cross && t->transfer && t->book[g]) find_seeds(t, g, &ty[i]);
     /* seeded: the hybrid's exploitation arms (a walk from the best, crossover) may join at once */
-    if (ty[g].nseeds) gopts.hybrid_min = ty[g].nseeds + TRANSFER_HYBRID_MIN;
-    if (strategy_new(sname, cs, t->o->seed, &gopts, &ty[g].strat, err) != 0) goto done;
+    if (ty[i].nseeds) gopts.hybrid_min = ty[i].nseeds + TRANSFER_HYBRID_MIN;
+    if (strategy_new(sname, cs, t->o->seed, &gopts, &ty[i].strat, err) != 0) goto done;
     char seeded[512] = "";
     if (cross) {
-      strategy_seed(ty[g].strat, t->only[g], t->nonly[g], 1);
+      strategy_seed(ty[i].strat, t->only[g], t->nonly[g], 1);
       snprintf(seeded, sizeof seeded, "; cross-measurement: %zu kernels, the best of every shape tuned", t->nonly[g]);
-    } else seed_search(t, &ty[g], sweeping ? combos : 1, seeded, sizeof seeded);
+    } else seed_search(t, &ty[i], sweeping ? combos : 1, seeded, sizeof seeded);
     if (!t->o->quiet && !cross)
       fprintf(stderr, "problem %s%s: %zu configurations, strategy %s%s%s\n", pkey, t->grp[g].label, count, sname,
               dflt, seeded);
@@ -438,38 +444,58 @@ static int tune_problem(tune_ctx *t, int prob, size_t *n_measured, cterr *err) {
     int stop = interrupted || out_of_time;
     if (stop && !stopped) x->ops->stop(x), stopped = 1;
     int inflight = 0, more = 0;
-    for (int g = 0; g < ng; g++) {
-      if (!stop && ty[g].charged < ty[g].budget && propose(t, g, prob, &ty[g], batch, batch_max, err) != 0) goto done;
-      int f = x->ops->inflight(x, g);
-      inflight += f;
-      more |= !stop && !ty[g].exhausted && !ty[g].stalled && ty[g].charged + f < ty[g].budget;
+    for (int i = 0; i < nt; i++) {
+      int g = i % ng, prob = probs[i / ng];
+      if (!stop && ty[i].charged < ty[i].budget && propose(t, g, prob, &ty[i], batch, batch_max, err) != 0) goto done;
+      int f = x->ops->inflight(x, g, prob);
+      int left = !stop && !ty[i].exhausted && !ty[i].stalled && ty[i].charged + f < ty[i].budget;
+      if (!f && !left && !ended[i]) ended[i] = now_seconds();
+      inflight += f, more |= left;
     }
     if (inflight == 0 && !more) break;
     exec_done d;
     int w = x->ops->wait(x, &d, 200, err);
     if (w < 0) goto done;
-    if (w == 1 && finish_record(t, d.group, &ty[d.group], d.cfg, &d.rec, n_measured, err) != 0) goto done;
+    int i = 0;
+    while (w == 1 && i < np && probs[i] != d.prob) i++;
+    if (w == 1 && i == np) { /* not a problem of this call: cannot happen, but never unrecorded silently */
+      record_free(&d.rec);
+      cterr_set(err, "a record for problem %d, which is not being tuned", d.prob);
+      goto done;
+    }
+    if (w == 1 && finish_record(t, d.group, &ty[i * ng + d.group], d.cfg, &d.rec, n_measured, err) != 0) goto done;
   }
   rc = 0;
 done:
   if (rc != 0) x->ops->drain(x); /* an error elsewhere: the next problem starts clean */
-  for (int g = 0; g < ng; g++) {
-    if (!ty[g].pg) continue;
-    progress_finish(ty[g].pg);
-    progress_free(ty[g].pg);
-    strategy_free(ty[g].strat);
-    if (rc == 0) cost_of(t, g, &ty[g], now_seconds() - t0);
+  double wall_all = now_seconds() - t0, gpu_s[EXEC_MAX_GROUPS] = {0};
+  for (int i = 0; i < nt; i++) {
+    int g = i % ng;
+    const char *pkey = space_problem_key(t->s, probs[i / ng]);
+    if (!ty[i].pg) continue;
+    progress_finish(ty[i].pg);
+    progress_free(ty[i].pg);
+    strategy_free(ty[i].strat);
+    double wall = (ended[i] ? ended[i] : now_seconds()) - t0;
+    gpu_s[g] += ty[i].gpu_ms / 1e3;
+    if (rc == 0) cost_of(t, g, &ty[i], wall);
     if (rc == 0 && !t->o->quiet) {
-      double wall = now_seconds() - t0;
-      fprintf(stderr, "problem %s%s: %ld measured (%zu failed), %zu answered from the store, %.1f s%s\n", pkey,
-              t->grp[g].label, ty[g].charged, ty[g].failed, ty[g].resumed, wall,
-              ty[g].stalled ? " (the seeded search stalled: --patience)" : "");
-      time_note(&ty[g], wall, x->group[g].ndevices);
+      fprintf(stderr, "problem %s%s: %ld measured (%zu failed), %zu answered from the store, %.1f s%s%s\n", pkey,
+              t->grp[g].label, ty[i].charged, ty[i].failed, ty[i].resumed, wall,
+              np > 1 ? " (side by side: from the start to its last record)" : "",
+              ty[i].stalled ? " (the seeded search stalled: --patience)" : "");
+      time_note(&ty[i], wall, x->group[g].ndevices);
     }
-    free(ty[g].modules);
-    free(ty[g].swept);
-    free(ty[g].top);
+    free(ty[i].modules);
+    free(ty[i].swept);
+    free(ty[i].top);
   }
+  for (int g = 0; g < ng && np > 1 && rc == 0 && !t->o->quiet && wall_all > 0; g++)
+    fprintf(stderr, "overlap%s: %d problems measured side by side in %.1f s; the GPU%s worked %.0f %% of it\n",
+            t->grp[g].label, np, wall_all, x->group[g].ndevices > 1 ? "s" : "",
+            100 * gpu_s[g] / (wall_all * (x->group[g].ndevices > 0 ? x->group[g].ndevices : 1)));
+  free(ty);
+  free(ended);
   free(batch);
   return rc;
 }
@@ -522,7 +548,7 @@ static int energy_pass(tune_ctx *t, int g, int prob, size_t *n_measured, cterr *
   for (size_t j = 0; j < want && !interrupted; j++) {
     if (isfinite(view[j].r->energy_mj)) continue; /* it has a figure */
     exec_done d;
-    int gr = t->x->ops->remeasure(t->x, g, view[j].cfg, ENERGY_WINDOW_MS, &d, err);
+    int gr = t->x->ops->remeasure(t->x, g, prob, view[j].cfg, ENERGY_WINDOW_MS, &d, err);
     if (gr < 0) goto done;
     if (gr == 0) continue; /* nothing to measure: it does not compile */
     stamp(t, g, &d.rec, view[j].cfg);
@@ -560,24 +586,25 @@ static void report_problem(tune_ctx *t, int g, int prob, run_outcome *out, int p
   }
   printf("\n== %s, problem %s: %zu of %zu configurations measured on %s ==\n", space_name(t->s), pkey, k, n,
          t->x->group[g].info.name);
-  report_best(stdout, view, k, pkey, t->o->top, t->x->ops->copy_gbps(t->x, g));
+  report_best(stdout, view, k, pkey, t->o->top, t->x->ops->copy_gbps(t->x, g, prob));
   printf("\nwhich parameters made the difference (best time per value):\n");
   report_param_effects(stdout, view, k, pkey);
   free(view);
 }
 
-/* Set problem prob up on every device (buffers, inputs, the reference run, the baselines) and,
- * unless quiet, say what its reference is. */
-static int setup_problem(tune_ctx *t, int prob, int quiet, cterr *err) {
-  if (t->x->ops->problem(t->x, prob, err) != 0) return -1;
+/* Set problems probs[0..n-1] up on every device at once (buffers, inputs, the reference runs,
+ * the baselines) and, unless quiet, say what each one's reference is. */
+static int setup_problems(tune_ctx *t, const int *probs, int n, int quiet, cterr *err) {
+  if (t->x->ops->problems(t->x, probs, n, err) != 0) return -1;
   if (quiet || t->o->quiet) return 0;
-  for (int g = 0; g < t->x->ngroups; g++) {
+  for (int i = 0; i < n * t->x->ngroups; i++) {
+    int g = i % t->x->ngroups, prob = probs[i / t->x->ngroups];
     int64_t mnk[3];
     const char *why = "", *pkey = space_problem_key(t->s, prob);
-    double ms = t->x->ops->sgemm_ms(t->x, g, &why);
+    double ms = t->x->ops->sgemm_ms(t->x, g, prob, &why);
     if (!space_sgemm(t->s, prob, mnk))
       fprintf(stderr, "problem %s%s: device-to-device copy of the same bytes %.0f GB/s (the %% copy reference)\n", pkey,
-              t->grp[g].label, t->x->ops->copy_gbps(t->x, g));
+              t->grp[g].label, t->x->ops->copy_gbps(t->x, g, prob));
     else if (isfinite(ms))
       fprintf(stderr, "problem %s%s: cuBLAS %s %lldx%lldx%lld, %s: %.1f us, %.2f TFLOP/s (the %% cuBLAS reference)\n",
               pkey, t->grp[g].label, space_gemm_type(t->s) == EL_F32 ? "SGEMM" : "GemmEx", (long long)mnk[0],
@@ -610,7 +637,7 @@ static int cross_phase(tune_ctx *t, const int *order, int n, shape_cost *row, in
               t->grp[g].label, t->o->cross_top, n, ncand[g]);
   }
   for (int i = 0; i < n && any && !interrupted; i++) {
-    if (setup_problem(t, order[i], 1, err) != 0 || tune_problem(t, order[i], measured, err) != 0) goto done;
+    if (setup_problems(t, &order[i], 1, 1, err) != 0 || tune_problems(t, &order[i], 1, measured, err) != 0) goto done;
     for (int g = 0; g < ng; g++) {
       row[g].measured += t->cost[g].measured, row[g].answered += t->cost[g].answered;
       row[g].gpu_s += t->cost[g].gpu_s, row[g].wall_s += t->cost[g].wall_s;
@@ -620,6 +647,43 @@ static int cross_phase(tune_ctx *t, const int *order, int n, shape_cost *row, in
 done:
   for (int g = 0; g < ng; g++) free(cand[g]), t->only[g] = NULL, t->nonly[g] = 0;
   return rc;
+}
+
+/* How many of the selected problems (order[0..n-1], not a shape set) are tuned side by side:
+ * all of them (EXEC_MAX_PROBLEMS at most) unless --no-overlap, a time limit (it is per problem:
+ * one after the other, each gets it whole), or their buffers together would not fit in
+ * EXEC_OVERLAP_MEM of a group's device memory; 1 means one after the other. Says why not,
+ * where it matters. */
+static int overlap_width(tune_ctx *t, const int *order, int n) {
+  long budget;
+  double time_limit;
+  const char *sname, *note;
+  tune_limits(configset_count(space_configs(t->s)), t->o, &budget, &time_limit, &sname, &note);
+  int w = n < EXEC_MAX_PROBLEMS ? n : EXEC_MAX_PROBLEMS;
+  if (w < 2 || t->o->no_overlap) return 1;
+  if (time_limit > 0) {
+    if (!t->o->quiet)
+      fprintf(stderr, "%d problems, one after the other: the time limit of %g s is per problem\n", n, time_limit);
+    return 1;
+  }
+  for (int g = 0; g < t->x->ngroups; g++) {
+    double need;
+    if (!exec_problems_fit(t->s, order, w, t->x->group[g].info.mem_bytes, &need)) {
+      if (!t->o->quiet)
+        fprintf(stderr,
+                "%d problems, one after the other: together their buffers take %.1f GiB, more than %.0f %% of "
+                "the %.1f GiB of %s\n",
+                n, need / 1073741824.0, 100 * EXEC_OVERLAP_MEM, (double)t->x->group[g].info.mem_bytes / 1073741824.0,
+                t->x->group[g].info.name);
+      return 1;
+    }
+  }
+  if (!t->o->quiet)
+    fprintf(stderr,
+            "%d problems side by side: each configuration compiled once and measured on every one of them "
+            "(--no-overlap: one after the other)\n",
+            w);
+  return w;
 }
 
 int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int ndevices, run_outcome *out,
@@ -682,17 +746,21 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
     fprintf(stderr, "%d problems (shapes), in %s order%s%s\n", nsel, t.transfer && !o->listed ? "nearest-first" : "listed",
             t.transfer ? "; each search seeded with the best kernels of the nearest shapes tuned before it (transfer)" : "",
             cross ? "; then the cross-measurement" : "");
-  int nrows = 0;
-  for (int i = 0; i < nsel && !interrupted && o->cross != 2; i++) {
-    int prob = order[i];
-    if (setup_problem(&t, prob, 0, err) != 0 || tune_problem(&t, prob, &measured, err) != 0) goto done;
-    for (int g = 0; g < t.x->ngroups; g++)
-      if (space_wants_energy(s) && !interrupted && energy_pass(&t, g, prob, &measured, err) != 0) goto done;
-    for (int g = 0; g < t.x->ngroups; g++) {
-      if (!set && !cross) report_problem(&t, g, prob, out, 1);
-      rows[g][nrows] = t.cost[g];
+  int nrows = 0, step = many ? 1 : overlap_width(&t, order, nsel);
+  for (int i = 0; i < nsel && !interrupted && o->cross != 2; i += step) {
+    int n = nsel - i < step ? nsel - i : step; /* problems order[i..i+n) side by side */
+    if (setup_problems(&t, &order[i], n, 0, err) != 0 || tune_problems(&t, &order[i], n, &measured, err) != 0)
+      goto done;
+    for (int k = i; k < i + n; k++) {
+      int prob = order[k];
+      for (int g = 0; g < t.x->ngroups; g++)
+        if (space_wants_energy(s) && !interrupted && energy_pass(&t, g, prob, &measured, err) != 0) goto done;
+      for (int g = 0; g < t.x->ngroups; g++) {
+        if (!set && !cross) report_problem(&t, g, prob, out, 1);
+        rows[g][nrows] = t.cost[g];
+      }
+      nrows++;
     }
-    nrows++;
   }
   if (cross && !interrupted && cross_phase(&t, order, nsel, crossrow, ncand, &measured, err) != 0) goto done;
   for (int i = 0; i < nsel && (set || cross); i++) /* after the cross phase; a set's tables: -v */

@@ -4,7 +4,7 @@
  * carry frames and its stderr is read too, keeping the last lines as the explanation when it
  * dies. Every wait for the worker has a wall-clock deadline (poll), so a hung kernel costs one
  * job's time limit: the worker is killed, the job is recorded as a timeout, and a fresh worker
- * is started and given the same problem (its reference runs again) before gpu_measure returns. */
+ * is started and given the same problems (their references run again) before gpu_measure returns. */
 #define _GNU_SOURCE /* F_SETPIPE_SZ */
 #include "gpu.h"
 
@@ -34,10 +34,21 @@ typedef struct gpu_pend {
   char kernel[GPU_NAME_MAX];
   const void *cubin;
   double deadline; /* 0: it waits behind the one before it (its clock starts when that ends) */
+  int slot;        /* the problem it runs on */
   launch_geom geom;
   int send_failed, unsent;
   char why[1024];
 } gpu_pend;
+
+/* A problem the worker holds: its setup frame (replayed to a replacement worker) and the
+ * figures its first setup measured. */
+typedef struct gpu_slot {
+  dbuf setup;
+  int have;            /* set up (the frame is the last successful one) */
+  double copy_gbps;    /* the worker's copy of the problem's bytes; NAN: use info.copy_gbps */
+  double sgemm_ms;     /* the problem's cuBLAS SGEMM baseline; NAN: none */
+  char sgemm_why[200]; /* why it is missing, when it was asked for */
+} gpu_slot;
 
 struct gpu {
   char *self_exe;
@@ -46,12 +57,8 @@ struct gpu {
   char errtail[ERRTAIL];
   size_t errlen;
   gpu_device_info info;
-  dbuf setup; /* the last successful setup frame, replayed after a restart */
-  int have_setup;
-  int setup_deaths; /* workers that died in the last gpu_setup before one succeeded */
-  double problem_copy_gbps; /* the worker's copy of the problem's bytes; NAN: use info.copy_gbps */
-  double problem_sgemm_ms;  /* the problem's cuBLAS SGEMM baseline; NAN: none */
-  char sgemm_why[200];      /* why it is missing, when it was asked for */
+  gpu_slot ps[GPU_PROBLEMS]; /* the problems the worker holds (gpu_setup_at) */
+  int setup_deaths;          /* workers that died in the last gpu_setup before one succeeded */
   /* the jobs sent by gpu_submit and not yet collected, oldest first (gpu.h: GPU_DEPTH) */
   gpu_pend q[GPU_DEPTH];
   int nq;
@@ -195,14 +202,15 @@ static int worker_hello(gpu *g, gpu_device_info *info, cterr *err) {
 /* Send the remembered setup and wait for its answer. *died (may be NULL) says whether the
  * worker died on it (killed from outside, say), as opposed to answering with an error or
  * overrunning: only a death is worth another worker. */
-static int send_setup(gpu *g, cterr *err, int *died) {
+static int send_setup(gpu *g, int slot, cterr *err, int *died) {
   int dummy;
+  gpu_slot *ps = &g->ps[slot];
   if (!died) died = &dummy;
   *died = 0;
   /* a replacement worker for the same problem: the figures of the first setup stand */
-  int32_t known = isfinite(g->problem_copy_gbps) || isfinite(g->problem_sgemm_ms);
-  memcpy(g->setup.data + offsetof(wire_setup, baselines_known), &known, sizeof known);
-  if (wire_write(g->pr.to, MSG_SETUP, g->setup.data, g->setup.len, NULL, 0, NULL, 0, err)) {
+  int32_t known = isfinite(ps->copy_gbps) || isfinite(ps->sgemm_ms);
+  memcpy(ps->setup.data + offsetof(wire_setup, baselines_known), &known, sizeof known);
+  if (wire_write(g->pr.to, MSG_SETUP, ps->setup.data, ps->setup.len, NULL, 0, NULL, 0, err)) {
     char why[1024];
     describe_death(g, 0, why, sizeof why);
     *died = 1;
@@ -218,10 +226,10 @@ static int send_setup(gpu *g, cterr *err, int *died) {
     if (p.len == sizeof ok) memcpy(&ok, p.data, sizeof ok);
     ok.sgemm_why[sizeof ok.sgemm_why - 1] = 0;
     /* kept from the first setup of this problem: a restart's re-measure is not needed */
-    if (!isfinite(g->problem_copy_gbps)) g->problem_copy_gbps = ok.copy_gbps;
-    if (!isfinite(g->problem_sgemm_ms)) {
-      g->problem_sgemm_ms = ok.sgemm_ms;
-      snprintf(g->sgemm_why, sizeof g->sgemm_why, "%s", ok.sgemm_why);
+    if (!isfinite(ps->copy_gbps)) ps->copy_gbps = ok.copy_gbps;
+    if (!isfinite(ps->sgemm_ms)) {
+      ps->sgemm_ms = ok.sgemm_ms;
+      snprintf(ps->sgemm_why, sizeof ps->sgemm_why, "%s", ok.sgemm_why);
     }
   } else if (r == 0 && type == MSG_ERROR) {
     cterr_set(err, "problem setup: %s", p.data);
@@ -236,15 +244,16 @@ static int send_setup(gpu *g, cterr *err, int *died) {
   return rc;
 }
 
-/* A fresh worker with the current problem, after a fault or a timeout. A worker that dies
+/* A fresh worker with the problems set up, after a fault or a timeout. A worker that dies
  * in the setup is replaced, SETUP_ATTEMPTS times at most. */
 static int worker_restart(gpu *g, cterr *err) {
   for (int attempt = 1;; attempt++) {
     if (g->pr.pid > 0) worker_reap(g, 1, NULL, 0);
     gpu_device_info info;
     if (worker_start(g, 1, &info, err)) return cterr_wrap(err, "restarting the GPU worker");
-    int died = 0;
-    if (!g->have_setup || send_setup(g, err, &died) == 0) return 0;
+    int died = 0, k = 0;
+    while (k < GPU_PROBLEMS && (!g->ps[k].have || send_setup(g, k, err, &died) == 0)) k++;
+    if (k == GPU_PROBLEMS) return 0;
     worker_reap(g, 1, NULL, 0);
     if (!died || attempt >= SETUP_ATTEMPTS)
       return cterr_wrap(err, "restarting the GPU worker%s", died ? " (every attempt died in the setup)" : "");
@@ -287,7 +296,7 @@ int gpu_start(gpu **out, const char *self_exe, int ordinal, cterr *err) {
   g->self_exe = xstrdup(self_exe);
   g->ordinal = ordinal;
   proc_init(&g->pr);
-  dbuf_init(&g->setup);
+  for (int k = 0; k < GPU_PROBLEMS; k++) dbuf_init(&g->ps[k].setup);
   if (worker_start(g, 0, &g->info, err)) {
     gpu_stop(g);
     return -1;
@@ -305,7 +314,7 @@ int gpu_start_all(gpu **out, const char *self_exe, const int *ordinals, int n, c
     g->self_exe = xstrdup(self_exe);
     g->ordinal = ordinals[i];
     proc_init(&g->pr);
-    dbuf_init(&g->setup);
+    for (int k = 0; k < GPU_PROBLEMS; k++) dbuf_init(&g->ps[k].setup);
     char mode[16];
     snprintf(mode, sizeof mode, "%d", g->ordinal);
     rc = worker_spawn(g, mode, 0, err);
@@ -326,22 +335,32 @@ void gpu_stop(gpu *g) {
     worker_reap(g, 0, NULL, 0);
   }
   proc_close_pipes(&g->pr);
-  dbuf_free(&g->setup);
+  for (int k = 0; k < GPU_PROBLEMS; k++) dbuf_free(&g->ps[k].setup);
   free(g->self_exe);
   free(g);
 }
 
-int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
+int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) { return gpu_setup_at(g, 0, p, err); }
+
+int gpu_setup_at(gpu *g, int slot, const gpu_problem *p, cterr *err) {
   if (g->nq) return cterr_set(err, "gpu_setup: %d jobs not collected", g->nq);
+  if (slot < 0 || slot >= GPU_PROBLEMS)
+    return cterr_set(err, "gpu_setup: problem slot %d (0 to %d)", slot, GPU_PROBLEMS - 1);
   if (p->nargs < 0 || p->nargs > MAX_ARGS) return cterr_set(err, "gpu_setup: %d arguments (at most %d)", p->nargs, MAX_ARGS);
   if (!p->unchecked && !p->ref_per_config && (!p->ref_cubin || !p->ref_kernel))
     return cterr_set(err, "gpu_setup: the reference cubin and kernel name are required");
   if (p->nsyms < 0 || p->nsyms > MAX_SYMBOLS) return cterr_set(err, "gpu_setup: %d symbols (at most %d)", p->nsyms, MAX_SYMBOLS);
-  g->problem_copy_gbps = NAN; /* measured by the worker for this problem */
-  g->problem_sgemm_ms = NAN;
-  g->sgemm_why[0] = 0;
+  for (int k = 0; k < GPU_PROBLEMS; k++) {
+    if (k != slot && slot != 0) continue; /* slot 0: a new set, the others dropped */
+    g->ps[k].have = 0;
+    g->ps[k].copy_gbps = NAN; /* measured by the worker for this problem */
+    g->ps[k].sgemm_ms = NAN;
+    g->ps[k].sgemm_why[0] = 0;
+  }
+  gpu_slot *ps = &g->ps[slot];
   wire_setup s;
   memset(&s, 0, sizeof s);
+  s.slot = slot;
   s.nargs = p->nargs;
   memcpy(s.args, p->args, sizeof(argspec) * (size_t)p->nargs);
   s.seed = p->seed;
@@ -363,15 +382,14 @@ int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
   int own_check = p->check_cubin && p->check_kernel;
   s.check_kernel_len = own_check ? (uint32_t)strlen(p->check_kernel) : 0;
   s.check_cubin_len = own_check ? p->check_cubin_len : 0;
-  dbuf_reset(&g->setup);
-  dbuf_append(&g->setup, &s, sizeof s);
-  if (own_ref) dbuf_append(&g->setup, p->ref_kernel, s.kernel_len);
-  if (own_ref) dbuf_append(&g->setup, p->ref_cubin, p->ref_cubin_len);
-  if (s.check_cubin_len) dbuf_append(&g->setup, p->check_kernel, s.check_kernel_len);
-  if (s.check_cubin_len) dbuf_append(&g->setup, p->check_cubin, p->check_cubin_len);
+  dbuf_reset(&ps->setup);
+  dbuf_append(&ps->setup, &s, sizeof s);
+  if (own_ref) dbuf_append(&ps->setup, p->ref_kernel, s.kernel_len);
+  if (own_ref) dbuf_append(&ps->setup, p->ref_cubin, p->ref_cubin_len);
+  if (s.check_cubin_len) dbuf_append(&ps->setup, p->check_kernel, s.check_kernel_len);
+  if (s.check_cubin_len) dbuf_append(&ps->setup, p->check_cubin, p->check_cubin_len);
   for (int k = 0; k < p->nsyms; k++)
-    if (p->syms[k].src == SYMSRC_DATA) dbuf_append(&g->setup, p->symdata[k], p->syms[k].data_len);
-  g->have_setup = 0;
+    if (p->syms[k].src == SYMSRC_DATA) dbuf_append(&ps->setup, p->symdata[k], p->syms[k].data_len);
   g->setup_deaths = 0;
   /* A worker that dies in the setup (killed from outside, say) is replaced and the setup sent
    * again, SETUP_ATTEMPTS times at most; an error it reports, or a setup past its time
@@ -379,12 +397,12 @@ int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
   for (int attempt = 1;; attempt++) {
     if (g->pr.pid <= 0 && worker_restart(g, err)) return -1;
     int died = 0;
-    if (send_setup(g, err, &died) == 0) {
-      g->have_setup = 1;
+    if (send_setup(g, slot, err, &died) == 0) {
+      ps->have = 1;
       return 0;
     }
-    /* The worker may be dying (the reference faulted): start clean, with no problem; a failed
-     * restart is tried again by the next call. */
+    /* The worker may be dying (the reference faulted): start clean, with the other problems of
+     * the set (not this one); a failed restart is tried again by the next call. */
     cterr ignored;
     worker_restart(g, &ignored);
     if (!died) return -1;
@@ -396,22 +414,24 @@ int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) {
 
 int gpu_setup_deaths(const gpu *g) { return g ? g->setup_deaths : 0; }
 
-int gpu_setup_all(gpu *const *gs, int n, const gpu_problem *p, cterr *err) {
+int gpu_setup_all(gpu *const *gs, int n, int slot, const gpu_problem *p, cterr *err) {
   for (int i = 0; i < n; i++)
-    if (gpu_setup(gs[i], p, err) != 0) return n > 1 ? cterr_wrap(err, "device %d", gs[i]->ordinal) : -1;
+    if (gpu_setup_at(gs[i], slot, p, err) != 0) return n > 1 ? cterr_wrap(err, "device %d", gs[i]->ordinal) : -1;
   return 0;
 }
 
-double gpu_copy_gbps(const gpu *g) {
-  return isfinite(g->problem_copy_gbps) && g->problem_copy_gbps > 0 ? g->problem_copy_gbps : g->info.copy_gbps;
+double gpu_copy_gbps(const gpu *g, int slot) {
+  double c = slot >= 0 && slot < GPU_PROBLEMS ? g->ps[slot].copy_gbps : NAN;
+  return isfinite(c) && c > 0 ? c : g->info.copy_gbps;
 }
 
-double gpu_sgemm_ms(const gpu *g, const char **why) {
-  if (why) *why = g->sgemm_why;
-  return g->problem_sgemm_ms;
+double gpu_sgemm_ms(const gpu *g, int slot, const char **why) {
+  if (slot < 0 || slot >= GPU_PROBLEMS) slot = 0;
+  if (why) *why = g->ps[slot].sgemm_why;
+  return g->ps[slot].sgemm_ms;
 }
 
-static void fill_record(const gpu *g, const wire_result *w, record *rec) {
+static void fill_record(const gpu *g, int slot, const wire_result *w, record *rec) {
   rec->status = (rec_status)w->status;
   record_set_str(&rec->message, w->message);
   rec->t_median = w->t_median;
@@ -428,10 +448,11 @@ static void fill_record(const gpu *g, const wire_result *w, record *rec) {
   rec->gbps = w->gbps;
   /* against the problem's own copy figure, else the first worker's large copy (restarted
    * workers do not measure it again) */
-  double copy = gpu_copy_gbps(g);
+  double copy = gpu_copy_gbps(g, slot);
+  double sgemm = g->ps[slot].sgemm_ms;
   rec->copy_share = isfinite(w->gbps) && copy > 0 ? w->gbps / copy : w->copy_share;
   rec->gflops = w->gflops;
-  rec->cublas_share = isfinite(g->problem_sgemm_ms) && w->t_median > 0 ? g->problem_sgemm_ms / w->t_median : NAN;
+  rec->cublas_share = isfinite(sgemm) && w->t_median > 0 ? sgemm / w->t_median : NAN;
   rec->energy_mj = w->energy_mj;
   /* the driver's figures win where it gave them; the compiler's stay otherwise */
   if (w->regs >= 0) rec->regs = w->regs;
@@ -476,7 +497,8 @@ int gpu_can_queue(const gpu *g, const gpu_job *job) {
 }
 
 int gpu_submit(gpu *g, const gpu_job *job, cterr *err) {
-  if (!g->have_setup) return cterr_set(err, "gpu_submit: no problem set up (gpu_setup first)");
+  if (job->slot < 0 || job->slot >= GPU_PROBLEMS || !g->ps[job->slot].have)
+    return cterr_set(err, "gpu_submit: no problem set up in slot %d (gpu_setup first)", job->slot);
   if (!gpu_can_queue(g, job)) return cterr_set(err, "gpu_submit: %d jobs in flight and no room for another", g->nq);
   if (g->nq == 0 && g->pr.pid <= 0 && worker_restart(g, err)) return -1;
   if (job->nargvals < 0 || job->nargvals > MAX_ARGVALS)
@@ -488,6 +510,7 @@ int gpu_submit(gpu *g, const gpu_job *job, cterr *err) {
   gpu_pend *q = &g->q[g->nq];
   memset(q, 0, sizeof *q);
   wire_job *wj = &q->wj;
+  wj->slot = q->slot = job->slot;
   wj->geom = job->geom;
   wj->timeout_s = job->timeout_s > 0 ? job->timeout_s : 10.0;
   wj->best_ms = job->best_ms;
@@ -563,7 +586,7 @@ int gpu_collect(gpu *g, record *rec, cterr *err) {
       wire_result w;
       memcpy(&w, p.data, sizeof w);
       w.message[sizeof w.message - 1] = 0;
-      fill_record(g, &w, rec);
+      fill_record(g, q->slot, &w, rec);
       restart = w.fatal;
     } else if (r == -2) {
       worker_reap(g, 1, NULL, 0);

@@ -68,21 +68,29 @@ typedef struct gpu_problem {
   int8_t ref_arg[MAX_ARGS];
 } gpu_problem;
 int gpu_setup(gpu *g, const gpu_problem *p, cterr *err);
-/* gpu_setup on each of n workers (errors name the device when n > 1). */
-int gpu_setup_all(gpu *const *gs, int n, const gpu_problem *p, cterr *err);
+/* Several problems at once (the overlap of a run's problems, docs/ARCHITECTURE.md): a worker
+ * holds up to GPU_PROBLEMS, each in a slot that jobs name (gpu_job.slot). gpu_setup_at of slot 0
+ * starts a new set (every other slot is dropped, as gpu_setup does); of slot k > 0 it adds
+ * problem p beside those set up. A worker restarted after a fault is given every slot's problem
+ * again, in order. */
+#define GPU_PROBLEMS 4
+int gpu_setup_at(gpu *g, int slot, const gpu_problem *p, cterr *err);
+/* gpu_setup_at on each of n workers (errors name the device when n > 1). */
+int gpu_setup_all(gpu *const *gs, int n, int slot, const gpu_problem *p, cterr *err);
 /* Workers that died in the last gpu_setup (killed from outside, say) and were replaced before
  * one took the problem: gpu_setup (and a restart after a fault) tries 3 workers at most. */
 int gpu_setup_deaths(const gpu *g);
 /* The copy ceiling records are compared with (copy_share): a device-to-device copy of the set-up
- * problem's bytes, measured by the worker at setup (as cudaMemcpy would move them), or the
+ * problem's bytes (that of slot), measured by the worker at setup (as cudaMemcpy would move them), or the
  * device's large-copy figure where the problem's data would fit in L2 or no bytes were given. */
-double gpu_copy_gbps(const gpu *g);
-/* The current problem's cuBLAS SGEMM baseline in ms (gpu_problem.sgemm), NAN when none was asked
+double gpu_copy_gbps(const gpu *g, int slot);
+/* The cuBLAS SGEMM baseline of slot's problem in ms (gpu_problem.sgemm), NAN when none was asked
  * for or it could not be timed; *why (if given) then says why, or is "" when none was asked. */
-double gpu_sgemm_ms(const gpu *g, const char **why);
+double gpu_sgemm_ms(const gpu *g, int slot, const char **why);
 
 #define GPU_NAME_MAX 512 /* a kernel's lowered (mangled) name */
 typedef struct gpu_job {
+  int slot; /* the problem it is measured on (gpu_setup_at; 0 after gpu_setup) */
   const void *cubin;
   size_t cubin_len;
   const char *kernel;

@@ -9,6 +9,8 @@
  *   COUNT       -> COUNT_IS(int32 count) | ERROR(text)     (the `--count` worker sends it unasked)
  *   SETUP(wire_setup, kernel name, cubin)  -> SETUP_OK | ERROR(text)
  *   MEASURE(wire_job, kernel name, cubin)  -> RESULT(wire_result)
+ * A worker holds up to GPU_PROBLEMS problems at once: a setup fills slot wire_setup.slot (slot 0
+ * frees every other first: a new set), a job runs on the problem of wire_job.slot.
  *   QUIT        -> the worker exits
  * A worker whose CUDA context is dead (a fault) sets wire_result.fatal and exits after replying.
  *
@@ -39,6 +41,7 @@ enum {
 #define WIRE_MSG_MAX 2048
 
 typedef struct wire_setup {
+  int32_t slot; /* 0..GPU_PROBLEMS-1; 0 drops every other problem the worker holds */
   int32_t nargs;
   argspec args[MAX_ARGS];
   uint64_t seed;
@@ -69,6 +72,7 @@ typedef struct wire_setup_ok {
 } wire_setup_ok;
 
 typedef struct wire_job {
+  int32_t slot; /* the problem it runs on (wire_setup.slot) */
   launch_geom geom;
   double timeout_s, best_ms, target_rse;
   int32_t min_samples, max_samples, want_energy;

@@ -3,8 +3,8 @@
  * context is dead (a kernel faulted) so that the coordinator starts a fresh one.
  *
  * This file: process and device start-up (device info, the device-to-device copy bandwidth),
- * problem setup (arguments filled with seeded random data, the reference run once) and the
- * command loop. gpu_worker_measure.c checks and times one configuration. */
+ * problem setup (arguments filled with seeded random data, the reference run once; up to
+ * GPU_PROBLEMS problems held at once, each job naming its slot) and the command loop. gpu_worker_measure.c checks and times one configuration. */
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
@@ -102,23 +102,23 @@ void wk_fill_host(const argspec *a, uint64_t seed, int stream, int64_t n, unsign
 
 static void free_problem(worker *w) {
   for (int i = 0; i < MAX_ARGS; i++) {
-    wk_arg *a = &w->arg[i];
+    wk_arg *a = &w->p->arg[i];
     if (a->d) w->cu->cuMemFree(a->d);
     if (a->orig) w->cu->cuMemFree(a->orig);
     if (a->ref) w->cu->cuMemFree(a->ref);
     memset(a, 0, sizeof *a);
   }
-  w->have_problem = 0;
-  w->working_set = 0;
-  w->ref_key = 0;
+  w->p->have_problem = 0;
+  w->p->working_set = 0;
+  w->p->ref_key = 0;
   wk_symbols_free(w);
-  if (w->check_mod) w->cu->cuModuleUnload(w->check_mod);
-  w->check_mod = NULL, w->check_f = NULL;
+  if (w->p->check_mod) w->cu->cuModuleUnload(w->p->check_mod);
+  w->p->check_mod = NULL, w->p->check_f = NULL;
 }
 
 static int upload_arg(worker *w, int i, const argspec *a, uint64_t seed, cterr *err) {
   const cuda_api *cu = w->cu;
-  wk_arg *d = &w->arg[i];
+  wk_arg *d = &w->p->arg[i];
   CUresult r;
   if (a->fill == FILL_ZERO) {
     if ((r = cu->cuMemsetD8Async(d->d, 0, d->bytes, w->stream)) || (r = cu->cuStreamSynchronize(w->stream)))
@@ -169,11 +169,11 @@ static int job_scalars(worker *w, const wire_job *job, int restore, char *msg, s
   }
   for (int k = 0; k < job->nargvals; k++) {
     const argval *v = &job->argvals[k];
-    if (v->index < 0 || v->index >= w->setup.nargs) {
+    if (v->index < 0 || v->index >= w->p->setup.nargs) {
       snprintf(msg, len, "GPU worker: argument value for index %d, which is not an argument of the problem", (int)v->index);
       return -1;
     }
-    const argspec *a = &w->setup.args[v->index];
+    const argspec *a = &w->p->setup.args[v->index];
     if (a->kind != ARG_SCALAR) { /* a buffer sized per configuration: this job's element count */
       if (!restore && (v->ival <= 0 || v->ival > a->count)) {
         snprintf(msg, len, "GPU worker: %lld elements of '%s' asked, %lld allocated", (long long)v->ival, a->name,
@@ -183,7 +183,7 @@ static int job_scalars(worker *w, const wire_job *job, int restore, char *msg, s
       w->count[v->index] = restore ? 0 : v->ival;
       continue;
     }
-    set_scalar(&w->arg[v->index], a->type, restore ? a->ival : v->ival, restore ? a->fval : v->fval);
+    set_scalar(&w->p->arg[v->index], a->type, restore ? a->ival : v->ival, restore ? a->fval : v->fval);
   }
   return 0;
 }
@@ -205,15 +205,15 @@ static int wk_alloc_args(worker *w, const wire_setup *s, cterr *err) {
   free_problem(w);
   for (int i = 0; i < s->nargs; i++) {
     const argspec *a = &s->args[i];
-    wk_arg *d = &w->arg[i];
-    w->params[i] = &d->d;
+    wk_arg *d = &w->p->arg[i];
+    w->p->params[i] = &d->d;
     if (a->kind == ARG_TENSORMAP) { /* 128 zero bytes until a job encodes it (wk_tmaps_encode) */
-      w->params[i] = wk_tmap_bytes(i);
-      memset(w->params[i], 0, 128);
+      w->p->params[i] = wk_tmap_bytes(i);
+      memset(w->p->params[i], 0, 128);
       continue;
     }
     if (a->kind == ARG_SCALAR) {
-      w->params[i] = d->scalar;
+      w->p->params[i] = d->scalar;
       if (set_scalar(d, a->type, a->ival, a->fval) < 0) {
         cterr_set(err, "argument '%s': unknown element type %d", a->name, (int)a->type);
         goto done;
@@ -227,7 +227,7 @@ static int wk_alloc_args(worker *w, const wire_setup *s, cterr *err) {
       goto done;
     }
     d->bytes = (size_t)a->count * es;
-    w->working_set += d->bytes;
+    w->p->working_set += d->bytes;
     if ((r = cu->cuMemAlloc(&d->d, d->bytes))) {
       cterr_set(err, "allocating %zu bytes for argument '%s': %s", d->bytes, a->name, cuda_errstr(r));
       goto done;
@@ -255,7 +255,7 @@ done:
  * when the reference broke the context. */
 static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
   const cuda_api *cu = w->cu;
-  wire_setup *s = &w->setup;
+  wire_setup *s = &w->p->setup;
   CUresult r;
   CUmodule mod = NULL;
   if (p->len < sizeof *s) return cterr_set(err, "GPU worker: setup frame of %zu bytes is too short", p->len);
@@ -268,6 +268,7 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
   const char *cubin = p->data + sizeof *s + s->kernel_len; /* dbuf keeps a NUL after: PTX text works too */
 
   if (wk_alloc_args(w, s, err)) return -1;
+  w->p->last_t1 = NAN;
   if ((r = cu->cuCtxSynchronize())) { /* all uploads done before the reference reads them */
     *fatal = wk_context_dead(w, r);
     return cterr_set(err, "uploading the arguments: %s", cuda_errstr(r));
@@ -278,14 +279,14 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
     char cname[512], msg[512];
     const char *cp = p->data + sizeof *s + s->kernel_len + s->cubin_len;
     snprintf(cname, sizeof cname, "%.*s", (int)s->check_kernel_len, cp);
-    if ((r = cu->cuModuleLoadData(&w->check_mod, cp + s->check_kernel_len)))
+    if ((r = cu->cuModuleLoadData(&w->p->check_mod, cp + s->check_kernel_len)))
       return cterr_set(err, "the check kernel: loading its module: %s", cuda_errstr(r));
-    if (wk_symbols_fill(w, w->check_mod, 0, msg, sizeof msg)) return cterr_set(err, "the check kernel: %s", msg);
-    if ((r = cu->cuModuleGetFunction(&w->check_f, w->check_mod, cname)))
+    if (wk_symbols_fill(w, w->p->check_mod, 0, msg, sizeof msg)) return cterr_set(err, "the check kernel: %s", msg);
+    if ((r = cu->cuModuleGetFunction(&w->p->check_f, w->p->check_mod, cname)))
       return cterr_set(err, "the check kernel '%s' is not in its module: %s", cname, cuda_errstr(r));
   }
   if (s->unchecked || s->ref_per_config || !s->cubin_len) { /* no reference at setup: timing only, or one per job */
-    w->have_problem = 1;
+    w->p->have_problem = 1;
     return 0;
   }
   CUfunction f;
@@ -309,7 +310,7 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
   w->launch_params = NULL;
   if (!r && !(r = cu->cuStreamSynchronize(w->stream))) {
     for (int i = 0; i < s->nargs && !r; i++)
-      if (w->arg[i].ref) r = cu->cuMemcpyDtoDAsync(w->arg[i].ref, w->arg[i].d, w->arg[i].bytes, w->stream);
+      if (w->p->arg[i].ref) r = cu->cuMemcpyDtoDAsync(w->p->arg[i].ref, w->p->arg[i].d, w->p->arg[i].bytes, w->stream);
     if (!r) r = cu->cuStreamSynchronize(w->stream);
   }
   if (r) {
@@ -320,8 +321,7 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
                      s->ref_geom.block[2], cuda_errstr(r));
   }
   cu->cuModuleUnload(mod);
-  w->have_problem = 1;
-  w->last_t1 = NAN;
+  w->p->have_problem = 1;
   return 0;
 }
 
@@ -478,6 +478,16 @@ static int count_devices(int out) {
 static int on_setup(worker *w, int out, const dbuf *p) {
   cterr err;
   int fatal = 0;
+  int32_t slot = 0;
+  if (p->len >= sizeof(wire_setup)) memcpy(&slot, p->data + offsetof(wire_setup, slot), sizeof slot);
+  if (slot < 0 || slot >= GPU_PROBLEMS) {
+    cterr_set(&err, "GPU worker: setup of problem slot %d (0 to %d)", (int)slot, GPU_PROBLEMS - 1);
+    send_error(out, err.msg);
+    return 0;
+  }
+  if (slot == 0) /* a new set of problems: the others' memory is given back first */
+    for (int k = 1; k < GPU_PROBLEMS; k++) w->p = &w->probs[k], free_problem(w);
+  w->p = &w->probs[slot];
   if (wk_setup(w, p, &fatal, &err)) {
     send_error(out, err.msg);
     if (fatal) return 3;
@@ -489,16 +499,16 @@ static int on_setup(worker *w, int out, const dbuf *p) {
    * sit in L2 (configurations are then timed with L2 flushed) the large-copy figure stands
    * instead. */
   double copy = NAN;
-  int known = w->setup.baselines_known;
-  if (!known && isfinite(w->setup.bytes) && w->setup.bytes > 0 && w->setup.bytes >= 2.0 * w->info.l2_bytes) {
-    double half = w->setup.bytes / 2;
+  int known = w->p->setup.baselines_known;
+  if (!known && isfinite(w->p->setup.bytes) && w->p->setup.bytes > 0 && w->p->setup.bytes >= 2.0 * w->info.l2_bytes) {
+    double half = w->p->setup.bytes / 2;
     size_t size = half > (double)((size_t)1 << 30) ? (size_t)1 << 30 : ((size_t)half + 255) / 256 * 256;
     copy = wk_copy_bw(w, size);
   }
   /* The cuBLAS baseline of a GEMM space (cublas_sgemm); why it is missing, if it is. */
   wire_setup_ok ok = {copy, NAN, ""};
-  if (!known && w->setup.sgemm[0] > 0)
-    ok.sgemm_ms = wk_sgemm_ms(w, w->setup.sgemm, (elemtype)w->setup.gemm_type, ok.sgemm_why, sizeof ok.sgemm_why);
+  if (!known && w->p->setup.sgemm[0] > 0)
+    ok.sgemm_ms = wk_sgemm_ms(w, w->p->setup.sgemm, (elemtype)w->p->setup.gemm_type, ok.sgemm_why, sizeof ok.sgemm_why);
   return wire_write(out, MSG_SETUP_OK, &ok, sizeof ok, NULL, 0, NULL, 0, &err) ? 1 : 0;
 }
 
@@ -514,7 +524,9 @@ static int on_measure(worker *w, int out, const dbuf *p) {
   if (sizeof job + job.kernel_len + job.cubin_len != p->len) return 2;
   char kernel[256];
   snprintf(kernel, sizeof kernel, "%.*s", (int)job.kernel_len, p->data + sizeof job);
-  if (!w->have_problem) {
+  if (job.slot < 0 || job.slot >= GPU_PROBLEMS) return 2;
+  w->p = &w->probs[job.slot];
+  if (!w->p->have_problem) {
     res.status = ST_INVALID;
     snprintf(res.message, sizeof res.message, "GPU worker: measure before a successful setup");
   } else if (job_scalars(w, &job, 0, res.message, sizeof res.message) < 0 ||
@@ -549,6 +561,7 @@ int gpu_worker_main(int argc, char **argv) {
   }
 
   worker *w = &W;
+  w->p = &w->probs[0];
   if (wk_init(w, (int)ord, measure_copy, &err)) {
     send_error(out, err.msg);
     return 1;
@@ -578,7 +591,7 @@ int gpu_worker_main(int argc, char **argv) {
   dbuf_free(&p);
   /* A dead context is left to the process exit; a healthy one is released cleanly. */
   if (rc != 3) {
-    free_problem(w);
+    for (int k = 0; k < GPU_PROBLEMS; k++) w->p = &w->probs[k], free_problem(w);
     wk_modules_free(w);
     if (w->helpers) w->cu->cuModuleUnload(w->helpers);
   }

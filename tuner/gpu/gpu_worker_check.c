@@ -91,7 +91,7 @@ static int reduce_one(worker *w, const argspec *a, const wk_arg *d, int ref, dou
             a->name, elemtype_name(a->type));
     return -1;
   }
-  unsigned long long n = (unsigned long long)(w->count[d - w->arg] > 0 && !ref ? w->count[d - w->arg] : a->count);
+  unsigned long long n = (unsigned long long)(w->count[d - w->p->arg] > 0 && !ref ? w->count[d - w->p->arg] : a->count);
   CUdeviceptr p = ref ? d->ref : d->d;
   void *params[] = {&p, &n, &w->red_res};
   CUresult r;
@@ -129,11 +129,11 @@ static int compare_reduced(worker *w, const argspec *a, const wk_arg *d, double 
 
 int wk_compare(worker *w, wire_result *res) {
   const cuda_api *cu = w->cu;
-  double tol = w->setup.tolerance;
-  if (w->setup.unchecked) return 0;
-  for (int i = 0; i < w->setup.nargs; i++) {
-    const argspec *a = &w->setup.args[i];
-    wk_arg *d = &w->arg[i];
+  double tol = w->p->setup.tolerance;
+  if (w->p->setup.unchecked) return 0;
+  for (int i = 0; i < w->p->setup.nargs; i++) {
+    const argspec *a = &w->p->setup.args[i];
+    wk_arg *d = &w->p->arg[i];
     if ((a->kind != ARG_OUTPUT && a->kind != ARG_INOUT) || a->nocheck) continue;
     if (a->reduce) {
       int rc = compare_reduced(w, a, d, tol, res);
@@ -149,8 +149,8 @@ int wk_compare(worker *w, wire_result *res) {
     void *pt[] = {&d->d, &d->ref, &n, &tol, &w->cmp_res};
     void *pa[] = {&d->d, &d->ref, &n, &atol, &rtol, &w->cmp_res};
     void **params = pb;
-    if (w->check_f) { /* the user's: (out, ref, n, res), as the built-in ones */
-      f = w->check_f;
+    if (w->p->check_f) { /* the user's: (out, ref, n, res), as the built-in ones */
+      f = w->p->check_f;
     } else if ((atol > 0 || rtol > 0) && isfloat) {
       f = a->type == EL_F32 ? w->cmpar_f32 : a->type == EL_F64 ? w->cmpar_f64 : a->type == EL_F16 ? w->cmpar_f16 : w->cmpar_bf16;
       params = pa;
@@ -177,7 +177,7 @@ int wk_compare(worker *w, wire_result *res) {
     format_elem(rs, sizeof rs, a->type, rv);
     char how[64];
     describe_bounds(how, sizeof how, a, tol);
-    if (w->check_f) snprintf(how, sizeof how, "the space's check kernel");
+    if (w->p->check_f) snprintf(how, sizeof how, "the space's check kernel");
     wk_fail(res, ST_WRONG_RESULT, "output '%s': %llu of %llu elements differ from the reference (%s); first at index %llu: got %s, expected %s",
             a->name, got[0], n, how, got[1], gs, rs);
     return 1;
@@ -187,9 +187,9 @@ int wk_compare(worker *w, wire_result *res) {
 
 int wk_reference_in(worker *w, CUmodule mod, const wire_job *job, wire_result *res) {
   const cuda_api *cu = w->cu;
-  if (!job->ref_kernel[0] || w->setup.unchecked) return 0;
-  if (w->ref_key && w->ref_key == job->ref_key) return 0; /* its outputs are still in arg[].ref */
-  w->ref_key = 0;
+  if (!job->ref_kernel[0] || w->p->setup.unchecked) return 0;
+  if (w->p->ref_key && w->p->ref_key == job->ref_key) return 0; /* its outputs are still in arg[].ref */
+  w->p->ref_key = 0;
   CUfunction f;
   CUresult r;
   if ((r = cu->cuModuleGetFunction(&f, mod, job->ref_kernel))) {
@@ -198,8 +198,8 @@ int wk_reference_in(worker *w, CUmodule mod, const wire_job *job, wire_result *r
     return -1;
   }
   const launch_geom *g = &job->ref_geom;
-  if (w->setup.ref_nargs > 0) {
-    wk_params_map(w, w->setup.ref_nargs, w->setup.ref_arg, w->ref_params);
+  if (w->p->setup.ref_nargs > 0) {
+    wk_params_map(w, w->p->setup.ref_nargs, w->p->setup.ref_arg, w->ref_params);
     w->launch_params = w->ref_params;
   }
   if (!(r = wk_prepare_run(w))) r = wk_launch(w, f, g);
@@ -211,13 +211,13 @@ int wk_reference_in(worker *w, CUmodule mod, const wire_job *job, wire_result *r
             g->block[0], g->block[1], g->block[2], cuda_errstr(r));
     return -1;
   }
-  for (int i = 0; i < w->setup.nargs && !r; i++)
-    if (w->arg[i].ref) r = cu->cuMemcpyDtoDAsync(w->arg[i].ref, w->arg[i].d, w->arg[i].bytes, w->stream);
+  for (int i = 0; i < w->p->setup.nargs && !r; i++)
+    if (w->p->arg[i].ref) r = cu->cuMemcpyDtoDAsync(w->p->arg[i].ref, w->p->arg[i].d, w->p->arg[i].bytes, w->stream);
   if (!r) r = cu->cuStreamSynchronize(w->stream);
   if (r) {
     wk_fail_run(w, res, r, "keeping the reference's outputs");
     return -1;
   }
-  w->ref_key = job->ref_key;
+  w->p->ref_key = job->ref_key;
   return 0;
 }

@@ -28,6 +28,22 @@ typedef struct wk_module {
   uint64_t used; /* LRU stamp */
 } wk_module;
 
+/* One problem the worker holds (a setup's slot, gpu.h GPU_PROBLEMS): its arguments on the device
+ * with the reference's outputs, its symbols and check kernel, and what its last configuration
+ * said of a launch. Jobs name the slot they run on; w->p is it while a job (or a setup) runs. */
+typedef struct wk_prob {
+  int have_problem;
+  wire_setup setup;
+  wk_arg arg[MAX_ARGS];
+  void *params[MAX_ARGS];
+  size_t working_set;                  /* bytes of all buffers: decides whether L2 is flushed */
+  unsigned char *symdata[MAX_SYMBOLS]; /* the symbols' bytes for this problem (gpu_worker_symbols.c) */
+  uint64_t ref_key;   /* the key of the per-configuration reference now in the arg[].ref copies; 0 none */
+  CUmodule check_mod; /* the user's check kernel (gpu_worker_check.c), for this problem */
+  CUfunction check_f;
+  double last_t1; /* the last configuration's first estimate of a launch, ms (NAN: none this problem) */
+} wk_prob;
+
 typedef struct worker {
   const cuda_api *cu;
   CUdevice dev;
@@ -52,21 +68,13 @@ typedef struct worker {
   CUevent ev[2 * WK_MAX_CHUNK + 2];
   wk_module mods[WK_MODULES];
   uint64_t mod_clock;
-  double last_end; /* now_seconds() when the last job's GPU work ended (0: none yet) */
-  double last_t1;  /* the last configuration's first estimate of a launch, ms (NAN: none this problem) */
-
-  int have_problem;
-  wire_setup setup;
-  wk_arg arg[MAX_ARGS];
-  void *params[MAX_ARGS];
-  size_t working_set; /* bytes of all buffers: decides whether L2 is flushed */
-  unsigned char *symdata[MAX_SYMBOLS]; /* the symbols' bytes for this problem (gpu_worker_symbols.c) */
-  uint64_t ref_key;   /* the key of the per-configuration reference now in the arg[].ref copies; 0 none */
+  double last_end;         /* now_seconds() when the last job's GPU work ended (0: none yet) */
   int64_t count[MAX_ARGS]; /* this job's element counts of buffers sized per configuration (0: the allocation's) */
-  void **launch_params;    /* what wk_launch passes (NULL: params, every argument in order) */
+  void **launch_params;    /* what wk_launch passes (NULL: p->params, every argument in order) */
   void *ref_params[MAX_ARGS];
-  CUmodule check_mod;       /* the user's check kernel (gpu_worker_check.c), for this problem */
-  CUfunction check_f;
+  /* the problems held (gpu_wire.h: a setup's slot), and the one the current job runs on */
+  wk_prob probs[GPU_PROBLEMS];
+  wk_prob *p;
   /* a job's launch sequence (gpu_worker_launches.c): wk_launch of seq_main runs all of it */
   int nseq, nseq_mod;
   CUfunction seq_main, seq_f[MAX_LAUNCHES];

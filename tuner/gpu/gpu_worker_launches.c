@@ -15,8 +15,10 @@
 void wk_params_map(worker *w, int n, const int8_t *idx, void **out) {
   for (int a = 0; a < n; a++) {
     int i = idx[a];
-    argkind k = w->setup.args[i].kind;
-    out[a] = k == ARG_SCALAR ? (void *)w->arg[i].scalar : k == ARG_TENSORMAP ? wk_tmap_bytes(i) : (void *)&w->arg[i].d;
+    argkind k = w->p->setup.args[i].kind;
+    out[a] = k == ARG_SCALAR      ? (void *)w->p->arg[i].scalar
+             : k == ARG_TENSORMAP ? wk_tmap_bytes(i)
+                                  : (void *)&w->p->arg[i].d;
   }
 }
 
@@ -45,7 +47,7 @@ int wk_seq_setup(worker *w, CUmodule mod, CUfunction f, const wire_job *job, con
       return -1;
     }
     for (int a = 0; a < l->nargs; a++)
-      if (l->arg[a] < 0 || l->arg[a] >= w->setup.nargs) {
+      if (l->arg[a] < 0 || l->arg[a] >= w->p->setup.nargs) {
         wk_fail(res, ST_LAUNCH_ERROR, "launches[%d]: argument %d is not one of the problem's", k + 1, (int)l->arg[a]);
         return -1;
       }

@@ -39,12 +39,11 @@ int wk_context_dead(worker *w, CUresult r) {
 
 CUresult wk_prepare_run(worker *w) {
   CUresult r = CUDA_SUCCESS;
-  for (int i = 0; i < w->setup.nargs && !r; i++) {
-    wk_arg *a = &w->arg[i];
-    if (w->setup.args[i].kind == ARG_OUTPUT) /* poisoned; zeroed where the space says fill = "zero" */
-      r = w->cu->cuMemsetD8Async(a->d, w->setup.args[i].fill == FILL_ZERO ? 0 : 0xff, a->bytes, w->stream);
-    else if (w->setup.args[i].kind == ARG_INOUT)
-      r = w->cu->cuMemcpyDtoDAsync(a->d, a->orig, a->bytes, w->stream);
+  for (int i = 0; i < w->p->setup.nargs && !r; i++) {
+    wk_arg *a = &w->p->arg[i];
+    if (w->p->setup.args[i].kind == ARG_OUTPUT) /* poisoned; zeroed where the space says fill = "zero" */
+      r = w->cu->cuMemsetD8Async(a->d, w->p->setup.args[i].fill == FILL_ZERO ? 0 : 0xff, a->bytes, w->stream);
+    else if (w->p->setup.args[i].kind == ARG_INOUT) r = w->cu->cuMemcpyDtoDAsync(a->d, a->orig, a->bytes, w->stream);
   }
   return r;
 }
@@ -52,7 +51,7 @@ CUresult wk_prepare_run(worker *w) {
 CUresult wk_launch(worker *w, CUfunction f, const launch_geom *g) {
   if (w->nseq && f == w->seq_main) return wk_seq_launch(w); /* a launch sequence (gpu_worker_launches.c) */
   return w->cu->cuLaunchKernel(f, g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2],
-                               g->dyn_smem, w->stream, w->launch_params ? w->launch_params : w->params, NULL);
+                               g->dyn_smem, w->stream, w->launch_params ? w->launch_params : w->p->params, NULL);
 }
 
 /* wk_fail, wk_fail_run and wk_compare live in gpu_worker_check.c */
@@ -122,7 +121,7 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, dou
   int max_s = job->max_samples > 0 ? job->max_samples : 1000;
   if (max_s < min_s) max_s = min_s;
   double target = job->target_rse > 0 ? job->target_rse : 0.005;
-  int flush = w->scratch && w->working_set < 2 * (size_t)w->info.l2_bytes;
+  int flush = w->scratch && w->p->working_set < 2 * (size_t)w->info.l2_bytes;
   CUresult r = CUDA_SUCCESS;
   float ms = 0;
   if (!(t1 > 1e-4)) t1 = 1e-4;
@@ -222,11 +221,11 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, dou
   res->flush_l2 = flush;
   res->batch = K;
   double sec = median * 1e-3;
-  if (isfinite(w->setup.bytes) && w->setup.bytes > 0) {
-    res->gbps = w->setup.bytes / sec / 1e9;
+  if (isfinite(w->p->setup.bytes) && w->p->setup.bytes > 0) {
+    res->gbps = w->p->setup.bytes / sec / 1e9;
     if (isfinite(w->info.copy_gbps) && w->info.copy_gbps > 0) res->copy_share = res->gbps / w->info.copy_gbps;
   }
-  if (isfinite(w->setup.flops) && w->setup.flops > 0) res->gflops = w->setup.flops / sec / 1e9;
+  if (isfinite(w->p->setup.flops) && w->p->setup.flops > 0) res->gflops = w->p->setup.flops / sec / 1e9;
   /* Energy is not read here: the loop is far shorter than the counter's steps (it recorded
    * null for every configuration); wk_energy measures it over a window of its own. */
   res->sm_clock_mhz = ns.sm_mhz;
@@ -377,8 +376,8 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
    * launch is spent on it; if it then turns out shorter, the estimate launch follows. */
   if (wk_reference_in(w, mod, job, res) || wk_seq_setup(w, mod, f, job, cubin, res)) goto out;
   CUevent ca = w->ev[2 * WK_MAX_CHUNK], cb = w->ev[2 * WK_MAX_CHUNK + 1];
-  int flush = w->scratch && w->working_set < 2 * (size_t)w->info.l2_bytes;
-  int est_launch = !(w->last_t1 >= 1.0);
+  int flush = w->scratch && w->p->working_set < 2 * (size_t)w->info.l2_bytes;
+  int est_launch = !(w->p->last_t1 >= 1.0);
   if ((r = wk_prepare_run(w)) || (r = cu->cuEventRecord(ca, w->stream))) {
     fail_run(w, res, r, "preparing the arguments");
     goto out;
@@ -412,7 +411,7 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
     }
     est = ms;
   }
-  w->last_t1 = est;
+  w->p->last_t1 = est;
   t_check = now_seconds();
   wk_time(w, f, job, t0, est, gap_ms, res);
   t_timed = now_seconds();

@@ -12,11 +12,11 @@
 #include "gpu_worker_int.h"
 
 void wk_symbols_free(worker *w) {
-  for (int k = 0; k < MAX_SYMBOLS; k++) free(w->symdata[k]), w->symdata[k] = NULL;
+  for (int k = 0; k < MAX_SYMBOLS; k++) free(w->p->symdata[k]), w->p->symdata[k] = NULL;
 }
 
 int wk_symbols_setup(worker *w, const char *data, size_t len, cterr *err) {
-  const wire_setup *s = &w->setup;
+  const wire_setup *s = &w->p->setup;
   wk_symbols_free(w);
   if (s->nsyms < 0 || s->nsyms > MAX_SYMBOLS) return cterr_set(err, "GPU worker: %d symbols in the setup", (int)s->nsyms);
   size_t at = 0;
@@ -25,7 +25,7 @@ int wk_symbols_setup(worker *w, const char *data, size_t len, cterr *err) {
     int es = wk_elsize(y->type);
     size_t bytes = (size_t)y->count * (size_t)es;
     if (es == 0 || y->count <= 0) return cterr_set(err, "symbol '%s': no elements of a known type", y->shown);
-    unsigned char *b = w->symdata[k] = xmalloc(bytes);
+    unsigned char *b = w->p->symdata[k] = xmalloc(bytes);
     if (y->src == SYMSRC_DATA) {
       if (y->data_len != bytes || at + bytes > len)
         return cterr_set(err, "symbol '%s': %llu bytes of data for %zu (malformed setup)", y->shown,
@@ -33,7 +33,7 @@ int wk_symbols_setup(worker *w, const char *data, size_t len, cterr *err) {
       memcpy(b, data + at, bytes);
       at += bytes;
     } else if (y->src == SYMSRC_ARG) {
-      const wk_arg *a = y->arg >= 0 && y->arg < s->nargs ? &w->arg[y->arg] : NULL;
+      const wk_arg *a = y->arg >= 0 && y->arg < s->nargs ? &w->p->arg[y->arg] : NULL;
       if (!a || !a->d || a->bytes < bytes)
         return cterr_set(err, "symbol '%s': argument %d is not a buffer of %zu bytes", y->shown, (int)y->arg, bytes);
       CUresult r = w->cu->cuMemcpyDtoH(b, a->orig ? a->orig : a->d, bytes);
@@ -50,8 +50,8 @@ int wk_symbols_setup(worker *w, const char *data, size_t len, cterr *err) {
 
 int wk_symbols_fill(worker *w, CUmodule mod, int required, char *msg, size_t len) {
   const cuda_api *cu = w->cu;
-  for (int k = 0; k < w->setup.nsyms; k++) {
-    const symspec *y = &w->setup.syms[k];
+  for (int k = 0; k < w->p->setup.nsyms; k++) {
+    const symspec *y = &w->p->setup.syms[k];
     size_t bytes = (size_t)y->count * (size_t)wk_elsize(y->type), have = 0;
     CUdeviceptr p = 0;
     CUresult r = cu->cuModuleGetGlobal(&p, &have, mod, y->name);
@@ -67,7 +67,7 @@ int wk_symbols_fill(worker *w, CUmodule mod, int required, char *msg, size_t len
                bytes, (long long)y->count, elemtype_name(y->type));
       return -1;
     }
-    if ((r = cu->cuMemcpyHtoD(p, w->symdata[k], bytes))) {
+    if ((r = cu->cuMemcpyHtoD(p, w->p->symdata[k], bytes))) {
       snprintf(msg, len, "filling symbol '%s': %s", y->shown, cuda_errstr(r));
       return -1;
     }

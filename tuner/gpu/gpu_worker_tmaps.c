@@ -39,8 +39,8 @@ static const char *shape_of(const tmapspec *t, char *buf, size_t n) {
 }
 
 static int encode(worker *w, const tmapspec *t, char *msg, size_t len) {
-  const argspec *a = &w->setup.args[t->arg];
-  const argspec *b = t->buffer >= 0 && t->buffer < w->setup.nargs ? &w->setup.args[t->buffer] : NULL;
+  const argspec *a = &w->p->setup.args[t->arg];
+  const argspec *b = t->buffer >= 0 && t->buffer < w->p->setup.nargs ? &w->p->setup.args[t->buffer] : NULL;
   unsigned char *dst = wk_tmap_bytes(t->arg);
   char shape[300];
   memset(dst, 0, 128);
@@ -65,12 +65,13 @@ static int encode(worker *w, const tmapspec *t, char *msg, size_t len) {
   uint64_t last = es;
   for (int i = 0; i < t->rank; i++) last += (uint64_t)(t->dims[i] - 1) * (i ? (uint64_t)t->strides[i - 1] : es);
   const char *why = NULL;
-  if (last > w->arg[t->buffer].bytes) why = "it reaches past the end of the buffer (a declaration error: not optional)";
+  if (last > w->p->arg[t->buffer].bytes)
+    why = "it reaches past the end of the buffer (a declaration error: not optional)";
   CUtensorMapSwizzle sw = t->swizzle == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : t->swizzle == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
                           : t->swizzle == 32 ? CU_TENSOR_MAP_SWIZZLE_32B : CU_TENSOR_MAP_SWIZZLE_NONE;
   CUresult r = CUDA_SUCCESS;
   if (!why)
-    r = w->cu->cuTensorMapEncodeTiled((CUtensorMap *)dst, dt, (cuuint32_t)t->rank, (void *)w->arg[t->buffer].d, dims,
+    r = w->cu->cuTensorMapEncodeTiled((CUtensorMap *)dst, dt, (cuuint32_t)t->rank, (void *)w->p->arg[t->buffer].d, dims,
                                       strides, box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE, sw,
                                       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (!why && r == CUDA_SUCCESS) return 0;
@@ -86,12 +87,12 @@ int wk_tmaps_encode(worker *w, const wire_job *job, char *msg, size_t len) {
     snprintf(msg, len, "GPU worker: %d tensor maps in the job (at most %d)", (int)job->ntmaps, MAX_TMAPS);
     return -1;
   }
-  for (int i = 0; i < w->setup.nargs; i++) {
-    if (w->setup.args[i].kind != ARG_TENSORMAP) continue;
+  for (int i = 0; i < w->p->setup.nargs; i++) {
+    if (w->p->setup.args[i].kind != ARG_TENSORMAP) continue;
     int k = 0;
     while (k < job->ntmaps && job->tmaps[k].arg != i) k++;
     if (k == job->ntmaps) {
-      snprintf(msg, len, "GPU worker: no tensor map for argument '%s' in the job", w->setup.args[i].name);
+      snprintf(msg, len, "GPU worker: no tensor map for argument '%s' in the job", w->p->setup.args[i].name);
       return -1;
     }
     if (encode(w, &job->tmaps[k], msg, len) < 0) return -1;
