@@ -53,6 +53,7 @@ want() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # the committed store of a space, copied once into $RES (its folder is the device's)
 seed_store() { # space
+  local f
   for f in results/*/"$1".jsonl; do
     [ -f "$f" ] || continue
     local d="$RES/$(basename "$(dirname "$f")")"

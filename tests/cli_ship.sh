@@ -20,6 +20,24 @@ if cmp -s "$TMPROOT/a.h" "$TMPROOT/first.h"; then ok; else fail "two runs gave d
 "$BIN" header "${args[@]}" > "$TMPROOT/golden.h" 2>/dev/null
 if diff -u "$F/shipfix.golden.h" "$TMPROOT/golden.h" > "$TMPROOT/diff"; then ok; else fail "header differs from $F/shipfix.golden.h"; head -40 "$TMPROOT/diff" >&2; fi
 
+# records of an older template version that named a parameter fewer (the template gained one
+# since): skipped as another version, never a disagreement of the parameters
+cp -r "$F/results" "$TMPROOT/oldver"
+python3 - "$TMPROOT/oldver/NVIDIA_H200/shipfix.jsonl" <<'PY'
+import json, sys
+path = sys.argv[1]
+r = json.loads(open(path).readline())
+del r["params"]["C"]
+r["config"] = "A=%s,B=%s" % (r["params"]["A"], r["params"]["B"])
+r["provenance"]["template_hash"] = "0123456789abcdef0123456789abcdef"
+with open(path) as f: rest = f.read()
+with open(path, "w") as f: f.write(json.dumps(r) + "\n" + rest)
+PY
+expect_status 0 -- "$BIN" header "$F/shipfix.lua" "$TMPROOT/oldver" "$F/kt_a4000.json" -o "$TMPROOT/oldver.h"
+expect_output "oldver/NVIDIA_H200/shipfix.jsonl: 1 records of another version of the template skipped"
+if diff <(sed 3d "$TMPROOT/first.h") <(sed 3d "$TMPROOT/oldver.h" | sed "s|$TMPROOT/oldver|$F/results|g") > /dev/null; then ok
+else fail "an older version's records changed the header"; fi
+
 # the selector, from C99, C++ and CUDA
 cp "$F/select_test.c" "$F/shipfix.golden.h" "$TMPROOT/"
 expect_status 0 -- gcc -std=c99 -Wall -Wextra -Werror -pedantic -DCUTUNE_SHIPFIX_ARCH=80 -o "$TMPROOT/st_c" "$TMPROOT/select_test.c"

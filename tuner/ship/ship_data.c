@@ -164,11 +164,13 @@ static int add_store(ship_data *d, const char *path, dbuf *warn, cterr *err) {
   for (size_t i = 0; i < n; i++) {
     const record *r = store_get(st, i);
     if (!r->space || !r->config || !r->problem) continue;
-    if (check_shape(d, path, r->space, r->nparams, r->pname, err) < 0) goto done;
+    /* a record of another version of the template may name other parameters (the template
+     * gained one): it is skipped, as any other version's, before its names are compared */
     if (d->o.template_hash && r->template_hash && strcmp(r->template_hash, d->o.template_hash)) {
       other++;
       continue;
     }
+    if (check_shape(d, path, r->space, r->nparams, r->pname, err) < 0) goto done;
     if (d->o.in_space && !d->o.in_space(d->o.in_space_ctx, r)) {
       if (!outside++) first_outside = r->config;
       continue;
