@@ -26,25 +26,34 @@
  * 'least' the lowest, and how many came within 3 %.
  *
  *  level                        shapes kernels covered   least rule | left out: judged    mean   least  within 3 %
- *  NVIDIA H200                       3       2     3/3  99.9 %  k=1 |              3/3  80.4 %  52.2 %         2/3
- *  sm_90 (architecture)              3       2     3/3  99.9 %  k=1 |              3/3  80.4 %  52.2 %         2/3
- *  portable default                  3       2     3/3  99.9 %  k=1 |              3/3  80.4 %  52.2 %         2/3
+ *  NVIDIA H200                      12       2   12/12  97.9 %  k=1 |            12/12  98.7 %  89.2 %       11/12
+ *  sm_90 (architecture)             12       2   12/12  97.9 %  k=1 |            12/12  98.7 %  89.2 %       11/12
+ *  portable default                 12       2   12/12  97.9 %  k=1 |            12/12  98.7 %  89.2 %       11/12
  *
  * Performance portability: the share of each GPU's own best time that the portable default
  * (and the GPU's architecture entry) reaches on that GPU, per problem measured.
  *
  *   GPU                          problem                  own best       default    arch entry
- *   NVIDIA H200                  M=3002,N=1000          0.01162 ms       100.0 %       100.0 %
- *   NVIDIA H200                  M=4096,N=4096          0.03579 ms       100.0 %       100.0 %
- *   NVIDIA H200                  M=8192,N=8192           0.1323 ms        99.9 %        99.9 %
+ *   NVIDIA H200                  M=1024,N=1024          0.007328 ms        97.9 %        97.9 %
+ *   NVIDIA H200                  M=1024,N=32768         0.06816 ms        99.7 %        99.7 %
+ *   NVIDIA H200                  M=2048,N=8192          0.03591 ms        99.4 %        99.4 %
+ *   NVIDIA H200                  M=3002,N=1000          0.01234 ms       100.0 %       100.0 %
+ *   NVIDIA H200                  M=3333,N=5555          0.04168 ms       100.0 %       100.0 %
+ *   NVIDIA H200                  M=4096,N=4096          0.03584 ms        99.7 %        99.7 %
+ *   NVIDIA H200                  M=4097,N=4097          0.03803 ms       100.0 %       100.0 %
+ *   NVIDIA H200                  M=6789,N=12345          0.1766 ms       100.0 %       100.0 %
+ *   NVIDIA H200                  M=8192,N=2048          0.03569 ms        99.0 %        99.0 %
+ *   NVIDIA H200                  M=8192,N=8192           0.1323 ms       100.0 %       100.0 %
+ *   NVIDIA H200                  M=16384,N=16384         0.5205 ms        99.6 %        99.6 %
+ *   NVIDIA H200                  M=32768,N=1024         0.06868 ms        99.9 %        99.9 %
  *
  * Launch contract: an entry carries the parameter values and the block dimensions (and
  * dynamic shared bytes) the space's block/shared functions give; the launcher computes the
  * grid from the parameters and the problem the same way the space's grid function does.
  *
  * Shipped configurations (one line each, read by cmake/CutuneKernels.cmake):
- * cutune-config 0 TILE=32 PAD=1 SWIZZLE=0 BLOCK_ROWS=8 VEC=2 UNROLL=1 LDG=1 ORDER=0 TPB=1
- * cutune-config 1 TILE=64 PAD=0 SWIZZLE=1 BLOCK_ROWS=32 VEC=4 UNROLL=1 LDG=0 ORDER=1 TPB=1
+ * cutune-config 0 TILE=32 PAD=2 SWIZZLE=0 BLOCK_ROWS=8 VEC=1 UNROLL=1 LDG=1 ORDER=0 TPB=1 ALIGN=0
+ * cutune-config 1 TILE=64 PAD=1 SWIZZLE=0 BLOCK_ROWS=8 VEC=1 UNROLL=1 LDG=1 ORDER=1 TPB=1 ALIGN=8
  */
 #ifndef CUTUNE_TRANSPOSE_H_
 #define CUTUNE_TRANSPOSE_H_
@@ -53,12 +62,12 @@
 #include <string.h>
 
 #define CUTUNE_TRANSPOSE_NCONFIGS 2
-#define CUTUNE_TRANSPOSE_NPARAMS 9
+#define CUTUNE_TRANSPOSE_NPARAMS 10
 #define CUTUNE_TRANSPOSE_NDIMS 2
 
 /* Each shipped configuration as an X-macro: X(NAME, value) per parameter. */
-#define CUTUNE_TRANSPOSE_CONFIG_0(X) X(TILE, 32) X(PAD, 1) X(SWIZZLE, 0) X(BLOCK_ROWS, 8) X(VEC, 2) X(UNROLL, 1) X(LDG, 1) X(ORDER, 0) X(TPB, 1)
-#define CUTUNE_TRANSPOSE_CONFIG_1(X) X(TILE, 64) X(PAD, 0) X(SWIZZLE, 1) X(BLOCK_ROWS, 32) X(VEC, 4) X(UNROLL, 1) X(LDG, 0) X(ORDER, 1) X(TPB, 1)
+#define CUTUNE_TRANSPOSE_CONFIG_0(X) X(TILE, 32) X(PAD, 2) X(SWIZZLE, 0) X(BLOCK_ROWS, 8) X(VEC, 1) X(UNROLL, 1) X(LDG, 1) X(ORDER, 0) X(TPB, 1) X(ALIGN, 0)
+#define CUTUNE_TRANSPOSE_CONFIG_1(X) X(TILE, 64) X(PAD, 1) X(SWIZZLE, 0) X(BLOCK_ROWS, 8) X(VEC, 1) X(UNROLL, 1) X(LDG, 1) X(ORDER, 1) X(TPB, 1) X(ALIGN, 8)
 
 /* Device code built for one target: CUTUNE_TRANSPOSE_<PARAM> are the parameters of the entry of
  * that architecture (CUTUNE_TRANSPOSE_ARCH, e.g. 90, else __CUDA_ARCH__ / 10) at its largest problem,
@@ -72,24 +81,26 @@
 #endif
 #if CUTUNE_TRANSPOSE_TARGET_ == 90
 #define CUTUNE_TRANSPOSE_TILE 64
-#define CUTUNE_TRANSPOSE_PAD 0
-#define CUTUNE_TRANSPOSE_SWIZZLE 1
-#define CUTUNE_TRANSPOSE_BLOCK_ROWS 32
-#define CUTUNE_TRANSPOSE_VEC 4
+#define CUTUNE_TRANSPOSE_PAD 1
+#define CUTUNE_TRANSPOSE_SWIZZLE 0
+#define CUTUNE_TRANSPOSE_BLOCK_ROWS 8
+#define CUTUNE_TRANSPOSE_VEC 1
 #define CUTUNE_TRANSPOSE_UNROLL 1
-#define CUTUNE_TRANSPOSE_LDG 0
+#define CUTUNE_TRANSPOSE_LDG 1
 #define CUTUNE_TRANSPOSE_ORDER 1
 #define CUTUNE_TRANSPOSE_TPB 1
+#define CUTUNE_TRANSPOSE_ALIGN 8
 #else
 #define CUTUNE_TRANSPOSE_TILE 64
-#define CUTUNE_TRANSPOSE_PAD 0
-#define CUTUNE_TRANSPOSE_SWIZZLE 1
-#define CUTUNE_TRANSPOSE_BLOCK_ROWS 32
-#define CUTUNE_TRANSPOSE_VEC 4
+#define CUTUNE_TRANSPOSE_PAD 1
+#define CUTUNE_TRANSPOSE_SWIZZLE 0
+#define CUTUNE_TRANSPOSE_BLOCK_ROWS 8
+#define CUTUNE_TRANSPOSE_VEC 1
 #define CUTUNE_TRANSPOSE_UNROLL 1
-#define CUTUNE_TRANSPOSE_LDG 0
+#define CUTUNE_TRANSPOSE_LDG 1
 #define CUTUNE_TRANSPOSE_ORDER 1
 #define CUTUNE_TRANSPOSE_TPB 1
+#define CUTUNE_TRANSPOSE_ALIGN 8
 #endif
 
 typedef struct cutune_transpose_entry {
@@ -107,6 +118,7 @@ typedef struct cutune_transpose_entry {
   int LDG;
   int ORDER;
   int TPB;
+  int ALIGN;
   unsigned block[3];      /* threads per block */
   unsigned shared_bytes;  /* dynamic shared memory per block */
   double time_ms;         /* this configuration's median at that problem (-1: a choice over several GPUs) */
@@ -119,33 +131,114 @@ typedef struct cutune_transpose_entry {
  * the level's set it gets (Kernel selection, above). */
 static inline const cutune_transpose_entry *cutune_transpose_entries_(int *ct_n) {
   static const cutune_transpose_entry e[] = {
-    /* device NVIDIA H200, M=3002,N=1000: TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=2,UNROLL=1,LDG=1,ORDER=0,TPB=1 */
-    {0, "NVIDIA H200", 90, {3002, 1000}, 0, 32, 1, 0, 8, 2, 1, 1, 0, 1, {16, 8, 1}, 0, 0.011616, 1.0000, 1,
-     "NVIDIA H200, 2026-11-29, 0.01162 ms, 48.6 % of the copy bandwidth"},
-    /* device NVIDIA H200, M=4096,N=4096: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=32,VEC=4,UNROLL=1,LDG=0,ORDER=1,TPB=1 */
-    {0, "NVIDIA H200", 90, {4096, 4096}, 1, 64, 0, 1, 32, 4, 1, 0, 1, 1, {16, 32, 1}, 0, 0.0357907, 1.0000, 1,
-     "NVIDIA H200, 2026-11-29, 0.03579 ms, 98.3 % of the copy bandwidth"},
-    /* device NVIDIA H200, M=8192,N=8192: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=32,VEC=4,UNROLL=1,LDG=0,ORDER=1,TPB=1 */
-    {0, "NVIDIA H200", 90, {8192, 8192}, 1, 64, 0, 1, 32, 4, 1, 0, 1, 1, {16, 32, 1}, 0, 0.132496, 0.9987, 1,
-     "NVIDIA H200, 2026-11-29, 0.1325 ms, 97.3 % of the copy bandwidth"},
-    /* arch sm_90, M=3002,N=1000: TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=2,UNROLL=1,LDG=1,ORDER=0,TPB=1 */
-    {1, "", 90, {3002, 1000}, 0, 32, 1, 0, 8, 2, 1, 1, 0, 1, {16, 8, 1}, 0, 0.011616, 1.0000, 1,
-     "NVIDIA H200, 2026-11-29, 0.01162 ms, 48.6 % of the copy bandwidth"},
-    /* arch sm_90, M=4096,N=4096: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=32,VEC=4,UNROLL=1,LDG=0,ORDER=1,TPB=1 */
-    {1, "", 90, {4096, 4096}, 1, 64, 0, 1, 32, 4, 1, 0, 1, 1, {16, 32, 1}, 0, 0.0357907, 1.0000, 1,
-     "NVIDIA H200, 2026-11-29, 0.03579 ms, 98.3 % of the copy bandwidth"},
-    /* arch sm_90, M=8192,N=8192: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=32,VEC=4,UNROLL=1,LDG=0,ORDER=1,TPB=1 */
-    {1, "", 90, {8192, 8192}, 1, 64, 0, 1, 32, 4, 1, 0, 1, 1, {16, 32, 1}, 0, 0.132496, 0.9987, 1,
-     "NVIDIA H200, 2026-11-29, 0.1325 ms, 97.3 % of the copy bandwidth"},
-    /* default, M=3002,N=1000: TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=2,UNROLL=1,LDG=1,ORDER=0,TPB=1 */
-    {2, "", 0, {3002, 1000}, 0, 32, 1, 0, 8, 2, 1, 1, 0, 1, {16, 8, 1}, 0, 0.011616, 1.0000, 1,
-     "NVIDIA H200, 2026-11-29, 0.01162 ms, 48.6 % of the copy bandwidth"},
-    /* default, M=4096,N=4096: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=32,VEC=4,UNROLL=1,LDG=0,ORDER=1,TPB=1 */
-    {2, "", 0, {4096, 4096}, 1, 64, 0, 1, 32, 4, 1, 0, 1, 1, {16, 32, 1}, 0, 0.0357907, 1.0000, 1,
-     "NVIDIA H200, 2026-11-29, 0.03579 ms, 98.3 % of the copy bandwidth"},
-    /* default, M=8192,N=8192: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=32,VEC=4,UNROLL=1,LDG=0,ORDER=1,TPB=1 */
-    {2, "", 0, {8192, 8192}, 1, 64, 0, 1, 32, 4, 1, 0, 1, 1, {16, 32, 1}, 0, 0.132496, 0.9987, 1,
-     "NVIDIA H200, 2026-11-29, 0.1325 ms, 97.3 % of the copy bandwidth"},
+    /* device NVIDIA H200, M=1024,N=1024: TILE=32,PAD=2,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0 */
+    {0, "NVIDIA H200", 90, {1024, 1024}, 0, 32, 2, 0, 8, 1, 1, 1, 0, 1, 0, {32, 8, 1}, 0, 0.007488, 0.9787, 1,
+     "NVIDIA H200, 2026-12-02, 0.007488 ms, 26.3 % of the copy bandwidth"},
+    /* device NVIDIA H200, M=1024,N=32768: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {0, "NVIDIA H200", 90, {1024, 32768}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.06834, 0.9973, 1,
+     "NVIDIA H200, 2026-12-02, 0.06834 ms, 99.1 % of the copy bandwidth"},
+    /* device NVIDIA H200, M=2048,N=8192: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {0, "NVIDIA H200", 90, {2048, 8192}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.03612, 0.9941, 1,
+     "NVIDIA H200, 2026-12-02, 0.03612 ms, 99.7 % of the copy bandwidth"},
+    /* device NVIDIA H200, M=3002,N=1000: TILE=32,PAD=2,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0 */
+    {0, "NVIDIA H200", 90, {3002, 1000}, 0, 32, 2, 0, 8, 1, 1, 1, 0, 1, 0, {32, 8, 1}, 0, 0.012336, 1.0000, 1,
+     "NVIDIA H200, 2026-12-02, 0.01234 ms, 45.8 % of the copy bandwidth"},
+    /* device NVIDIA H200, M=3333,N=5555: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {0, "NVIDIA H200", 90, {3333, 5555}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0416829, 1.0000, 1,
+     "NVIDIA H200, 2026-12-02, 0.04168 ms, 99.7 % of the copy bandwidth"},
+    /* device NVIDIA H200, M=4096,N=4096: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {0, "NVIDIA H200", 90, {4096, 4096}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0359557, 0.9968, 1,
+     "NVIDIA H200, 2026-12-02, 0.03596 ms, 99.9 % of the copy bandwidth"},
+    /* device NVIDIA H200, M=4097,N=4097: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {0, "NVIDIA H200", 90, {4097, 4097}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0380308, 1.0000, 1,
+     "NVIDIA H200, 2026-12-02, 0.03803 ms, 102.3 % of the copy bandwidth"},
+    /* device NVIDIA H200, M=6789,N=12345: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {0, "NVIDIA H200", 90, {6789, 12345}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.176608, 1.0000, 1,
+     "NVIDIA H200, 2026-12-02, 0.1766 ms, 92.8 % of the copy bandwidth"},
+    /* device NVIDIA H200, M=8192,N=2048: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {0, "NVIDIA H200", 90, {8192, 2048}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0360615, 0.9896, 1,
+     "NVIDIA H200, 2026-12-02, 0.03606 ms, 100.2 % of the copy bandwidth"},
+    /* device NVIDIA H200, M=8192,N=8192: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {0, "NVIDIA H200", 90, {8192, 8192}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.132392, 0.9996, 1,
+     "NVIDIA H200, 2026-12-02, 0.1324 ms, 97.9 % of the copy bandwidth"},
+    /* device NVIDIA H200, M=16384,N=16384: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {0, "NVIDIA H200", 90, {16384, 16384}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.522608, 0.9959, 1,
+     "NVIDIA H200, 2026-12-02, 0.5226 ms, 96.8 % of the copy bandwidth"},
+    /* device NVIDIA H200, M=32768,N=1024: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {0, "NVIDIA H200", 90, {32768, 1024}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.068736, 0.9992, 1,
+     "NVIDIA H200, 2026-12-02, 0.06874 ms, 98.5 % of the copy bandwidth"},
+    /* arch sm_90, M=1024,N=1024: TILE=32,PAD=2,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0 */
+    {1, "", 90, {1024, 1024}, 0, 32, 2, 0, 8, 1, 1, 1, 0, 1, 0, {32, 8, 1}, 0, 0.007488, 0.9787, 1,
+     "NVIDIA H200, 2026-12-02, 0.007488 ms, 26.3 % of the copy bandwidth"},
+    /* arch sm_90, M=1024,N=32768: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {1, "", 90, {1024, 32768}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.06834, 0.9973, 1,
+     "NVIDIA H200, 2026-12-02, 0.06834 ms, 99.1 % of the copy bandwidth"},
+    /* arch sm_90, M=2048,N=8192: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {1, "", 90, {2048, 8192}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.03612, 0.9941, 1,
+     "NVIDIA H200, 2026-12-02, 0.03612 ms, 99.7 % of the copy bandwidth"},
+    /* arch sm_90, M=3002,N=1000: TILE=32,PAD=2,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0 */
+    {1, "", 90, {3002, 1000}, 0, 32, 2, 0, 8, 1, 1, 1, 0, 1, 0, {32, 8, 1}, 0, 0.012336, 1.0000, 1,
+     "NVIDIA H200, 2026-12-02, 0.01234 ms, 45.8 % of the copy bandwidth"},
+    /* arch sm_90, M=3333,N=5555: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {1, "", 90, {3333, 5555}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0416829, 1.0000, 1,
+     "NVIDIA H200, 2026-12-02, 0.04168 ms, 99.7 % of the copy bandwidth"},
+    /* arch sm_90, M=4096,N=4096: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {1, "", 90, {4096, 4096}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0359557, 0.9968, 1,
+     "NVIDIA H200, 2026-12-02, 0.03596 ms, 99.9 % of the copy bandwidth"},
+    /* arch sm_90, M=4097,N=4097: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {1, "", 90, {4097, 4097}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0380308, 1.0000, 1,
+     "NVIDIA H200, 2026-12-02, 0.03803 ms, 102.3 % of the copy bandwidth"},
+    /* arch sm_90, M=6789,N=12345: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {1, "", 90, {6789, 12345}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.176608, 1.0000, 1,
+     "NVIDIA H200, 2026-12-02, 0.1766 ms, 92.8 % of the copy bandwidth"},
+    /* arch sm_90, M=8192,N=2048: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {1, "", 90, {8192, 2048}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0360615, 0.9896, 1,
+     "NVIDIA H200, 2026-12-02, 0.03606 ms, 100.2 % of the copy bandwidth"},
+    /* arch sm_90, M=8192,N=8192: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {1, "", 90, {8192, 8192}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.132392, 0.9996, 1,
+     "NVIDIA H200, 2026-12-02, 0.1324 ms, 97.9 % of the copy bandwidth"},
+    /* arch sm_90, M=16384,N=16384: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {1, "", 90, {16384, 16384}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.522608, 0.9959, 1,
+     "NVIDIA H200, 2026-12-02, 0.5226 ms, 96.8 % of the copy bandwidth"},
+    /* arch sm_90, M=32768,N=1024: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {1, "", 90, {32768, 1024}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.068736, 0.9992, 1,
+     "NVIDIA H200, 2026-12-02, 0.06874 ms, 98.5 % of the copy bandwidth"},
+    /* default, M=1024,N=1024: TILE=32,PAD=2,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0 */
+    {2, "", 0, {1024, 1024}, 0, 32, 2, 0, 8, 1, 1, 1, 0, 1, 0, {32, 8, 1}, 0, 0.007488, 0.9787, 1,
+     "NVIDIA H200, 2026-12-02, 0.007488 ms, 26.3 % of the copy bandwidth"},
+    /* default, M=1024,N=32768: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {2, "", 0, {1024, 32768}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.06834, 0.9973, 1,
+     "NVIDIA H200, 2026-12-02, 0.06834 ms, 99.1 % of the copy bandwidth"},
+    /* default, M=2048,N=8192: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {2, "", 0, {2048, 8192}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.03612, 0.9941, 1,
+     "NVIDIA H200, 2026-12-02, 0.03612 ms, 99.7 % of the copy bandwidth"},
+    /* default, M=3002,N=1000: TILE=32,PAD=2,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0 */
+    {2, "", 0, {3002, 1000}, 0, 32, 2, 0, 8, 1, 1, 1, 0, 1, 0, {32, 8, 1}, 0, 0.012336, 1.0000, 1,
+     "NVIDIA H200, 2026-12-02, 0.01234 ms, 45.8 % of the copy bandwidth"},
+    /* default, M=3333,N=5555: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {2, "", 0, {3333, 5555}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0416829, 1.0000, 1,
+     "NVIDIA H200, 2026-12-02, 0.04168 ms, 99.7 % of the copy bandwidth"},
+    /* default, M=4096,N=4096: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {2, "", 0, {4096, 4096}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0359557, 0.9968, 1,
+     "NVIDIA H200, 2026-12-02, 0.03596 ms, 99.9 % of the copy bandwidth"},
+    /* default, M=4097,N=4097: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {2, "", 0, {4097, 4097}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0380308, 1.0000, 1,
+     "NVIDIA H200, 2026-12-02, 0.03803 ms, 102.3 % of the copy bandwidth"},
+    /* default, M=6789,N=12345: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {2, "", 0, {6789, 12345}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.176608, 1.0000, 1,
+     "NVIDIA H200, 2026-12-02, 0.1766 ms, 92.8 % of the copy bandwidth"},
+    /* default, M=8192,N=2048: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {2, "", 0, {8192, 2048}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0360615, 0.9896, 1,
+     "NVIDIA H200, 2026-12-02, 0.03606 ms, 100.2 % of the copy bandwidth"},
+    /* default, M=8192,N=8192: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {2, "", 0, {8192, 8192}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.132392, 0.9996, 1,
+     "NVIDIA H200, 2026-12-02, 0.1324 ms, 97.9 % of the copy bandwidth"},
+    /* default, M=16384,N=16384: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {2, "", 0, {16384, 16384}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.522608, 0.9959, 1,
+     "NVIDIA H200, 2026-12-02, 0.5226 ms, 96.8 % of the copy bandwidth"},
+    /* default, M=32768,N=1024: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
+    {2, "", 0, {32768, 1024}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.068736, 0.9992, 1,
+     "NVIDIA H200, 2026-12-02, 0.06874 ms, 98.5 % of the copy bandwidth"},
   };
   *ct_n = (int)(sizeof e / sizeof e[0]);
   return e;
@@ -154,16 +247,43 @@ static inline const cutune_transpose_entry *cutune_transpose_entries_(int *ct_n)
 /* Per entry, each shipped configuration's time there over the best at that level (1 = the best;
  * 0 = not measured): what cutune_transpose_select sums over the nearest tuned shapes. */
 static inline double cutune_transpose_ratio_(int ct_i, int ct_c) {
-  static const double ct_r[9][2] = {
-    {1.0000, 1.9174},
-    {1.0498, 1.0000},
-    {1.0956, 1.0013},
-    {1.0000, 1.9174},
-    {1.0498, 1.0000},
-    {1.0956, 1.0013},
-    {1.0000, 1.9174},
-    {1.0498, 1.0000},
-    {1.0956, 1.0013},
+  static const double ct_r[36][2] = {
+    {1.0218, 1.1114},
+    {1.1132, 1.0027},
+    {1.0967, 1.0059},
+    {1.0000, 1.1167},
+    {1.4611, 1.0000},
+    {1.0996, 1.0032},
+    {1.4637, 1.0000},
+    {1.6204, 1.0000},
+    {1.1089, 1.0105},
+    {1.1469, 1.0004},
+    {1.1764, 1.0041},
+    {1.1461, 1.0008},
+    {1.0218, 1.1114},
+    {1.1132, 1.0027},
+    {1.0967, 1.0059},
+    {1.0000, 1.1167},
+    {1.4611, 1.0000},
+    {1.0996, 1.0032},
+    {1.4637, 1.0000},
+    {1.6204, 1.0000},
+    {1.1089, 1.0105},
+    {1.1469, 1.0004},
+    {1.1764, 1.0041},
+    {1.1461, 1.0008},
+    {1.0218, 1.1114},
+    {1.1132, 1.0027},
+    {1.0967, 1.0059},
+    {1.0000, 1.1167},
+    {1.4611, 1.0000},
+    {1.0996, 1.0032},
+    {1.4637, 1.0000},
+    {1.6204, 1.0000},
+    {1.1089, 1.0105},
+    {1.1469, 1.0004},
+    {1.1764, 1.0041},
+    {1.1461, 1.0008},
   };
   return ct_r[ct_i][ct_c];
 }

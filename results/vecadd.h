@@ -26,25 +26,29 @@
  * 'least' the lowest, and how many came within 3 %.
  *
  *  level                        shapes kernels covered   least rule | left out: judged    mean   least  within 3 %
- *  NVIDIA H200                       4       1     4/4  98.4 %  k=1 |              4/4  98.1 %  95.6 %         3/4
- *  sm_90 (architecture)              4       1     4/4  98.4 %  k=1 |              4/4  98.1 %  95.6 %         3/4
- *  portable default                  4       1     4/4  98.4 %  k=1 |              4/4  98.1 %  95.6 %         3/4
+ *  NVIDIA H200                       7       2     7/7  98.3 %  k=1 |              7/7  98.0 %  93.2 %         5/7
+ *  sm_90 (architecture)              7       2     7/7  98.3 %  k=1 |              7/7  98.0 %  93.2 %         5/7
+ *  portable default                  7       2     7/7  98.3 %  k=1 |              7/7  98.0 %  93.2 %         5/7
  *
  * Performance portability: the share of each GPU's own best time that the portable default
  * (and the GPU's architecture entry) reaches on that GPU, per problem measured.
  *
  *   GPU                          problem                  own best       default    arch entry
- *   NVIDIA H200                  n=1048576              0.007648 ms        98.4 %        98.4 %
- *   NVIDIA H200                  n=16777216             0.04882 ms        99.0 %        99.0 %
- *   NVIDIA H200                  n=16777219             0.04883 ms        99.0 %        99.0 %
- *   NVIDIA H200                  n=268435456             0.7312 ms        99.3 %        99.3 %
+ *   NVIDIA H200                  n=1048576              0.007648 ms        99.6 %        99.6 %
+ *   NVIDIA H200                  n=4194304              0.01771 ms        98.3 %        98.3 %
+ *   NVIDIA H200                  n=16777216             0.04882 ms       100.0 %       100.0 %
+ *   NVIDIA H200                  n=16777219             0.04883 ms       100.0 %       100.0 %
+ *   NVIDIA H200                  n=67108864              0.1858 ms        99.9 %        99.9 %
+ *   NVIDIA H200                  n=100000001             0.2751 ms       100.0 %       100.0 %
+ *   NVIDIA H200                  n=268435456             0.7312 ms       100.0 %       100.0 %
  *
  * Launch contract: an entry carries the parameter values and the block dimensions (and
  * dynamic shared bytes) the space's block/shared functions give; the launcher computes the
  * grid from the parameters and the problem the same way the space's grid function does.
  *
  * Shipped configurations (one line each, read by cmake/CutuneKernels.cmake):
- * cutune-config 0 BLOCK=256 VEC=4 EPT=1 GRID=0 CS=0
+ * cutune-config 0 BLOCK=128 VEC=1 EPT=8 GRID=0 CS=1
+ * cutune-config 1 BLOCK=128 VEC=2 EPT=1 GRID=0 CS=0
  */
 #ifndef CUTUNE_VECADD_H_
 #define CUTUNE_VECADD_H_
@@ -52,12 +56,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CUTUNE_VECADD_NCONFIGS 1
+#define CUTUNE_VECADD_NCONFIGS 2
 #define CUTUNE_VECADD_NPARAMS 5
 #define CUTUNE_VECADD_NDIMS 1
 
 /* Each shipped configuration as an X-macro: X(NAME, value) per parameter. */
-#define CUTUNE_VECADD_CONFIG_0(X) X(BLOCK, 256) X(VEC, 4) X(EPT, 1) X(GRID, 0) X(CS, 0)
+#define CUTUNE_VECADD_CONFIG_0(X) X(BLOCK, 128) X(VEC, 1) X(EPT, 8) X(GRID, 0) X(CS, 1)
+#define CUTUNE_VECADD_CONFIG_1(X) X(BLOCK, 128) X(VEC, 2) X(EPT, 1) X(GRID, 0) X(CS, 0)
 
 /* Device code built for one target: CUTUNE_VECADD_<PARAM> are the parameters of the entry of
  * that architecture (CUTUNE_VECADD_ARCH, e.g. 90, else __CUDA_ARCH__ / 10) at its largest problem,
@@ -70,14 +75,14 @@
 #define CUTUNE_VECADD_TARGET_ 0
 #endif
 #if CUTUNE_VECADD_TARGET_ == 90
-#define CUTUNE_VECADD_BLOCK 256
-#define CUTUNE_VECADD_VEC 4
+#define CUTUNE_VECADD_BLOCK 128
+#define CUTUNE_VECADD_VEC 2
 #define CUTUNE_VECADD_EPT 1
 #define CUTUNE_VECADD_GRID 0
 #define CUTUNE_VECADD_CS 0
 #else
-#define CUTUNE_VECADD_BLOCK 256
-#define CUTUNE_VECADD_VEC 4
+#define CUTUNE_VECADD_BLOCK 128
+#define CUTUNE_VECADD_VEC 2
 #define CUTUNE_VECADD_EPT 1
 #define CUTUNE_VECADD_GRID 0
 #define CUTUNE_VECADD_CS 0
@@ -106,42 +111,69 @@ typedef struct cutune_vecadd_entry {
  * the level's set it gets (Kernel selection, above). */
 static inline const cutune_vecadd_entry *cutune_vecadd_entries_(int *ct_n) {
   static const cutune_vecadd_entry e[] = {
-    /* device NVIDIA H200, n=1048576: BLOCK=256,VEC=4,EPT=1,GRID=0,CS=0 */
-    {0, "NVIDIA H200", 90, {1048576}, 0, 256, 4, 1, 0, 0, {256, 1, 1}, 0, 0.007776, 0.9836, 1,
-     "NVIDIA H200, 2026-12-01, 0.007776 ms, 38.0 % of the copy bandwidth"},
-    /* device NVIDIA H200, n=16777216: BLOCK=256,VEC=4,EPT=1,GRID=0,CS=0 */
-    {0, "NVIDIA H200", 90, {16777216}, 0, 256, 4, 1, 0, 0, {256, 1, 1}, 0, 0.0493248, 0.9897, 1,
-     "NVIDIA H200, 2026-12-01, 0.04932 ms, 101.7 % of the copy bandwidth"},
-    /* device NVIDIA H200, n=16777219: BLOCK=256,VEC=4,EPT=1,GRID=0,CS=0 */
-    {0, "NVIDIA H200", 90, {16777219}, 0, 256, 4, 1, 0, 0, {256, 1, 1}, 0, 0.0493296, 0.9899, 1,
-     "NVIDIA H200, 2026-12-01, 0.04933 ms, 109.4 % of the copy bandwidth"},
-    /* device NVIDIA H200, n=268435456: BLOCK=256,VEC=4,EPT=1,GRID=0,CS=0 */
-    {0, "NVIDIA H200", 90, {268435456}, 0, 256, 4, 1, 0, 0, {256, 1, 1}, 0, 0.736608, 0.9927, 1,
-     "NVIDIA H200, 2026-12-01, 0.7366 ms, 102.6 % of the copy bandwidth"},
-    /* arch sm_90, n=1048576: BLOCK=256,VEC=4,EPT=1,GRID=0,CS=0 */
-    {1, "", 90, {1048576}, 0, 256, 4, 1, 0, 0, {256, 1, 1}, 0, 0.007776, 0.9836, 1,
-     "NVIDIA H200, 2026-12-01, 0.007776 ms, 38.0 % of the copy bandwidth"},
-    /* arch sm_90, n=16777216: BLOCK=256,VEC=4,EPT=1,GRID=0,CS=0 */
-    {1, "", 90, {16777216}, 0, 256, 4, 1, 0, 0, {256, 1, 1}, 0, 0.0493248, 0.9897, 1,
-     "NVIDIA H200, 2026-12-01, 0.04932 ms, 101.7 % of the copy bandwidth"},
-    /* arch sm_90, n=16777219: BLOCK=256,VEC=4,EPT=1,GRID=0,CS=0 */
-    {1, "", 90, {16777219}, 0, 256, 4, 1, 0, 0, {256, 1, 1}, 0, 0.0493296, 0.9899, 1,
-     "NVIDIA H200, 2026-12-01, 0.04933 ms, 109.4 % of the copy bandwidth"},
-    /* arch sm_90, n=268435456: BLOCK=256,VEC=4,EPT=1,GRID=0,CS=0 */
-    {1, "", 90, {268435456}, 0, 256, 4, 1, 0, 0, {256, 1, 1}, 0, 0.736608, 0.9927, 1,
-     "NVIDIA H200, 2026-12-01, 0.7366 ms, 102.6 % of the copy bandwidth"},
-    /* default, n=1048576: BLOCK=256,VEC=4,EPT=1,GRID=0,CS=0 */
-    {2, "", 0, {1048576}, 0, 256, 4, 1, 0, 0, {256, 1, 1}, 0, 0.007776, 0.9836, 1,
-     "NVIDIA H200, 2026-12-01, 0.007776 ms, 38.0 % of the copy bandwidth"},
-    /* default, n=16777216: BLOCK=256,VEC=4,EPT=1,GRID=0,CS=0 */
-    {2, "", 0, {16777216}, 0, 256, 4, 1, 0, 0, {256, 1, 1}, 0, 0.0493248, 0.9897, 1,
-     "NVIDIA H200, 2026-12-01, 0.04932 ms, 101.7 % of the copy bandwidth"},
-    /* default, n=16777219: BLOCK=256,VEC=4,EPT=1,GRID=0,CS=0 */
-    {2, "", 0, {16777219}, 0, 256, 4, 1, 0, 0, {256, 1, 1}, 0, 0.0493296, 0.9899, 1,
-     "NVIDIA H200, 2026-12-01, 0.04933 ms, 109.4 % of the copy bandwidth"},
-    /* default, n=268435456: BLOCK=256,VEC=4,EPT=1,GRID=0,CS=0 */
-    {2, "", 0, {268435456}, 0, 256, 4, 1, 0, 0, {256, 1, 1}, 0, 0.736608, 0.9927, 1,
-     "NVIDIA H200, 2026-12-01, 0.7366 ms, 102.6 % of the copy bandwidth"},
+    /* device NVIDIA H200, n=1048576: BLOCK=128,VEC=1,EPT=8,GRID=0,CS=1 */
+    {0, "NVIDIA H200", 90, {1048576}, 0, 128, 1, 8, 0, 1, {128, 1, 1}, 0, 0.00768, 0.9958, 1,
+     "NVIDIA H200, 2026-12-01, 0.00768 ms, 38.5 % of the copy bandwidth"},
+    /* device NVIDIA H200, n=4194304: BLOCK=128,VEC=1,EPT=8,GRID=0,CS=1 */
+    {0, "NVIDIA H200", 90, {4194304}, 0, 128, 1, 8, 0, 1, {128, 1, 1}, 0, 0.018016, 0.9831, 1,
+     "NVIDIA H200, 2026-12-02, 0.01802 ms, 65.6 % of the copy bandwidth"},
+    /* device NVIDIA H200, n=16777216: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
+    {0, "NVIDIA H200", 90, {16777216}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.0488192, 1.0000, 1,
+     "NVIDIA H200, 2026-12-01, 0.04882 ms, 102.8 % of the copy bandwidth"},
+    /* device NVIDIA H200, n=16777219: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
+    {0, "NVIDIA H200", 90, {16777219}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.048832, 1.0000, 1,
+     "NVIDIA H200, 2026-12-01, 0.04883 ms, 110.5 % of the copy bandwidth"},
+    /* device NVIDIA H200, n=67108864: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
+    {0, "NVIDIA H200", 90, {67108864}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.185973, 0.9990, 1,
+     "NVIDIA H200, 2026-12-02, 0.186 ms, 103.4 % of the copy bandwidth"},
+    /* device NVIDIA H200, n=100000001: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
+    {0, "NVIDIA H200", 90, {100000001}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.275128, 1.0000, 1,
+     "NVIDIA H200, 2026-12-02, 0.2751 ms, 104.3 % of the copy bandwidth"},
+    /* device NVIDIA H200, n=268435456: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
+    {0, "NVIDIA H200", 90, {268435456}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.731168, 1.0000, 1,
+     "NVIDIA H200, 2026-12-01, 0.7312 ms, 103.3 % of the copy bandwidth"},
+    /* arch sm_90, n=1048576: BLOCK=128,VEC=1,EPT=8,GRID=0,CS=1 */
+    {1, "", 90, {1048576}, 0, 128, 1, 8, 0, 1, {128, 1, 1}, 0, 0.00768, 0.9958, 1,
+     "NVIDIA H200, 2026-12-01, 0.00768 ms, 38.5 % of the copy bandwidth"},
+    /* arch sm_90, n=4194304: BLOCK=128,VEC=1,EPT=8,GRID=0,CS=1 */
+    {1, "", 90, {4194304}, 0, 128, 1, 8, 0, 1, {128, 1, 1}, 0, 0.018016, 0.9831, 1,
+     "NVIDIA H200, 2026-12-02, 0.01802 ms, 65.6 % of the copy bandwidth"},
+    /* arch sm_90, n=16777216: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
+    {1, "", 90, {16777216}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.0488192, 1.0000, 1,
+     "NVIDIA H200, 2026-12-01, 0.04882 ms, 102.8 % of the copy bandwidth"},
+    /* arch sm_90, n=16777219: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
+    {1, "", 90, {16777219}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.048832, 1.0000, 1,
+     "NVIDIA H200, 2026-12-01, 0.04883 ms, 110.5 % of the copy bandwidth"},
+    /* arch sm_90, n=67108864: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
+    {1, "", 90, {67108864}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.185973, 0.9990, 1,
+     "NVIDIA H200, 2026-12-02, 0.186 ms, 103.4 % of the copy bandwidth"},
+    /* arch sm_90, n=100000001: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
+    {1, "", 90, {100000001}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.275128, 1.0000, 1,
+     "NVIDIA H200, 2026-12-02, 0.2751 ms, 104.3 % of the copy bandwidth"},
+    /* arch sm_90, n=268435456: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
+    {1, "", 90, {268435456}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.731168, 1.0000, 1,
+     "NVIDIA H200, 2026-12-01, 0.7312 ms, 103.3 % of the copy bandwidth"},
+    /* default, n=1048576: BLOCK=128,VEC=1,EPT=8,GRID=0,CS=1 */
+    {2, "", 0, {1048576}, 0, 128, 1, 8, 0, 1, {128, 1, 1}, 0, 0.00768, 0.9958, 1,
+     "NVIDIA H200, 2026-12-01, 0.00768 ms, 38.5 % of the copy bandwidth"},
+    /* default, n=4194304: BLOCK=128,VEC=1,EPT=8,GRID=0,CS=1 */
+    {2, "", 0, {4194304}, 0, 128, 1, 8, 0, 1, {128, 1, 1}, 0, 0.018016, 0.9831, 1,
+     "NVIDIA H200, 2026-12-02, 0.01802 ms, 65.6 % of the copy bandwidth"},
+    /* default, n=16777216: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
+    {2, "", 0, {16777216}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.0488192, 1.0000, 1,
+     "NVIDIA H200, 2026-12-01, 0.04882 ms, 102.8 % of the copy bandwidth"},
+    /* default, n=16777219: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
+    {2, "", 0, {16777219}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.048832, 1.0000, 1,
+     "NVIDIA H200, 2026-12-01, 0.04883 ms, 110.5 % of the copy bandwidth"},
+    /* default, n=67108864: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
+    {2, "", 0, {67108864}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.185973, 0.9990, 1,
+     "NVIDIA H200, 2026-12-02, 0.186 ms, 103.4 % of the copy bandwidth"},
+    /* default, n=100000001: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
+    {2, "", 0, {100000001}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.275128, 1.0000, 1,
+     "NVIDIA H200, 2026-12-02, 0.2751 ms, 104.3 % of the copy bandwidth"},
+    /* default, n=268435456: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
+    {2, "", 0, {268435456}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.731168, 1.0000, 1,
+     "NVIDIA H200, 2026-12-01, 0.7312 ms, 103.3 % of the copy bandwidth"},
   };
   *ct_n = (int)(sizeof e / sizeof e[0]);
   return e;
@@ -150,19 +182,28 @@ static inline const cutune_vecadd_entry *cutune_vecadd_entries_(int *ct_n) {
 /* Per entry, each shipped configuration's time there over the best at that level (1 = the best;
  * 0 = not measured): what cutune_vecadd_select sums over the nearest tuned shapes. */
 static inline double cutune_vecadd_ratio_(int ct_i, int ct_c) {
-  static const double ct_r[12][1] = {
-    {1.0167},
-    {1.0104},
-    {1.0102},
-    {1.0074},
-    {1.0167},
-    {1.0104},
-    {1.0102},
-    {1.0074},
-    {1.0167},
-    {1.0104},
-    {1.0102},
-    {1.0074},
+  static const double ct_r[21][2] = {
+    {1.0042, 1.0460},
+    {1.0172, 1.0334},
+    {1.0637, 1.0000},
+    {1.0574, 1.0000},
+    {1.0654, 1.0010},
+    {1.0590, 1.0000},
+    {1.0641, 1.0000},
+    {1.0042, 1.0460},
+    {1.0172, 1.0334},
+    {1.0637, 1.0000},
+    {1.0574, 1.0000},
+    {1.0654, 1.0010},
+    {1.0590, 1.0000},
+    {1.0641, 1.0000},
+    {1.0042, 1.0460},
+    {1.0172, 1.0334},
+    {1.0637, 1.0000},
+    {1.0574, 1.0000},
+    {1.0654, 1.0010},
+    {1.0590, 1.0000},
+    {1.0641, 1.0000},
   };
   return ct_r[ct_i][ct_c];
 }
