@@ -83,6 +83,14 @@ metas=$(find "$CUTUNE_CACHE" -name '*.meta' | wc -l)
 [ "$metas" -eq 3 ] && ok || fail "compile-only left $metas cache entries (wanted 3)"
 expect_status 0 -- "$BIN" run --compile-only --arch sm_90 --jobs 2 --no-progress "$d/fake_runtime.lua"
 expect_output ": 0 compiled, 12 from the cache, 0 failed" "compile-only again"
+# the race made certain: with S over 4 values a module serves 12 configurations, more than
+# compile-only hands out ahead with one worker (2 x 1 + 4), so the last 6 of each are submitted
+# after their module was compiled and cached: they still share it
+export CUTUNE_CACHE="$TMPROOT/cache3"
+sed 's/ct.param("S", {0, 5}/ct.param("S", {0, 5, 6, 7}/' "$d/fake_runtime.lua" > "$d/fake_runtime_s4.lua"
+expect_status 0 -- "$BIN" run --compile-only --arch sm_90 --jobs 1 --no-progress "$d/fake_runtime_s4.lua"
+expect_output "24 configurations for sm_90 in" "compile-only, S over 4 values"
+expect_output ": 2 compiled, 22 sharing another's module (runtime parameters), 0 from the cache, 0 failed" "compile-only, S over 4 values"
 
 # no cache at all: jobs of one key submitted together follow the first (one compile each); the
 # run still measures all 12 correctly
