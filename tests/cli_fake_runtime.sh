@@ -6,7 +6,8 @@
 # configuration's launch gets its own R (the fake's copy_rt is right only with 2 there: exactly
 # the 4 R=2 configurations pass, so a value that did not reach the kernel, or reached the wrong
 # configuration, fails the count); the run says how many modules served how many configurations;
-# compile-only compiles 2 modules; the header's cutune-config lines (the -D's of a production
+# compile-only compiles 2 modules (and counts the 10 others as sharing them, however the
+# compiles and the cache raced); the header's cutune-config lines (the -D's of a production
 # build) leave R and S out; with --no-cache, jobs of one key in flight together compile once.
 . "$(dirname "$0")/lib_cli.sh"
 set -e
@@ -71,13 +72,25 @@ R4="$TMPROOT/results-nosweep"
 run_any "$BIN" run --jobs 2 --no-progress --strategy random --budget 6 --no-runtime-sweep --results "$R4" "$d/fake_runtime.lua"
 expect_output "modules: 6 configurations from 2 compiled modules" "--no-runtime-sweep"
 
-# compile-only: 12 configurations, 2 modules
+# compile-only: 12 configurations, 2 modules. The 10 others share those modules whether they
+# followed a compile in flight or found the entry it had just written (timing decides which on
+# a busy machine: the counts go by what this run compiled); a second run finds all 12 cached
 export CUTUNE_CACHE="$TMPROOT/cache2"
 expect_status 0 -- "$BIN" run --compile-only --arch sm_90 --jobs 2 --no-progress "$d/fake_runtime.lua"
 expect_output "12 configurations for sm_90 in" "compile-only"
 expect_output ": 2 compiled, 10 sharing another's module (runtime parameters), 0 from the cache, 0 failed" "compile-only"
 metas=$(find "$CUTUNE_CACHE" -name '*.meta' | wc -l)
 [ "$metas" -eq 3 ] && ok || fail "compile-only left $metas cache entries (wanted 3)"
+expect_status 0 -- "$BIN" run --compile-only --arch sm_90 --jobs 2 --no-progress "$d/fake_runtime.lua"
+expect_output ": 0 compiled, 12 from the cache, 0 failed" "compile-only again"
+# the race made certain: with S over 4 values a module serves 12 configurations, more than
+# compile-only hands out ahead with one worker (2 x 1 + 4), so the last 6 of each are submitted
+# after their module was compiled and cached: they still share it
+export CUTUNE_CACHE="$TMPROOT/cache3"
+sed 's/ct.param("S", {0, 5}/ct.param("S", {0, 5, 6, 7}/' "$d/fake_runtime.lua" > "$d/fake_runtime_s4.lua"
+expect_status 0 -- "$BIN" run --compile-only --arch sm_90 --jobs 1 --no-progress "$d/fake_runtime_s4.lua"
+expect_output "24 configurations for sm_90 in" "compile-only, S over 4 values"
+expect_output ": 2 compiled, 22 sharing another's module (runtime parameters), 0 from the cache, 0 failed" "compile-only, S over 4 values"
 
 # no cache at all: jobs of one key submitted together follow the first (one compile each); the
 # run still measures all 12 correctly

@@ -73,6 +73,36 @@ static size_t choose(const configset *cs, const run_opts *o, size_t n, int order
   free(rest), free(taken);
   return k;
 }
+
+/* The compile keys this run compiled itself, an open-addressed set (half full at most). A
+ * configuration whose key is among them shares a module compiled in this run, whether it was
+ * submitted while that compile was in flight (the pool marks it shared) or after it had written
+ * the cache (the pool says cached): which of the two happens is a matter of timing, so the
+ * counts go by the key, and "from the cache" means from a cache this run found. */
+typedef struct keyset {
+  char (*slot)[65];
+  size_t cap, n;
+} keyset;
+
+static size_t keyset_slot(const keyset *ks, const char *key) {
+  size_t i = (size_t)checksum64(key, strlen(key)) & (ks->cap - 1);
+  while (ks->slot[i][0] && strcmp(ks->slot[i], key)) i = (i + 1) & (ks->cap - 1);
+  return i;
+}
+static int keyset_has(const keyset *ks, const char *key) { return ks->cap && ks->slot[keyset_slot(ks, key)][0]; }
+static void keyset_add(keyset *ks, const char *key) {
+  if (2 * (ks->n + 1) > ks->cap) {
+    keyset old = *ks;
+    ks->cap = old.cap ? 2 * old.cap : 64;
+    ks->slot = xcalloc(ks->cap, sizeof *ks->slot);
+    for (size_t i = 0; i < old.cap; i++)
+      if (old.slot[i][0]) memcpy(ks->slot[keyset_slot(ks, old.slot[i])], old.slot[i], 65);
+    free(old.slot);
+  }
+  size_t i = keyset_slot(ks, key);
+  if (!ks->slot[i][0]) memcpy(ks->slot[i], key, 65), ks->n++;
+}
+
 /* The whole message of each failure of one kind (the table shows a shortened first line):
  * 20 of them, or every one with -v. */
 static void list_failures(const run_opts *o, const record *const *view, size_t n, rec_status st, const char *what) {
@@ -122,6 +152,7 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   progress *pg = NULL;
   compile_result refc;
   compile_result_init(&refc);
+  keyset compiled = {0};
 
   if (job_load_source(s, &src, err) != 0) goto done;
   int jobs;
@@ -177,6 +208,10 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
     if (w == 0) continue;
     job_record_base(s, idx[tag], prob, arch, &cr, &recs[tag], NULL);
     view[tag] = &recs[tag];
+    /* a compile's result comes out before any cache hit its entry answered (the pool writes
+     * the entry as it queues the result, and hands results out first in, first out) */
+    if (cr.cached && cr.key[0] && keyset_has(&compiled, cr.key)) cr.cached = 0, cr.shared = 1;
+    else if (!cr.cached && !cr.shared && cr.key[0]) keyset_add(&compiled, cr.key);
     if (cr.cached) cached++;
     else if (cr.shared) shared++;
     if (recs[tag].status == ST_INVALID) invalid++; /* over a limit: data, not a failure (exit status) */
@@ -237,7 +272,7 @@ done:
   compile_result_free(&refc);
   if (recs)
     for (size_t i = 0; i < n; i++) record_free(&recs[i]);
-  free(recs), free(view), free(idx);
+  free(recs), free(view), free(idx), free(compiled.slot);
   progress_free(pg);
   cpool_free(pool);
   compile_source_free(&src);
