@@ -34,6 +34,8 @@
 # shapes_results.tgz (the three stores with the records of old template versions moved to
 # <space>.archive.jsonl.gz by tools/store-archive, and the three headers: copy them into
 # results/ and commit), shapes_logs.tgz (every log).
+# Exit status: 0, or 1 where a step failed (a run, a header or the bench: named on the summary's
+# last line, FAILED: ...); the steps after a failed one still run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 CUTUNE=${CUTUNE:-build/cutune}
@@ -46,6 +48,7 @@ TR_FIRST=${TR_FIRST:-600} TR_BUDGET=${TR_BUDGET:-200}
 VA_FIRST=${VA_FIRST:-200} VA_BUDGET=${VA_BUDGET:-100}
 mkdir -p "$OUT" "$W/logs" "$RES"
 SUM="$OUT/shapes_session.txt"
+FAILED="" # the steps that exited non-zero: said at the end, and the script's exit status
 export CUTUNE_CACHE="$W/cache" CUDA_CACHE_PATH="$W/cache/nvrtc"
 say() { echo "== $(date -u +%H:%M:%S) $*" | tee -a "$SUM"; }
 want() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -69,6 +72,7 @@ tune() { # label timeout args...
   local t=$(date +%s)
   timeout "$limit" "$CUTUNE" run --no-progress --results "$RES" "$@" > "$W/logs/$label.log" 2>&1
   local rc=$?
+  [ $rc -eq 0 ] || FAILED="$FAILED $label"
   say "$label: exit $rc after $(( $(date +%s) - t )) s ($*)"
   sed -n '/what each cost/,/^total:/p' "$W/logs/$label.log" | tee -a "$SUM"
   grep -E "configurations measured in" "$W/logs/$label.log" | tail -1 | tee -a "$SUM"
@@ -101,14 +105,18 @@ if want headers; then
     seed_store "$sp"
     say "header: $sp"
     "$CUTUNE" header lua/${sp}_shapes.lua "$RES" -o "$RES/$sp.h" > "$W/logs/header-$sp.log" 2>&1
-    say "header $sp: exit $?"
+    rc=$?
+    [ $rc -eq 0 ] || FAILED="$FAILED header-$sp"
+    say "header $sp: exit $rc"
     grep -E "kernel selection|^cutune header:   " "$W/logs/header-$sp.log" | tee -a "$SUM"
   done
 fi
 if want bench; then
   say "bench: bench/shapes.sh on $RES/{matmul,transpose,vecadd}.h"
   HEADERS="$RES" OUT="$OUT" W="$W/bench" bash bench/shapes.sh > "$W/logs/bench.log" 2>&1
-  say "bench: exit $?"
+  rc=$?
+  [ $rc -eq 0 ] || FAILED="$FAILED bench"
+  say "bench: exit $rc (its log: $W/logs/bench.log, in shapes_logs.tgz)"
   head -1 "$W/logs/bench.log" | tee -a "$SUM"
   sed -n '/== summary/,$p' "$W/logs/bench.log" | tee -a "$SUM"
 fi
@@ -120,3 +128,7 @@ done
 tar -czf "$OUT/shapes_results.tgz" --exclude="*.lock" -C "$RES" . 2>/dev/null
 tar -czf "$OUT/shapes_logs.tgz" -C "$W" logs 2>/dev/null
 say "done: $OUT/shapes_results.tgz ($(du -h "$OUT/shapes_results.tgz" | cut -f1)), $OUT/shapes_logs.tgz"
+if [ -n "$FAILED" ]; then
+  say "FAILED:$FAILED (their logs are in shapes_logs.tgz)"
+  exit 1
+fi
