@@ -25,8 +25,8 @@ replay *replay_alloc(size_t cap) {
   return r;
 }
 
-void replay_set(replay *r, size_t i, rec_status st, double value, double compile_ms, double cost_s,
-                const double *reps, int nreps) {
+void replay_set(replay *r, size_t i, rec_status st, double value, double compile_ms, double cost_s, const double *reps,
+                int nreps) {
   if (i >= r->cap) return; /* cannot happen: callers size the replay to the configset */
   if (i >= r->n) r->n = i + 1;
   r->status[i] = st;

@@ -45,13 +45,13 @@ const char *replay_kernel(const replay *r);
 const char *replay_sizes(const replay *r);
 const char *replay_date(const replay *r);
 size_t replay_nfailed(const replay *r);
-double replay_value(const replay *r, size_t i);      /* mean time (ms); INFINITY if failed */
+double replay_value(const replay *r, size_t i); /* mean time (ms); INFINITY if failed */
 rec_status replay_status(const replay *r, size_t i);
-int replay_nreps(const replay *r, size_t i);         /* recorded repetitions (0 if none) */
+int replay_nreps(const replay *r, size_t i); /* recorded repetitions (0 if none) */
 const double *replay_reps(const replay *r, size_t i);
-double replay_compile_ms(const replay *r, size_t i); /* NAN if unknown */
+double replay_compile_ms(const replay *r, size_t i);   /* NAN if unknown */
 double replay_cost_seconds(const replay *r, size_t i); /* simulated cost: compile + benchmark */
-long replay_optimum(const replay *r);                /* index of the best value; -1 if none ok */
+long replay_optimum(const replay *r);                  /* index of the best value; -1 if none ok */
 /* What loading skipped or counted as failed, one "file:line: ..." (or "file: ...") line each:
  * lines of a results file that are not records, times that are not positive (counted as
  * failed: runtime_fault). "" when there is nothing to say; the caller prints it. */

@@ -64,8 +64,10 @@ static int kt_load(const char *path, json_t *root, replay **out, cterr *err) {
   json_t *keys = json_object_get(root, "tune_params_keys"), *tp = json_object_get(root, "tune_params");
   json_t *cache = json_object_get(root, "cache");
   if (!json_is_array(keys) || !json_is_object(tp) || !json_is_object(cache))
-    return cterr_set(err, "%s: not a Kernel Tuner cache file (expected \"tune_params_keys\", \"tune_params\" and "
-                          "\"cache\")", path);
+    return cterr_set(err,
+                     "%s: not a Kernel Tuner cache file (expected \"tune_params_keys\", \"tune_params\" and "
+                     "\"cache\")",
+                     path);
   configset *cs = configset_new();
   size_t np = json_array_size(keys);
   for (size_t p = 0; p < np; p++) {
@@ -73,8 +75,7 @@ static int kt_load(const char *path, json_t *root, replay **out, cterr *err) {
     json_t *vals = name ? json_object_get(tp, name) : NULL;
     if (!json_is_array(vals) || json_array_size(vals) == 0) {
       configset_free(cs);
-      return cterr_set(err, "%s: tune_params has no value list for parameter %zu ('%s')", path, p,
-                       name ? name : "?");
+      return cterr_set(err, "%s: tune_params has no value list for parameter %zu ('%s')", path, p, name ? name : "?");
     }
     size_t nv = json_array_size(vals);
     char **str = xcalloc(nv, sizeof(char *));
@@ -136,8 +137,8 @@ static int kt_load(const char *path, json_t *root, replay **out, cterr *err) {
     if (json_is_number(t)) value = json_number_value(t);
     else st = json_is_string(t) ? kt_failure(json_string_value(t)) : ST_RUNTIME_FAULT;
     if (st == ST_OK && !(value > 0 && isfinite(value))) {
-      replay_warn(r, "%s: cache entry \"%s\": time %g is not a positive time; counted as failed (runtime_fault)",
-                  path, key, value);
+      replay_warn(r, "%s: cache entry \"%s\": time %g is not a positive time; counted as failed (runtime_fault)", path,
+                  key, value);
       st = ST_RUNTIME_FAULT, value = INFINITY;
     }
     size_t nr = json_is_array(ts) ? json_array_size(ts) : 0;
@@ -239,8 +240,7 @@ int replay_load_for(const char *path, const char *problem, const configset *spac
     }
     if (j >= 0) j = configset_find(fc, frow);
     if (j < 0 || (size_t)j >= f->n) replay_set(r, i, ST_INVALID, INFINITY, NAN, 0, NULL, 0);
-    else
-      replay_set(r, i, f->status[j], f->value[j], f->compile_ms[j], f->cost_s[j], f->reps[j], f->nreps[j]);
+    else replay_set(r, i, f->status[j], f->value[j], f->compile_ms[j], f->cost_s[j], f->reps[j], f->nreps[j]);
   }
   replay_finish(r);
   *out = r;

@@ -99,9 +99,17 @@ static int replay_shapes_cmd(const char *file, const char *space_file, const cha
     return 2;
   }
   const void *ctx[2] = {sp, problem};
-  replay_shapes_opts o = {.strategy = strat, .budget = budget, .seed = seed, .patience = patience, .near = near,
-                          .per = per, .within = within, .cold = cold, .listed = listed,
-                          .selected = problem ? select_ctx : NULL, .sel_ctx = (void *)ctx};
+  replay_shapes_opts o = {.strategy = strat,
+                          .budget = budget,
+                          .seed = seed,
+                          .patience = patience,
+                          .near = near,
+                          .per = per,
+                          .within = within,
+                          .cold = cold,
+                          .listed = listed,
+                          .selected = problem ? select_ctx : NULL,
+                          .sel_ctx = (void *)ctx};
   if (search_replay_shapes(file, sp, &o, &err) < 0) fprintf(stderr, "cutune run: %s\n", err.msg);
   else rc = 0;
   space_free(sp);
@@ -162,8 +170,9 @@ int search_replay_main(int argc, char **argv) {
     return 2;
   }
   if (budget < 0 && seconds < 0) budget = 200;
-  if (shapes) return replay_shapes_cmd(file, space_file, problem, strat, budget, (uint64_t)seed, patience, (int)near,
-                                       (int)per, within, cold, listed);
+  if (shapes)
+    return replay_shapes_cmd(file, space_file, problem, strat, budget, (uint64_t)seed, patience, (int)near, (int)per,
+                             within, cold, listed);
   space *sp = NULL;
   replay *r = NULL;
   int rc = 1;
@@ -223,8 +232,9 @@ int search_replay_main(int argc, char **argv) {
     if (marks[k] > out.ncurve) break;
     long idx = out.curve_idx[marks[k] - 1];
     if (idx < 0) printf("  @%ld: none", marks[k]);
-    else printf("  @%ld: %.4g ms (%.1f%%)", marks[k], replay_value(r, (size_t)idx),
-                100 * replay_value(r, (size_t)opt) / replay_value(r, (size_t)idx));
+    else
+      printf("  @%ld: %.4g ms (%.1f%%)", marks[k], replay_value(r, (size_t)idx),
+             100 * replay_value(r, (size_t)opt) / replay_value(r, (size_t)idx));
   }
   if (out.ncurve && out.curve_idx[out.ncurve - 1] >= 0) {
     long idx = out.curve_idx[out.ncurve - 1];

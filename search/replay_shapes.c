@@ -20,7 +20,7 @@ typedef struct shape_run {
   long evals, to_within; /* to_within: -1 never */
   double best;           /* INFINITY none */
   int seeds, nfrom, from[4];
-  int best_seeded;       /* the best is one of the seeds */
+  int best_seeded; /* the best is one of the seeds */
 } shape_run;
 
 typedef struct eval_ctx {
@@ -140,8 +140,10 @@ int search_replay_shapes(const char *file, const space *sp, const replay_shapes_
   printf("shapes: %d of %s on %s (%zu configurations each), %s order; strategy %s, --budget %ld per shape\n", nsel,
          space_path(sp), file, configset_count(cs), o->listed ? "listed" : "nearest-first",
          o->strategy ? o->strategy : strategy_default_name(configset_count(cs), o->budget), o->budget);
-  printf("transfer: the best %d of each of the %d nearest shapes replayed before, measured first; then the search "
-         "until %ld evaluations in a row gain less than %.1f %%\n", o->per, o->near, o->patience, 100 * TRANSFER_IMPROVE);
+  printf(
+      "transfer: the best %d of each of the %d nearest shapes replayed before, measured first; then the search "
+      "until %ld evaluations in a row gain less than %.1f %%\n",
+      o->per, o->near, o->patience, 100 * TRANSFER_IMPROVE);
   printf("'to %.0f %%': evaluations until the best is within %.0f %% of the shape's recorded optimum\n\n",
          100 * o->within, 100 * o->within);
   char tw[32];
@@ -166,16 +168,23 @@ int search_replay_shapes(const char *file, const space *sp, const replay_shapes_
     }
     printf(" %5d %7ld", warm[p].seeds, warm[p].evals);
     cell_within(warm[p].to_within);
-    printf(" %6.1f %%  %-11s", 100 * ov / warm[p].best, warm[p].seeds == 0 ? "(cold)" : warm[p].best_seeded ? "a seed" : "the search");
-    for (int j = 0; j < warm[p].nfrom && j < 3; j++) printf("%s%s", j ? " " : "", space_problem_key(sp, warm[p].from[j]));
+    printf(" %6.1f %%  %-11s", 100 * ov / warm[p].best,
+           warm[p].seeds == 0    ? "(cold)"
+           : warm[p].best_seeded ? "a seed"
+                                 : "the search");
+    for (int j = 0; j < warm[p].nfrom && j < 3; j++)
+      printf("%s%s", j ? " " : "", space_problem_key(sp, warm[p].from[j]));
     printf("\n");
     sum_w += warm[p].to_within >= 0 ? warm[p].to_within : warm[p].evals, spent_w += warm[p].evals;
     hit_w += warm[p].to_within >= 0;
     if (i >= nsel / 2) tail += warm[p].evals, ntail++;
   }
-  printf("\nevaluations to within %.0f %% of each shape's optimum (a shape that never got there counts what it spent):\n",
-         100 * o->within);
-  if (o->cold) printf("  cold:     %ld in all, %.1f per shape, %ld of %d shapes within\n", sum_c, (double)sum_c / nsel, hit_c, nsel);
+  printf(
+      "\nevaluations to within %.0f %% of each shape's optimum (a shape that never got there counts what it spent):\n",
+      100 * o->within);
+  if (o->cold)
+    printf("  cold:     %ld in all, %.1f per shape, %ld of %d shapes within\n", sum_c, (double)sum_c / nsel, hit_c,
+           nsel);
   printf("  transfer: %ld in all, %.1f per shape, %ld of %d shapes within\n", sum_w, (double)sum_w / nsel, hit_w, nsel);
   printf("evaluations spent: ");
   if (o->cold) printf("cold %ld, ", spent_c);

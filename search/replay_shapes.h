@@ -11,11 +11,11 @@ typedef struct replay_shapes_opts {
   const char *strategy; /* NULL: the default for the budget */
   long budget;          /* evaluations per shape at most */
   uint64_t seed;
-  long patience;        /* transfer: stop after this many evaluations without a TRANSFER_IMPROVE gain */
-  int near, per;        /* transfer: seeds from the `near` nearest shapes, `per` of each */
-  double within;        /* "close enough": within this fraction of the recorded optimum */
-  int cold;             /* also replay each shape without transfer, for comparison */
-  int listed;           /* tune in the listed order, not nearest-first */
+  long patience;                        /* transfer: stop after this many evaluations without a TRANSFER_IMPROVE gain */
+  int near, per;                        /* transfer: seeds from the `near` nearest shapes, `per` of each */
+  double within;                        /* "close enough": within this fraction of the recorded optimum */
+  int cold;                             /* also replay each shape without transfer, for comparison */
+  int listed;                           /* tune in the listed order, not nearest-first */
   int (*selected)(void *ctx, int prob); /* NULL: every problem */
   void *sel_ctx;
 } replay_shapes_opts;

@@ -101,8 +101,7 @@ int score_file(const char *path, const score_cfg *cfg, score_result *res, cterr 
       for (int b = 1; b <= B; b++) {
         if (cfg->cost_time)
           while (k + 1 < out.ncurve && out.curve_s[k + 1] <= b * mean_cost * (1 + 1e-12)) k++;
-        else
-          k = b <= out.ncurve ? b - 1 : out.ncurve - 1;
+        else k = b <= out.ncurve ? b - 1 : out.ncurve - 1;
         long idx = k >= 0 ? out.curve_idx[k] : -1;
         double v = idx >= 0 ? replay_value(r, (size_t)idx) : worst;
         if (!isfinite(v)) v = worst;

@@ -99,8 +99,7 @@ static void worker(int fd, int job, int jobs, char **files, int nfiles, const sc
 static const char *const colors[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
                                      "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
 
-static int write_svg(const char *path, const score_cfg *cfg, double (*curve)[SCORE_BMAX + 1], int nfiles,
-                     cterr *err) {
+static int write_svg(const char *path, const score_cfg *cfg, double (*curve)[SCORE_BMAX + 1], int nfiles, cterr *err) {
   const double W = 820, H = 500, L = 70, R = 170, T = 40, Bm = 60;
   int b0 = cfg->budget_min, b1 = cfg->budget_max;
   double ymin = 0, ymax = 1;
@@ -110,12 +109,16 @@ static int write_svg(const char *path, const score_cfg *cfg, double (*curve)[SCO
   ymin = floor(ymin * 10) / 10;
   dbuf o;
   dbuf_init(&o);
-#define X(b) (L + ((double)(b) - b0) / (double)(b1 > b0 ? b1 - b0 : 1) * (W - L - R))
+#define X(b) (L + ((double)(b)-b0) / (double)(b1 > b0 ? b1 - b0 : 1) * (W - L - R))
 #define Y(v) (T + (ymax - (v)) / (ymax - ymin) * (H - T - Bm))
-  dbuf_printf(&o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" font-family=\"sans-serif\" "
-                  "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W, H);
-  dbuf_printf(&o, "<text x=\"%g\" y=\"22\" font-size=\"15\">Search strategies: score vs budget (%d file%s, %d repeats%s)</text>\n",
-              L, nfiles, nfiles == 1 ? "" : "s", cfg->repeats, cfg->noisy ? ", noisy" : "");
+  dbuf_printf(&o,
+              "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" font-family=\"sans-serif\" "
+              "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+              W, H);
+  dbuf_printf(
+      &o,
+      "<text x=\"%g\" y=\"22\" font-size=\"15\">Search strategies: score vs budget (%d file%s, %d repeats%s)</text>\n",
+      L, nfiles, nfiles == 1 ? "" : "s", cfg->repeats, cfg->noisy ? ", noisy" : "");
   for (double v = ymin; v <= ymax + 1e-9; v += 0.1) {
     dbuf_printf(&o, "<line x1=\"%g\" y1=\"%.1f\" x2=\"%g\" y2=\"%.1f\" stroke=\"%s\"/>\n", L, Y(v), W - R, Y(v),
                 fabs(v) < 1e-9 ? "#000" : "#ddd");
@@ -130,8 +133,10 @@ static int write_svg(const char *path, const score_cfg *cfg, double (*curve)[SCO
   dbuf_printf(&o, "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"#000\"/>\n", L, H - Bm, W - R, H - Bm);
   dbuf_printf(&o, "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\">budget (evaluations)</text>\n", (L + W - R) / 2,
               H - 18);
-  dbuf_printf(&o, "<text transform=\"translate(18,%g) rotate(-90)\" text-anchor=\"middle\">score (0 = random search, "
-                  "1 = optimum)</text>\n", (T + H - Bm) / 2);
+  dbuf_printf(&o,
+              "<text transform=\"translate(18,%g) rotate(-90)\" text-anchor=\"middle\">score (0 = random search, "
+              "1 = optimum)</text>\n",
+              (T + H - Bm) / 2);
   for (int s = 0; s < cfg->nstrat; s++) {
     const char *c = colors[s % 10];
     dbuf_printf(&o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" points=\"", c,
@@ -152,18 +157,18 @@ static int write_svg(const char *path, const score_cfg *cfg, double (*curve)[SCO
   return rc;
 }
 
-static int parse_opts(int argc, char **argv, score_cfg *cfg, const char **svg, int *jobs, char ***files,
-                      int *nfiles, char **strat_list, cterr *err) {
+static int parse_opts(int argc, char **argv, score_cfg *cfg, const char **svg, int *jobs, char ***files, int *nfiles,
+                      char **strat_list, cterr *err) {
   long l;
   double d;
   int cost_aware = -1;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED()                                                                   \
-  do {                                                                           \
-    if (!v) return cterr_set(err, "option %s needs a value (see --help)", a);    \
-    i++;                                                                         \
+#define NEED()                                                                                                         \
+  do {                                                                                                                 \
+    if (!v) return cterr_set(err, "option %s needs a value (see --help)", a);                                          \
+    i++;                                                                                                               \
   } while (0)
     if (a[0] != '-' || !a[1]) {
       (*files)[(*nfiles)++] = argv[i];
@@ -231,13 +236,13 @@ static int parse_opts(int argc, char **argv, score_cfg *cfg, const char **svg, i
       if (!(d > 0)) return cterr_set(err, "%s must be positive (got %s)", a, v);
       if ((!strcmp(a, "--hybrid-max") || !strncmp(a, "--hybrid-credit-", 16) || !strcmp(a, "--hybrid-decay")) && d > 1)
         return cterr_set(err, "%s is a fraction: 0..1 (got %s)", a, v);
-      *(!strcmp(a, "--bo-xi")                ? &cfg->opts.bo_xi
-        : !strcmp(a, "--hybrid-ramp")        ? &cfg->opts.hybrid_ramp
-        : !strcmp(a, "--hybrid-max")         ? &cfg->opts.hybrid_max
-        : !strcmp(a, "--hybrid-credit-min")  ? &cfg->opts.hybrid_credit_min
-        : !strcmp(a, "--hybrid-credit-max")  ? &cfg->opts.hybrid_credit_max
-        : !strcmp(a, "--hybrid-decay")       ? &cfg->opts.hybrid_decay
-                                             : &cfg->opts.bandit_c) = d;
+      *(!strcmp(a, "--bo-xi")               ? &cfg->opts.bo_xi
+        : !strcmp(a, "--hybrid-ramp")       ? &cfg->opts.hybrid_ramp
+        : !strcmp(a, "--hybrid-max")        ? &cfg->opts.hybrid_max
+        : !strcmp(a, "--hybrid-credit-min") ? &cfg->opts.hybrid_credit_min
+        : !strcmp(a, "--hybrid-credit-max") ? &cfg->opts.hybrid_credit_max
+        : !strcmp(a, "--hybrid-decay")      ? &cfg->opts.hybrid_decay
+                                            : &cfg->opts.bandit_c) = d;
     } else if (!strcmp(a, "--bandit-window") || !strcmp(a, "--ga-pop") || !strcmp(a, "--bo-init") ||
                !strcmp(a, "--bo-candidates") || !strcmp(a, "--hybrid-patience") || !strcmp(a, "--hybrid-min") ||
                !strcmp(a, "--bo-design")) {
@@ -264,8 +269,11 @@ static int parse_opts(int argc, char **argv, score_cfg *cfg, const char **svg, i
   for (char *tok = strtok(*strat_list, ","); tok; tok = strtok(NULL, ",")) {
     int ok = 0;
     for (int k = 0; known[k]; k++) ok |= !strcmp(known[k], tok);
-    if (!ok) return cterr_set(err, "--strategies: unknown strategy '%s' (known: exhaustive, random, ils, ga, anneal, "
-                                   "bo, bandit, hybrid)", tok);
+    if (!ok)
+      return cterr_set(err,
+                       "--strategies: unknown strategy '%s' (known: exhaustive, random, ils, ga, anneal, "
+                       "bo, bandit, hybrid)",
+                       tok);
     if (cfg->nstrat == SCORE_MAXSTRAT) return cterr_set(err, "--strategies: at most %d", SCORE_MAXSTRAT);
     cfg->strat[cfg->nstrat++] = tok;
   }
@@ -296,7 +304,8 @@ static void print_profile(const score_cfg *cfg, const score_result *all, const i
   int marks[6] = {10, 50, 200, 1000, 2000}, nm = 0;
   while (nm < 5 && marks[nm] < cfg->budget_max) nm++;
   marks[nm++] = cfg->budget_max; /* the marks below budget_max, then budget_max itself */
-  printf("\nstrategy CPU time per proposal, ms (mean over the 10%% of evaluations before each mark):\n%-10s", "strategy");
+  printf("\nstrategy CPU time per proposal, ms (mean over the 10%% of evaluations before each mark):\n%-10s",
+         "strategy");
   for (int k = 0; k < nm; k++) printf(" %9d", marks[k]);
   printf("\n");
   for (int s = 0; s < cfg->nstrat; s++) {
@@ -406,8 +415,8 @@ int search_score_main(int argc, char **argv) {
       secs[s] += r->seconds;
     }
   }
-  printf("scoreboard: %d file%s, %d repeats, budgets %d..%d, seed %llu, %s", ndone, ndone == 1 ? "" : "s",
-         cfg.repeats, cfg.budget_min, cfg.budget_max, (unsigned long long)cfg.seed, cfg.noisy ? "noisy" : "noiseless");
+  printf("scoreboard: %d file%s, %d repeats, budgets %d..%d, seed %llu, %s", ndone, ndone == 1 ? "" : "s", cfg.repeats,
+         cfg.budget_min, cfg.budget_max, (unsigned long long)cfg.seed, cfg.noisy ? "noisy" : "noiseless");
   if (cfg.batch > 1) printf(", batch %d", cfg.batch);
   if (cfg.cost_time) printf(", cost time (budget b = b mean costs in seconds; per file below)");
   printf("\n");

@@ -22,7 +22,7 @@ typedef struct {
   long uses[MAX_ARMS], credits[MAX_ARMS];
   long total;
   double best_seen; /* best value told before the current tell */
-  int8_t *owner; /* arm that proposed each row, -1 none */
+  int8_t *owner;    /* arm that proposed each row, -1 none */
 } bandit_state;
 
 static void bandit_free(strategy *s) {
@@ -69,7 +69,10 @@ static long bandit_ask(strategy *s) {
     double best = -INFINITY;
     for (int a = 0; a < b->narms; a++) {
       if (tried[a]) continue;
-      if (!b->uses[a]) { pick = a; break; }
+      if (!b->uses[a]) {
+        pick = a;
+        break;
+      }
       double sc = arm_score(s, b, a);
       if (sc > best) best = sc, pick = a;
     }

@@ -33,12 +33,13 @@ extern void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, i
 extern void dpotrs_(const char *uplo, const int *n, const int *nrhs, const double *a, const int *lda, double *b,
                     const int *ldb, int *info);
 
-#define GP_MAX 320   /* observations in the model at most; beyond, a subset (best + recent) */
+#define GP_MAX 320 /* observations in the model at most; beyond, a subset (best + recent) */
 #define NB_BEST 128
-#define FIT_MAX 100  /* observations the hyperparameter likelihood is evaluated on */  /* neighbours of the best scored besides the pool */
+#define FIT_MAX                                                                                                        \
+  100 /* observations the hyperparameter likelihood is evaluated on */ /* neighbours of the best scored besides the pool */
 
 typedef struct {
-  int d;                       /* active dimensions (parameters with more than one value) */
+  int d; /* active dimensions (parameters with more than one value) */
   int dim_param[CS_MAX_PARAMS];
   double *feat[CS_MAX_PARAMS]; /* per active dimension: normalised value per value index */
   double ls, noise;
@@ -57,8 +58,8 @@ typedef struct {
   double *ceff[CS_MAX_PARAMS]; /* cost_aware: per active dimension, the log-cost effect per value (+ scratch) */
   double cmean;
   size_t nb[NB_BEST];
-  double ymean, ysd; /* standardisation of the last model_targets (log units) */
-  size_t pend[GP_MAX]; /* proposed by BO, not told yet */
+  double ymean, ysd;       /* standardisation of the last model_targets (log units) */
+  size_t pend[GP_MAX];     /* proposed by BO, not told yet */
   double pend_lie[GP_MAX]; /* their believed log value */
   int npend;
 } bo_state;

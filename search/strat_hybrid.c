@@ -30,8 +30,8 @@
 typedef struct {
   strategy *arm[HY_ARMS]; /* 0: bo, then the exploitation arms */
   int narms;
-  int8_t *owner;    /* arm that proposed each row, -1 none */
-  long stale;       /* results since the best last improved */
+  int8_t *owner; /* arm that proposed each row, -1 none */
+  long stale;    /* results since the best last improved */
   double best_seen;
   long uses[HY_ARMS], wins[HY_ARMS];
   long turn;

@@ -84,8 +84,8 @@ int8_t *strategy_arm_owners(const strategy *s) {
   return o;
 }
 
-int strategy_new_shared(const char *name, const configset *cs, uint64_t seed, const strategy_opts *o,
-                        uint8_t *prop, size_t *nprop, strategy **out, cterr *err) {
+int strategy_new_shared(const char *name, const configset *cs, uint64_t seed, const strategy_opts *o, uint8_t *prop,
+                        size_t *nprop, strategy **out, cterr *err) {
   *out = NULL;
   const strategy_ops *ops = NULL;
   for (int i = 0; all_ops[i]; i++)
@@ -98,7 +98,8 @@ int strategy_new_shared(const char *name, const configset *cs, uint64_t seed, co
     dbuf_free(&b);
     return -1;
   }
-  if (!cs || configset_count(cs) == 0) return cterr_set(err, "strategy '%s': the space has no valid configuration", name);
+  if (!cs || configset_count(cs) == 0)
+    return cterr_set(err, "strategy '%s': the space has no valid configuration", name);
   strategy *s = xcalloc(1, sizeof *s);
   s->ops = ops;
   s->cs = cs;
@@ -130,8 +131,8 @@ int strategy_new_shared(const char *name, const configset *cs, uint64_t seed, co
   return 0;
 }
 
-int strategy_new(const char *name, const configset *cs, uint64_t seed, const strategy_opts *opts,
-                 strategy **out, cterr *err) {
+int strategy_new(const char *name, const configset *cs, uint64_t seed, const strategy_opts *opts, strategy **out,
+                 cterr *err) {
   return strategy_new_shared(name, cs, seed, opts, NULL, NULL, out, err);
 }
 

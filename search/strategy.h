@@ -32,24 +32,25 @@ typedef struct strategy strategy;
 /* Tuning knobs. Zero (or NULL) in any field means "the default"; strategy_new(..., NULL, ...)
  * takes every default. The defaults are one setting for all spaces, not tuned per space. */
 typedef struct strategy_opts {
-  long budget_hint;   /* expected number of evaluations (annealing schedule); default 200 */
-  const char *arms;   /* bandit: comma-separated arm names; default "ga,bo" */
-  double bandit_c;    /* bandit: weight of the exploration bonus; default 0.05 */
-  int bandit_window;  /* bandit: credits remembered per arm; default 50 */
-  int ga_pop;         /* ga: population size; default 10 */
-  int bo_init;        /* bo: initial random design; default 10 */
-  int bo_candidates;  /* bo: random candidate pool size; default 1500 */
-  double bo_xi;       /* bo: exploration offset of expected improvement (standardised units); default 0.01 */
-  int bo_design;      /* bo: initial design point = the most distant of this many random ones; 1 = random; default 20 */
+  long budget_hint;  /* expected number of evaluations (annealing schedule); default 200 */
+  const char *arms;  /* bandit: comma-separated arm names; default "ga,bo" */
+  double bandit_c;   /* bandit: weight of the exploration bonus; default 0.05 */
+  int bandit_window; /* bandit: credits remembered per arm; default 50 */
+  int ga_pop;        /* ga: population size; default 10 */
+  int bo_init;       /* bo: initial random design; default 10 */
+  int bo_candidates; /* bo: random candidate pool size; default 1500 */
+  double bo_xi;      /* bo: exploration offset of expected improvement (standardised units); default 0.01 */
+  int bo_design;     /* bo: initial design point = the most distant of this many random ones; 1 = random; default 20 */
   const char *hybrid_arm; /* hybrid: exploitation arms beside bo, taking turns; default "ils,ga" */
   int hybrid_patience;    /* hybrid: results without improvement before they join; default 5 */
   int hybrid_min;         /* hybrid: evaluations before it may join; default 20 */
-  double hybrid_ramp;     /* hybrid: their share (0.5 at the stall) grows by this per patience further stale results; default 0.5 */
-  double hybrid_max;      /* hybrid: their share at most; default 0.8 */
-  int hybrid_credit;      /* hybrid: 0 = the credit share on (default), -1 = off (the stall ramp alone) */
+  double
+      hybrid_ramp; /* hybrid: their share (0.5 at the stall) grows by this per patience further stale results; default 0.5 */
+  double hybrid_max; /* hybrid: their share at most; default 0.8 */
+  int hybrid_credit; /* hybrid: 0 = the credit share on (default), -1 = off (the stall ramp alone) */
   double hybrid_credit_min, hybrid_credit_max; /* hybrid: bounds of the credit share; default 0.1, 0.5 */
-  double hybrid_decay;    /* hybrid: credit decay per told result; default 0.97 */
-  int cost_aware;   /* bo (and bo inside bandit/hybrid): use the told costs (strategy_tell_cost) in the
+  double hybrid_decay;                         /* hybrid: credit decay per told result; default 0.97 */
+  int cost_aware; /* bo (and bo inside bandit/hybrid): use the told costs (strategy_tell_cost) in the
                      * acquisition, expected improvement per predicted second; 0 = off (default), 1 = on.
                      * For budgets in seconds (cutune score --cost time, cutune run --time). */
 } strategy_opts;
@@ -57,8 +58,8 @@ typedef struct strategy_opts {
 /* Fill o with the defaults (explicit values, so callers can print or adjust them). */
 void strategy_opts_default(strategy_opts *o);
 
-int strategy_new(const char *name, const configset *cs, uint64_t seed, const strategy_opts *opts,
-                 strategy **out, cterr *err);
+int strategy_new(const char *name, const configset *cs, uint64_t seed, const strategy_opts *opts, strategy **out,
+                 cterr *err);
 /* Up to max configuration indices not proposed before; returns how many (0 = nothing left). */
 int strategy_ask(strategy *s, size_t *out, int max);
 /* A measured value for configuration idx: lower is better, INFINITY when it failed. */

@@ -12,10 +12,10 @@
 typedef struct strategy_ops {
   const char *name;
   int (*init)(strategy *s, cterr *err);
-  long (*ask1)(strategy *s);                              /* one new index, -1 if none */
+  long (*ask1)(strategy *s);                                 /* one new index, -1 if none */
   void (*tell)(strategy *s, size_t idx, double v, int mine); /* after the base recorded it */
   void (*free)(strategy *s);
-  void (*summary)(const strategy *s, dbuf *out);          /* may be NULL */
+  void (*summary)(const strategy *s, dbuf *out); /* may be NULL */
 } strategy_ops;
 
 struct strategy {
@@ -26,27 +26,27 @@ struct strategy {
   rng r;
   uint64_t seed; /* the seed it was created with (a composite seeds its lead arm with it) */
   strategy_opts o;
-  uint8_t *prop;    /* proposed, by anyone sharing it */
+  uint8_t *prop; /* proposed, by anyone sharing it */
   size_t *nprop;
   uint8_t *own_prop; /* non-NULL when this strategy owns prop/nprop */
   size_t own_nprop;
-  uint8_t *mine;    /* proposed by this strategy */
-  double *val;      /* told values; NAN = not told */
-  size_t *told;     /* told indices in order */
+  uint8_t *mine; /* proposed by this strategy */
+  double *val;   /* told values; NAN = not told */
+  size_t *told;  /* told indices in order */
   size_t ntold;
-  double *cost;     /* told costs in seconds; NAN = not told */
-  size_t ncost;     /* how many rows have a told cost */
-  long best_idx;    /* -1 until a finite value is told */
+  double *cost;  /* told costs in seconds; NAN = not told */
+  size_t ncost;  /* how many rows have a told cost */
+  long best_idx; /* -1 until a finite value is told */
   double best;
-  size_t *seeds;    /* strategy_seed: proposed first, in order */
+  size_t *seeds; /* strategy_seed: proposed first, in order */
   size_t nseeds, seed_next;
-  int seed_only;    /* nothing but the seeds */
+  int seed_only; /* nothing but the seeds */
   void *impl;
 };
 
 /* Create a strategy whose proposed-set is shared (the bandit's arms). prop/nprop NULL: own. */
-int strategy_new_shared(const char *name, const configset *cs, uint64_t seed, const strategy_opts *o,
-                        uint8_t *prop, size_t *nprop, strategy **out, cterr *err);
+int strategy_new_shared(const char *name, const configset *cs, uint64_t seed, const strategy_opts *o, uint8_t *prop,
+                        size_t *nprop, strategy **out, cterr *err);
 
 /* The arms of a meta-strategy s (bandit, hybrid) from a list of names ("ils,ga"): one strategy
  * per name, each sharing s's proposed-set, arm k seeded by seed_of(s, k), appended to
@@ -74,7 +74,7 @@ long st_repair(strategy *s, const uint16_t *row);
  * towards half the overall one while they have few proposals; clamped to lo..hi. */
 double hybrid_credit_share(const double u[2], const double g[2], double lo, double hi);
 
-extern const strategy_ops strat_exhaustive_ops, strat_random_ops, strat_ils_ops, strat_anneal_ops,
-    strat_ga_ops, strat_bo_ops, strat_bandit_ops, strat_hybrid_ops;
+extern const strategy_ops strat_exhaustive_ops, strat_random_ops, strat_ils_ops, strat_anneal_ops, strat_ga_ops,
+    strat_bo_ops, strat_bandit_ops, strat_hybrid_ops;
 
 #endif

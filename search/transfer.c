@@ -15,9 +15,9 @@ typedef struct tx_entry {
 } tx_entry;
 
 typedef struct tx_shape {
-  int known;     /* sizes set */
+  int known; /* sizes set */
   int64_t dims[16];
-  int n;         /* kept entries, best first */
+  int n; /* kept entries, best first */
   tx_entry e[TRANSFER_KEEP];
 } tx_shape;
 
@@ -127,8 +127,8 @@ int transfer_improves(double value, double mark) {
   return !isfinite(mark) || value < mark * (1 - TRANSFER_IMPROVE);
 }
 
-int transfer_seeds(const transfer *t, int self, const int64_t *dims, int near, int per, size_t *out, int max,
-                   int *from, int *nfrom) {
+int transfer_seeds(const transfer *t, int self, const int64_t *dims, int near, int per, size_t *out, int max, int *from,
+                   int *nfrom) {
   if (nfrom) *nfrom = 0;
   if (near < 1 || per < 1 || max < 1) return 0;
   if (near > 64) near = 64;

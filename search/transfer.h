@@ -22,9 +22,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TRANSFER_KEEP 8          /* configurations kept per tuned shape */
-#define TRANSFER_IMPROVE 0.005   /* an improvement of the best counts from 0.5 % */
-#define TRANSFER_HYBRID_MIN 0     /* hybrid: exploitation arms may join this many results after the seeds */
+#define TRANSFER_KEEP 8        /* configurations kept per tuned shape */
+#define TRANSFER_IMPROVE 0.005 /* an improvement of the best counts from 0.5 % */
+#define TRANSFER_HYBRID_MIN 0  /* hybrid: exploitation arms may join this many results after the seeds */
 
 typedef struct transfer transfer;
 
@@ -48,8 +48,8 @@ int transfer_top(const transfer *t, int id, size_t *cfg, double *val, int max);
  * the `near` nearest tuned shapes, `per` of each at most, rank by rank, each once; at most max
  * into out. from (may be NULL) gets the ids of the shapes used, nearest first (at most `near`),
  * *nfrom their count. Returns how many seeds. */
-int transfer_seeds(const transfer *t, int self, const int64_t *dims, int near, int per, size_t *out, int max,
-                   int *from, int *nfrom);
+int transfer_seeds(const transfer *t, int self, const int64_t *dims, int near, int per, size_t *out, int max, int *from,
+                   int *nfrom);
 /* The k nearest so far, id[0..n) by distance ascending (ties: the earlier first): candidate
  * cand at distance d goes in where it belongs, the farthest drops out past k; the new n. */
 int transfer_keep_nearest(int *id, double *dist, int n, int k, int cand, double d);

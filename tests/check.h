@@ -9,42 +9,42 @@
 
 static int check_failures, check_count;
 
-#define CHECK(expr)                                                       \
-  do {                                                                    \
-    check_count++;                                                        \
-    if (!(expr)) {                                                        \
-      check_failures++;                                                   \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #expr); \
-    }                                                                     \
+#define CHECK(expr)                                                                                                    \
+  do {                                                                                                                 \
+    check_count++;                                                                                                     \
+    if (!(expr)) {                                                                                                     \
+      check_failures++;                                                                                                \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #expr);                                         \
+    }                                                                                                                  \
   } while (0)
 
-#define CHECK_MSG(expr, ...)                                              \
-  do {                                                                    \
-    check_count++;                                                        \
-    if (!(expr)) {                                                        \
-      check_failures++;                                                   \
-      fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #expr); \
-      fprintf(stderr, __VA_ARGS__);                                       \
-      fputc('\n', stderr);                                                \
-    }                                                                     \
+#define CHECK_MSG(expr, ...)                                                                                           \
+  do {                                                                                                                 \
+    check_count++;                                                                                                     \
+    if (!(expr)) {                                                                                                     \
+      check_failures++;                                                                                                \
+      fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #expr);                                         \
+      fprintf(stderr, __VA_ARGS__);                                                                                    \
+      fputc('\n', stderr);                                                                                             \
+    }                                                                                                                  \
   } while (0)
 
-#define REQUIRE(expr)                                                     \
-  do {                                                                    \
-    check_count++;                                                        \
-    if (!(expr)) {                                                        \
-      fprintf(stderr, "%s:%d: REQUIRE failed: %s\n", __FILE__, __LINE__, #expr); \
-      exit(1);                                                            \
-    }                                                                     \
+#define REQUIRE(expr)                                                                                                  \
+  do {                                                                                                                 \
+    check_count++;                                                                                                     \
+    if (!(expr)) {                                                                                                     \
+      fprintf(stderr, "%s:%d: REQUIRE failed: %s\n", __FILE__, __LINE__, #expr);                                       \
+      exit(1);                                                                                                         \
+    }                                                                                                                  \
   } while (0)
 
-#define CHECK_STR_CONTAINS(hay, needle)                                   \
+#define CHECK_STR_CONTAINS(hay, needle)                                                                                \
   CHECK_MSG((hay) && strstr((hay), (needle)), "expected to find \"%s\" in \"%s\"", (needle), (hay) ? (hay) : "(null)")
 
-#define SKIP_TEST(why)                                                    \
-  do {                                                                    \
-    fprintf(stderr, "skipped: %s\n", why);                                \
-    exit(77);                                                             \
+#define SKIP_TEST(why)                                                                                                 \
+  do {                                                                                                                 \
+    fprintf(stderr, "skipped: %s\n", why);                                                                             \
+    exit(77);                                                                                                          \
   } while (0)
 
 static inline int check_report(void) {

@@ -36,7 +36,8 @@ static char *build_ptx(void) {
   dbuf_puts(&b, ".version 7.0\n.target sm_70\n.address_size 64\n\n");
   ptx_kernel(&b, "copy_ok", "", "");
   ptx_kernel(&b, "copy_wrong", "", "  setp.eq.u32 %p2, %r5, 12345;\n  @%p2 add.f32 %f1, %f1, 0f3F800000;");
-  ptx_kernel(&b, "copy_partial", "", "  sub.u32 %r6, %r1, 1;\n  setp.eq.u32 %p2, %r5, %r6;\n  @%p2 bra DONE_copy_partial;");
+  ptx_kernel(&b, "copy_partial", "",
+             "  sub.u32 %r6, %r1, 1;\n  setp.eq.u32 %p2, %r5, %r6;\n  @%p2 bra DONE_copy_partial;");
   ptx_kernel(&b, "copy_fault", "", "  mov.u64 %rd7, 15302363570176;");
   ptx_kernel(&b, "copy_spin", "",
              "SPIN:\n  ld.volatile.global.u32 %r7, [%rd3];\n  setp.ne.u32 %p2, %r7, 305419896;\n  @%p2 bra SPIN;");
@@ -68,18 +69,25 @@ static void set_problem(gpu_problem *p, int64_t n, argkind out_kind, double tol)
 }
 
 static gpu_job job_for(const char *kernel, unsigned block) {
-  gpu_job j = {.cubin = ptx, .cubin_len = strlen(ptx) + 1, .kernel = kernel, .timeout_s = 10, .best_ms = NAN,
-               .min_samples = 10, .max_samples = 1000, .target_rse = 0.005};
+  gpu_job j = {.cubin = ptx,
+               .cubin_len = strlen(ptx) + 1,
+               .kernel = kernel,
+               .timeout_s = 10,
+               .best_ms = NAN,
+               .min_samples = 10,
+               .max_samples = 1000,
+               .target_rse = 0.005};
   j.geom = (launch_geom){{(unsigned)((N + block - 1) / block), 1, 1}, {block, 1, 1}, 0};
   return j;
 }
 
 static void show(const char *what, const record *r, double wall) {
-  printf("%-28s %-14s %7.2fs  median %.4f ms min %.4f mean %.4f sd %.4f n=%d  %.1f GB/s (%.1f%% of copy)  "
-         "regs %d occ %.2f  sm %.0f mem %.0f MHz thr 0x%llx %.0fC  E %.3f mJ\n",
-         what, rec_status_name(r->status), wall, r->t_median, r->t_min, r->t_mean, r->t_std, r->samples, r->gbps,
-         100 * r->copy_share, r->regs, r->occupancy, r->sm_clock_mhz, r->mem_clock_mhz,
-         (unsigned long long)r->throttle_reasons, r->temperature_c, r->energy_mj);
+  printf(
+      "%-28s %-14s %7.2fs  median %.4f ms min %.4f mean %.4f sd %.4f n=%d  %.1f GB/s (%.1f%% of copy)  "
+      "regs %d occ %.2f  sm %.0f mem %.0f MHz thr 0x%llx %.0fC  E %.3f mJ\n",
+      what, rec_status_name(r->status), wall, r->t_median, r->t_min, r->t_mean, r->t_std, r->samples, r->gbps,
+      100 * r->copy_share, r->regs, r->occupancy, r->sm_clock_mhz, r->mem_clock_mhz,
+      (unsigned long long)r->throttle_reasons, r->temperature_c, r->energy_mj);
   if (r->message && r->message[0]) printf("    message: %s\n", r->message);
   fflush(stdout);
 }
@@ -120,8 +128,8 @@ int main(int argc, char **argv) {
   REQUIRE(gpu_start(&g, self, 0, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
   const gpu_device_info *in = gpu_info(g);
   printf("devices %d; device 0: %s %s cc %s %s driver %s, %d SMs, L2 %d B, %.1f GiB; copy %.1f GB/s (start %.2f s)\n",
-         count, in->name, in->uuid, in->cc, in->arch, in->driver, in->sms, in->l2_bytes,
-         in->mem_bytes / 1073741824.0, in->copy_gbps, now_seconds() - t);
+         count, in->name, in->uuid, in->cc, in->arch, in->driver, in->sms, in->l2_bytes, in->mem_bytes / 1073741824.0,
+         in->copy_gbps, now_seconds() - t);
   CHECK(in->name[0] && !strncmp(in->arch, "sm_", 3) && in->sms > 0 && in->l2_bytes > 0 && in->mem_bytes > 0);
   CHECK(isfinite(in->copy_gbps) && in->copy_gbps > 0);
 

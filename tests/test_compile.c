@@ -48,7 +48,10 @@ static void test_plain(const char *arch) {
           r.compile_ms);
   CHECK_MSG(r.ok, "message: %s", r.message ? r.message : "(none)");
   CHECK(r.cubin.len > 64);
-  CHECK(r.cubin.len >= 4 && !memcmp(r.cubin.data, "\x7f" "ELF", 4));
+  CHECK(r.cubin.len >= 4 && !memcmp(r.cubin.data,
+                                    "\x7f"
+                                    "ELF",
+                                    4));
   CHECK(r.res.regs > 0 && r.res.regs <= 255);
   CHECK(r.res.smem_static == 0);
   CHECK(r.res.spill_stores == 0 && r.res.spill_loads == 0);
@@ -108,9 +111,10 @@ static void test_missing_kernel(void) {
 
 /* ptxas refuses 64 KB of static shared memory, and NVRTC's log shows no error line. */
 static void test_static_smem_limit(void) {
-  const char *src = "extern \"C\" __global__ void big(float *a) {\n"
-                    "  __shared__ float s[16384];\n"
-                    "  s[threadIdx.x] = a[0];\n  __syncthreads();\n  a[1] = s[5];\n}\n";
+  const char *src =
+      "extern \"C\" __global__ void big(float *a) {\n"
+      "  __shared__ float s[16384];\n"
+      "  s[threadIdx.x] = a[0];\n  __syncthreads();\n  a[1] = s[5];\n}\n";
   compile_job j = job_of("templates/big.cu", src, "big", "sm_90");
   compile_result r;
   cterr err;
@@ -158,8 +162,9 @@ static void test_missing_header(void) {
 }
 
 static void test_toolkit_header(void) {
-  const char *src = "#include <cuda_fp16.h>\n"
-                    "extern \"C\" __global__ void h(__half *a) { a[threadIdx.x] = __float2half(1.0f); }\n";
+  const char *src =
+      "#include <cuda_fp16.h>\n"
+      "extern \"C\" __global__ void h(__half *a) { a[threadIdx.x] = __float2half(1.0f); }\n";
   compile_job j = job_of("templates/half.cu", src, "h", "sm_90");
   compile_result r;
   cterr err;

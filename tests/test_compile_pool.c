@@ -17,8 +17,7 @@
 
 /* Job i: scale by i; every 4th job (i % 4 == 3) has a syntax error on line 2. */
 static char *source_for(int i) {
-  if (i % 4 == 3)
-    return xasprintf("extern \"C\" __global__ void k(float *a) {\n  a[0] = oops_%d + ;\n}\n", i);
+  if (i % 4 == 3) return xasprintf("extern \"C\" __global__ void k(float *a) {\n  a[0] = oops_%d + ;\n}\n", i);
   return xasprintf("extern \"C\" __global__ void k(float *a) {\n  a[threadIdx.x] *= %d.0f;\n}\n", i);
 }
 
@@ -59,7 +58,10 @@ static double run_pass(cpool *p, char **srcs, int *ncached, int *nok) {
       CHECK_STR_CONTAINS(r.log.data, want);
     } else {
       CHECK_MSG(r.ok, "job %d: %s", i, r.message ? r.message : "");
-      CHECK(r.cubin.len > 4 && !memcmp(r.cubin.data, "\x7f" "ELF", 4));
+      CHECK(r.cubin.len > 4 && !memcmp(r.cubin.data,
+                                       "\x7f"
+                                       "ELF",
+                                       4));
       CHECK(r.res.regs > 0);
       *nok += r.ok;
     }
@@ -154,7 +156,8 @@ void drop_tag(void *ctx, uint64_t t) {
 int main(void) {
   /* the test-only cutune-hooks: its workers obey the fault hooks below (the shipped cutune's do not) */
   const char *bin = getenv("CUTUNE_HOOKS_BIN");
-  if (!bin || access(bin, X_OK) != 0) SKIP_TEST("CUTUNE_HOOKS_BIN is not set to the built cutune-hooks (-DCUTUNE_TEST_HOOKS=ON)");
+  if (!bin || access(bin, X_OK) != 0)
+    SKIP_TEST("CUTUNE_HOOKS_BIN is not set to the built cutune-hooks (-DCUTUNE_TEST_HOOKS=ON)");
   const char *tmp = getenv("CUTUNE_TMP");
   char *dir = xasprintf("%s/test_compile_pool.%ld", tmp && tmp[0] ? tmp : "/tmp", (long)getpid());
   /* The marker makes a worker SIGKILL itself when it meets a job holding it. */

@@ -61,7 +61,8 @@ int main(void) {
   CHECK(!strcmp(a, b) && n == 1);
 
   /* "x.h" next to the template, which includes "deep/y.h" relative to itself */
-  put("t/kern.cu", "#include \"x.h\"\n  #  include <sys.h>\nextern \"C\" __global__ void k(float *a) { a[0] = X + Y; }\n");
+  put("t/kern.cu",
+      "#include \"x.h\"\n  #  include <sys.h>\nextern \"C\" __global__ void k(float *a) { a[0] = X + Y; }\n");
   put("t/x.h", "#pragma once\n#include \"deep/y.h\"\n#define X 1\n");
   put("t/deep/y.h", "#define Y 2\n");
   put("inc/sys.h", "#define SYS 1\n");

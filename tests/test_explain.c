@@ -57,7 +57,8 @@ static void test_csv(void) {
   CHECK(!strcmp(w.kernel, "transpose"));
   CHECK(w.nstalls >= 15);
   for (int i = 0; i < NM_COUNT; i++)
-    CHECK_MSG(isfinite(w.v[i]) || ncu_metric_optional((ncu_metric)i), "metric %s missing", ncu_metric_name((ncu_metric)i));
+    CHECK_MSG(isfinite(w.v[i]) || ncu_metric_optional((ncu_metric)i), "metric %s missing",
+              ncu_metric_name((ncu_metric)i));
   /* the seed's story from counters */
   CHECK(near(ncu_sectors_per_request(&n, 1), 32.0)); /* naive: each lane its own sector on stores */
   CHECK(near(ncu_sectors_per_request(&n, 0), 4.0));
@@ -77,7 +78,9 @@ static void test_csv(void) {
   /* robustness: units scaled, n/a, noise lines, short rows, no header */
   const char *t =
       "==PROF== Connected to process 1\nsome program output, with commas\n"
-      "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\",\"dram__bytes_read.sum\",\"sm__throughput.avg.pct_of_peak_sustained_elapsed\",\"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\"\n"
+      "\"ID\",\"Kernel "
+      "Name\",\"gpu__time_duration.sum\",\"dram__bytes_read.sum\",\"sm__throughput.avg.pct_of_peak_sustained_elapsed\","
+      "\"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\"\n"
       "\"\",\"\",\"usecond\",\"Mbyte\",\"%\",\"Ksector\"\n"
       "\"0\",\"k\",\"128.10\",\"268.46\",\"n/a\",\"8,388.61\"\n"
       "\"1\",\"k\",\"1,000.5\",\"1\",\"5\",\"1\"\n";
@@ -92,7 +95,8 @@ static void test_csv(void) {
   CHECK(ncu_parse_csv(t, strlen(t), 2, &m, &err) == -1 && strstr(err.msg, "2 kernel rows"));
   const char *shortrow = "\"ID\",\"a\",\"b\"\n\"0\",\"x\"\n";
   CHECK(ncu_parse_csv(shortrow, strlen(shortrow), 0, &m, &err) == -1 && strstr(err.msg, "line 2"));
-  const char *none = "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters\n";
+  const char *none =
+      "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters\n";
   CHECK(ncu_parse_csv(none, strlen(none), 0, &m, &err) == -1 && strstr(err.msg, "no ncu CSV header"));
   CHECK(ncu_diagnose(none) && strstr(ncu_diagnose(none), "ERR_NVGPUCTRPERM"));
   CHECK(ncu_diagnose("==ERROR== LibraryNotLoaded") != NULL);
@@ -104,17 +108,19 @@ static void test_csv(void) {
   CHECK(strstr(arg, "regex:smsp__sass_inst_executed_op_ldsm") && !strstr(arg, ",smsp__sass_inst_executed_op_ldsm"));
   free(arg);
   /* a wgmma kernel's counters: the reading names the tensor pipe */
-  const char *tc = "\"ID\",\"Kernel Name\",\"dram__throughput.avg.pct_of_peak_sustained_elapsed\","
-                   "\"sm__throughput.avg.pct_of_peak_sustained_elapsed\","
-                   "\"sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active\","
-                   "\"sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active\"\n"
-                   "\"\",\"\",\"%\",\"%\",\"%\",\"%\"\n\"0\",\"hgemm\",\"21.5\",\"81.2\",\"78.4\",\"0\"\n";
+  const char *tc =
+      "\"ID\",\"Kernel Name\",\"dram__throughput.avg.pct_of_peak_sustained_elapsed\","
+      "\"sm__throughput.avg.pct_of_peak_sustained_elapsed\","
+      "\"sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active\","
+      "\"sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active\"\n"
+      "\"\",\"\",\"%\",\"%\",\"%\",\"%\"\n\"0\",\"hgemm\",\"21.5\",\"81.2\",\"78.4\",\"0\"\n";
   CHECK(ncu_parse_csv(tc, strlen(tc), 0, &m, &err) == 1);
   CHECK(near(m.v[NM_TENSOR_GMMA], 78.4) && near(m.v[NM_TENSOR_HMMA], 0));
   dbuf r;
   dbuf_init(&r);
   ncu_reading(&m, &r);
-  CHECK_MSG(strstr(r.data, "compute-bound at 81 % of SM peak") && strstr(r.data, "tensor pipe (wgmma) 78 % of peak"), "%s", r.data);
+  CHECK_MSG(strstr(r.data, "compute-bound at 81 % of SM peak") && strstr(r.data, "tensor pipe (wgmma) 78 % of peak"),
+            "%s", r.data);
   dbuf_free(&r);
   CHECK(ncu_metric_optional(NM_TENSOR_GMMA) && !ncu_metric_optional(NM_DRAM_PCT));
 }
@@ -133,7 +139,8 @@ static void verdict(const char *file, san_tool t, int rc, san_status want, long 
 }
 
 static void test_sanitizer(void) {
-  verdict("memcheck_oob.rc99.txt", SAN_MEMCHECK, 99, SAN_FLAGGED, 2, "Invalid __global__ write of size 4 bytes at planted_oob");
+  verdict("memcheck_oob.rc99.txt", SAN_MEMCHECK, 99, SAN_FLAGGED, 2,
+          "Invalid __global__ write of size 4 bytes at planted_oob");
   verdict("memcheck_clean.rc0.txt", SAN_MEMCHECK, 0, SAN_CLEAN, 0, NULL);
   verdict("racecheck_race.rc99.txt", SAN_RACECHECK, 99, SAN_FLAGGED, 1, "Race reported between Write access");
   verdict("racecheck_clean.rc0.txt", SAN_RACECHECK, 0, SAN_CLEAN, 0, NULL);

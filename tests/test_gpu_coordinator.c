@@ -68,8 +68,14 @@ static int fake_worker(void) {
 }
 
 static rec_status measure(gpu *g, const char *kernel, double timeout, record *rec) {
-  gpu_job job = {.cubin = "x", .cubin_len = 1, .kernel = kernel, .timeout_s = timeout, .best_ms = NAN,
-                 .min_samples = 10, .max_samples = 100, .target_rse = 0.01};
+  gpu_job job = {.cubin = "x",
+                 .cubin_len = 1,
+                 .kernel = kernel,
+                 .timeout_s = timeout,
+                 .best_ms = NAN,
+                 .min_samples = 10,
+                 .max_samples = 100,
+                 .target_rse = 0.01};
   job.geom.grid[0] = job.geom.grid[1] = job.geom.grid[2] = 1;
   job.geom.block[0] = 128;
   job.geom.block[1] = job.geom.block[2] = 1;

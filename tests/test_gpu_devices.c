@@ -14,8 +14,14 @@
 #define N (1 << 16)
 
 static gpu_job job_for(const char *kernel, double timeout) {
-  gpu_job j = {.cubin = "fake", .cubin_len = 5, .kernel = kernel, .timeout_s = timeout, .best_ms = NAN,
-               .min_samples = 10, .max_samples = 50, .target_rse = 0.005};
+  gpu_job j = {.cubin = "fake",
+               .cubin_len = 5,
+               .kernel = kernel,
+               .timeout_s = timeout,
+               .best_ms = NAN,
+               .min_samples = 10,
+               .max_samples = 50,
+               .target_rse = 0.005};
   j.geom = (launch_geom){{N / 256, 1, 1}, {256, 1, 1}, 0};
   return j;
 }

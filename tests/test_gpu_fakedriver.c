@@ -33,10 +33,16 @@ static void set_problem(gpu_problem *p, int64_t n, argkind out_kind, double tol)
   p->flops = NAN;
 }
 
-static rec_status run(gpu *g, const char *kernel, unsigned block, double timeout, int max_samples,
-                      double target_rse, double best_ms, record *r) {
-  gpu_job j = {.cubin = "fake", .cubin_len = 5, .kernel = kernel, .timeout_s = timeout, .best_ms = best_ms,
-               .min_samples = 10, .max_samples = max_samples, .target_rse = target_rse};
+static rec_status run(gpu *g, const char *kernel, unsigned block, double timeout, int max_samples, double target_rse,
+                      double best_ms, record *r) {
+  gpu_job j = {.cubin = "fake",
+               .cubin_len = 5,
+               .kernel = kernel,
+               .timeout_s = timeout,
+               .best_ms = best_ms,
+               .min_samples = 10,
+               .max_samples = max_samples,
+               .target_rse = target_rse};
   j.geom = (launch_geom){{(unsigned)((N + block - 1) / block), 1, 1}, {block, 1, 1}, 0};
   record_free(r);
   cterr err;
@@ -60,8 +66,8 @@ static void test_symbols_checks_templates(gpu *g) {
   set_problem(&p, 4096, ARG_OUTPUT, 0);
   static float zeros[16], ones[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
   p.nsyms = 1;
-  p.syms[0] = (symspec){.name = "c_add", .shown = "c_add", .type = EL_F32, .src = SYMSRC_DATA, .count = 16,
-                        .data_len = sizeof zeros};
+  p.syms[0] = (symspec){
+      .name = "c_add", .shown = "c_add", .type = EL_F32, .src = SYMSRC_DATA, .count = 16, .data_len = sizeof zeros};
   p.symdata[0] = zeros;
   REQUIRE(gpu_setup(g, &p, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
   CHECK(RUN("copy_const", 256) == ST_OK);
@@ -107,8 +113,14 @@ static void test_symbols_checks_templates(gpu *g) {
   p.ref_kernel = "total_sum", p.ref_geom = (launch_geom){{1, 1, 1}, {256, 1, 1}, 0};
   REQUIRE(gpu_setup(g, &p, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
   for (unsigned blocks = 8; blocks <= 64; blocks *= 2) {
-    gpu_job j = {.cubin = "fake", .cubin_len = 5, .kernel = "partial_sum", .timeout_s = 10, .best_ms = NAN,
-                 .min_samples = 10, .max_samples = 50, .target_rse = 0.05};
+    gpu_job j = {.cubin = "fake",
+                 .cubin_len = 5,
+                 .kernel = "partial_sum",
+                 .timeout_s = 10,
+                 .best_ms = NAN,
+                 .min_samples = 10,
+                 .max_samples = 50,
+                 .target_rse = 0.05};
     j.geom = (launch_geom){{blocks, 1, 1}, {256, 1, 1}, 0};
     record_free(&r);
     REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
@@ -116,8 +128,14 @@ static void test_symbols_checks_templates(gpu *g) {
   }
   {
     /* 64 copied inputs do not sum to the total */
-    gpu_job j = {.cubin = "fake", .cubin_len = 5, .kernel = "copy_ok", .timeout_s = 10, .best_ms = NAN,
-                 .min_samples = 10, .max_samples = 50, .target_rse = 0.05};
+    gpu_job j = {.cubin = "fake",
+                 .cubin_len = 5,
+                 .kernel = "copy_ok",
+                 .timeout_s = 10,
+                 .best_ms = NAN,
+                 .min_samples = 10,
+                 .max_samples = 50,
+                 .target_rse = 0.05};
     j.geom = (launch_geom){{1, 1, 1}, {64, 1, 1}, 0};
     record_free(&r);
     REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
@@ -130,8 +148,15 @@ static void test_symbols_checks_templates(gpu *g) {
   p.ref_per_config = 1, p.ref_cubin = NULL, p.ref_kernel = NULL;
   REQUIRE(gpu_setup(g, &p, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
   {
-    gpu_job j = {.cubin = "fake", .cubin_len = 5, .kernel = "_Z8copy_tplILi2EEvPfPKfi", .timeout_s = 10, .best_ms = NAN,
-                 .min_samples = 10, .max_samples = 50, .target_rse = 0.05, .ref_key = 7};
+    gpu_job j = {.cubin = "fake",
+                 .cubin_len = 5,
+                 .kernel = "_Z8copy_tplILi2EEvPfPKfi",
+                 .timeout_s = 10,
+                 .best_ms = NAN,
+                 .min_samples = 10,
+                 .max_samples = 50,
+                 .target_rse = 0.05,
+                 .ref_key = 7};
     snprintf(j.ref_kernel, sizeof j.ref_kernel, "_Z8copy_tplILi2EEvPfPKfi");
     j.geom = j.ref_geom = (launch_geom){{16, 1, 1}, {256, 1, 1}, 0};
     record_free(&r);
@@ -244,7 +269,8 @@ int main(int argc, char **argv) {
   CHECK(RUN("copy_ok", 256) == ST_OK);
   /* the fake's launch: 8 bytes/element at 4 TB/s plus 3 us, up to 2% slower */
   double expect = (1 << 20) * 8 / 4e12 * 1e3 + 0.003;
-  CHECK_MSG(r.t_median >= expect * 0.999 && r.t_median <= expect * 1.021, "median %.6f ms, expected %.6f", r.t_median, expect);
+  CHECK_MSG(r.t_median >= expect * 0.999 && r.t_median <= expect * 1.021, "median %.6f ms, expected %.6f", r.t_median,
+            expect);
   CHECK(r.t_min <= r.t_median && r.t_mean > 0 && r.t_std >= 0 && r.samples >= 10);
   CHECK(fabs(r.gbps - p.bytes / (r.t_median * 1e-3) / 1e9) < 1e-6 * r.gbps);
   CHECK(fabs(r.copy_share - r.gbps / in->copy_gbps) < 1e-9);
@@ -253,8 +279,15 @@ int main(int argc, char **argv) {
   CHECK(isnan(r.t_isolated)); /* not asked for */
   {
     /* the isolated per-launch time of a contender: single launches after a read flush */
-    gpu_job j = {.cubin = "fake", .cubin_len = 5, .kernel = "copy_ok", .timeout_s = 10, .best_ms = NAN,
-                 .min_samples = 10, .max_samples = 20, .target_rse = 0.005, .isolated_samples = 7};
+    gpu_job j = {.cubin = "fake",
+                 .cubin_len = 5,
+                 .kernel = "copy_ok",
+                 .timeout_s = 10,
+                 .best_ms = NAN,
+                 .min_samples = 10,
+                 .max_samples = 20,
+                 .target_rse = 0.005,
+                 .isolated_samples = 7};
     j.geom = (launch_geom){{(unsigned)((N + 255) / 256), 1, 1}, {256, 1, 1}, 0};
     record_free(&r);
     REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
@@ -273,12 +306,19 @@ int main(int argc, char **argv) {
   {
     /* long launches (4 ms): unless the count is fixed, min_samples shrinks to ~12 ms of
      * launches, 5 at least (taken 2 per chunk: 6); fixed, all 10 */
-    gpu_job j = {.cubin = "fake", .cubin_len = 5, .kernel = "copy_slow", .timeout_s = 10, .best_ms = NAN,
-                 .min_samples = 10, .max_samples = 1000, .target_rse = 0.5};
+    gpu_job j = {.cubin = "fake",
+                 .cubin_len = 5,
+                 .kernel = "copy_slow",
+                 .timeout_s = 10,
+                 .best_ms = NAN,
+                 .min_samples = 10,
+                 .max_samples = 1000,
+                 .target_rse = 0.5};
     j.geom = (launch_geom){{(unsigned)((N + 255) / 256), 1, 1}, {256, 1, 1}, 0};
     record_free(&r);
     REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
-    CHECK_MSG(r.status == ST_OK && r.samples >= 5 && r.samples < 10, "long launches: %d samples (wanted 5-9)", r.samples);
+    CHECK_MSG(r.status == ST_OK && r.samples >= 5 && r.samples < 10, "long launches: %d samples (wanted 5-9)",
+              r.samples);
     j.min_samples_fixed = 1;
     record_free(&r);
     REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
@@ -402,21 +442,29 @@ int main(int argc, char **argv) {
   REQUIRE(gpu_setup(g, &p, &err) == 0);
   CHECK(RUN("copy_ok", 256) == ST_OK);
   expect = (1 << 24) * 8 / 4e12 * 1e3 + 0.003;
-  CHECK_MSG(r.t_median >= expect * 0.999 && r.t_median <= expect * 1.021, "median %.6f ms, expected %.6f", r.t_median, expect);
+  CHECK_MSG(r.t_median >= expect * 0.999 && r.t_median <= expect * 1.021, "median %.6f ms, expected %.6f", r.t_median,
+            expect);
   CHECK(r.samples >= 10);
 
   /* the energy pass (fake NVML: 300 W, a counter that steps every 20 ms): P x the time per
    * launch, about 300 W x the kernel's time (batches: no flushes to subtract, whose difference
    * would amplify the host's scheduling noise on this loaded machine) */
   {
-    gpu_job j = {.cubin = "fake", .cubin_len = 5, .kernel = "copy_ok", .timeout_s = 10, .best_ms = NAN,
-                 .min_samples = 10, .max_samples = 200, .target_rse = 0.005, .want_energy = 300};
+    gpu_job j = {.cubin = "fake",
+                 .cubin_len = 5,
+                 .kernel = "copy_ok",
+                 .timeout_s = 10,
+                 .best_ms = NAN,
+                 .min_samples = 10,
+                 .max_samples = 200,
+                 .target_rse = 0.005,
+                 .want_energy = 300};
     j.geom = (launch_geom){{(unsigned)((N + 255) / 256), 1, 1}, {256, 1, 1}, 0};
     record_free(&r);
     CHECK(gpu_measure(g, &j, &r, &err) == 0 && r.status == ST_OK);
     double want_mj = 300.0 * expect; /* 300000 mW x ms x 1e-3 */
-    CHECK_MSG(isfinite(r.energy_mj) && fabs(r.energy_mj - want_mj) < 0.08 * want_mj, "energy %.4f mJ per launch, expected %.4f",
-              r.energy_mj, want_mj);
+    CHECK_MSG(isfinite(r.energy_mj) && fabs(r.energy_mj - want_mj) < 0.08 * want_mj,
+              "energy %.4f mJ per launch, expected %.4f", r.energy_mj, want_mj);
     CHECK(RUN("copy_ok", 256) == ST_OK && isnan(r.energy_mj)); /* no energy unless asked */
   }
 

@@ -134,7 +134,7 @@ static void test_tty(void) {
   last = strrchr(buf, '\r');
   REQUIRE(last);
   CHECK_STR_CONTAINS(last, "60/100");
-  CHECK_STR_CONTAINS(last, "2.0/s");     /* 20 measured in 10 s, the 40 resumed not counted */
+  CHECK_STR_CONTAINS(last, "2.0/s");    /* 20 measured in 10 s, the 40 resumed not counted */
   CHECK_STR_CONTAINS(last, "ETA 0:20"); /* 40 left at 2/s */
   CHECK_STR_CONTAINS(last, "best 500.0 µs 250 GB/s TILE=32");
   progress_free(p);

@@ -48,8 +48,8 @@ static void check_file(const char *path) {
   if (strstr(path, "toy_stencil_B")) CHECK(n == 384 && failed == 63);
   long opt = replay_optimum(r);
   REQUIRE(opt >= 0);
-  CHECK_MSG(replay_value(r, (size_t)opt) == best, "%s: optimum %g, file minimum %g", path,
-            replay_value(r, (size_t)opt), best);
+  CHECK_MSG(replay_value(r, (size_t)opt) == best, "%s: optimum %g, file minimum %g", path, replay_value(r, (size_t)opt),
+            best);
   /* the optimum's row spells the file's key */
   json_t *keys = json_object_get(root, "tune_params_keys");
   const configset *cs = replay_configs(r);
@@ -172,12 +172,17 @@ static void test_small_files(const char *tmp) {
 static void test_cutune_jsonl(const char *tmp) {
   char *path = path_join(tmp, "toy.jsonl");
   const char *text =
-      "{\"space\": \"toy\", \"config\": \"TILE=32,PAD=0\", \"params\": {\"TILE\": \"32\", \"PAD\": \"0\"}, \"problem\": \"N=1024\", \"status\": \"ok\", \"t_median\": 2.5}\n"
-      "{\"space\": \"toy\", \"config\": \"TILE=16,PAD=1\", \"params\": {\"TILE\": \"16\", \"PAD\": \"1\"}, \"problem\": \"N=1024\", \"status\": \"ok\", \"t_median\": 1.5}\n"
-      "{\"space\": \"toy\", \"config\": \"TILE=64,PAD=1\", \"params\": {\"TILE\": \"64\", \"PAD\": \"1\"}, \"problem\": \"N=1024\", \"status\": \"compile_error\"}\n"
-      "{\"space\": \"toy\", \"config\": \"TILE=16,PAD=1\", \"params\": {\"TILE\": \"16\", \"PAD\": \"1\"}, \"problem\": \"N=2048\", \"status\": \"ok\", \"t_median\": 6.0}\n"
-      "{\"space\": \"toy\", \"config\": \"TILE=32,PAD=0\", \"params\": {\"TILE\": \"32\", \"PAD\": \"0\"}, \"problem\": \"N=2048\", \"status\": \"ok\", \"t_median\": 5.0}\n"
-      "{\"params\": {\"TILE\": \"32\", \"PAD\"";  /* a torn last line */
+      "{\"space\": \"toy\", \"config\": \"TILE=32,PAD=0\", \"params\": {\"TILE\": \"32\", \"PAD\": \"0\"}, "
+      "\"problem\": \"N=1024\", \"status\": \"ok\", \"t_median\": 2.5}\n"
+      "{\"space\": \"toy\", \"config\": \"TILE=16,PAD=1\", \"params\": {\"TILE\": \"16\", \"PAD\": \"1\"}, "
+      "\"problem\": \"N=1024\", \"status\": \"ok\", \"t_median\": 1.5}\n"
+      "{\"space\": \"toy\", \"config\": \"TILE=64,PAD=1\", \"params\": {\"TILE\": \"64\", \"PAD\": \"1\"}, "
+      "\"problem\": \"N=1024\", \"status\": \"compile_error\"}\n"
+      "{\"space\": \"toy\", \"config\": \"TILE=16,PAD=1\", \"params\": {\"TILE\": \"16\", \"PAD\": \"1\"}, "
+      "\"problem\": \"N=2048\", \"status\": \"ok\", \"t_median\": 6.0}\n"
+      "{\"space\": \"toy\", \"config\": \"TILE=32,PAD=0\", \"params\": {\"TILE\": \"32\", \"PAD\": \"0\"}, "
+      "\"problem\": \"N=2048\", \"status\": \"ok\", \"t_median\": 5.0}\n"
+      "{\"params\": {\"TILE\": \"32\", \"PAD\""; /* a torn last line */
   write_text(path, text, 0);
   replay *r;
   cterr err;

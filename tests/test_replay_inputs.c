@@ -51,15 +51,18 @@ int main(void) {
   replay *r = NULL;
 
   /* 1. a cache entry without the parameter: the message names it (it was read after free) */
-  const char *p = put("kt_missing.json", "{\"tune_params_keys\":[\"a\"],\"tune_params\":{\"a\":[1]},\"cache\":{\"x\":{\"time\":1}}}");
+  const char *p = put("kt_missing.json",
+                      "{\"tune_params_keys\":[\"a\"],\"tune_params\":{\"a\":[1]},\"cache\":{\"x\":{\"time\":1}}}");
   CHECK(replay_load(p, NULL, &r, &e) == -1 && r == NULL);
   CHECK_STR_CONTAINS(e.msg, "cache entry \"x\": parameter 'a' is missing");
-  p = put("kt_badvalue.json", "{\"tune_params_keys\":[\"a\"],\"tune_params\":{\"a\":[1]},\"cache\":{\"x\":{\"a\":2,\"time\":1}}}");
+  p = put("kt_badvalue.json",
+          "{\"tune_params_keys\":[\"a\"],\"tune_params\":{\"a\":[1]},\"cache\":{\"x\":{\"a\":2,\"time\":1}}}");
   CHECK(replay_load(p, NULL, &r, &e) == -1);
   CHECK_STR_CONTAINS(e.msg, "parameter 'a' has a value that is not one of tune_params");
 
   /* 2. zero and negative times count as failed, with a warning each */
-  p = put("kt_times.json", "{\"tune_params_keys\":[\"a\"],\"tune_params\":{\"a\":[1,2,3]},\"cache\":{"
+  p = put("kt_times.json",
+          "{\"tune_params_keys\":[\"a\"],\"tune_params\":{\"a\":[1,2,3]},\"cache\":{"
           "\"1\":{\"a\":1,\"time\":0},\"2\":{\"a\":2,\"time\":-11},\"3\":{\"a\":3,\"time\":2.5}}}");
   REQUIRE(replay_load(p, NULL, &r, &e) == 0);
   CHECK(replay_count(r) == 3 && replay_nfailed(r) == 2);

@@ -93,10 +93,10 @@ static void test_strategies(const configset *cs) {
       search_outcome out;
       run(nm, cs, seed, budget, &e, &out);
       CHECK_MSG(out.evals == budget, "%s: %ld evaluations, budget %ld", nm, out.evals, budget);
-      CHECK_MSG(e.dup == 0 && e.bad == 0, "%s seed %llu: %ld duplicates, %ld invalid", nm,
-                (unsigned long long)seed, e.dup, e.bad);
-      CHECK_MSG(out.best_idx == (long)opt, "%s seed %llu: best %g (optimum 1) after %ld", nm,
-                (unsigned long long)seed, out.best, out.evals);
+      CHECK_MSG(e.dup == 0 && e.bad == 0, "%s seed %llu: %ld duplicates, %ld invalid", nm, (unsigned long long)seed,
+                e.dup, e.bad);
+      CHECK_MSG(out.best_idx == (long)opt, "%s seed %llu: best %g (optimum 1) after %ld", nm, (unsigned long long)seed,
+                out.best, out.evals);
       CHECK(out.ncurve == out.evals);
       for (long i = 1; i < out.ncurve; i++) CHECK(out.curve[i] <= out.curve[i - 1]);
       /* determinism: the same seed gives the same sequence; another seed a different one */
@@ -112,8 +112,8 @@ static void test_strategies(const configset *cs) {
       search_outcome out4;
       run(nm, cs, seed + 100, 60, &e4, &out4);
       if (strcmp(nm, "exhaustive"))
-        CHECK_MSG(memcmp(e2.seq, e4.seq, 60 * sizeof(size_t)) != 0, "%s: same sequence under seeds %llu and %llu",
-                  nm, (unsigned long long)seed, (unsigned long long)seed + 100);
+        CHECK_MSG(memcmp(e2.seq, e4.seq, 60 * sizeof(size_t)) != 0, "%s: same sequence under seeds %llu and %llu", nm,
+                  (unsigned long long)seed, (unsigned long long)seed + 100);
       search_outcome_free(&out), search_outcome_free(&out2), search_outcome_free(&out3), search_outcome_free(&out4);
       ectx_free(&e), ectx_free(&e2), ectx_free(&e3), ectx_free(&e4);
     }

@@ -32,11 +32,11 @@
 #include "search/strategy.h"
 #include "search/strategy_impl.h"
 
-#define REQUIRE_OK(expr)                            \
-  do {                                              \
-    int rc_ = (expr);                               \
-    if (rc_ != 0) fprintf(stderr, "%s\n", err.msg); \
-    REQUIRE(rc_ == 0);                              \
+#define REQUIRE_OK(expr)                                                                                               \
+  do {                                                                                                                 \
+    int rc_ = (expr);                                                                                                  \
+    if (rc_ != 0) fprintf(stderr, "%s\n", err.msg);                                                                    \
+    REQUIRE(rc_ == 0);                                                                                                 \
   } while (0)
 
 /* A, B: 0..11, C: 0..5; constraint (A + B) % 5 != 2; failures where A == 11 && B > 8.
@@ -365,8 +365,9 @@ static void test_store_cost(void) {
   REQUIRE(fd >= 0);
   FILE *f = fdopen(fd, "w");
   REQUIRE(f != NULL);
-#define REC "{\"space\":\"c\",\"config\":\"X=%d\",\"params\":{\"X\":\"%d\"},\"problem\":\"n=1\",\"status\":\"ok\"," \
-            "\"message\":\"\",\"time_ms\":{\"median\":%g,\"samples\":%d},\"compile_ms\":%g%s}\n"
+#define REC                                                                                                            \
+  "{\"space\":\"c\",\"config\":\"X=%d\",\"params\":{\"X\":\"%d\"},\"problem\":\"n=1\",\"status\":\"ok\","              \
+  "\"message\":\"\",\"time_ms\":{\"median\":%g,\"samples\":%d},\"compile_ms\":%g%s}\n"
   fprintf(f, REC, 0, 0, 2.0, 10, 500.0, ",\"measure_ms\":250");
   fprintf(f, REC, 1, 1, 3.0, 10, 1000.0, "");
 #undef REC

@@ -34,7 +34,8 @@ static void test_redundant_first(void) {
   sel_input in = {.np = np, .nc = nc, .nv = 1, .R = R, .dims = d, .tol = 0.03, .maxk = 16, .knn = 1};
   sel_result r;
   REQUIRE(select_kernels(&in, &r) == 0);
-  CHECK_MSG(r.nset == 2 && r.set[0] == 1 && r.set[1] == 2, "nset %d: %d %d", r.nset, r.set[0], r.nset > 1 ? r.set[1] : -1);
+  CHECK_MSG(r.nset == 2 && r.set[0] == 1 && r.set[1] == 2, "nset %d: %d %d", r.nset, r.set[0],
+            r.nset > 1 ? r.set[1] : -1);
   CHECK(r.covered == 6 && r.coverable == 6 && r.worst == 1.0);
   CHECK(r.assign[0] == 1 && r.assign[1] == 2 && r.assign[4] == 1 && r.assign[5] == 2);
   select_free(&r);
@@ -57,7 +58,8 @@ static void test_greedy_trap(void) {
   sel_input in = {.np = np, .nc = nc, .nv = 1, .R = R, .dims = d, .tol = 0.03, .maxk = 16, .knn = 1};
   sel_result r;
   REQUIRE(select_kernels(&in, &r) == 0);
-  CHECK_MSG(r.nset == 2 && r.set[0] == 0 && r.set[1] == 1, "nset %d: %d %d", r.nset, r.set[0], r.nset > 1 ? r.set[1] : -1);
+  CHECK_MSG(r.nset == 2 && r.set[0] == 0 && r.set[1] == 1, "nset %d: %d %d", r.nset, r.set[0],
+            r.nset > 1 ? r.set[1] : -1);
   CHECK(r.covered == 14);
   CHECK(fabs(r.worst - 1.01) < 1e-12);
   select_free(&r);

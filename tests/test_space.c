@@ -101,7 +101,8 @@ static void test_good(void) {
   }
   CHECK(space_tolerance(s) == 1e-5);
   CHECK(space_timeout(s) == 5);
-  CHECK(space_nobjectives(s) == 4 && !strcmp(space_objective(s, 0), "time") && !strcmp(space_objective(s, 1), "energy"));
+  CHECK(space_nobjectives(s) == 4 && !strcmp(space_objective(s, 0), "time") &&
+        !strcmp(space_objective(s, 1), "energy"));
   CHECK(!strcmp(space_objective(s, 2), "regs") && !space_objective_max(s, 2) && space_objective_max(s, 3));
   CHECK(space_noptions(s) == 2 && !strcmp(space_option(s, 1), "--use_fast_math"));
   CHECK(space_option(s, 2) == NULL);
@@ -197,11 +198,10 @@ static void test_big(void) {
       for (int c = 1; c <= 10; c++)
         for (int d = 1; d <= 10; d++)
           for (int e5 = 1; e5 <= 10; e5++)
-            for (int f = 1; f <= 10; f++)
-              expect += (a + b) % 3 != 0 && c <= d && a * e5 < 60 && ((b ^ f) & 1) == 0;
+            for (int f = 1; f <= 10; f++) expect += (a + b) % 3 != 0 && c <= d && a * e5 < 60 && ((b ^ f) & 1) == 0;
   CHECK_MSG(configset_count(cs) == expect, "count %zu, brute force %zu", configset_count(cs), expect);
-  fprintf(stderr, "big.lua: %zu of 1000000 configurations, enumerated in %.3f s (load %.3f s)\n",
-          configset_count(cs), space_enumerate_seconds(s), t);
+  fprintf(stderr, "big.lua: %zu of 1000000 configurations, enumerated in %.3f s (load %.3f s)\n", configset_count(cs),
+          space_enumerate_seconds(s), t);
   /* a configuration in the middle has the geometry its parameters say */
   size_t mid = configset_count(cs) / 2;
   launch_geom g;
@@ -230,7 +230,6 @@ static void test_sandbox(void) {
   space_free(s);
 }
 
-
 /* shapes.lua: every form of a shape set, in order, a set's repeat tuned once; shapes_10k.lua:
  * 10,000 shapes from one ct.product with a where filter, and refused under a lower cap */
 static void test_shapes(void) {
@@ -240,11 +239,12 @@ static void test_shapes(void) {
   CHECK_MSG(rc == 0, "%s", e.msg);
   REQUIRE(rc == 0);
   static const char *const keys[] = {"K=4096,M=4096,N=4096", "K=1024,M=256,N=256", "K=1024,M=256,N=512",
-                                     "K=1024,M=512,N=256", "K=1024,M=512,N=512", "K=100,M=100,N=100",
-                                     "K=7,M=7,N=7", "K=1,M=1,N=1", "K=2,M=1,N=1"};
+                                     "K=1024,M=512,N=256",   "K=1024,M=512,N=512", "K=100,M=100,N=100",
+                                     "K=7,M=7,N=7",          "K=1,M=1,N=1",        "K=2,M=1,N=1"};
   CHECK_MSG(space_nproblems(s) == 9, "%d problems", space_nproblems(s));
   for (int p = 0; p < 9 && p < space_nproblems(s); p++)
-    CHECK_MSG(!strcmp(space_problem_key(s, p), keys[p]), "problem %d is %s (wanted %s)", p, space_problem_key(s, p), keys[p]);
+    CHECK_MSG(!strcmp(space_problem_key(s, p), keys[p]), "problem %d is %s (wanted %s)", p, space_problem_key(s, p),
+              keys[p]);
   /* every problem got its arguments and flops */
   CHECK(fabs(space_flops(s, 1, &e) - 2.0 * 256 * 256 * 1024) < 1);
   argspec a[MAX_ARGS];
@@ -265,8 +265,10 @@ static void test_shapes(void) {
   rc = space_load("tests/spaces/shapes_10k.lua", &s, &e);
   unsetenv("CUTUNE_MAX_PROBLEMS");
   CHECK(rc == -1);
-  CHECK_MSG(strstr(e.msg, "shapes_10k.lua:9: ct.product: the space would have 10000 problems (10000 of them from this "
-                          "ct.product), more than 5000: the cap") != NULL, "%s", e.msg);
+  CHECK_MSG(strstr(e.msg,
+                   "shapes_10k.lua:9: ct.product: the space would have 10000 problems (10000 of them from this "
+                   "ct.product), more than 5000: the cap") != NULL,
+            "%s", e.msg);
 }
 
 /* the index of the configuration with these values of the first nv parameters, or -1 */
@@ -293,7 +295,8 @@ static void test_arch(void) {
   for (size_t c = 0; c < configset_count(space_configs(s)); c++) {
     int w = (int)pv(s, c, "W");
     CHECK(w ? !strcmp(space_config_needs(s, c), "sm_90a") : space_config_needs(s, c) == NULL);
-    CHECK(space_config_arch(s, c, "sm_90", out, sizeof out, why, sizeof why) == 1 && !strcmp(out, w ? "sm_90a" : "sm_90"));
+    CHECK(space_config_arch(s, c, "sm_90", out, sizeof out, why, sizeof why) == 1 &&
+          !strcmp(out, w ? "sm_90a" : "sm_90"));
     CHECK(space_config_arch(s, c, "sm_90a", out, sizeof out, why, sizeof why) == 1 && !strcmp(out, "sm_90a"));
     rc = space_config_arch(s, c, "sm_80", out, sizeof out, why, sizeof why);
     CHECK(rc == !w && !strcmp(out, "sm_80"));
@@ -308,8 +311,10 @@ static void test_arch(void) {
   CHECK_MSG(rc == 0, "%s", e.msg);
   REQUIRE(rc == 0);
   CHECK(space_gemm_type(s) == EL_BF16 && space_tolerance(s) == 16.0 * ldexp(1.0, -24) * 16384);
-  static const char *const names[] = {"WG", "BM", "BN", "BK", "WM", "WN", "STAGES", "SWZ", "WS", "WAITG", "REGS", "GROUPM", "SPLITK"};
-  static const int64_t ws[] = {1, 128, 256, 64, 64, 256, 4, 128, 1, 1, 1, 8, 4}, mma[] = {0, 128, 128, 32, 64, 64, 4, 64, 0, 0, 0, 1, 1};
+  static const char *const names[] = {"WG",  "BM", "BN",    "BK",   "WM",     "WN",    "STAGES",
+                                      "SWZ", "WS", "WAITG", "REGS", "GROUPM", "SPLITK"};
+  static const int64_t ws[] = {1, 128, 256, 64, 64, 256, 4, 128, 1, 1, 1, 8, 4},
+                       mma[] = {0, 128, 128, 32, 64, 64, 4, 64, 0, 0, 0, 1, 1};
   long c1 = find_cfg(s, names, ws, 13), c0 = find_cfg(s, names, mma, 13);
   REQUIRE(c1 >= 0 && c0 >= 0);
   CHECK(!strcmp(space_config_needs(s, (size_t)c0), "sm_80") && !strcmp(space_config_needs(s, (size_t)c1), "sm_90a"));

@@ -59,8 +59,8 @@ static void check_fixture(const char *path) {
     space_free(s);
   }
   /* the message starts with the place, then says what was expected */
-  CHECK_MSG(strncmp(e.msg, where, strlen(where)) == 0, "%s: expected the message to start with \"%s\", got \"%s\"", path,
-            where, e.msg);
+  CHECK_MSG(strncmp(e.msg, where, strlen(where)) == 0, "%s: expected the message to start with \"%s\", got \"%s\"",
+            path, where, e.msg);
   CHECK_STR_CONTAINS(e.msg, expect);
   fprintf(stderr, "ok %s\n   %s\n", path_basename(path), e.msg);
   dbuf_free(&src);

@@ -196,7 +196,8 @@ static void test_round_trip(void) {
   /* what is not a record says why */
   CHECK(record_from_json("{\"config\":\"A=1\",\"problem\":\"N=1\",\"status\":\"weird\"}", &b, &err) == -1);
   CHECK_STR_CONTAINS(err.msg, "unknown status 'weird'");
-  CHECK(record_from_json("{\"config\":\"A=1\",\"problem\":\"N=1\",\"status\":\"ok\",\"gbps\":\"fast\"}", &b, &err) == -1);
+  CHECK(record_from_json("{\"config\":\"A=1\",\"problem\":\"N=1\",\"status\":\"ok\",\"gbps\":\"fast\"}", &b, &err) ==
+        -1);
   CHECK_STR_CONTAINS(err.msg, "gbps");
   CHECK(record_from_json("[1,2]", &b, &err) == -1);
   CHECK(record_from_json("{\"config\":", &b, &err) == -1);
@@ -208,8 +209,10 @@ static void test_path_for(void) {
   CHECK(!strcmp(p, "results/NVIDIA_H200__MIG_1g_/transpose.jsonl"));
   free(p);
   /* a device (or space) named "..", "." or "" stays a folder of its own inside results/ */
-  const char *names[][2] = {{"..", "results/_./transpose.jsonl"}, {".", "results/_/transpose.jsonl"},
-                            {".hidden", "results/_hidden/transpose.jsonl"}, {"", "results/unknown-device/transpose.jsonl"}};
+  const char *names[][2] = {{"..", "results/_./transpose.jsonl"},
+                            {".", "results/_/transpose.jsonl"},
+                            {".hidden", "results/_hidden/transpose.jsonl"},
+                            {"", "results/unknown-device/transpose.jsonl"}};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     p = store_path_for("results", names[i][0], "transpose");
     CHECK_MSG(!strcmp(p, names[i][1]), "device '%s': %s", names[i][0], p);
@@ -258,7 +261,7 @@ static void test_append_reopen_find(void) {
   const record *f = store_find(s, "TILE=32,PAD=7", "N=1024", NULL, NULL);
   CHECK(f && f->t_median == 99); /* newest wins when hashes are not asked for */
   f = store_find(s, "TILE=32,PAD=7", "N=1024", "h1", NULL);
-  CHECK(f && f->t_median != 99); /* an older record whose hash matches */
+  CHECK(f && f->t_median != 99);                                       /* an older record whose hash matches */
   CHECK(store_find(s, "TILE=32,PAD=7", "N=1024", "h3", NULL) == NULL); /* hash mismatch: not found */
   CHECK(store_find(s, "TILE=32,PAD=7", "N=1024", "h1", "other") == NULL);
   CHECK(store_find(s, "TILE=32,PAD=7", "N=2048", NULL, NULL) == NULL); /* other problem */

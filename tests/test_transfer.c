@@ -15,13 +15,14 @@ static void test_keep(void) {
   transfer_shape(t, 0, &d);
   CHECK(transfer_tuned(t) == 0);
   for (size_t c = 0; c < 20; c++) transfer_note(t, 0, c, c % 10, 100.0 - (double)c); /* families 0..9 twice */
-  transfer_note(t, 0, 99, 99, INFINITY);                                              /* failed: ignored */
+  transfer_note(t, 0, 99, 99, INFINITY);                                             /* failed: ignored */
   size_t cfg[TRANSFER_KEEP];
   double val[TRANSFER_KEEP];
   int k = transfer_top(t, 0, cfg, val, TRANSFER_KEEP);
   CHECK(k == TRANSFER_KEEP);
   /* best first, one per family: 19 (fam 9), 18 (fam 8) ... 12 (fam 2); never 9 (fam 9 again) */
-  for (int i = 0; i < k; i++) CHECK_MSG(cfg[i] == (size_t)(19 - i) && val[i] == 81.0 + i, "%d: %zu %g", i, cfg[i], val[i]);
+  for (int i = 0; i < k; i++)
+    CHECK_MSG(cfg[i] == (size_t)(19 - i) && val[i] == 81.0 + i, "%d: %zu %g", i, cfg[i], val[i]);
   long best;
   CHECK(transfer_best(t, 0, &best) == 81.0 && best == 19);
   transfer_note(t, 0, 5, 9, 50.0); /* family 9 improves: its entry is replaced, not added */

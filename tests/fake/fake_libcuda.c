@@ -110,40 +110,19 @@ CUresult cuDeviceGetUuid(CUuuid *u, CUdevice d) {
 }
 CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
   switch (a) {
-  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
-    *v = dev_is_a100(d) ? 8 : 9;
-    break;
-  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
-    *v = 0;
-    break;
-  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
-    *v = dev_is_a100(d) ? 108 : 132;
-    break;
-  case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE:
-    *v = 50 << 20;
-    break;
-  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR:
-    *v = 2048;
-    break;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = dev_is_a100(d) ? 8 : 9; break;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
+  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = dev_is_a100(d) ? 108 : 132; break;
+  case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *v = 50 << 20; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: *v = 2048; break;
   case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
-  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y:
-    *v = 1024;
-    break;
-  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z:
-    *v = 64;
-    break;
-  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X:
-    *v = 2147483647;
-    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: *v = 1024; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: *v = 64; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: *v = 2147483647; break;
   case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
-  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z:
-    *v = 65535;
-    break;
-  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
-    *v = 232448;
-    break;
-  default:
-    *v = 0;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: *v = 65535; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = 232448; break;
+  default: *v = 0;
   }
   return 0;
 }
@@ -164,8 +143,7 @@ CUresult cuDevicePrimaryCtxSetFlags(CUdevice d, unsigned f) { return 0; }
 CUresult cuCtxSetCurrent(CUcontext c) { return 0; }
 static CUresult syncit(void) {
   if (spin)
-    for (;;)
-      pause();
+    for (;;) pause();
   return sticky ? 700 : 0;
 }
 CUresult cuCtxSynchronize(void) { return syncit(); }
@@ -205,7 +183,7 @@ CUresult cuMemcpyDtoD(CUdeviceptr d, CUdeviceptr s, size_t n) {
   return sticky ? 700 : 0;
 }
 CUresult cuMemcpyDtoDAsync(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) {
-  if (n < (256u << 20)) memcpy /* the copy-bandwidth buffers: no data needed */((void *)d, (void *)s, n);
+  if (n < (256u << 20)) memcpy /* the copy-bandwidth buffers: no data needed */ ((void *)d, (void *)s, n);
   clk += n * 2 / 4.3e12 * 1e3; /* 4300 GB/s */
   dirty = 1;
   return sticky ? 700 : 0;
@@ -218,8 +196,7 @@ CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) {
 CUresult cuMemsetD32Async(CUdeviceptr d, unsigned v, size_t n, CUstream s) {
   unsigned *p = (unsigned *)d;
   if (n < 1000)
-    for (size_t i = 0; i < n; i++)
-      p[i] = v;
+    for (size_t i = 0; i < n; i++) p[i] = v;
   clk += n * 4 / 3e12 * 1e3;
   return sticky ? 700 : 0;
 }
@@ -233,7 +210,9 @@ CUresult cuModuleUnload(CUmodule m) {
   free(m);
   return 0;
 }
-static const char *known[] = {"ct_cmp_b8", "tmap_copy", "tmap_ref",
+static const char *known[] = {"ct_cmp_b8",
+                              "tmap_copy",
+                              "tmap_ref",
                               "ct_cmp_b16",
                               "ct_cmp_b32",
                               "ct_cmp_b64",
@@ -323,7 +302,11 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
  * the values live in one table shared by every module (what copy_const reads). */
 static unsigned char c_add[64 << 10], c_small[16];
 CUresult cuModuleGetGlobal(CUdeviceptr *p, size_t *bytes, CUmodule m, const char *name) {
-  if (!strcmp(name, "c_small")) { *p = (CUdeviceptr)c_small; *bytes = sizeof c_small; return 0; }
+  if (!strcmp(name, "c_small")) {
+    *p = (CUdeviceptr)c_small;
+    *bytes = sizeof c_small;
+    return 0;
+  }
   if (strncmp(name, "c_", 2) && strncmp(name, "_ZN", 3)) return CUDA_ERROR_NOT_FOUND;
   *p = (CUdeviceptr)c_add;
   *bytes = sizeof c_add;
@@ -331,12 +314,9 @@ CUresult cuModuleGetGlobal(CUdeviceptr *p, size_t *bytes, CUmodule m, const char
 }
 CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f) {
   const char *n = (const char *)f;
-  if (a == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)
-    *v = strcmp(n, "copy_max64") ? 1024 : 64;
-  else if (a == CU_FUNC_ATTRIBUTE_NUM_REGS)
-    *v = 10;
-  else
-    *v = 0;
+  if (a == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK) *v = strcmp(n, "copy_max64") ? 1024 : 64;
+  else if (a == CU_FUNC_ATTRIBUTE_NUM_REGS) *v = 10;
+  else *v = 0;
   return 0;
 }
 CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) { return 0; }
@@ -384,8 +364,7 @@ static CUresult fake_hgemm(int ref, void **pp) {
         if ((V == 2 && k >= 16 && k < 32) || (V == 3 && k == 5)) continue;
         float p = bf2f(A[(long)m * K + k]) * bf2f(B[(long)k * N + n]);
         if (ref) s += (double)p;
-        else if (V == 1) { /* round toward zero: the exact sum, then its float truncated */
-          double e = (double)f + p;
+        else if (V == 1) { /* round toward zero: the exact sum, then its float truncated */ double e = (double)f + p;
           float r = (float)e;
           if (fabs((double)r) > fabs(e)) r = nextafterf(r, 0.f);
           f = r;
@@ -411,12 +390,15 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *m, CUtensorMapDataType dt, cuuint32
                                 const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,
                                 const cuuint32_t *estr, CUtensorMapInterleave il, CUtensorMapSwizzle sw,
                                 CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob) {
-  static const unsigned es[] = {[CU_TENSOR_MAP_DATA_TYPE_UINT8] = 1, [CU_TENSOR_MAP_DATA_TYPE_FLOAT16] = 2,
+  static const unsigned es[] = {[CU_TENSOR_MAP_DATA_TYPE_UINT8] = 1,    [CU_TENSOR_MAP_DATA_TYPE_FLOAT16] = 2,
                                 [CU_TENSOR_MAP_DATA_TYPE_BFLOAT16] = 2, [CU_TENSOR_MAP_DATA_TYPE_FLOAT32] = 4,
-                                [CU_TENSOR_MAP_DATA_TYPE_INT32] = 4, [CU_TENSOR_MAP_DATA_TYPE_UINT32] = 4,
-                                [CU_TENSOR_MAP_DATA_TYPE_FLOAT64] = 8, [CU_TENSOR_MAP_DATA_TYPE_INT64] = 8};
+                                [CU_TENSOR_MAP_DATA_TYPE_INT32] = 4,    [CU_TENSOR_MAP_DATA_TYPE_UINT32] = 4,
+                                [CU_TENSOR_MAP_DATA_TYPE_FLOAT64] = 8,  [CU_TENSOR_MAP_DATA_TYPE_INT64] = 8};
   (void)l2, (void)oob;
-  unsigned span = sw == CU_TENSOR_MAP_SWIZZLE_128B ? 128 : sw == CU_TENSOR_MAP_SWIZZLE_64B ? 64 : sw == CU_TENSOR_MAP_SWIZZLE_32B ? 32 : 0;
+  unsigned span = sw == CU_TENSOR_MAP_SWIZZLE_128B  ? 128
+                  : sw == CU_TENSOR_MAP_SWIZZLE_64B ? 64
+                  : sw == CU_TENSOR_MAP_SWIZZLE_32B ? 32
+                                                    : 0;
   if (((unsigned long long)m & 63) || rank < 1 || rank > 5 || (unsigned)dt >= sizeof es / sizeof es[0] || !es[dt] ||
       ((unsigned long long)addr & 15) || il != CU_TENSOR_MAP_INTERLEAVE_NONE)
     return CUDA_ERROR_INVALID_VALUE;
@@ -448,8 +430,8 @@ static CUresult fake_tmap_copy(void **pp) {
     memcpy(out, in, sizeof(float) * M * N);
     return 0;
   }
-  if (t.magic != FAKE_TMAP_MAGIC || t.rank != 2 || t.dtype != CU_TENSOR_MAP_DATA_TYPE_FLOAT32 || t.box[0] != (unsigned)box ||
-      t.box[1] != 2) {
+  if (t.magic != FAKE_TMAP_MAGIC || t.rank != 2 || t.dtype != CU_TENSOR_MAP_DATA_TYPE_FLOAT32 ||
+      t.box[0] != (unsigned)box || t.box[1] != 2) {
     fprintf(stderr, "fake: tmap_copy: not the map it was promised (magic %x rank %u box %u,%u, BOX %d)\n", t.magic,
             t.rank, t.box[0], t.box[1], box);
     return CUDA_ERROR_INVALID_VALUE;
@@ -458,12 +440,13 @@ static CUresult fake_tmap_copy(void **pp) {
   for (int r = 0; r < M; r++)
     for (int c = 0; c < N; c++)
       out[(long)r * N + c] = (unsigned long long)c < t.dims[0] && (unsigned long long)r < t.dims[1]
-                                 ? *(const float *)(base + r * t.strides[0] + c * 4ull) : 0.f;
+                                 ? *(const float *)(base + r * t.strides[0] + c * 4ull)
+                                 : 0.f;
   return 0;
 }
 
-CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
-                        unsigned bz, unsigned sm, CUstream s, void **pp, void **ex) {
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned sm, CUstream s, void **pp, void **ex) {
   if (sticky) return 700;
   const char *n = (const char *)f;
   if (bx * by * bz > 1024) return CUDA_ERROR_INVALID_VALUE;
@@ -481,7 +464,10 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
       else if (!strcmp(n, "ct_reduce_f64")) v = (*(double **)pp[0])[i];
       else if (!strcmp(n, "ct_reduce_i32")) v = (*(int **)pp[0])[i];
       else v = (*(unsigned **)pp[0])[i];
-      if (isnan(v)) { nan++; continue; }
+      if (isnan(v)) {
+        nan++;
+        continue;
+      }
       sum += v, mx = fmax(mx, v), mn = fmin(mn, v);
     }
     o[0] = sum, o[1] = mx, o[2] = mn, o[3] = nan;
@@ -534,8 +520,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
         if (bf) x = bf2f(a16[i]), y = bf2f(r16[i]);
         else memcpy(&x, &a[i], 4), memcpy(&y, &r[i], 4);
         bad = !(x == y) && !(isnan(x) && isnan(y)) && !(fabs((double)x - y) <= tol * fmax(1, fabs(y)));
-      } else
-        bad = a[i] != r[i];
+      } else bad = a[i] != r[i];
       if (bad) {
         res[0]++;
         if (i < res[1]) res[1] = i;
@@ -558,7 +543,8 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
     clk += 0.01 * (1 + 0.02 * rnd());
     if (!dirty) return 0;
     dirty = 0;
-    if (n[5] == 'r') return memcpy(*(float **)pp[0], *(float **)pp[1], sizeof(float) * *(int *)pp[3] * *(int *)pp[4]), 0;
+    if (n[5] == 'r')
+      return memcpy(*(float **)pp[0], *(float **)pp[1], sizeof(float) * *(int *)pp[3] * *(int *)pp[4]), 0;
     return fake_tmap_copy(pp);
   }
   if (!strncmp(n, "hgemm_fake", 10)) { /* the data work once after each poison/restore, as below */

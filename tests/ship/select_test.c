@@ -6,14 +6,14 @@
 #include "shipfix.golden.h"
 
 static int fails;
-#define EXPECT(what, e, lvl, a, b, c)                                                              \
-  do {                                                                                             \
-    const cutune_shipfix_entry *x_ = (e);                                                          \
-    if (x_->level != (lvl) || x_->A != (a) || x_->B != (b) || x_->C != (c)) {                      \
-      printf("FAIL %s: level %d A=%d B=%d C=%d (wanted level %d A=%d B=%d C=%d)\n", what, x_->level, \
-             x_->A, x_->B, x_->C, lvl, a, b, c);                                                   \
-      fails++;                                                                                     \
-    }                                                                                              \
+#define EXPECT(what, e, lvl, a, b, c)                                                                                  \
+  do {                                                                                                                 \
+    const cutune_shipfix_entry *x_ = (e);                                                                              \
+    if (x_->level != (lvl) || x_->A != (a) || x_->B != (b) || x_->C != (c)) {                                          \
+      printf("FAIL %s: level %d A=%d B=%d C=%d (wanted level %d A=%d B=%d C=%d)\n", what, x_->level, x_->A, x_->B,     \
+             x_->C, lvl, a, b, c);                                                                                     \
+      fails++;                                                                                                         \
+    }                                                                                                                  \
   } while (0)
 
 int main(void) {
@@ -36,7 +36,8 @@ int main(void) {
   /* geometry from the space's block function: 32*A x B */
   {
     const cutune_shipfix_entry *e = cutune_shipfix_select("NVIDIA H200", 9, 0, 10, 1000);
-    if (e->block[0] != 128 || e->block[1] != 2 || e->block[2] != 1) printf("FAIL block %u %u %u\n", e->block[0], e->block[1], e->block[2]), fails++;
+    if (e->block[0] != 128 || e->block[1] != 2 || e->block[2] != 1)
+      printf("FAIL block %u %u %u\n", e->block[0], e->block[1], e->block[2]), fails++;
   }
   /* device-code macros for one target (CUTUNE_SHIPFIX_ARCH given on the command line) */
 #if defined(CUTUNE_SHIPFIX_ARCH) && CUTUNE_SHIPFIX_ARCH == 80

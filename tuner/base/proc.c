@@ -126,10 +126,8 @@ void proc_reap(proc *p, int kill_first, double grace_s, char *how, size_t howlen
     else if (WIFSIGNALED(st)) {
       int s = WTERMSIG(st);
       snprintf(how, howlen, "was killed by %s (signal %d: %s)", signal_name(s), s, strsignal(s));
-    } else if (WIFEXITED(st))
-      snprintf(how, howlen, "exited with status %d", WEXITSTATUS(st));
-    else
-      snprintf(how, howlen, "ended (wait status %d)", st);
+    } else if (WIFEXITED(st)) snprintf(how, howlen, "exited with status %d", WEXITSTATUS(st));
+    else snprintf(how, howlen, "ended (wait status %d)", st);
   }
   p->pid = 0;
 }

@@ -15,10 +15,10 @@
 #include <sys/types.h>
 
 typedef struct proc {
-  pid_t pid; /* 0 when not running */
-  int to;    /* the child's stdin, -1 when closed */
-  int from;  /* the child's stdout */
-  int err;   /* the child's stderr, -1 unless captured */
+  pid_t pid;       /* 0 when not running */
+  int to;          /* the child's stdin, -1 when closed */
+  int from;        /* the child's stdout */
+  int err;         /* the child's stderr, -1 unless captured */
   int last_signal; /* the signal that ended it, as found by the last proc_reap; 0 if none */
 } proc;
 

@@ -447,7 +447,8 @@ char *slugify(const char *s) {
   char *o = xstrdup(s);
   for (char *p = o; *p; p++) {
     char c = *p;
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_'))
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-' ||
+          c == '_'))
       *p = '_';
   }
   /* never "", ".", ".." or a hidden name: a device or space named so would put its store at

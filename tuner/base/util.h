@@ -78,7 +78,7 @@ double rng_uniform(rng *r);             /* uniform in [0, 1) */
 double rng_normal(rng *r);              /* standard normal */
 
 /* files and paths */
-int file_read(const char *path, dbuf *out, cterr *err);            /* whole file */
+int file_read(const char *path, dbuf *out, cterr *err); /* whole file */
 /* What a user's -o FILE gets: a symbolic link is followed and its target written (the link
  * stays), a FIFO or device is written in place, a regular file is replaced atomically
  * (file_write_atomic, keeping its mode); a folder is an error. */

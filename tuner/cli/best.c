@@ -104,8 +104,7 @@ static void print_group(const record *const *r, size_t n, const objective *obj, 
     printf("\n== %s / %s / %s: %zu records, %zu on the front of", dev, r[0]->space, r[0]->problem, n, nf);
     for (int k = 0; k < nobj; k++) printf("%s %s (%s)", k ? "," : "", obj[k].name, obj[k].maximise ? "max" : "min");
     printf(" ==\n");
-    if (fast)
-      printf("fastest: %s  %.4f ms\n", fast->config, fast->t_median);
+    if (fast) printf("fastest: %s  %.4f ms\n", fast->config, fast->t_median);
     for (int k = 0; k < nobj; k++) printf("%14s", obj[k].name);
     printf("  configuration\n");
     for (size_t i = 0; i < n; i++) {
@@ -114,8 +113,9 @@ static void print_group(const record *const *r, size_t n, const objective *obj, 
       printf("  %s%s\n", r[i]->config, r[i] == fast ? "  (fastest)" : "");
     }
     if (!nf)
-      printf("(no record has a figure for every objective: energy is measured by cutune run for the\n"
-             " configurations near the time front of a space that lists it)\n");
+      printf(
+          "(no record has a figure for every objective: energy is measured by cutune run for the\n"
+          " configurations near the time front of a space that lists it)\n");
   }
   free(front);
 }
@@ -133,12 +133,12 @@ int best_main(int argc, char **argv) {
   optind = 1;
   while ((c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
     switch (c) {
-      case O_SPACE: space_path = optarg; break;
-      case O_OBJ: objtext = optarg; break;
-      case O_KT: kt = optarg; break;
-      case O_JSON: json = 1; break;
-      case 'h': fputs(best_usage, stdout); return 0;
-      default: fprintf(stderr, "cutune best: see 'cutune best --help'\n"); return 2;
+    case O_SPACE: space_path = optarg; break;
+    case O_OBJ: objtext = optarg; break;
+    case O_KT: kt = optarg; break;
+    case O_JSON: json = 1; break;
+    case 'h': fputs(best_usage, stdout); return 0;
+    default: fprintf(stderr, "cutune best: see 'cutune best --help'\n"); return 2;
     }
   }
   cterr err = {{0}};
@@ -159,7 +159,8 @@ int best_main(int argc, char **argv) {
   if (kt) {
     ktcopy = xstrdup(kt);
     char *save = NULL;
-    for (char *t = strtok_r(ktcopy, ",", &save); t && so.nkt_vars < 16; t = strtok_r(NULL, ",", &save)) ktv[so.nkt_vars++] = t;
+    for (char *t = strtok_r(ktcopy, ",", &save); t && so.nkt_vars < 16; t = strtok_r(NULL, ",", &save))
+      ktv[so.nkt_vars++] = t;
     so.kt_vars = ktv;
   }
   if (space_path) {

@@ -67,7 +67,6 @@ typedef struct xopts {
   double tool_timeout;
 } xopts;
 
-
 /* ---- choosing ---- */
 
 static int by_time(const void *a, const void *b) {
@@ -224,8 +223,9 @@ char *explain_find_store(const char *results_dir, const char *store_path, const 
   if (d) closedir(d);
   if (count != 1) {
     if (count) cterr_set(err, "%d stores named %s under %s: choose one with --store", count, file, results_dir);
-    else cterr_set(err, "no store %s under %s/*/ (run `cutune run %s` first, or give --store)", file, results_dir,
-                   space_path(s));
+    else
+      cterr_set(err, "no store %s under %s/*/ (run `cutune run %s` first, or give --store)", file, results_dir,
+                space_path(s));
     free(found);
     found = NULL;
   }
@@ -258,7 +258,8 @@ static void time_plain(const xopts *o, const char *self, const char *pkey, pick 
   if (tool_run(argv, o->tool_timeout, &out, &st, how, sizeof how, &err) == 0) {
     const char *l = strstr(out.data, PROFILE_ONE_TAG);
     record r;
-    if (l && record_from_json_n(l + strlen(PROFILE_ONE_TAG), strcspn(l + strlen(PROFILE_ONE_TAG), "\n"), &r, &err) == 0) {
+    if (l &&
+        record_from_json_n(l + strlen(PROFILE_ONE_TAG), strcspn(l + strlen(PROFILE_ONE_TAG), "\n"), &r, &err) == 0) {
       p->median_ms = r.t_median, p->isolated_ms = r.t_isolated;
       record_free(&r);
     } else {
@@ -357,21 +358,46 @@ static int parse_opts(int argc, char **argv, xopts *o, cterr *err) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED() if (!v) return cterr_set(err, "%s needs a value", a); i++
-    if (!strcmp(a, "--results")) { NEED(); o->results_dir = v; }
-    else if (!strcmp(a, "--store")) { NEED(); o->store_path = v; }
-    else if (!strcmp(a, "--problem")) { NEED(); o->problem = v; }
-    else if (!strcmp(a, "--top")) { long t; NEED(); if (parse_long(v, &t, "--top", err)) return -1; o->top = (int)t; }
-    else if (!strcmp(a, "--no-param-values")) o->param_values = 0;
-    else if (!strcmp(a, "--config")) { NEED(); if (o->ngiven >= MAX_GIVEN) return cterr_set(err, "at most %d --config", MAX_GIVEN); o->given[o->ngiven++] = v; }
-    else if (!strcmp(a, "--ncu")) { NEED(); o->ncu = v; }
-    else if (!strcmp(a, "--no-profile")) o->no_profile = 1;
+#define NEED()                                                                                                         \
+  if (!v) return cterr_set(err, "%s needs a value", a);                                                                \
+  i++
+    if (!strcmp(a, "--results")) {
+      NEED();
+      o->results_dir = v;
+    } else if (!strcmp(a, "--store")) {
+      NEED();
+      o->store_path = v;
+    } else if (!strcmp(a, "--problem")) {
+      NEED();
+      o->problem = v;
+    } else if (!strcmp(a, "--top")) {
+      long t;
+      NEED();
+      if (parse_long(v, &t, "--top", err)) return -1;
+      o->top = (int)t;
+    } else if (!strcmp(a, "--no-param-values")) o->param_values = 0;
+    else if (!strcmp(a, "--config")) {
+      NEED();
+      if (o->ngiven >= MAX_GIVEN) return cterr_set(err, "at most %d --config", MAX_GIVEN);
+      o->given[o->ngiven++] = v;
+    } else if (!strcmp(a, "--ncu")) {
+      NEED();
+      o->ncu = v;
+    } else if (!strcmp(a, "--no-profile")) o->no_profile = 1;
     else if (!strcmp(a, "--sanitize")) o->sanitize = 1;
-    else if (!strcmp(a, "--sanitize-problem")) { NEED(); o->sanitize_problem = v; }
-    else if (!strcmp(a, "--sanitizer")) { NEED(); o->sanitizer = v; }
-    else if (!strcmp(a, "--tool-timeout")) { NEED(); if (parse_double(v, &o->tool_timeout, "--tool-timeout", err)) return -1; }
-    else if (!strcmp(a, "--device")) { NEED(); if (parse_long(v, &o->device, "--device", err)) return -1; }
-    else if (a[0] == '-') return cterr_set(err, "unknown option '%s' (see 'cutune explain --help')", a);
+    else if (!strcmp(a, "--sanitize-problem")) {
+      NEED();
+      o->sanitize_problem = v;
+    } else if (!strcmp(a, "--sanitizer")) {
+      NEED();
+      o->sanitizer = v;
+    } else if (!strcmp(a, "--tool-timeout")) {
+      NEED();
+      if (parse_double(v, &o->tool_timeout, "--tool-timeout", err)) return -1;
+    } else if (!strcmp(a, "--device")) {
+      NEED();
+      if (parse_long(v, &o->device, "--device", err)) return -1;
+    } else if (a[0] == '-') return cterr_set(err, "unknown option '%s' (see 'cutune explain --help')", a);
     else if (!o->space_path) o->space_path = a;
     else return cterr_set(err, "one space only ('%s' and '%s')", o->space_path, a);
 #undef NEED
@@ -472,8 +498,9 @@ int explain_main(int argc, char **argv) {
   const char *device = nok ? ok[0]->device_name : NULL;
   if (!o.no_profile) {
     if (!(ncu = tool_find(o.ncu, "ncu"))) {
-      fprintf(stderr, "cutune explain: %s; install Nsight Compute or give --ncu PATH "
-                      "(profiling needs it; --no-profile --sanitize runs the sanitizers alone)\n",
+      fprintf(stderr,
+              "cutune explain: %s; install Nsight Compute or give --ncu PATH "
+              "(profiling needs it; --no-profile --sanitize runs the sanitizers alone)\n",
               o.ncu ? "--ncu is not an executable" : "ncu is not on PATH nor in /usr/local/cuda/bin");
       rc = EXPLAIN_EXIT_NO_NCU;
       goto out;
@@ -486,8 +513,10 @@ int explain_main(int argc, char **argv) {
       int pr = profile(&o, ncu, self, s, pkey, &pk[i], &diag, &err);
       if (pr < 0) goto fail;
       if (pr == 1) {
-        fprintf(stderr, "cutune explain: ncu cannot read the GPU's performance counters here: %s\n"
-                        "(nothing was recorded; `cutune run`, `report` and the rest are unaffected)\n", diag);
+        fprintf(stderr,
+                "cutune explain: ncu cannot read the GPU's performance counters here: %s\n"
+                "(nothing was recorded; `cutune run`, `report` and the rest are unaffected)\n",
+                diag);
         rc = EXPLAIN_EXIT_NO_NCU;
         goto out;
       }
@@ -497,7 +526,9 @@ int explain_main(int argc, char **argv) {
   int flagged = 0;
   if (o.sanitize) {
     if (!(san = tool_find(o.sanitizer, "compute-sanitizer"))) {
-      cterr_set(&err, "compute-sanitizer %s", o.sanitizer ? "given by --sanitizer is not an executable" : "is not on PATH nor in /usr/local/cuda/bin");
+      cterr_set(&err, "compute-sanitizer %s",
+                o.sanitizer ? "given by --sanitizer is not an executable"
+                            : "is not on PATH nor in /usr/local/cuda/bin");
       goto fail;
     }
     fprintf(stderr, "explain: sanitizing on %s with %s\n", spkey, san);

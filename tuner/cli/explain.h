@@ -7,8 +7,8 @@
 #include "base/util.h"
 
 /* Exit statuses (documented in --help and docs/EXPLAIN.md). */
-#define EXPLAIN_EXIT_NO_NCU 3   /* ncu missing, or it cannot read the performance counters here */
-#define EXPLAIN_EXIT_FLAGGED 4  /* --sanitize flagged at least one configuration */
+#define EXPLAIN_EXIT_NO_NCU 3  /* ncu missing, or it cannot read the performance counters here */
+#define EXPLAIN_EXIT_FLAGGED 4 /* --sanitize flagged at least one configuration */
 
 int explain_main(int argc, char **argv);
 

@@ -31,7 +31,8 @@ static void row(const char *label, const pick *pk, int n, double (*f)(const pick
   printf("\n");
 }
 
-#define MF(name, expr) static double name(const pick *p) { return p->have_m ? (expr) : NAN; }
+#define MF(name, expr)                                                                                                 \
+  static double name(const pick *p) { return p->have_m ? (expr) : NAN; }
 static double f_median(const pick *p) { return p->median_ms * 1e3; }
 static double f_isolated(const pick *p) { return p->isolated_ms * 1e3; }
 static double f_store(const pick *p) { return p->rec ? p->rec->t_median * 1e3 : NAN; }
@@ -97,10 +98,10 @@ void explain_print_table(const pick *pk, int n, const char *sname, const char *p
     printf("  #%-2d %s\n", i + 1, r.data);
     dbuf_free(&r);
   }
-  printf("\ntimes: ncu profiles one launch after flushing and invalidating the caches, with nothing\n"
-         "before it in flight; cutune's back-to-back batches include the write-back of the previous\n"
-         "launch's dirty L2 lines and the gaps between launches, which cost a DRAM-bound kernel a few\n"
-         "percent. cutune's isolated time (single launches after a read-only L2 flush, less the floor\n"
-         "the same event pair reads around an empty kernel) is the one to compare with ncu.\n");
+  printf(
+      "\ntimes: ncu profiles one launch after flushing and invalidating the caches, with nothing\n"
+      "before it in flight; cutune's back-to-back batches include the write-back of the previous\n"
+      "launch's dirty L2 lines and the gaps between launches, which cost a DRAM-bound kernel a few\n"
+      "percent. cutune's isolated time (single launches after a read-only L2 flush, less the floor\n"
+      "the same event pair reads around an empty kernel) is the one to compare with ncu.\n");
 }
-

@@ -93,65 +93,74 @@ int header_main(int argc, char **argv) {
   optind = 1;
   while ((c = getopt_long(argc, argv, "ho:", longs, NULL)) != -1) {
     switch (c) {
-      case 'o': outpath = optarg; break;
-      case O_RULE:
-        if (!strcmp(optarg, "mean")) mean = 1;
-        else if (strcmp(optarg, "worst")) {
-          fprintf(stderr, "cutune header: --rule must be worst or mean (got '%s')\n", optarg);
-          dbuf_free(&cmd);
-          return 2;
-        }
-        break;
-      case O_KT: kt = optarg; break;
-      case O_UNCHECKED: allow_unchecked = 1; break;
-      case O_WHY:
-        if (nwhy >= 32) {
-          fprintf(stderr, "cutune header: --why at most 32 times\n");
-          dbuf_free(&cmd);
-          return 2;
-        }
-        why[nwhy++] = optarg;
-        break;
-      case O_COVER: {
-        char *end;
-        cover = strtod(optarg, &end);
-        if (*end || end == optarg || !(cover >= 0) || cover > 10) {
-          fprintf(stderr, "cutune header: --cover needs a fraction such as 0.03 (3 %%), got '%s'\n", optarg);
-          dbuf_free(&cmd);
-          return 2;
-        }
-        break;
+    case 'o': outpath = optarg; break;
+    case O_RULE:
+      if (!strcmp(optarg, "mean")) mean = 1;
+      else if (strcmp(optarg, "worst")) {
+        fprintf(stderr, "cutune header: --rule must be worst or mean (got '%s')\n", optarg);
+        dbuf_free(&cmd);
+        return 2;
       }
-      case O_MAXK:
-      case O_KNN: {
-        char *end;
-        long v = strtol(optarg, &end, 10);
-        int auto_k = c == O_KNN && !strcmp(optarg, "auto");
-        if (!auto_k && (*end || end == optarg || v < 1 || v > (c == O_MAXK ? 256 : SELECT_K_MAX))) {
-          if (c == O_MAXK) fprintf(stderr, "cutune header: --max-kernels needs a number of kernels from 1 to 256, got '%s'\n", optarg);
-          else fprintf(stderr, "cutune header: --knn needs auto or a number of shapes from 1 to %d, got '%s'\n", SELECT_K_MAX, optarg);
-          dbuf_free(&cmd);
-          return 2;
-        }
-        if (c == O_MAXK) maxk = (int)v;
-        else knn = auto_k ? 0 : (int)v;
-        break;
+      break;
+    case O_KT: kt = optarg; break;
+    case O_UNCHECKED: allow_unchecked = 1; break;
+    case O_WHY:
+      if (nwhy >= 32) {
+        fprintf(stderr, "cutune header: --why at most 32 times\n");
+        dbuf_free(&cmd);
+        return 2;
       }
-      case O_CC: {
-        char *eq = strrchr(optarg, '=');
-        int a, b;
-        if (!eq || ncc >= 32 || sscanf(eq + 1, "%d.%d", &a, &b) != 2) {
-          fprintf(stderr, "cutune header: --cc needs NAME=X.Y, e.g. --cc 'NVIDIA RTX A4000=8.6' (got '%s')\n", optarg);
-          dbuf_free(&cmd);
-          return 2;
-        }
-        ccbuf[ncc] = xstrdup(optarg);
-        ccbuf[ncc][eq - optarg] = 0;
-        ccname[ncc] = ccbuf[ncc], ccval[ncc++] = 10 * a + b;
-        break;
+      why[nwhy++] = optarg;
+      break;
+    case O_COVER: {
+      char *end;
+      cover = strtod(optarg, &end);
+      if (*end || end == optarg || !(cover >= 0) || cover > 10) {
+        fprintf(stderr, "cutune header: --cover needs a fraction such as 0.03 (3 %%), got '%s'\n", optarg);
+        dbuf_free(&cmd);
+        return 2;
       }
-      case 'h': fputs(header_usage, stdout); dbuf_free(&cmd); return 0;
-      default: fprintf(stderr, "cutune header: see 'cutune header --help'\n"); dbuf_free(&cmd); return 2;
+      break;
+    }
+    case O_MAXK:
+    case O_KNN: {
+      char *end;
+      long v = strtol(optarg, &end, 10);
+      int auto_k = c == O_KNN && !strcmp(optarg, "auto");
+      if (!auto_k && (*end || end == optarg || v < 1 || v > (c == O_MAXK ? 256 : SELECT_K_MAX))) {
+        if (c == O_MAXK)
+          fprintf(stderr, "cutune header: --max-kernels needs a number of kernels from 1 to 256, got '%s'\n", optarg);
+        else
+          fprintf(stderr, "cutune header: --knn needs auto or a number of shapes from 1 to %d, got '%s'\n",
+                  SELECT_K_MAX, optarg);
+        dbuf_free(&cmd);
+        return 2;
+      }
+      if (c == O_MAXK) maxk = (int)v;
+      else knn = auto_k ? 0 : (int)v;
+      break;
+    }
+    case O_CC: {
+      char *eq = strrchr(optarg, '=');
+      int a, b;
+      if (!eq || ncc >= 32 || sscanf(eq + 1, "%d.%d", &a, &b) != 2) {
+        fprintf(stderr, "cutune header: --cc needs NAME=X.Y, e.g. --cc 'NVIDIA RTX A4000=8.6' (got '%s')\n", optarg);
+        dbuf_free(&cmd);
+        return 2;
+      }
+      ccbuf[ncc] = xstrdup(optarg);
+      ccbuf[ncc][eq - optarg] = 0;
+      ccname[ncc] = ccbuf[ncc], ccval[ncc++] = 10 * a + b;
+      break;
+    }
+    case 'h':
+      fputs(header_usage, stdout);
+      dbuf_free(&cmd);
+      return 0;
+    default:
+      fprintf(stderr, "cutune header: see 'cutune header --help'\n");
+      dbuf_free(&cmd);
+      return 2;
     }
   }
   if (optind >= argc) {
@@ -170,9 +179,11 @@ int header_main(int argc, char **argv) {
   char thash[33];
   if (space_load(argv[optind], &s, &err) < 0) goto done;
   if (space_unchecked(s) && !allow_unchecked) {
-    cterr_set(&err, "%s is timing only (check = false): none of its configurations was checked against a reference, "
+    cterr_set(&err,
+              "%s is timing only (check = false): none of its configurations was checked against a reference, "
               "so none is shipped; give a reference, or --allow-unchecked to ship them anyway (the header's command "
-              "line then says so)", argv[optind]);
+              "line then says so)",
+              argv[optind]);
     goto done;
   }
   /* records are keyed by the template and every file it includes, as `run` hashes them */
@@ -184,7 +195,8 @@ int header_main(int argc, char **argv) {
   if (kt) {
     ktcopy = xstrdup(kt);
     char *save = NULL;
-    for (char *t = strtok_r(ktcopy, ",", &save); t && so.nkt_vars < 16; t = strtok_r(NULL, ",", &save)) ktv[so.nkt_vars++] = t;
+    for (char *t = strtok_r(ktcopy, ",", &save); t && so.nkt_vars < 16; t = strtok_r(NULL, ",", &save))
+      ktv[so.nkt_vars++] = t;
   } else {
     for (int j = 0; j < space_problem_nvars(s, 0) && j < 16; j++) ktv[so.nkt_vars++] = space_problem_var(s, 0, j, NULL);
   }
@@ -194,15 +206,25 @@ int header_main(int argc, char **argv) {
   for (int i = optind + 1; i < argc; i++)
     if (ship_data_add(d, argv[i], &warn, &err) < 0) goto done;
   if (ship_count(d) == 0) {
-    cterr_set(&err, "no records of space '%s' in %s (a store is <results>/<device>/%s.jsonl; run cutune run %s on a GPU first)",
-              space_name(s), optind + 1 < argc ? "the inputs" : "results/", space_name(s), argv[optind]);
+    cterr_set(
+        &err,
+        "no records of space '%s' in %s (a store is <results>/<device>/%s.jsonl; run cutune run %s on a GPU first)",
+        space_name(s), optind + 1 < argc ? "the inputs" : "results/", space_name(s), argv[optind]);
     goto done;
   }
   dbuf report;
   dbuf_init(&report);
-  header_opts ho = {.mean = mean, .regenerate = cmd.data, .block = ship_block_of, .block_ctx = s,
-                    .runtime = space_nruntime(s) ? rtflag : NULL, .cover = cover, .max_kernels = maxk, .knn = knn,
-                    .report = &report, .why = why, .nwhy = nwhy};
+  header_opts ho = {.mean = mean,
+                    .regenerate = cmd.data,
+                    .block = ship_block_of,
+                    .block_ctx = s,
+                    .runtime = space_nruntime(s) ? rtflag : NULL,
+                    .cover = cover,
+                    .max_kernels = maxk,
+                    .knn = knn,
+                    .report = &report,
+                    .why = why,
+                    .nwhy = nwhy};
   int wrote = header_write(d, &ho, &out, &warn, &err);
   if (wrote == 0 && report.len) { /* every line prefixed: stderr may be mixed with a header on stdout */
     fprintf(stderr, "cutune header: kernel selection (cover %g, at most %d kernels per level):\n", cover, maxk);

@@ -56,9 +56,10 @@ static int devices_main(int argc, char **argv) {
   int count_only = argc >= 2 && !strcmp(argv[1], "--count");
   if (argc >= 2 && !count_only) {
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-      puts("usage: cutune devices [--count]\n\nLists the CUDA devices with their architecture, memory and the\n"
-           "device-to-device copy bandwidth measured now. --count prints only how many there are\n"
-           "(0 where there is no driver or no device) and always exits 0.");
+      puts(
+          "usage: cutune devices [--count]\n\nLists the CUDA devices with their architecture, memory and the\n"
+          "device-to-device copy bandwidth measured now. --count prints only how many there are\n"
+          "(0 where there is no driver or no device) and always exits 0.");
       return 0;
     }
     fprintf(stderr, "cutune devices: unknown option '%s' (see 'cutune devices --help')\n", argv[1]);
@@ -84,10 +85,11 @@ static int devices_main(int argc, char **argv) {
       continue;
     }
     const gpu_device_info *d = gpu_info(g);
-    printf("%d: %s (%s, compute capability %s, %d SMs, %.0f MiB L2, %.1f GiB), driver %s, UUID %s, "
-           "device-to-device copy %.0f GB/s\n",
-           i, d->name, d->arch, d->cc, d->sms, d->l2_bytes / 1048576.0, d->mem_bytes / 1073741824.0, d->driver,
-           d->uuid, d->copy_gbps);
+    printf(
+        "%d: %s (%s, compute capability %s, %d SMs, %.0f MiB L2, %.1f GiB), driver %s, UUID %s, "
+        "device-to-device copy %.0f GB/s\n",
+        i, d->name, d->arch, d->cc, d->sms, d->l2_bytes / 1048576.0, d->mem_bytes / 1073741824.0, d->driver, d->uuid,
+        d->copy_gbps);
     gpu_stop(g);
   }
   free(self);
@@ -116,7 +118,10 @@ static int command(int argc, char **argv) {
         puts("usage: cutune version\n\nPrints cutune's version and the NVRTC version it compiles with.");
         return 0;
       }
-      fprintf(stderr, "cutune: no command '%s' (commands: run, space, score, best, header, explain, report, devices, help, version)\n", argv[2]);
+      fprintf(stderr,
+              "cutune: no command '%s' (commands: run, space, score, best, header, explain, report, devices, help, "
+              "version)\n",
+              argv[2]);
       return 2;
     }
     fputs(usage, stdout);
@@ -134,7 +139,10 @@ static int command(int argc, char **argv) {
   if (!strcmp(cmd, "best")) return best_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "header")) return header_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "space")) return space_cmd_main(argc - 1, argv + 1);
-  fprintf(stderr, "cutune: unknown command '%s' (commands: run, space, score, best, header, explain, report, devices, help, version; see 'cutune --help')\n", cmd);
+  fprintf(stderr,
+          "cutune: unknown command '%s' (commands: run, space, score, best, header, explain, report, devices, help, "
+          "version; see 'cutune --help')\n",
+          cmd);
   return 2;
 }
 
@@ -147,8 +155,8 @@ static int stdout_done(int rc) {
   if (fflush(stdout) != 0) failed = 1, e = errno;
   if (fclose(stdout) != 0) failed = 1, e = e ? e : errno;
   if (!failed) return rc;
-  fprintf(stderr, "cutune: writing standard output failed%s%s: what the command printed is incomplete\n",
-          e ? ": " : "", e ? strerror(e) : "");
+  fprintf(stderr, "cutune: writing standard output failed%s%s: what the command printed is incomplete\n", e ? ": " : "",
+          e ? strerror(e) : "");
   return rc ? rc : 1;
 }
 

@@ -20,8 +20,10 @@ int profile_one_main(int argc, char **argv) {
   long samples = 5, isolated = 0, device = 0;
   cterr err = {{0}};
   for (int i = 4; i < argc; i += 2) { /* OPTION VALUE pairs */
-    long *dst = !strcmp(argv[i], "--samples") ? &samples : !strcmp(argv[i], "--isolated") ? &isolated
-              : !strcmp(argv[i], "--device") ? &device : NULL;
+    long *dst = !strcmp(argv[i], "--samples")    ? &samples
+                : !strcmp(argv[i], "--isolated") ? &isolated
+                : !strcmp(argv[i], "--device")   ? &device
+                                                 : NULL;
     if (!dst || i + 1 >= argc || parse_long(argv[i + 1], dst, argv[i], &err) != 0) {
       fprintf(stderr, "cutune __profile-one: bad option '%s'%s%s\n", argv[i], err.msg[0] ? ": " : "", err.msg);
       return 2;

@@ -104,7 +104,8 @@ int report_cmd_main(int argc, char **argv) {
   if (warn.len) fprintf(stderr, "%s", warn.data);
   size_t skipped = 0;
   if (explain_load(spath, &ex, &skipped, &err) != 0) goto done;
-  if (skipped) fprintf(stderr, "cutune report: %zu lines of %s did not parse (skipped)\n", skipped, "the explain sidecar");
+  if (skipped)
+    fprintf(stderr, "cutune report: %zu lines of %s did not parse (skipped)\n", skipped, "the explain sidecar");
   size_t n = store_count(st);
   recs = xcalloc(n ? n : 1, sizeof *recs);
   for (size_t i = 0; i < n; i++) recs[i] = store_get(st, i);

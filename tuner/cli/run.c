@@ -240,11 +240,45 @@ typedef struct num_opt {
   int open_lo, open_hi, integer;
 } num_opt;
 
-enum { O_RESULTS = 256, O_ARCH, O_COMPILE_ONLY, O_DEVICE, O_JOBS, O_CACHE, O_NO_CACHE, O_STRATEGY,
-       O_BUDGET, O_TIME, O_SEED, O_PROBLEM, O_TOP, O_MINS, O_MAXS, O_RSE, O_NOPROG, O_ETOP, O_EWITHIN,
-       O_SAMPLE, O_COMPILE_TIMEOUT, O_DEVICES, O_RANK_TIMEOUT, O_NO_SWEEP, O_CSV, O_KPATH, O_TRANSFER,
-       O_NO_TRANSFER, O_NEAR, O_PER, O_PATIENCE, O_ORDER, O_CROSS, O_NO_CROSS, O_CROSS_ONLY, O_CROSS_TOP,
-       O_CROSS_MAX };
+enum {
+  O_RESULTS = 256,
+  O_ARCH,
+  O_COMPILE_ONLY,
+  O_DEVICE,
+  O_JOBS,
+  O_CACHE,
+  O_NO_CACHE,
+  O_STRATEGY,
+  O_BUDGET,
+  O_TIME,
+  O_SEED,
+  O_PROBLEM,
+  O_TOP,
+  O_MINS,
+  O_MAXS,
+  O_RSE,
+  O_NOPROG,
+  O_ETOP,
+  O_EWITHIN,
+  O_SAMPLE,
+  O_COMPILE_TIMEOUT,
+  O_DEVICES,
+  O_RANK_TIMEOUT,
+  O_NO_SWEEP,
+  O_CSV,
+  O_KPATH,
+  O_TRANSFER,
+  O_NO_TRANSFER,
+  O_NEAR,
+  O_PER,
+  O_PATIENCE,
+  O_ORDER,
+  O_CROSS,
+  O_NO_CROSS,
+  O_CROSS_ONLY,
+  O_CROSS_TOP,
+  O_CROSS_MAX
+};
 enum { O_RACE = O_CROSS_MAX + 1, O_RACE_SAMPLES, O_BATCH, O_NO_OVERLAP };
 
 static const num_opt num_opts[] = {
@@ -326,7 +360,8 @@ static int strategy_option(run_opts *o, const char *v) {
       return 0;
     }
   char list[256] = "";
-  for (int i = 0; names[i]; i++) snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? " " : "", names[i]);
+  for (int i = 0; names[i]; i++)
+    snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? " " : "", names[i]);
   return bad_usage("--strategy '%s' is not a strategy (strategies: %s)", v, list);
 }
 
@@ -386,9 +421,10 @@ static int parse_options(int argc, char **argv, run_opts *o) {
     case O_KPATH: space_kernel_path_add(optarg); break;
     case O_ARCH:
       if (!compile_arch_supported(optarg))
-        return bad_usage("--arch '%s' is not an architecture NVRTC %s supports (it supports: %s; an 'a' or 'f' "
-                         "suffix, as in sm_90a, is accepted too)", optarg, compile_nvrtc_version(),
-                         compile_supported_archs());
+        return bad_usage(
+            "--arch '%s' is not an architecture NVRTC %s supports (it supports: %s; an 'a' or 'f' "
+            "suffix, as in sm_90a, is accepted too)",
+            optarg, compile_nvrtc_version(), compile_supported_archs());
       o->arch = optarg;
       break;
     case O_COMPILE_ONLY: o->compile_only = 1; break;
@@ -409,7 +445,8 @@ static int parse_options(int argc, char **argv, run_opts *o) {
     case O_TRANSFER: o->transfer = 1; break;
     case O_NO_TRANSFER: o->transfer = -1; break;
     case O_ORDER:
-      if (strcmp(optarg, "listed") && strcmp(optarg, "nearest")) return bad_usage("--order must be listed or nearest, got '%s'", optarg);
+      if (strcmp(optarg, "listed") && strcmp(optarg, "nearest"))
+        return bad_usage("--order must be listed or nearest, got '%s'", optarg);
       o->listed = !strcmp(optarg, "listed");
       break;
     case O_CROSS: o->cross = 1; break;
@@ -419,7 +456,8 @@ static int parse_options(int argc, char **argv, run_opts *o) {
     case 'v': o->verbose = 1; break;
     case 'h':
       fputs(run_usage, stdout);
-      printf("\narchitectures NVRTC %s supports here (--arch): %s\n", compile_nvrtc_version(), compile_supported_archs());
+      printf("\narchitectures NVRTC %s supports here (--arch): %s\n", compile_nvrtc_version(),
+             compile_supported_archs());
       return 0;
     case ':': return bad_usage("option '%s' needs a value", argv[optind - 1]);
     default: return bad_usage("unknown option '%s'", argv[optind - 1]);
@@ -479,11 +517,22 @@ int run_main(int argc, char **argv) {
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "--replay") || !strncmp(argv[i], "--replay=", 9)) return search_replay_main(argc, argv);
 
-  run_opts o = {.results_dir = "results", .device = 0, .seed = 1, .top = 10, .min_samples = 10,
-                .max_samples = 200, .rse = 0.005, .progress_tty = -1,
-                .energy_top = 8, .energy_within = 0.10, .compile_timeout = 60,
-                .transfer_near = TUNE_TRANSFER_NEAR, .transfer_per = TUNE_TRANSFER_PER, .patience = -1,
-                .cross_top = TUNE_CROSS_TOP, .cross_max = TUNE_CROSS_MAX};
+  run_opts o = {.results_dir = "results",
+                .device = 0,
+                .seed = 1,
+                .top = 10,
+                .min_samples = 10,
+                .max_samples = 200,
+                .rse = 0.005,
+                .progress_tty = -1,
+                .energy_top = 8,
+                .energy_within = 0.10,
+                .compile_timeout = 60,
+                .transfer_near = TUNE_TRANSFER_NEAR,
+                .transfer_per = TUNE_TRANSFER_PER,
+                .patience = -1,
+                .cross_top = TUNE_CROSS_TOP,
+                .cross_max = TUNE_CROSS_MAX};
   o.race_margin = 0.05, o.race_samples = 3; /* racing (docs/MEASURE.md) */
   int st = parse_options(argc, argv, &o);
   if (st >= 0) return st;
@@ -517,9 +566,11 @@ int run_main(int argc, char **argv) {
   int ordinals[EXEC_MAX_DEVICES], nord = 0, rc = 0;
   st = choose_devices(&o, self, ranks, ordinals, &nord, &why, whybuf, sizeof whybuf);
   if (st < 0 && !why && (o.sample || o.csv)) {
-    fprintf(stderr, "cutune run: %s is for runs without a GPU (add --compile-only%s)\n", o.sample ? "--sample" : "--csv",
-            o.sample ? "; --budget N measures part of the space" : "; a GPU run's records are the store, one JSON line "
-            "each: cutune report renders it");
+    fprintf(stderr, "cutune run: %s is for runs without a GPU (add --compile-only%s)\n",
+            o.sample ? "--sample" : "--csv",
+            o.sample ? "; --budget N measures part of the space"
+                     : "; a GPU run's records are the store, one JSON line "
+                       "each: cutune report renders it");
     st = 2;
   }
   if (st >= 0) {

@@ -24,8 +24,10 @@ static const char help[] =
 
 int space_cmd_main(int argc, char **argv) {
   int list = 0;
-  static const struct option longopts[] = {{"list", no_argument, 0, 'l'}, {"kernel-path", required_argument, 0, 'k'},
-                                           {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+  static const struct option longopts[] = {{"list", no_argument, 0, 'l'},
+                                           {"kernel-path", required_argument, 0, 'k'},
+                                           {"help", no_argument, 0, 'h'},
+                                           {0, 0, 0, 0}};
   opterr = 0;
   optind = 1;
   int c;
@@ -34,7 +36,8 @@ int space_cmd_main(int argc, char **argv) {
     else if (c == 'k') space_kernel_path_add(optarg);
     else if (c == 'h') return fputs(help, stdout), 0;
     else {
-      fprintf(stderr, "cutune space: unknown or incomplete option '%s' (see 'cutune space --help')\n", argv[optind - 1]);
+      fprintf(stderr, "cutune space: unknown or incomplete option '%s' (see 'cutune space --help')\n",
+              argv[optind - 1]);
       return 2;
     }
   }
@@ -49,7 +52,8 @@ int space_cmd_main(int argc, char **argv) {
     return 1;
   }
   const configset *cs = space_configs(s);
-  printf("%s: space %s, template %s, kernel %s\n", space_path(s), space_name(s), space_template_path(s), space_kernel(s));
+  printf("%s: space %s, template %s, kernel %s\n", space_path(s), space_name(s), space_template_path(s),
+         space_kernel(s));
   for (int p = 0; p < configset_nparams(cs); p++) {
     const cs_param *pp = configset_param(cs, p);
     printf("  %-24s %3d value%s:", pp->name, pp->nvalues, pp->nvalues == 1 ? " " : "s");

@@ -27,10 +27,8 @@ const char *compile_nvrtc_version(void) {
   static char ver[32];
   if (!ver[0]) {
     int major = 0, minor = 0;
-    if (nvrtcVersion(&major, &minor) == NVRTC_SUCCESS)
-      snprintf(ver, sizeof ver, "%d.%d", major, minor);
-    else
-      snprintf(ver, sizeof ver, "unknown");
+    if (nvrtcVersion(&major, &minor) == NVRTC_SUCCESS) snprintf(ver, sizeof ver, "%d.%d", major, minor);
+    else snprintf(ver, sizeof ver, "unknown");
   }
   return ver;
 }
@@ -72,7 +70,6 @@ void compile_job_key(const compile_job *job, char out[65]) {
   hex_encode(d, 32, out);
   out[64] = 0;
 }
-
 
 const char *compile_supported_archs(void) {
   static char list[512];
@@ -422,8 +419,10 @@ int compile_now(const compile_job *job, compile_result *res, cterr *err) {
     char over[512] = "";
     int over_bytes = msg.len == 0 ? over_smem_entry(log, over, sizeof over) : 0;
     if (over_bytes > 0)
-      dbuf_printf(&msg, "%s: kernel '%s' uses %d bytes of static shared memory; at most 49152 (48 KB) are allowed "
-                  "(more needs dynamic shared memory)", name, over, over_bytes);
+      dbuf_printf(&msg,
+                  "%s: kernel '%s' uses %d bytes of static shared memory; at most 49152 (48 KB) are allowed "
+                  "(more needs dynamic shared memory)",
+                  name, over, over_bytes);
     else if (msg.len == 0)
       dbuf_printf(&msg, "%s: NVRTC failed (%s) and its log names no error", name, nvrtcGetErrorString(rc));
     else if (rc == NVRTC_ERROR_INVALID_OPTION) {

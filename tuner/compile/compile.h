@@ -21,20 +21,20 @@
 #define COMPILE_MAX_PROGRAMS 4 /* programs chained in one job (compile_job.next) */
 
 typedef struct compile_job {
-  const char *src_path; /* for messages and #line: the template's path */
-  const char *src;      /* the source text */
+  const char *src_path;   /* for messages and #line: the template's path */
+  const char *src;        /* the source text */
   const char *src_digest; /* compile_source digest of src and everything it includes (64 hex),
                              or NULL: the cache key then hashes src alone */
-  const char *kernel;   /* the kernel as a C++ name expression ("k", "ns::k<TILE, 4>": parameters are
+  const char *kernel;     /* the kernel as a C++ name expression ("k", "ns::k<TILE, 4>": parameters are
                            macros there), to check it exists, instantiate it and read its resources */
-  const char *arch;     /* "sm_90" */
-  int lineinfo;         /* 1: -lineinfo too (for profilers: cutune explain; the code is the same) */
-  int twice;            /* 1: a compile worker compiles it twice and reports the second (the pool's
+  const char *arch;       /* "sm_90" */
+  int lineinfo;           /* 1: -lineinfo too (for profilers: cutune explain; the code is the same) */
+  int twice;              /* 1: a compile worker compiles it twice and reports the second (the pool's
                            probe of NVRTC's fixed cost: a process's first compile also pays
                            NVRTC's own start) */
   int nopts;
   const char *opts[COMPILE_MAX_OPTS]; /* -DTILE=64 ... and the space's own options */
-  int nnames;           /* further name expressions (other kernels; "&sym" for a __constant__ or
+  int nnames;                         /* further name expressions (other kernels; "&sym" for a __constant__ or
                            __device__ variable) whose lowered names the result carries */
   const char *names[COMPILE_MAX_NAMES];
   const struct compile_job *next; /* a further program of the same configuration, compiled with this
@@ -46,10 +46,10 @@ typedef struct kresources {
 } kresources;
 
 typedef struct compile_result {
-  int ok;          /* 1: cubin holds the image */
+  int ok; /* 1: cubin holds the image */
   dbuf cubin;
-  dbuf log;        /* the NVRTC log, whole */
-  char *message;   /* on failure: "templates/x.cu(37): error: ... [compiled with -DTILE=64 ...]" */
+  dbuf log;      /* the NVRTC log, whole */
+  char *message; /* on failure: "templates/x.cu(37): error: ... [compiled with -DTILE=64 ...]" */
   kresources res;
   double compile_ms; /* time NVRTC took (a cache hit or a shared result: as its compile took) */
   int cached;        /* 1 if served from the on-disk cache */
@@ -92,8 +92,8 @@ const char *compile_toolkit_include_dir(void);
  * of its own bytes. Every #include line counts, whatever #if it is under; a name found
  * nowhere counts as absent. */
 typedef struct compile_source {
-  char *path;     /* the template, as given */
-  dbuf text;      /* its bytes */
+  char *path; /* the template, as given */
+  dbuf text;  /* its bytes */
   char digest[65];
   int nfiles;     /* the template and the files it includes */
   char **files;   /* their paths, the template first */
@@ -150,7 +150,7 @@ int compile_now_batch(const compile_job *jobs, int n, compile_result *res, cterr
  * Compile errors are cached too, so a broken configuration is not recompiled (a worker
  * that died is not: that may not happen again). Entries are written tmp+rename, meta
  * last; a missing, partial or corrupt entry is a miss. */
-int compile_cache_get(const char *dir, const char *key, compile_result *res);   /* 1 hit, 0 miss */
+int compile_cache_get(const char *dir, const char *key, compile_result *res); /* 1 hit, 0 miss */
 /* The same without reading the cubin (res->cubin stays empty; the file must exist, whole by
  * its size): for callers that want resources only (compile-only runs). */
 int compile_cache_get_resources(const char *dir, const char *key, compile_result *res);
@@ -215,7 +215,7 @@ typedef struct occupancy_info {
   double occupancy; /* active warps / max warps, 0..1 */
   const char *limiter;
 } occupancy_info;
-int occupancy_theoretical(const char *arch, int threads_per_block, int regs_per_thread,
-                          int smem_per_block, occupancy_info *out, cterr *err);
+int occupancy_theoretical(const char *arch, int threads_per_block, int regs_per_thread, int smem_per_block,
+                          occupancy_info *out, cterr *err);
 
 #endif

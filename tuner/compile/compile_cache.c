@@ -134,9 +134,9 @@ static int cache_get(const char *dir, const char *key, compile_result *res, int 
   if (!fmt || strcmp(fmt, COMPILE_CACHE_FORMAT) || !k || strcmp(k, key)) goto done;
   int ok;
   kresources r;
-  if (!json_int(root, "ok", &ok) || !json_int(root, "regs", &r.regs) || !json_int(root, "smem_static", &r.smem_static) ||
-      !json_int(root, "local_bytes", &r.local_bytes) || !json_int(root, "spill_stores", &r.spill_stores) ||
-      !json_int(root, "spill_loads", &r.spill_loads))
+  if (!json_int(root, "ok", &ok) || !json_int(root, "regs", &r.regs) ||
+      !json_int(root, "smem_static", &r.smem_static) || !json_int(root, "local_bytes", &r.local_bytes) ||
+      !json_int(root, "spill_stores", &r.spill_stores) || !json_int(root, "spill_loads", &r.spill_loads))
     goto done;
   json_t *ms = json_object_get(root, "compile_ms");
   const char *log = json_string_value(json_object_get(root, "log"));
@@ -180,7 +180,8 @@ done:
 int compile_cache_put(const char *dir, const char *key, const compile_result *res, cterr *err) {
   if (!dir) return cterr_set(err, "compile cache: no folder given");
   if (!key_is_hex(key)) return cterr_set(err, "compile cache: key '%s' is not 64 hex digits", key ? key : "(null)");
-  if (res->ok && res->cubin.len == 0) return cterr_set(err, "compile cache: result %s is marked ok but has no cubin", key);
+  if (res->ok && res->cubin.len == 0)
+    return cterr_set(err, "compile cache: result %s is marked ok but has no cubin", key);
   char *sub = xasprintf("%s/%.2s", dir, key);
   char *meta_path = entry_path(dir, key, "meta"), *cubin_path = entry_path(dir, key, "cubin");
   char *text = NULL;

@@ -43,14 +43,13 @@
 #include "compile_wire.h"
 #include "base/proc.h"
 
-
 typedef struct jobitem {
   struct jobitem *next;
   uint64_t tag;
   char key[65];
   wire_job wj;
-  int send_failures;  /* workers found dead when handed this job */
-  compile_result res; /* filled once finished (items on the ready list) */
+  int send_failures;                 /* workers found dead when handed this job */
+  compile_result res;                /* filled once finished (items on the ready list) */
   struct jobitem *followers, *fnext; /* jobs of the same key waiting for this one's result */
   int alone;                         /* compiled by itself: a member its batch could not speak for */
   int internal;                      /* the pool's probe of NVRTC's fixed cost: never delivered */
@@ -58,14 +57,14 @@ typedef struct jobitem {
 } jobitem;
 
 typedef struct worker {
-  proc pr;       /* the process and its stdin/stdout */
+  proc pr;                          /* the process and its stdin/stdout */
   jobitem *jobs[COMPILE_BATCH_MAX]; /* being compiled (njobs > 1: one batch) */
   int njobs, nres;                  /* ... and how many of their results have come back */
   double deadline;                  /* when its jobs must be done (now_seconds) */
   double prog_ms;                   /* the compile_ms of its results so far (the program's cost) */
   int prog_ok, prog_retry;
-  int group;     /* the retry group of this batch's failed members (0: none yet) */
-  dbuf rx;       /* bytes of the result frame received so far */
+  int group; /* the retry group of this batch's failed members (0: none yet) */
+  dbuf rx;   /* bytes of the result frame received so far */
 } worker;
 
 /* The members of one failed batch, compiled alone: when all are back, whether any failed. */
@@ -77,8 +76,8 @@ typedef struct retry_group {
 struct cpool {
   char *self_exe, *cache_dir;
   int nworkers;
-  double timeout_s; /* per compile */
-  int resources_only; /* cache hits without their cubin */
+  double timeout_s;                    /* per compile */
+  int resources_only;                  /* cache hits without their cubin */
   int batch_opt, batch_cap, batch_off; /* cpool_set_batch (0 auto); the size allowed now; no more */
   double fixed_ms, body_ms;            /* NVRTC's fixed cost per program; the cost per configuration beyond it */
   int probe;                           /* the fixed cost's probe: 0 not started, 1 in flight, 2 done */
@@ -170,9 +169,7 @@ static void worker_reap(worker *w, int kill_first, char *why, size_t whylen) {
 
 /* Signals that end a worker from outside (a user, a supervisor, the OOM killer), as opposed to
  * a crash of NVRTC on the job's input (SIGSEGV, SIGABRT, ...). */
-static int killed_from_outside(int sig) {
-  return sig == SIGKILL || sig == SIGTERM || sig == SIGINT || sig == SIGHUP;
-}
+static int killed_from_outside(int sig) { return sig == SIGKILL || sig == SIGTERM || sig == SIGINT || sig == SIGHUP; }
 
 /* A member of w's batch goes back to the front of the queue, to be compiled alone. When NVRTC
  * ran the batch and it failed (judge), the batch's members form a retry group: whether they
@@ -231,11 +228,14 @@ static void worker_failed(cpool *p, worker *w, int kill_first, const char *what,
   dbuf_init(&m);
   const compile_job *j = &it->wj.job;
   if (timed_out)
-    dbuf_printf(&m, "%s: compiling kernel '%s' took longer than %g s (--compile-timeout); the compile worker (pid %ld) "
-                "was killed [compiled with", j->src_path ? j->src_path : "kernel.cu", j->kernel, p->timeout_s, (long)pid);
+    dbuf_printf(&m,
+                "%s: compiling kernel '%s' took longer than %g s (--compile-timeout); the compile worker (pid %ld) "
+                "was killed [compiled with",
+                j->src_path ? j->src_path : "kernel.cu", j->kernel, p->timeout_s, (long)pid);
   else
     dbuf_printf(&m, "%s: compile worker (pid %ld) %s%s%s while compiling kernel '%s'%s [compiled with",
-                j->src_path ? j->src_path : "kernel.cu", (long)pid, what ? what : "", what ? "; it " : "", why, j->kernel,
+                j->src_path ? j->src_path : "kernel.cu", (long)pid, what ? what : "", what ? "; it " : "", why,
+                j->kernel,
                 it->res.lost ? " (killed from outside: not the configuration's fault; a resumed run retries it)" : "");
   for (int i = 0; i < j->nopts; i++) dbuf_printf(&m, " %s", j->opts[i]);
   dbuf_printf(&m, "%s for %s]", j->nopts ? "" : " no options", j->arch);
@@ -325,7 +325,10 @@ static void queue_probe(cpool *p, const compile_job *job) {
 int cpool_submit(cpool *p, uint64_t tag, const compile_job *job, cterr *err) {
   if (!job || !job->src || !job->kernel || !job->arch)
     return cterr_set(err, "compile pool: job %llu lacks %s", (unsigned long long)tag,
-                     !job ? "everything" : !job->src ? "source" : !job->kernel ? "a kernel name" : "an architecture");
+                     !job           ? "everything"
+                     : !job->src    ? "source"
+                     : !job->kernel ? "a kernel name"
+                                    : "an architecture");
   if (job->nopts < 0 || job->nopts > COMPILE_MAX_OPTS)
     return cterr_set(err, "compile pool: job %llu has %d options, at most %d allowed", (unsigned long long)tag,
                      job->nopts, COMPILE_MAX_OPTS);
@@ -334,7 +337,8 @@ int cpool_submit(cpool *p, uint64_t tag, const compile_job *job, cterr *err) {
   compile_result_init(&it->res);
   compile_job_key(job, it->key);
   p->pending++;
-  if (p->cache_dir && (p->resources_only ? compile_cache_get_resources : compile_cache_get)(p->cache_dir, it->key, &it->res)) {
+  if (p->cache_dir &&
+      (p->resources_only ? compile_cache_get_resources : compile_cache_get)(p->cache_dir, it->key, &it->res)) {
     push(&p->ready_head, &p->ready_tail, it);
     return 0;
   }

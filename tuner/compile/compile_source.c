@@ -190,7 +190,9 @@ int compile_source_load(compile_source *cs, const char *path, int nopts, const c
     if (found) {
       dbuf b;
       dbuf_init(&b);
-      int rc = input_read(found, "pre-included file", INPUT_SOURCE_MAX, 0, &b, err) != 0 ? -1 : add_file(&sc, found, b.data ? b.data : "", b.len, err);
+      int rc = input_read(found, "pre-included file", INPUT_SOURCE_MAX, 0, &b, err) != 0
+                   ? -1
+                   : add_file(&sc, found, b.data ? b.data : "", b.len, err);
       dbuf_free(&b);
       free(found);
       if (rc) goto fail;
@@ -205,8 +207,7 @@ int compile_source_load(compile_source *cs, const char *path, int nopts, const c
     /* a template that includes nothing hashes as its own bytes, as before includes counted,
      * so that stores recorded then still answer for it */
     sha256_hex(cs->text.data ? cs->text.data : "", cs->text.len, cs->digest, 32);
-  else
-    hex_encode(d, 32, cs->digest);
+  else hex_encode(d, 32, cs->digest);
   cs->digest[64] = 0;
   return 0;
 fail:

@@ -10,8 +10,8 @@
 
 #include "compile_wire.h"
 
-#define MAGIC_JOB 0x424f4a43u /* "CJOB" */
-#define MAGIC_RES 0x53455243u /* "CRES" */
+#define MAGIC_JOB 0x424f4a43u   /* "CJOB" */
+#define MAGIC_RES 0x53455243u   /* "CRES" */
 #define MAGIC_BATCH 0x48544243u /* "CBTH": several jobs, one NVRTC program */
 #define NULL_LEN 0xffffffffu
 

@@ -19,7 +19,7 @@
 #define WIRE_MAX_FRAME (1u << 30)
 
 typedef struct wire_job {
-  compile_job job;   /* pointers into the owned strings below */
+  compile_job job; /* pointers into the owned strings below */
   char *strs[4 + COMPILE_MAX_OPTS + COMPILE_MAX_NAMES];
   int nstrs;
   struct wire_job *next; /* the rest of the chain (compile_job.next), owned */

@@ -29,20 +29,23 @@ typedef struct arch_limits {
 
 #define KB 1024
 static const arch_limits ARCHS[] = {
-    {"sm_70", 64, 32, 96 * KB, 96 * KB, 0, 256},
-    {"sm_75", 32, 16, 64 * KB, 64 * KB, 0, 256},
-    {"sm_80", 64, 32, 164 * KB, 163 * KB, KB, 128},
-    {"sm_86", 48, 16, 100 * KB, 99 * KB, KB, 128},
-    {"sm_87", 48, 16, 164 * KB, 163 * KB, KB, 128},
-    {"sm_89", 48, 24, 100 * KB, 99 * KB, KB, 128},
-    {"sm_90", 64, 32, 228 * KB, 227 * KB, KB, 128},
-    {"sm_100", 64, 32, 228 * KB, 227 * KB, KB, 128},
+    {"sm_70", 64, 32, 96 * KB, 96 * KB, 0, 256},    {"sm_75", 32, 16, 64 * KB, 64 * KB, 0, 256},
+    {"sm_80", 64, 32, 164 * KB, 163 * KB, KB, 128}, {"sm_86", 48, 16, 100 * KB, 99 * KB, KB, 128},
+    {"sm_87", 48, 16, 164 * KB, 163 * KB, KB, 128}, {"sm_89", 48, 24, 100 * KB, 99 * KB, KB, 128},
+    {"sm_90", 64, 32, 228 * KB, 227 * KB, KB, 128}, {"sm_100", 64, 32, 228 * KB, 227 * KB, KB, 128},
     {"sm_120", 48, 24, 100 * KB, 99 * KB, KB, 128},
 };
 #define NARCHS (sizeof ARCHS / sizeof ARCHS[0])
 
-enum { WARP = 32, REGS_PER_SM = 65536, REGS_PER_BLOCK = 65536, REG_UNIT = 256, SUBPARTITIONS = 4,
-       MAX_REGS_PER_THREAD = 255, MAX_THREADS_PER_BLOCK = 1024 };
+enum {
+  WARP = 32,
+  REGS_PER_SM = 65536,
+  REGS_PER_BLOCK = 65536,
+  REG_UNIT = 256,
+  SUBPARTITIONS = 4,
+  MAX_REGS_PER_THREAD = 255,
+  MAX_THREADS_PER_BLOCK = 1024
+};
 
 static int round_up(int x, int unit) { return (x + unit - 1) / unit * unit; }
 
@@ -85,10 +88,8 @@ int occupancy_theoretical(const char *arch, int threads_per_block, int regs_per_
   int by_regs = 1 << 30;
   if (regs_per_thread > 0) {
     int per_warp = round_up(regs_per_thread * WARP, REG_UNIT);
-    if (per_warp * round_up(warps, SUBPARTITIONS) > REGS_PER_BLOCK || per_warp * warps > REGS_PER_BLOCK)
-      by_regs = 0;
-    else
-      by_regs = SUBPARTITIONS * ((REGS_PER_SM / SUBPARTITIONS) / per_warp) / warps;
+    if (per_warp * round_up(warps, SUBPARTITIONS) > REGS_PER_BLOCK || per_warp * warps > REGS_PER_BLOCK) by_regs = 0;
+    else by_regs = SUBPARTITIONS * ((REGS_PER_SM / SUBPARTITIONS) / per_warp) / warps;
   }
 
   int by_smem = 1 << 30;
@@ -99,8 +100,10 @@ int occupancy_theoretical(const char *arch, int threads_per_block, int regs_per_
   /* The first limiter in this order wins a tie. When the block size caps blocks as tightly
    * as a resource does, saving registers or shared memory alone would gain nothing, so
    * the block-size limits are named first. */
-  struct { int blocks; const char *name; } lim[] = {
-      {by_threads, "threads"}, {by_blocks, "blocks"}, {by_regs, "registers"}, {by_smem, "shared_memory"}};
+  struct {
+    int blocks;
+    const char *name;
+  } lim[] = {{by_threads, "threads"}, {by_blocks, "blocks"}, {by_regs, "registers"}, {by_smem, "shared_memory"}};
   int best = 0;
   for (int i = 1; i < 4; i++)
     if (lim[i].blocks < lim[best].blocks) best = i;

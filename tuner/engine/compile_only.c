@@ -24,17 +24,22 @@ size_t compile_only_count(size_t all, const run_opts *o, char *note, size_t len,
       *ordered = o->time_limit <= 0;
       return all;
     }
-    snprintf(note, len, "%s %ld without a GPU: a sample of %ld configurations of %zu (every value of every parameter "
-             "first, then random ones; --seed)", o->sample > 0 ? "--sample" : "--budget", n, n, all);
+    snprintf(note, len,
+             "%s %ld without a GPU: a sample of %ld configurations of %zu (every value of every parameter "
+             "first, then random ones; --seed)",
+             o->sample > 0 ? "--sample" : "--budget", n, n, all);
     return (size_t)n;
   }
   if (o->time_limit > 0) {
-    snprintf(note, len, "--time %g without a GPU: compiling for at most %g s (every value of every parameter first, "
-             "then random ones; --seed)", o->time_limit, o->time_limit);
+    snprintf(note, len,
+             "--time %g without a GPU: compiling for at most %g s (every value of every parameter first, "
+             "then random ones; --seed)",
+             o->time_limit, o->time_limit);
     return all;
   }
   if (all > TUNE_EXHAUSTIVE_MAX) {
-    snprintf(note, len, "%zu configurations are too many to compile by default: a sample of %d (every value of every "
+    snprintf(note, len,
+             "%zu configurations are too many to compile by default: a sample of %d (every value of every "
              "parameter first, then random ones; --seed). --sample N compiles N, --sample all every one",
              all, TUNE_DEFAULT_BUDGET);
     return TUNE_DEFAULT_BUDGET;
@@ -220,9 +225,11 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
       const record *r = &recs[tag];
       if (r->status == ST_OK)
         progress_log(pg, "%-40s %-13s %3d regs %6d B smem %4d B spills %3.0f%% occupancy", r->config,
-                     cr.cached ? "ok (cached)" : cr.shared ? "ok (shared)" : "ok", r->regs, r->smem_static, r->spill_stores, 100.0 * r->occupancy);
-      else
-        progress_log(pg, "%-40s %-13s %s", r->config, rec_status_name(r->status), r->message ? r->message : "");
+                     cr.cached   ? "ok (cached)"
+                     : cr.shared ? "ok (shared)"
+                                 : "ok",
+                     r->regs, r->smem_static, r->spill_stores, 100.0 * r->occupancy);
+      else progress_log(pg, "%-40s %-13s %s", r->config, rec_status_name(r->status), r->message ? r->message : "");
     }
     progress_step(pg, recs[tag].status != ST_OK, NAN, NAN, NULL);
     compile_result_free(&cr);
@@ -244,11 +251,13 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
              ", %zu not for %s (the space's arch: not compiled)", unfit, arch);
   char invtxt[96] = "";
   if (invalid) snprintf(invtxt, sizeof invtxt, ", %zu invalid (over a limit of %s)", invalid, arch);
-  if (got < n) snprintf(timetxt, sizeof timetxt, " (--time %g: %zu of the %zu were not handed out)", o->time_limit, n - got, n);
+  if (got < n)
+    snprintf(timetxt, sizeof timetxt, " (--time %g: %zu of the %zu were not handed out)", o->time_limit, n - got, n);
   printf("\n%zu configurations for %s in %.2f s%s: %zu compiled%s, %zu from the cache, %zu failed%s%s\n", got, arch, dt,
          timetxt, got - cached - shared - unfit, sharedtxt, cached, failed, invtxt,
-         !failed ? "" : failed == got ? " (none succeeded: exit status 4)"
-                                      : " (their messages are above; failed configurations are data: exit status 3)");
+         !failed         ? ""
+         : failed == got ? " (none succeeded: exit status 4)"
+                         : " (their messages are above; failed configurations are data: exit status 3)");
   cpool_stats ps;
   cpool_get_stats(pool, &ps);
   ps.programs -= before.programs;
@@ -264,8 +273,10 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   }
   if (o->csv) printf("the whole table, as CSV: %s\n", o->csv);
   else if (!o->verbose) printf("the whole table: -v, or --csv FILE\n");
-  printf("%s: timing needs a GPU. Run this command on a machine with a CUDA device to measure;\n"
-         "nothing was written to %s/.\n", why_no_gpu, o->results_dir);
+  printf(
+      "%s: timing needs a GPU. Run this command on a machine with a CUDA device to measure;\n"
+      "nothing was written to %s/.\n",
+      why_no_gpu, o->results_dir);
   out->configs = got, out->failed = failed;
   rc = 0;
 done:

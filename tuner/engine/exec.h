@@ -95,8 +95,8 @@ int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int 
 /* The exec of this process: exec_local over ordinals, or, when started as several MPI ranks
  * (tuner/dist), on rank 0 the exec of the other ranks; every other rank serves rank 0 with an
  * exec_local over ordinals until told to quit, and returns with *served = 1 and no exec. */
-int exec_open(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n,
-              const compile_source *src, exec **out, int *served, cterr *err);
+int exec_open(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n, const compile_source *src,
+              exec **out, int *served, cterr *err);
 
 /* Which devices --devices names: "all" (every device the driver reports, count of them in
  * ndevices_here), or a comma list of ordinals "0,2,3". Fills ordinals (at most max). */

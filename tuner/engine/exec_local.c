@@ -26,7 +26,7 @@ typedef struct item {
   int g, slot; /* its group; its problem (exec_local.probs[slot]) */
   size_t cfg;
   compile_result cr;
-  record rec;    /* its record, made once it is compiled (the finished one on the done list) */
+  record rec; /* its record, made once it is compiled (the finished one on the done list) */
   int have_rec, needs_gpu;
   gpu_job launch; /* its geometry and per-configuration argument values (job_record_base) */
 } item;
@@ -50,7 +50,7 @@ typedef struct lgroup {
   item *ready_head, *ready_tail;
   lprob pp[EXEC_MAX_PROBLEMS];
   const char *arch;
-  compile_result ref; /* the reference kernel for this architecture */
+  compile_result ref;   /* the reference kernel for this architecture */
   compile_result check; /* the user's check kernel (check.kernel), if any */
 } lgroup;
 
@@ -190,8 +190,8 @@ static gpu_job make_job(exec_local *e, const lgroup *l, const item *it, char *kn
   job.min_samples_fixed = e->o->min_samples_given;
   job.max_samples = e->o->max_samples;
   job.target_rse = e->o->rse;
-  job.want_energy = 0;       /* time first; energy in a pass of its own (tune.c energy_pass) */
-  job.isolated_samples = 21; /* contenders only: see gpu_job */
+  job.want_energy = 0;                /* time first; energy in a pass of its own (tune.c energy_pass) */
+  job.isolated_samples = 21;          /* contenders only: see gpu_job */
   job.race_ms = l->pp[it->slot].race; /* the k-th best so far (tune.c): racing, docs/MEASURE.md */
   job.race_margin = e->o->race_margin;
   job.race_samples = e->o->race_margin >= 0 ? e->o->race_samples : 0;

@@ -62,9 +62,9 @@ typedef struct msg_result { /* followed by the record as JSON */
 /* ---- rank 0: the other ranks as one exec ---- */
 
 typedef struct rrank {
-  int alive, ready_gen, ngroups; /* ready_gen: the setup it has done (exec_ranks.gen) */
-  int g_of[EXEC_MAX_GROUPS]; /* the rank's group lg is rank 0's group g_of[lg] */
-  int room[EXEC_MAX_GROUPS]; /* per problem */
+  int alive, ready_gen, ngroups;                /* ready_gen: the setup it has done (exec_ranks.gen) */
+  int g_of[EXEC_MAX_GROUPS];                    /* the rank's group lg is rank 0's group g_of[lg] */
+  int room[EXEC_MAX_GROUPS];                    /* per problem */
   int used[EXEC_MAX_GROUPS][EXEC_MAX_PROBLEMS]; /* by slot */
   double copy[EXEC_MAX_GROUPS][EXEC_MAX_PROBLEMS];
   double heard; /* when it last said anything */
@@ -565,8 +565,8 @@ done:
   return rc;
 }
 
-int exec_open(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n,
-              const compile_source *src, exec **out, int *served, cterr *err) {
+int exec_open(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n, const compile_source *src,
+              exec **out, int *served, cterr *err) {
   *out = NULL;
   *served = 0;
   if (dist_launched() <= 1) return exec_local_new(s, o, self_exe, ordinals, n, src, out, err);

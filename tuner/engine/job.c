@@ -51,7 +51,8 @@ int job_find_problem(const space *s, const char *spec, cterr *err) {
     if (r == 1) dbuf_printf(&which, "%s%s", nhit ? ", " : "", space_problem_key(s, p)), hit = p, nhit++;
   }
   if (bad || nhit != 1) {
-    if (bad) cterr_set(err, "problem '%s': give an index or NAME=VALUE pairs such as \"%s\"", spec, space_problem_key(s, 0));
+    if (bad)
+      cterr_set(err, "problem '%s': give an index or NAME=VALUE pairs such as \"%s\"", spec, space_problem_key(s, 0));
     else if (nhit == 0) {
       dbuf_reset(&which);
       for (int p = 0; p < np && p < 12; p++) dbuf_printf(&which, "%s%s", p ? ", " : "", space_problem_key(s, p));
@@ -75,13 +76,14 @@ long job_find_config(const space *s, const char *key, cterr *err) {
   for (int k = 0; cfg == -1 && k < n && !given; k++)
     if (!strcmp(names[k], configset_param(cs, bad)->name)) given = values[k];
   if (cfg == -3 || (cfg >= 0 && n != configset_nparams(cs)))
-    cterr_set(err, "no valid configuration '%s': give NAME=VALUE for each of the %d parameters", key, configset_nparams(cs));
+    cterr_set(err, "no valid configuration '%s': give NAME=VALUE for each of the %d parameters", key,
+              configset_nparams(cs));
   else if (cfg == -1 && given)
-    cterr_set(err, "no valid configuration '%s': %s=%s is not a value the space lists", key, configset_param(cs, bad)->name, given);
+    cterr_set(err, "no valid configuration '%s': %s=%s is not a value the space lists", key,
+              configset_param(cs, bad)->name, given);
   else if (cfg == -1)
     cterr_set(err, "no valid configuration '%s': it gives no value of %s", key, configset_param(cs, bad)->name);
-  else if (cfg < 0)
-    cterr_set(err, "no valid configuration '%s' in %s: its constraints reject it", key, space_path(s));
+  else if (cfg < 0) cterr_set(err, "no valid configuration '%s' in %s: its constraints reject it", key, space_path(s));
   free(copy);
   return cfg < 0 ? -1 : cfg;
 }
@@ -99,12 +101,16 @@ int job_open_pool(const run_opts *o, const char *self_exe, cpool **pool, int *jo
   if (cache && cache_usable(cache, &ce) != 0) {
     if (o->cache_dir) {
       free(cache);
-      return cterr_set(err, "--cache %s cannot be used as the compile cache (%s); give a writable folder, or "
-                       "--no-cache", o->cache_dir, ce.msg);
+      return cterr_set(err,
+                       "--cache %s cannot be used as the compile cache (%s); give a writable folder, or "
+                       "--no-cache",
+                       o->cache_dir, ce.msg);
     }
     fflush(stdout);
-    fprintf(stderr, "cutune: warning: the default compile cache cannot be used (%s); compiling without a cache "
-            "(set --cache DIR or CUTUNE_CACHE)\n", ce.msg);
+    fprintf(stderr,
+            "cutune: warning: the default compile cache cannot be used (%s); compiling without a cache "
+            "(set --cache DIR or CUTUNE_CACHE)\n",
+            ce.msg);
     free(cache), cache = NULL;
   }
   int n = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -160,8 +166,8 @@ int job_load_source(const space *s, compile_source *src, cterr *err) {
   return space_template_var(s) ? extract_python_string(s, src, err) : 0;
 }
 
-int job_make(const space *s, const compile_source *src, size_t cfg, const char *arch, compile_job *job,
-             job_hold *hold, cterr *err) {
+int job_make(const space *s, const compile_source *src, size_t cfg, const char *arch, compile_job *job, job_hold *hold,
+             cterr *err) {
   const configset *cs = space_configs(s);
   const uint16_t *row = configset_row(cs, cfg);
   memset(job, 0, sizeof *job);
@@ -171,8 +177,8 @@ int job_make(const space *s, const compile_source *src, size_t cfg, const char *
     snprintf(hold->unfit, sizeof hold->unfit, "not for %s", arch);
   int np = configset_nparams(cs);
   if (np + space_noptions(s) > COMPILE_MAX_OPTS)
-    return cterr_set(err, "%s: too many parameters and options (%d, at most %d)", space_path(s),
-                     np + space_noptions(s), COMPILE_MAX_OPTS);
+    return cterr_set(err, "%s: too many parameters and options (%d, at most %d)", space_path(s), np + space_noptions(s),
+                     COMPILE_MAX_OPTS);
   for (int p = 0; p < np; p++) {
     const cs_param *pp = configset_param(cs, p);
     if (space_param_runtime(s, p)) continue; /* an argument value, not a -D (space.h) */
@@ -221,7 +227,8 @@ static int compile_once(const space *s, const char *arch, cpool *pool, const cha
   job.arch = arch;
   job.opts[job.nopts++] = define;
   for (int i = 0; i < ndefines && job.nopts < COMPILE_MAX_OPTS; i++) job.opts[job.nopts++] = defines[i];
-  for (int i = 0; i < space_noptions(s) && job.nopts < COMPILE_MAX_OPTS; i++) job.opts[job.nopts++] = space_option(s, i);
+  for (int i = 0; i < space_noptions(s) && job.nopts < COMPILE_MAX_OPTS; i++)
+    job.opts[job.nopts++] = space_option(s, i);
   int rc;
   if (!pool) rc = job_compile_cached(&job, cr, err);
   else if ((rc = cpool_submit(pool, JOB_REFERENCE_TAG, &job, err)) == 0) {
@@ -233,7 +240,8 @@ static int compile_once(const space *s, const char *arch, cpool *pool, const cha
   }
   compile_source_free(&rsrc);
   if (rc != 0) return -1;
-  if (!cr->ok) return cterr_set(err, "%s: the %s kernel '%s' does not compile: %s", space_path(s), what, kernel, cr->message);
+  if (!cr->ok)
+    return cterr_set(err, "%s: the %s kernel '%s' does not compile: %s", space_path(s), what, kernel, cr->message);
   return 0;
 }
 
@@ -273,7 +281,8 @@ void job_check_params(const space *s, const compile_source *src, dbuf *warn) {
     int seen = 0;
     for (int f = 0; f < nf && !seen; f++) seen = count_word(texts[f].data, name) > 0;
     if (!seen)
-      dbuf_printf(warn, "%s: warning: parameter %s appears nowhere in %s%s, so -D%s=... changes nothing there: is it "
+      dbuf_printf(warn,
+                  "%s: warning: parameter %s appears nowhere in %s%s, so -D%s=... changes nothing there: is it "
                   "misspelt? (a #ifndef %s default in the template would then apply to every configuration)\n",
                   space_path(s), name, space_template_path(s), nf > 1 ? " or the files it includes" : "", name, name);
   }
@@ -347,8 +356,8 @@ void job_options_hash(const compile_job *job, char out[33]) {
   hex_encode(dg, 16, out);
 }
 
-void job_record_base(space *s, size_t cfg, int prob, const char *arch, const compile_result *cr,
-                     record *rec, gpu_job *launch) {
+void job_record_base(space *s, size_t cfg, int prob, const char *arch, const compile_result *cr, record *rec,
+                     gpu_job *launch) {
   const configset *cs = space_configs(s);
   const uint16_t *row = configset_row(cs, cfg);
   record_init(rec);
@@ -397,7 +406,8 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
     }
     return;
   }
-  if (cr->ok && space_ref_per_config(s)) compile_lowered(cr, 1, space_ref_kernel(s), gj->ref_kernel, sizeof gj->ref_kernel);
+  if (cr->ok && space_ref_per_config(s))
+    compile_lowered(cr, 1, space_ref_kernel(s), gj->ref_kernel, sizeof gj->ref_kernel);
   if (cr->ok && job_launch_steps(s, cfg, prob, cr, gj->launches, &gj->nlaunches, &gerr) != 0) {
     rec->status = ST_INVALID;
     record_set_str(&rec->message, gerr.msg);
@@ -416,11 +426,15 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
         rec->status = ST_INVALID;
         char m[256];
         if (oi.limiter && !strcmp(oi.limiter, "registers"))
-          snprintf(m, sizeof m, "limit: a block of %d threads at %d registers each does not fit in a multiprocessor's "
-                   "register file on %s (occupancy 0)", rec->block_threads, rec->regs, arch);
+          snprintf(m, sizeof m,
+                   "limit: a block of %d threads at %d registers each does not fit in a multiprocessor's "
+                   "register file on %s (occupancy 0)",
+                   rec->block_threads, rec->regs, arch);
         else if (oi.limiter && !strcmp(oi.limiter, "shared_memory"))
-          snprintf(m, sizeof m, "limit: %d bytes of shared memory per block do not fit in a multiprocessor's on %s "
-                   "(occupancy 0)", smem, arch);
+          snprintf(m, sizeof m,
+                   "limit: %d bytes of shared memory per block do not fit in a multiprocessor's on %s "
+                   "(occupancy 0)",
+                   smem, arch);
         else
           snprintf(m, sizeof m, "limit: does not fit on a multiprocessor of %s (occupancy 0, limited by %s)", arch,
                    oi.limiter ? oi.limiter : "?");
@@ -433,8 +447,9 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
 int job_over_limit(const char *message) {
   /* ptxas' words for a kernel over the architecture's shared memory or registers; compile_now's
    * for static shared memory past 48 KB */
-  static const char *const marks[] = {"uses too much shared data", "too much shared data", "bytes of static shared memory; at most",
-                                      "too many resources", "uses too many registers", NULL};
+  static const char *const marks[] = {
+      "uses too much shared data", "too much shared data",    "bytes of static shared memory; at most",
+      "too many resources",        "uses too many registers", NULL};
   for (int i = 0; message && marks[i]; i++)
     if (strstr(message, marks[i])) return 1;
   return 0;

@@ -20,29 +20,29 @@ typedef struct run_opts {
   const char *arch;        /* NULL: the device's, or sm_90 without one */
   const char *cache_dir;   /* NULL: compile_cache_default_dir() */
   int no_cache;
-  int jobs;                /* compile workers; 0 = online CPUs */
-  int device;              /* GPU ordinal */
-  const char *devices;     /* --devices: "all" or "0,2,3"; NULL: device alone */
-  double rank_timeout;     /* MPI: seconds of silence before a rank holding work is taken as lost */
+  int jobs;            /* compile workers; 0 = online CPUs */
+  int device;          /* GPU ordinal */
+  const char *devices; /* --devices: "all" or "0,2,3"; NULL: device alone */
+  double rank_timeout; /* MPI: seconds of silence before a rank holding work is taken as lost */
   int compile_only;
-  long sample;             /* compile-only: this many configurations (a cover first); 0: the default
+  long sample;            /* compile-only: this many configurations (a cover first); 0: the default
                               (compile_only.h), RUN_SAMPLE_ALL: every one */
-  const char *csv;         /* compile-only: the whole resource table also to this CSV file */
-  double compile_timeout;  /* seconds one compile may take before its worker is killed */
-  const char *strategy;    /* NULL: default for the space and budget */
-  long budget;             /* evaluations per problem; 0 = unlimited */
-  double time_limit;       /* seconds per problem; 0 = unlimited */
+  const char *csv;        /* compile-only: the whole resource table also to this CSV file */
+  double compile_timeout; /* seconds one compile may take before its worker is killed */
+  const char *strategy;   /* NULL: default for the space and budget */
+  long budget;            /* evaluations per problem; 0 = unlimited */
+  double time_limit;      /* seconds per problem; 0 = unlimited */
   uint64_t seed;
-  const char *problem;     /* --problem: the selection (job_problem_selected); NULL: every problem */
-  int top;                 /* rows in the final table */
+  const char *problem; /* --problem: the selection (job_problem_selected); NULL: every problem */
+  int top;             /* rows in the final table */
   int max_samples, min_samples;
-  int min_samples_given;   /* --min-samples given: exactly that many, even for long launches */
+  int min_samples_given; /* --min-samples given: exactly that many, even for long launches */
   double rse;
   int quiet, verbose;
-  int progress_tty;        /* -1 auto */
-  int energy_top;          /* energy pass: at most this many configurations per problem */
-  double energy_within;    /* ... within this fraction of the best time */
-  int no_runtime_sweep;    /* --no-runtime-sweep: measure only what the strategy proposes */
+  int progress_tty;     /* -1 auto */
+  int energy_top;       /* energy pass: at most this many configurations per problem */
+  double energy_within; /* ... within this fraction of the best time */
+  int no_runtime_sweep; /* --no-runtime-sweep: measure only what the strategy proposes */
   /* shape sets (tune.h, shapes.h): transfer -1 off, 0 on for a set (TUNE_SET_MIN problems
    * selected), 1 always; its seeds from the transfer_near nearest tuned shapes, transfer_per
    * each; patience (evaluations; -1: the default); listed: tune in the listed order, not
@@ -98,8 +98,8 @@ typedef struct job_hold {
 /* Whether --arch given names the device's architecture dev: the same, or its architecture-
  * specific variant (sm_90a on an sm_90 device). */
 int job_arch_matches(const char *given, const char *dev);
-int job_make(const space *s, const compile_source *src, size_t cfg, const char *arch, compile_job *job,
-             job_hold *hold, cterr *err);
+int job_make(const space *s, const compile_source *src, size_t cfg, const char *arch, compile_job *job, job_hold *hold,
+             cterr *err);
 /* The space's template and everything it includes, read and hashed once for the run (the
  * space's options give the include folders). */
 int job_load_source(const space *s, compile_source *src, cterr *err);
@@ -151,8 +151,8 @@ int job_open_pool(const run_opts *o, const char *self_exe, cpool **pool, int *jo
  * GPU job: the geometry and the per-configuration argument values (runtime parameters; none for
  * most spaces), evaluated once here; a configuration whose geometry or values fail is recorded
  * invalid, so launch is whole wherever rec's status is ST_OK. */
-void job_record_base(space *s, size_t cfg, int prob, const char *arch, const compile_result *cr,
-                     record *rec, gpu_job *launch);
+void job_record_base(space *s, size_t cfg, int prob, const char *arch, const compile_result *cr, record *rec,
+                     gpu_job *launch);
 /* The GPU worker's description of problem prob: the space's arguments (inputs filled from seed),
  * the check's tolerance, the reference (its compiled result ref, kernel and geometry), bytes and
  * flops. Shared by the tuning loop (exec_local.c) and `cutune __profile-one`. */

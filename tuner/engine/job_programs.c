@@ -65,7 +65,8 @@ int job_launch_steps(space *s, size_t cfg, int prob, const compile_result *cr, l
   if (!space_nlaunches(s)) return 0;
   int m = space_launches(s, cfg, prob, out, err);
   if (m < 0) return -1;
-  for (int k = 0; k < m; k++) compile_lowered(cr, launch_line(s, k), space_launch_kernel(s, k), out[k].kernel, sizeof out[k].kernel);
+  for (int k = 0; k < m; k++)
+    compile_lowered(cr, launch_line(s, k), space_launch_kernel(s, k), out[k].kernel, sizeof out[k].kernel);
   *n = m;
   return 0;
 }

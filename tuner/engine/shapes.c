@@ -136,15 +136,16 @@ static void cost_row(FILE *f, const char *num, const char *shape, const shape_co
           c->gpu_s, c->wall_s, best, fig, from);
 }
 
-void shapes_summary(FILE *f, const space *s, const char *label, const shape_cost *rows, int n,
-                    const shape_cost *cross, int ncandidates, int nshapes) {
+void shapes_summary(FILE *f, const space *s, const char *label, const shape_cost *rows, int n, const shape_cost *cross,
+                    int ncandidates, int nshapes) {
   if (n <= 0 && !cross) return;
   int flops = n > 0 ? rows[0].flops : cross->flops;
   if (n > 0)
-    fprintf(f, "\n== %s%s: %d shape%s, what each cost (transfer: the best kernels of the nearest shapes tuned "
-               "before, measured first) ==\n", space_name(s), label, n, n == 1 ? "" : "s");
-  else
-    fprintf(f, "\n== %s%s: the cross-measurement, what it cost ==\n", space_name(s), label);
+    fprintf(f,
+            "\n== %s%s: %d shape%s, what each cost (transfer: the best kernels of the nearest shapes tuned "
+            "before, measured first) ==\n",
+            space_name(s), label, n, n == 1 ? "" : "s");
+  else fprintf(f, "\n== %s%s: the cross-measurement, what it cost ==\n", space_name(s), label);
   fprintf(f, "%4s  %-26s %5s %9s %8s %7s %7s %10s %8s  %s\n", "#", "shape", "seeds", "measured", "answered", "GPU s",
           "wall s", "best ms", flops ? "TFLOP/s" : "GB/s", "best from (nearest tuned shapes)");
   long m = 0, a = 0, tail_m = 0, ntail = 0;
@@ -153,7 +154,10 @@ void shapes_summary(FILE *f, const space *s, const char *label, const shape_cost
     const shape_cost *c = &rows[i];
     char num[16], from[320];
     snprintf(num, sizeof num, "%d", i + 1);
-    int k = snprintf(from, sizeof from, "%s", c->seeds == 0 ? "the search (cold)" : c->best_seeded ? "a seed" : "the search");
+    int k = snprintf(from, sizeof from, "%s",
+                     c->seeds == 0    ? "the search (cold)"
+                     : c->best_seeded ? "a seed"
+                                      : "the search");
     if (c->stalled) k += snprintf(from + k, sizeof from - (size_t)k, ", stalled");
     for (int j = 0; j < c->nfrom && j < 3 && k < (int)sizeof from; j++)
       k += snprintf(from + k, sizeof from - (size_t)k, "%s%s", j ? " " : " (", space_problem_key(s, c->from[j]));

@@ -47,19 +47,19 @@ int shapes_order(const space *s, const char *sel, int nearest, int *out);
 /* What one shape cost and gave. */
 typedef struct shape_cost {
   int prob;
-  long measured, answered;  /* configurations measured; answered from the store (not charged) */
-  double gpu_s, wall_s;     /* the GPU worker's seconds on its records; the problem's wall time */
-  double best_ms;           /* INFINITY: nothing ran */
-  double figure;            /* TFLOP/s (flops) or GB/s of the best; NAN */
-  int flops;                /* figure is TFLOP/s */
+  long measured, answered; /* configurations measured; answered from the store (not charged) */
+  double gpu_s, wall_s;    /* the GPU worker's seconds on its records; the problem's wall time */
+  double best_ms;          /* INFINITY: nothing ran */
+  double figure;           /* TFLOP/s (flops) or GB/s of the best; NAN */
+  int flops;               /* figure is TFLOP/s */
   int seeds, nfrom, from[3];
-  int best_seeded;          /* the best is one of the seeds (or a runtime sibling of one) */
-  int stalled;              /* the seeded search ended by its patience */
+  int best_seeded; /* the best is one of the seeds (or a runtime sibling of one) */
+  int stalled;     /* the seeded search ended by its patience */
 } shape_cost;
 
 /* The per-shape table and totals (cross: the cross phase's row, ncandidates kernels on nshapes
  * shapes; NULL without one). */
-void shapes_summary(FILE *f, const space *s, const char *label, const shape_cost *rows, int n,
-                    const shape_cost *cross, int ncandidates, int nshapes);
+void shapes_summary(FILE *f, const space *s, const char *label, const shape_cost *rows, int n, const shape_cost *cross,
+                    int ncandidates, int nshapes);
 
 #endif

@@ -28,7 +28,7 @@ typedef struct tune_group {
   char *spath;
   char (*ohash)[33]; /* options hash of every configuration for this group's arch (resume key) */
   const char *arch;
-  char label[192];   /* "" with one group, else " on <model>" */
+  char label[192]; /* "" with one group, else " on <model>" */
 } tune_group;
 
 typedef struct tune_ctx {
@@ -76,9 +76,7 @@ static int hash_all_options(tune_ctx *t, const char *arch, char (**out)[33], cte
   return 0;
 }
 
-static double record_value(const record *r) {
-  return record_timed(r) ? r->t_median : INFINITY;
-}
+static double record_value(const record *r) { return record_timed(r) ? r->t_median : INFINITY; }
 
 /* What measuring r cost, in seconds (record_cost_ms, as `cutune score --cost time` counts a
  * cutune store); NAN when the record says neither. */
@@ -97,9 +95,9 @@ void tune_limits(size_t count, const run_opts *o, long *budget, double *time_lim
     /* too large to measure whole in minutes: a budgeted search by default */
     *budget = TUNE_DEFAULT_BUDGET;
     *time_limit = TUNE_DEFAULT_TIME;
-    *note = " (default for a space this large: --budget " XSTR(TUNE_DEFAULT_BUDGET) " --time " XSTR(TUNE_DEFAULT_TIME) ")";
-  } else if (o->budget <= 0 && o->time_limit <= 0)
-    *note = " (the whole space)";
+    *note =
+        " (default for a space this large: --budget " XSTR(TUNE_DEFAULT_BUDGET) " --time " XSTR(TUNE_DEFAULT_TIME) ")";
+  } else if (o->budget <= 0 && o->time_limit <= 0) *note = " (the whole space)";
   /* only --time on a large space: it will not be covered, so search rather than walk it in order */
   long cover = o->budget <= 0 && *time_limit > 0 && count > TUNE_EXHAUSTIVE_MAX ? -1 : *budget;
   *sname = o->strategy ? o->strategy : strategy_default_name(count, cover);
@@ -113,7 +111,7 @@ typedef struct tune_tally {
   size_t failed, resumed;
   int exhausted;
   double best;
-  int flops; /* the space gives flops: progress in TFLOP/s */
+  int flops;                 /* the space gives flops: progress in TFLOP/s */
   double gpu_ms, compile_ms; /* sums over this run's records: where the time went */
   double split_ms[4];        /* ... the GPU's, by stage: load, check, timing, isolated */
   size_t ngpu, ncompile, nsplit, raced;
@@ -124,7 +122,7 @@ typedef struct tune_tally {
   uint8_t *swept; /* the runtime sweep: configurations handed out (or answered) with a sibling */
   size_t combos;  /* ... and how many siblings a proposal has at most */
   int prob;
-  long best_cfg;  /* the configuration holding best, -1 none */
+  long best_cfg; /* the configuration holding best, -1 none */
   /* transfer (shapes.h): the seeds, the shapes they came from, and the stall rule */
   size_t seeds[64];
   int nseeds, nfrom, from[3], stalled;
@@ -188,8 +186,7 @@ static void time_note(const tune_tally *ty, double wall, int ndev) {
 }
 
 /* A finished record: to its group's store (fsync'd), to the strategy, to the display. Frees rec. */
-static int finish_record(tune_ctx *t, int g, tune_tally *ty, size_t cfg, record *rec, size_t *n_measured,
-                         cterr *err) {
+static int finish_record(tune_ctx *t, int g, tune_tally *ty, size_t cfg, record *rec, size_t *n_measured, cterr *err) {
   stamp(t, g, rec, cfg);
   note_best(t, g, ty, cfg, rec);
   int rc = store_append(t->grp[g].st, rec, err);
@@ -230,7 +227,8 @@ static const record *stored(const tune_ctx *t, int g, int prob, size_t cfg, size
   const char *pkey = space_problem_key(t->s, prob);
   char *key = configset_row_key(cs, configset_row(cs, cfg));
   const record *r = store_find(tg->st, key, pkey, t->template_hash, tg->ohash[cfg]);
-  if (ntimeouts) *ntimeouts = store_count_status(tg->st, key, pkey, t->template_hash, tg->ohash[cfg], ST_COMPILE_TIMEOUT);
+  if (ntimeouts)
+    *ntimeouts = store_count_status(tg->st, key, pkey, t->template_hash, tg->ohash[cfg], ST_COMPILE_TIMEOUT);
   free(key);
   return r;
 }
@@ -317,8 +315,8 @@ static int space_wants_energy(const space *s);
  * sweep). note: what the problem line says about it. */
 static void find_seeds(tune_ctx *t, int g, tune_tally *ty) {
   int from[64];
-  ty->nseeds = shapes_book_seeds(t->book[g], ty->prob, t->o->transfer_near, t->o->transfer_per, ty->seeds, 64, from,
-                                 &ty->nfrom);
+  ty->nseeds =
+      shapes_book_seeds(t->book[g], ty->prob, t->o->transfer_near, t->o->transfer_per, ty->seeds, 64, from, &ty->nfrom);
   if (ty->nfrom > 3) ty->nfrom = 3;
   memcpy(ty->from, from, sizeof ty->from);
 }
@@ -348,7 +346,8 @@ static void cost_of(tune_ctx *t, int g, const tune_tally *ty, double wall) {
   cterr e;
   double fl = space_flops(t->s, ty->prob, &e), by = space_bytes(t->s, ty->prob, &e);
   c->flops = isfinite(fl) && fl > 0;
-  if (isfinite(c->best_ms)) c->figure = c->flops ? fl / (c->best_ms * 1e-3) / 1e12 : isfinite(by) ? by / (c->best_ms * 1e-3) / 1e9 : NAN;
+  if (isfinite(c->best_ms))
+    c->figure = c->flops ? fl / (c->best_ms * 1e-3) / 1e12 : isfinite(by) ? by / (c->best_ms * 1e-3) / 1e9 : NAN;
   c->seeds = ty->nseeds, c->nfrom = ty->nfrom, c->stalled = ty->stalled;
   memcpy(c->from, ty->from, sizeof c->from);
   for (int k = 0; k < ty->nseeds && ty->best_cfg >= 0; k++) /* a seed, or a runtime sibling of one */
@@ -383,11 +382,14 @@ static int tune_problems(tune_ctx *t, const int *probs, int np, size_t *n_measur
   char note[320];
   if (sweeping && t->o->budget <= 0 && budget == TUNE_DEFAULT_BUDGET) {
     budget *= (long)combos;
-    snprintf(note, sizeof note, " (default for a space this large: --budget %ld --time %d, each proposal measured at "
-             "its %zu runtime values: --no-runtime-sweep)", budget, TUNE_DEFAULT_TIME, combos);
+    snprintf(note, sizeof note,
+             " (default for a space this large: --budget %ld --time %d, each proposal measured at "
+             "its %zu runtime values: --no-runtime-sweep)",
+             budget, TUNE_DEFAULT_TIME, combos);
     dflt = note;
   } else if (sweeping) {
-    snprintf(note, sizeof note, "%s (each proposal measured at its %zu runtime values: --no-runtime-sweep)", dflt, combos);
+    snprintf(note, sizeof note, "%s (each proposal measured at its %zu runtime values: --no-runtime-sweep)", dflt,
+             combos);
     dflt = note;
   }
   strategy_opts sopts;
@@ -433,10 +435,9 @@ static int tune_problems(tune_ctx *t, const int *probs, int np, size_t *n_measur
       snprintf(seeded, sizeof seeded, "; cross-measurement: %zu kernels, the best of every shape tuned", t->nonly[g]);
     } else seed_search(t, &ty[i], sweeping ? combos : 1, seeded, sizeof seeded);
     if (!t->o->quiet && !cross)
-      fprintf(stderr, "problem %s%s: %zu configurations, strategy %s%s%s\n", pkey, t->grp[g].label, count, sname,
-              dflt, seeded);
-    else if (!t->o->quiet)
-      fprintf(stderr, "problem %s%s%s\n", pkey, t->grp[g].label, seeded);
+      fprintf(stderr, "problem %s%s: %zu configurations, strategy %s%s%s\n", pkey, t->grp[g].label, count, sname, dflt,
+              seeded);
+    else if (!t->o->quiet) fprintf(stderr, "problem %s%s%s\n", pkey, t->grp[g].label, seeded);
   }
 
   for (;;) {
@@ -543,7 +544,8 @@ static int energy_pass(tune_ctx *t, int g, int prob, size_t *n_measured, cterr *
   /* the store's records stay where they are while it grows (store_get): view holds across the appends */
   for (size_t j = 0; j < want; j++) done += isfinite(view[j].r->energy_mj) != 0;
   if (!t->o->quiet)
-    fprintf(stderr, "problem %s%s: energy pass over %zu configurations within %.0f %% of the best time (%zu have a figure)\n",
+    fprintf(stderr,
+            "problem %s%s: energy pass over %zu configurations within %.0f %% of the best time (%zu have a figure)\n",
             pkey, tg->label, want, 100 * t->o->energy_within, done);
   for (size_t j = 0; j < want && !interrupted; j++) {
     if (isfinite(view[j].r->energy_mj)) continue; /* it has a figure */
@@ -557,7 +559,8 @@ static int energy_pass(tune_ctx *t, int g, int prob, size_t *n_measured, cterr *
     if (gr == 0 && !t->o->quiet)
       fprintf(stderr, "  %-60s %.4f ms  %s\n", d.rec.config, d.rec.t_median,
               isfinite(d.rec.energy_mj) ? (snprintf(ebuf, sizeof ebuf, "%.4g mJ per launch", d.rec.energy_mj), ebuf)
-                                        : d.rec.message && *d.rec.message ? d.rec.message : "no energy figure");
+              : d.rec.message && *d.rec.message ? d.rec.message
+                                                : "no energy figure");
     record_free(&d.rec);
     if (gr != 0) goto done;
     measured++;
@@ -609,8 +612,9 @@ static int setup_problems(tune_ctx *t, const int *probs, int n, int quiet, cterr
       fprintf(stderr, "problem %s%s: cuBLAS %s %lldx%lldx%lld, %s: %.1f us, %.2f TFLOP/s (the %% cuBLAS reference)\n",
               pkey, t->grp[g].label, space_gemm_type(t->s) == EL_F32 ? "SGEMM" : "GemmEx", (long long)mnk[0],
               (long long)mnk[1], (long long)mnk[2],
-              space_gemm_type(t->s) == EL_F32 ? "strict FP32"
-              : space_gemm_type(t->s) == EL_BF16 ? "BF16 in, FP32 compute" : "FP16 in, FP32 compute",
+              space_gemm_type(t->s) == EL_F32    ? "strict FP32"
+              : space_gemm_type(t->s) == EL_BF16 ? "BF16 in, FP32 compute"
+                                                 : "FP16 in, FP32 compute",
               ms * 1e3, 2.0 * mnk[0] * mnk[1] * mnk[2] / (ms * 1e-3) / 1e12);
     else if (*why)
       fprintf(stderr, "problem %s%s: no cuBLAS baseline (%s): the tables show TFLOP/s without %% cuBLAS\n", pkey,
@@ -633,7 +637,8 @@ static int cross_phase(tune_ctx *t, const int *order, int n, shape_cost *row, in
     row[g].best_ms = INFINITY, row[g].figure = NAN, row[g].prob = -1;
     if (ncand[g]) t->only[g] = cand[g], t->nonly[g] = (size_t)ncand[g], any = 1;
     if (!t->o->quiet)
-      fprintf(stderr, "cross-measurement%s: the best %d kernels of each of the %d shapes, %d distinct, on every shape\n",
+      fprintf(stderr,
+              "cross-measurement%s: the best %d kernels of each of the %d shapes, %d distinct, on every shape\n",
               t->grp[g].label, t->o->cross_top, n, ncand[g]);
   }
   for (int i = 0; i < n && any && !interrupted; i++) {
@@ -729,8 +734,9 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
     if (!o->quiet) {
       char count[32] = "";
       if (eg->ndevices > 1) snprintf(count, sizeof count, " x%d", eg->ndevices);
-      fprintf(stderr, "%s%s (%s, %d SMs, %.0f MiB L2): device-to-device copy %.0f GB/s\n"
-                      "%s: %zu valid configurations of %.0f; records in %s\n",
+      fprintf(stderr,
+              "%s%s (%s, %d SMs, %.0f MiB L2): device-to-device copy %.0f GB/s\n"
+              "%s: %zu valid configurations of %.0f; records in %s\n",
               eg->info.name, count, eg->info.arch, eg->info.sms, eg->info.l2_bytes / 1048576.0, eg->info.copy_gbps,
               space_path(s), configset_count(space_configs(s)), configset_raw_size(space_configs(s)), tg->spath);
     }
@@ -743,9 +749,10 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
   for (int g = 0; g < t.x->ngroups && (t.transfer || cross); g++)
     t.book[g] = shapes_book_new(s, t.grp[g].st, t.template_hash, t.grp[g].ohash);
   if (many && !o->quiet)
-    fprintf(stderr, "%d problems (shapes), in %s order%s%s\n", nsel, t.transfer && !o->listed ? "nearest-first" : "listed",
-            t.transfer ? "; each search seeded with the best kernels of the nearest shapes tuned before it (transfer)" : "",
-            cross ? "; then the cross-measurement" : "");
+    fprintf(
+        stderr, "%d problems (shapes), in %s order%s%s\n", nsel, t.transfer && !o->listed ? "nearest-first" : "listed",
+        t.transfer ? "; each search seeded with the best kernels of the nearest shapes tuned before it (transfer)" : "",
+        cross ? "; then the cross-measurement" : "");
   int nrows = 0, step = many ? 1 : overlap_width(&t, order, nsel);
   for (int i = 0; i < nsel && !interrupted && o->cross != 2; i += step) {
     int n = nsel - i < step ? nsel - i : step; /* problems order[i..i+n) side by side */

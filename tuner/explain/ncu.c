@@ -45,9 +45,9 @@ static const struct {
     [NM_SHINST_LDSM] = {"smsp__sass_inst_executed_op_ldsm.sum", "shared_inst_ldsm"},
 };
 /* the optional metrics, each by a regex that matches nothing (rather than failing) where it is absent */
-#define OPTIONAL_REGEX                                                                  \
-  "regex:sm__pipe_tensor_op_[hg]mma_cycles_active\\.avg\\.pct_of_peak_sustained_active," \
-  "regex:l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm\\.sum,"                     \
+#define OPTIONAL_REGEX                                                                                                 \
+  "regex:sm__pipe_tensor_op_[hg]mma_cycles_active\\.avg\\.pct_of_peak_sustained_active,"                               \
+  "regex:l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm\\.sum,"                                                    \
   "regex:smsp__sass_inst_executed_op_ldsm\\.sum"
 
 #define STALL_PREFIX "smsp__average_warps_issue_stalled_"
@@ -80,9 +80,9 @@ char *ncu_metrics_arg(void) {
 char *ncu_kernel_filter(const char *kernel) {
   const char *p = kernel && kernel[0] == '&' ? kernel + 1 : kernel ? kernel : "";
   while (*p == ' ') p++;
-  size_t end = strcspn(p, "<( ");                  /* template arguments, parameters */
+  size_t end = strcspn(p, "<( "); /* template arguments, parameters */
   const char *base = p;
-  for (const char *q = p; q + 1 < p + end; q++)    /* the last "::" before them: the namespace */
+  for (const char *q = p; q + 1 < p + end; q++) /* the last "::" before them: the namespace */
     if (q[0] == ':' && q[1] == ':') base = q + 2;
   dbuf b;
   dbuf_init(&b);
@@ -108,8 +108,10 @@ static int csv_split(const char *s, size_t n, char *buf, char **f, int maxf) {
       i++;
       while (i < n) {
         if (s[i] == '"' && i + 1 < n && s[i + 1] == '"') buf[o++] = '"', i += 2;
-        else if (s[i] == '"') { i++; break; }
-        else buf[o++] = s[i++];
+        else if (s[i] == '"') {
+          i++;
+          break;
+        } else buf[o++] = s[i++];
       }
     }
     while (i < n && s[i] != ',') buf[o++] = s[i++];
@@ -135,11 +137,13 @@ static double csv_number(const char *s) {
 
 /* Scale to ns and bytes from the units row ("usecond", "Kbyte", ...). */
 static double unit_scale(const char *u) {
-  static const struct { const char *u; double k; } tab[] = {
-      {"ns", 1}, {"nsecond", 1}, {"us", 1e3}, {"usecond", 1e3}, {"ms", 1e6}, {"msecond", 1e6},
-      {"s", 1e9}, {"second", 1e9}, {"Kbyte", 1e3}, {"KB", 1e3}, {"Mbyte", 1e6}, {"MB", 1e6},
-      {"Gbyte", 1e9}, {"GB", 1e9}, {"Tbyte", 1e12}, {"KiB", 1024.0}, {"MiB", 1048576.0},
-      {"GiB", 1073741824.0}};
+  static const struct {
+    const char *u;
+    double k;
+  } tab[] = {{"ns", 1},        {"nsecond", 1},     {"us", 1e3},          {"usecond", 1e3}, {"ms", 1e6},
+             {"msecond", 1e6}, {"s", 1e9},         {"second", 1e9},      {"Kbyte", 1e3},   {"KB", 1e3},
+             {"Mbyte", 1e6},   {"MB", 1e6},        {"Gbyte", 1e9},       {"GB", 1e9},      {"Tbyte", 1e12},
+             {"KiB", 1024.0},  {"MiB", 1048576.0}, {"GiB", 1073741824.0}};
   for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
     if (!strcmp(u, tab[i].u)) return tab[i].k;
   /* other counts rescaled with decimal prefixes when --print-units base was not in force:
@@ -228,10 +232,8 @@ const char *ncu_diagnose(const char *text) {
   if (strstr(text, "LibraryNotLoaded"))
     return "LibraryNotLoaded: ncu could not load its profiling library for this driver (ncu and "
            "the driver do not match, or counters are not exposed here)";
-  if (strstr(text, "No kernels were profiled"))
-    return "No kernels were profiled: the kernel filter matched no launch";
-  if (strstr(text, "ERR_"))
-    return "ncu reported an error (see its output)";
+  if (strstr(text, "No kernels were profiled")) return "No kernels were profiled: the kernel filter matched no launch";
+  if (strstr(text, "ERR_")) return "ncu reported an error (see its output)";
   return NULL;
 }
 
@@ -246,9 +248,13 @@ double ncu_shared_ways(const ncu_metrics *m, int store) {
 }
 
 const char *ncu_limiter(const ncu_metrics *m) {
-  static const struct { ncu_metric k; const char *name; } lim[] = {
-      {NM_LIM_REGS, "registers"}, {NM_LIM_SMEM, "shared memory"}, {NM_LIM_WARPS, "warps (block size)"},
-      {NM_LIM_BLOCKS, "blocks per SM"}};
+  static const struct {
+    ncu_metric k;
+    const char *name;
+  } lim[] = {{NM_LIM_REGS, "registers"},
+             {NM_LIM_SMEM, "shared memory"},
+             {NM_LIM_WARPS, "warps (block size)"},
+             {NM_LIM_BLOCKS, "blocks per SM"}};
   double best = INFINITY;
   const char *name = "";
   for (size_t i = 0; i < sizeof lim / sizeof lim[0]; i++)
@@ -273,7 +279,9 @@ int ncu_top_stalls(const ncu_metrics *m, int *idx, int max) {
 }
 
 const char *ncu_stall_label(const char *r) {
-  static const struct { const char *reason, *label; } tab[] = {
+  static const struct {
+    const char *reason, *label;
+  } tab[] = {
       {"long_scoreboard", "memory dependency (long scoreboard: global/local loads)"},
       {"short_scoreboard", "shared-memory dependency (short scoreboard)"},
       {"barrier", "synchronization (__syncthreads barrier)"},
@@ -312,10 +320,11 @@ void ncu_reading(const ncu_metrics *m, dbuf *o) {
     int bad_ld = ld > 16.5, bad_st = st > 16.5;
     if (bad_ld || bad_st)
       dbuf_printf(o, "; uncoalesced %s: %.1f sectors per request (%.1f %s; 4 is a coalesced warp of floats)",
-                  bad_st && bad_ld ? "loads and stores" : bad_st ? "stores" : "loads", bad_st ? st : ld,
-                  bad_st ? ld : st, bad_st ? "for loads" : "for stores");
-    else
-      dbuf_printf(o, "; coalesced (%.1f ld / %.1f st sectors per request)", ld, st);
+                  bad_st && bad_ld ? "loads and stores"
+                  : bad_st         ? "stores"
+                                   : "loads",
+                  bad_st ? st : ld, bad_st ? ld : st, bad_st ? "for loads" : "for stores");
+    else dbuf_printf(o, "; coalesced (%.1f ld / %.1f st sectors per request)", ld, st);
   }
   /* shared memory: n-way conflicts = wavefronts per shared instruction */
   double wl = ncu_shared_ways(m, 0), ws = ncu_shared_ways(m, 1);
@@ -347,7 +356,8 @@ void ncu_reading(const ncu_metrics *m, dbuf *o) {
   double th = m->v[NM_TENSOR_HMMA], tg = m->v[NM_TENSOR_GMMA];
   if (isfinite(tg) && tg >= 1) dbuf_printf(o, "; tensor pipe (wgmma) %.0f %% of peak", tg);
   else if (isfinite(th) && th >= 1) dbuf_printf(o, "; tensor pipe (mma.sync) %.0f %% of peak", th);
-  double sp = (isfinite(m->v[NM_LOCAL_LD]) ? m->v[NM_LOCAL_LD] : 0) + (isfinite(m->v[NM_LOCAL_ST]) ? m->v[NM_LOCAL_ST] : 0);
+  double sp =
+      (isfinite(m->v[NM_LOCAL_LD]) ? m->v[NM_LOCAL_LD] : 0) + (isfinite(m->v[NM_LOCAL_ST]) ? m->v[NM_LOCAL_ST] : 0);
   if (sp > 0) dbuf_printf(o, "; register spilling: %.0f local-memory sectors", sp);
   int top[2], nt = ncu_top_stalls(m, top, 2);
   for (int i = 0; i < nt; i++)

@@ -18,40 +18,40 @@
 
 /* The metrics cutune asks for, by index. Values are in ncu's base units (ns, bytes, %, counts). */
 typedef enum {
-  NM_DURATION_NS,   /* gpu__time_duration.sum */
-  NM_DRAM_PCT,      /* dram__throughput.avg.pct_of_peak_sustained_elapsed */
-  NM_DRAM_READ,     /* dram__bytes_read.sum */
-  NM_DRAM_WRITE,    /* dram__bytes_write.sum */
-  NM_SM_PCT,        /* sm__throughput.avg.pct_of_peak_sustained_elapsed */
-  NM_L1_HIT,        /* l1tex__t_sector_hit_rate.pct */
-  NM_L2_HIT,        /* lts__t_sector_hit_rate.pct */
-  NM_BANK_LD,       /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum */
-  NM_BANK_ST,       /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum */
-  NM_WAVES_LD,      /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum */
-  NM_WAVES_ST,      /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum */
-  NM_SHINST_LD,     /* smsp__inst_executed_op_shared_ld.sum */
-  NM_SHINST_ST,     /* smsp__inst_executed_op_shared_st.sum */
-  NM_OCC_ACHIEVED,  /* sm__warps_active.avg.pct_of_peak_sustained_active */
-  NM_OCC_THEORY,    /* sm__maximum_warps_per_active_cycle_pct */
-  NM_LIM_REGS,      /* launch__occupancy_limit_registers (blocks per SM) */
-  NM_LIM_SMEM,      /* launch__occupancy_limit_shared_mem */
-  NM_LIM_WARPS,     /* launch__occupancy_limit_warps */
-  NM_LIM_BLOCKS,    /* launch__occupancy_limit_blocks */
-  NM_REGS,          /* launch__registers_per_thread */
-  NM_SMEM_BLOCK,    /* launch__shared_mem_per_block_static */
-  NM_BLOCK_SIZE,    /* launch__block_size */
-  NM_GRID_SIZE,     /* launch__grid_size */
-  NM_LOCAL_LD,      /* l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum (spills and local arrays) */
-  NM_LOCAL_ST,      /* l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum */
-  NM_GLD_SECTORS,   /* l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum */
-  NM_GLD_REQUESTS,  /* l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum */
-  NM_GST_SECTORS,   /* l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum */
-  NM_GST_REQUESTS,  /* l1tex__t_requests_pipe_lsu_mem_global_op_st.sum */
+  NM_DURATION_NS,  /* gpu__time_duration.sum */
+  NM_DRAM_PCT,     /* dram__throughput.avg.pct_of_peak_sustained_elapsed */
+  NM_DRAM_READ,    /* dram__bytes_read.sum */
+  NM_DRAM_WRITE,   /* dram__bytes_write.sum */
+  NM_SM_PCT,       /* sm__throughput.avg.pct_of_peak_sustained_elapsed */
+  NM_L1_HIT,       /* l1tex__t_sector_hit_rate.pct */
+  NM_L2_HIT,       /* lts__t_sector_hit_rate.pct */
+  NM_BANK_LD,      /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum */
+  NM_BANK_ST,      /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum */
+  NM_WAVES_LD,     /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum */
+  NM_WAVES_ST,     /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum */
+  NM_SHINST_LD,    /* smsp__inst_executed_op_shared_ld.sum */
+  NM_SHINST_ST,    /* smsp__inst_executed_op_shared_st.sum */
+  NM_OCC_ACHIEVED, /* sm__warps_active.avg.pct_of_peak_sustained_active */
+  NM_OCC_THEORY,   /* sm__maximum_warps_per_active_cycle_pct */
+  NM_LIM_REGS,     /* launch__occupancy_limit_registers (blocks per SM) */
+  NM_LIM_SMEM,     /* launch__occupancy_limit_shared_mem */
+  NM_LIM_WARPS,    /* launch__occupancy_limit_warps */
+  NM_LIM_BLOCKS,   /* launch__occupancy_limit_blocks */
+  NM_REGS,         /* launch__registers_per_thread */
+  NM_SMEM_BLOCK,   /* launch__shared_mem_per_block_static */
+  NM_BLOCK_SIZE,   /* launch__block_size */
+  NM_GRID_SIZE,    /* launch__grid_size */
+  NM_LOCAL_LD,     /* l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum (spills and local arrays) */
+  NM_LOCAL_ST,     /* l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum */
+  NM_GLD_SECTORS,  /* l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum */
+  NM_GLD_REQUESTS, /* l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum */
+  NM_GST_SECTORS,  /* l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum */
+  NM_GST_REQUESTS, /* l1tex__t_requests_pipe_lsu_mem_global_op_st.sum */
   /* optional: asked for by a regex (see ncu_metric_optional), NAN where the GPU has no such pipe */
-  NM_TENSOR_HMMA,   /* sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active (mma.sync) */
-  NM_TENSOR_GMMA,   /* sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active (wgmma, sm_90) */
-  NM_WAVES_LDSM,    /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum (ldmatrix) */
-  NM_SHINST_LDSM,   /* smsp__sass_inst_executed_op_ldsm.sum */
+  NM_TENSOR_HMMA, /* sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active (mma.sync) */
+  NM_TENSOR_GMMA, /* sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active (wgmma, sm_90) */
+  NM_WAVES_LDSM,  /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum (ldmatrix) */
+  NM_SHINST_LDSM, /* smsp__sass_inst_executed_op_ldsm.sum */
   NM_COUNT
 } ncu_metric;
 
@@ -103,9 +103,9 @@ int ncu_parse_csv(const char *text, size_t n, int row, ncu_metrics *out, cterr *
 const char *ncu_diagnose(const char *text);
 
 /* Derived figures: NAN when an input is missing. */
-double ncu_sectors_per_request(const ncu_metrics *m, int store);   /* global ld (0) / st (1) */
-double ncu_shared_ways(const ncu_metrics *m, int store);           /* wavefronts per shared instruction */
-const char *ncu_limiter(const ncu_metrics *m);                     /* "registers", "shared memory", ... */
+double ncu_sectors_per_request(const ncu_metrics *m, int store); /* global ld (0) / st (1) */
+double ncu_shared_ways(const ncu_metrics *m, int store);         /* wavefronts per shared instruction */
+const char *ncu_limiter(const ncu_metrics *m);                   /* "registers", "shared memory", ... */
 
 /* The top stall reasons, largest first: fills idx (indices into m->stall), returns how many
  * (at most max; "selected", which is issuing, not stalling, is left out). */

@@ -64,7 +64,8 @@ void san_parse(san_tool t, const char *text, int exit_status, san_verdict *v) {
         seen = 1;
         total += (e + w) > a ? e + w : a;
       }
-    } else if (sscanf(q, "%ld error", &e) == 1 && strncmp(strchr(q, ' ') ? strchr(q, ' ') : q, " errors were not", 16)) {
+    } else if (sscanf(q, "%ld error", &e) == 1 &&
+               strncmp(strchr(q, ' ') ? strchr(q, ' ') : q, " errors were not", 16)) {
       seen = 1;
       total += e;
     }
@@ -80,8 +81,7 @@ void san_parse(san_tool t, const char *text, int exit_status, san_verdict *v) {
       int frame = !strncmp(body, "at ", 3) || !strncmp(body, "by thread", 9) || !strncmp(body, "Host Frame", 10) ||
                   !strncmp(body, "Saved host", 10) || !strncmp(body, "Address", 7) || !strncmp(body, "and ", 4) ||
                   !strncmp(body, "Access", 6);
-      if (body[0] && !frame && strncmp(body, "COMPUTE-SANITIZER", 17) && !strstr(body, "SUMMARY") &&
-          !v->finding[0]) {
+      if (body[0] && !frame && strncmp(body, "COMPUTE-SANITIZER", 17) && !strstr(body, "SUMMARY") && !v->finding[0]) {
         snprintf(v->finding, sizeof v->finding, "%s", body);
         /* add the location line that follows ("at planted_oob+0x100 in faulty.cu:14") */
         if (e) {

@@ -15,16 +15,16 @@
 typedef enum { SAN_MEMCHECK = 0, SAN_RACECHECK, SAN_INITCHECK, SAN_NTOOLS } san_tool;
 typedef enum { SAN_CLEAN = 0, SAN_FLAGGED, SAN_ERROR } san_status;
 
-const char *san_tool_name(san_tool t);        /* "memcheck" */
-int san_tool_parse(const char *s);            /* index or -1 */
-const char *san_status_name(san_status s);    /* "clean" | "flagged" | "error" */
-int san_status_parse(const char *s);          /* index or -1 */
+const char *san_tool_name(san_tool t);     /* "memcheck" */
+int san_tool_parse(const char *s);         /* index or -1 */
+const char *san_status_name(san_status s); /* "clean" | "flagged" | "error" */
+int san_status_parse(const char *s);       /* index or -1 */
 
 typedef struct san_verdict {
   san_tool tool;
   san_status status;
-  long errors;        /* errors (memcheck, initcheck) or hazards (racecheck, errors + warnings) */
-  char finding[512];  /* the first report, e.g. "Invalid __global__ write of size 4 bytes at
+  long errors;       /* errors (memcheck, initcheck) or hazards (racecheck, errors + warnings) */
+  char finding[512]; /* the first report, e.g. "Invalid __global__ write of size 4 bytes at
                          planted_oob+0x100 in faulty.cu:14 (out of bounds, 1 bytes after ...)" */
 } san_verdict;
 

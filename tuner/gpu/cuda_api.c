@@ -23,17 +23,17 @@ const cuda_api *cuda_api_load(cterr *err) {
       snprintf(api_error, sizeof api_error, "no CUDA driver: libcuda.so.1 not found (%s)", why ? why : "dlopen failed");
     } else {
       int ok = 1;
-#define CUDA_API_RESOLVE(name)                                                                     \
-  if (ok) {                                                                                        \
-    void *p = dlsym(h, STR(name));                                                                 \
-    if (!p) {                                                                                      \
-      snprintf(api_error, sizeof api_error,                                                        \
-               "CUDA driver too old: libcuda.so.1 lacks %s (cutune is built against CUDA %d.%d)", \
-               STR(name), CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);                          \
-      ok = 0;                                                                                      \
-    } else {                                                                                       \
-      memcpy(&api.name, &p, sizeof p); /* object to function pointer without a cast warning */    \
-    }                                                                                              \
+#define CUDA_API_RESOLVE(name)                                                                                         \
+  if (ok) {                                                                                                            \
+    void *p = dlsym(h, STR(name));                                                                                     \
+    if (!p) {                                                                                                          \
+      snprintf(api_error, sizeof api_error,                                                                            \
+               "CUDA driver too old: libcuda.so.1 lacks %s (cutune is built against CUDA %d.%d)", STR(name),           \
+               CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);                                                         \
+      ok = 0;                                                                                                          \
+    } else {                                                                                                           \
+      memcpy(&api.name, &p, sizeof p); /* object to function pointer without a cast warning */                         \
+    }                                                                                                                  \
   }
       CUDA_API_FUNCS(CUDA_API_RESOLVE)
 #undef CUDA_API_RESOLVE
@@ -57,15 +57,13 @@ const char *cuda_errstr(CUresult r) {
     if (api.cuGetErrorName(r, &name) != CUDA_SUCCESS) name = NULL;
     if (api.cuGetErrorString(r, &text) != CUDA_SUCCESS) text = NULL;
   }
-  if (name && text)
-    snprintf(buf, sizeof buf, "%s (%s)", name, text);
-  else
-    snprintf(buf, sizeof buf, "CUDA error %d", (int)r);
+  if (name && text) snprintf(buf, sizeof buf, "%s (%s)", name, text);
+  else snprintf(buf, sizeof buf, "CUDA error %d", (int)r);
   return buf;
 }
 
 /* ---- NVML: the few prototypes cutune needs, declared here (no nvml.h is installed) ---- */
-typedef int nvml_ret;          /* nvmlReturn_t; 0 = NVML_SUCCESS */
+typedef int nvml_ret;                    /* nvmlReturn_t; 0 = NVML_SUCCESS */
 typedef struct nvml_opaque *nvml_handle; /* nvmlDevice_t */
 enum { NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2, NVML_TEMPERATURE_GPU = 0 };
 
@@ -85,10 +83,10 @@ struct nvml_dev {
 };
 
 static void *sym(void *h, const char *name) { return h ? dlsym(h, name) : NULL; }
-#define NVSYM(field, name)                 \
-  do {                                     \
-    void *p_ = sym(h, name);               \
-    memcpy(&nv.field, &p_, sizeof p_);     \
+#define NVSYM(field, name)                                                                                             \
+  do {                                                                                                                 \
+    void *p_ = sym(h, name);                                                                                           \
+    memcpy(&nv.field, &p_, sizeof p_);                                                                                 \
   } while (0)
 
 static int nvml_load(void) {

@@ -18,17 +18,49 @@
 
 #include "base/util.h"
 
-#define CUDA_API_FUNCS(X)                                                                     \
-  X(cuInit) X(cuDriverGetVersion) X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGetCount)   \
-  X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceGetUuid) X(cuDeviceGetAttribute)                \
-  X(cuDeviceTotalMem) X(cuDeviceGetPCIBusId) X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxSetFlags) \
-  X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuCtxSynchronize) X(cuMemAlloc)          \
-  X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoD) X(cuMemcpyDtoDAsync)          \
-  X(cuMemsetD8Async) X(cuMemsetD32Async) X(cuModuleLoadData) X(cuModuleUnload)                \
-  X(cuModuleGetFunction) X(cuModuleGetGlobal) X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuLaunchKernel)       \
-  X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuEventCreate)              \
-  X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuEventDestroy)            \
+/* clang-format off: an X-macro list, one entry a line */
+#define CUDA_API_FUNCS(X)                                                                                              \
+  X(cuInit)                                                                                                            \
+  X(cuDriverGetVersion)                                                                                                \
+  X(cuGetErrorName)                                                                                                    \
+  X(cuGetErrorString)                                                                                                  \
+  X(cuDeviceGetCount)                                                                                                  \
+  X(cuDeviceGet)                                                                                                       \
+  X(cuDeviceGetName)                                                                                                   \
+  X(cuDeviceGetUuid)                                                                                                   \
+  X(cuDeviceGetAttribute)                                                                                              \
+  X(cuDeviceTotalMem)                                                                                                  \
+  X(cuDeviceGetPCIBusId)                                                                                               \
+  X(cuDevicePrimaryCtxRetain)                                                                                          \
+  X(cuDevicePrimaryCtxSetFlags)                                                                                        \
+  X(cuDevicePrimaryCtxRelease)                                                                                         \
+  X(cuCtxSetCurrent)                                                                                                   \
+  X(cuCtxSynchronize)                                                                                                  \
+  X(cuMemAlloc)                                                                                                        \
+  X(cuMemFree)                                                                                                         \
+  X(cuMemcpyHtoD)                                                                                                      \
+  X(cuMemcpyDtoH)                                                                                                      \
+  X(cuMemcpyDtoD)                                                                                                      \
+  X(cuMemcpyDtoDAsync)                                                                                                 \
+  X(cuMemsetD8Async)                                                                                                   \
+  X(cuMemsetD32Async)                                                                                                  \
+  X(cuModuleLoadData)                                                                                                  \
+  X(cuModuleUnload)                                                                                                    \
+  X(cuModuleGetFunction)                                                                                               \
+  X(cuModuleGetGlobal)                                                                                                 \
+  X(cuFuncGetAttribute)                                                                                                \
+  X(cuFuncSetAttribute)                                                                                                \
+  X(cuLaunchKernel)                                                                                                    \
+  X(cuStreamCreate)                                                                                                    \
+  X(cuStreamDestroy)                                                                                                   \
+  X(cuStreamSynchronize)                                                                                               \
+  X(cuEventCreate)                                                                                                     \
+  X(cuEventRecord)                                                                                                     \
+  X(cuEventSynchronize)                                                                                                \
+  X(cuEventElapsedTime)                                                                                                \
+  X(cuEventDestroy)                                                                                                    \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
+/* clang-format on */
 
 #define CUDA_API_FIELD(name) __typeof__(&name) name;
 typedef struct cuda_api {
@@ -49,9 +81,9 @@ const char *cuda_errstr(CUresult r);
 /* NVML, optional. */
 typedef struct nvml_dev nvml_dev;
 typedef struct nvml_sample {
-  double sm_mhz, mem_mhz;   /* NAN if unknown */
-  int64_t reasons;          /* clocks event (throttle) reasons bitmask, -1 if unknown */
-  double temp_c;            /* NAN if unknown */
+  double sm_mhz, mem_mhz; /* NAN if unknown */
+  int64_t reasons;        /* clocks event (throttle) reasons bitmask, -1 if unknown */
+  double temp_c;          /* NAN if unknown */
 } nvml_sample;
 
 /* uuid as "GPU-xxxxxxxx-...", pci_bus as "0000:19:00.0"; either may be NULL. NULL when NVML

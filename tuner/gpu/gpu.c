@@ -21,7 +21,6 @@
 #include "gpu_wire.h"
 #include "base/proc.h"
 
-
 #define ERRTAIL 2048
 #define START_TIMEOUT_S 120.0 /* CUDA init + the copy-bandwidth measurement */
 #define SETUP_TIMEOUT_S 600.0 /* host-side random fill of GB-sized inputs + the reference */
@@ -127,7 +126,10 @@ static int recv_bytes(gpu *g, void *p, size_t n, double deadline) {
       char buf[1024];
       ssize_t k = read(g->pr.err, buf, sizeof buf);
       if (k > 0) errtail_add(g, buf, (size_t)k);
-      else if (k == 0) { close(g->pr.err); g->pr.err = -1; }
+      else if (k == 0) {
+        close(g->pr.err);
+        g->pr.err = -1;
+      }
     }
     if (pf[0].revents & (POLLIN | POLLHUP | POLLERR)) {
       ssize_t k = read(g->pr.from, c, n);
@@ -190,10 +192,12 @@ static int worker_hello(gpu *g, gpu_device_info *info, cterr *err) {
   } else {
     char why[1024];
     if (r == -2) describe_death(g, 1, why, sizeof why);
-    else if (r == -3) { snprintf(why, sizeof why, "%.900s", err->msg); worker_reap(g, 1, NULL, 0); }
-    else describe_death(g, 0, why, sizeof why);
-    cterr_set(err, "GPU worker for device %d did not start%s: %s", g->ordinal,
-              r == -2 ? " within its time limit" : "", why);
+    else if (r == -3) {
+      snprintf(why, sizeof why, "%.900s", err->msg);
+      worker_reap(g, 1, NULL, 0);
+    } else describe_death(g, 0, why, sizeof why);
+    cterr_set(err, "GPU worker for device %d did not start%s: %s", g->ordinal, r == -2 ? " within its time limit" : "",
+              why);
   }
   dbuf_free(&p);
   return rc;
@@ -346,10 +350,12 @@ int gpu_setup_at(gpu *g, int slot, const gpu_problem *p, cterr *err) {
   if (g->nq) return cterr_set(err, "gpu_setup: %d jobs not collected", g->nq);
   if (slot < 0 || slot >= GPU_PROBLEMS)
     return cterr_set(err, "gpu_setup: problem slot %d (0 to %d)", slot, GPU_PROBLEMS - 1);
-  if (p->nargs < 0 || p->nargs > MAX_ARGS) return cterr_set(err, "gpu_setup: %d arguments (at most %d)", p->nargs, MAX_ARGS);
+  if (p->nargs < 0 || p->nargs > MAX_ARGS)
+    return cterr_set(err, "gpu_setup: %d arguments (at most %d)", p->nargs, MAX_ARGS);
   if (!p->unchecked && !p->ref_per_config && (!p->ref_cubin || !p->ref_kernel))
     return cterr_set(err, "gpu_setup: the reference cubin and kernel name are required");
-  if (p->nsyms < 0 || p->nsyms > MAX_SYMBOLS) return cterr_set(err, "gpu_setup: %d symbols (at most %d)", p->nsyms, MAX_SYMBOLS);
+  if (p->nsyms < 0 || p->nsyms > MAX_SYMBOLS)
+    return cterr_set(err, "gpu_setup: %d symbols (at most %d)", p->nsyms, MAX_SYMBOLS);
   for (int k = 0; k < GPU_PROBLEMS; k++) {
     if (k != slot && slot != 0) continue; /* slot 0: a new set, the others dropped */
     g->ps[k].have = 0;
@@ -647,7 +653,10 @@ int gpu_wait_any(gpu *const *gs, int n, int timeout_ms) {
       char buf[1024];
       ssize_t got = read(g->pr.err, buf, sizeof buf);
       if (got > 0) errtail_add(g, buf, (size_t)got);
-      else if (got == 0) { close(g->pr.err); g->pr.err = -1; }
+      else if (got == 0) {
+        close(g->pr.err);
+        g->pr.err = -1;
+      }
     }
     if (now_seconds() >= until) return -1;
   }

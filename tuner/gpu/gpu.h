@@ -20,9 +20,9 @@
 typedef struct gpu_device_info {
   char name[128];
   char uuid[64];
-  char cc[8];       /* "9.0" */
-  char arch[8];     /* "sm_90" */
-  char driver[32];  /* "13.0" (driver API version) */
+  char cc[8];      /* "9.0" */
+  char arch[8];    /* "sm_90" */
+  char driver[32]; /* "13.0" (driver API version) */
   int sms;
   int l2_bytes;
   int64_t mem_bytes;
@@ -59,12 +59,12 @@ typedef struct gpu_problem {
   int nsyms;           /* symbols filled in every module the worker loads (the reference's too) */
   symspec syms[MAX_SYMBOLS];
   const void *symdata[MAX_SYMBOLS]; /* SYMSRC_DATA: syms[k].data_len bytes */
-  int unchecked;       /* timing only: no reference (ref_cubin may be NULL), nothing compared */
-  int ref_per_config;  /* the reference is run from each job's own module (gpu_job.ref_kernel) */
-  const void *check_cubin; /* the user's check kernel (NULL: the built-in checks), its lowered name */
+  int unchecked;                    /* timing only: no reference (ref_cubin may be NULL), nothing compared */
+  int ref_per_config;               /* the reference is run from each job's own module (gpu_job.ref_kernel) */
+  const void *check_cubin;          /* the user's check kernel (NULL: the built-in checks), its lowered name */
   size_t check_cubin_len;
   const char *check_kernel;
-  int ref_nargs;       /* the reference's arguments (indices into args); 0: all, in order */
+  int ref_nargs; /* the reference's arguments (indices into args); 0: all, in order */
   int8_t ref_arg[MAX_ARGS];
 } gpu_problem;
 int gpu_setup(gpu *g, const gpu_problem *p, cterr *err);
@@ -95,19 +95,19 @@ typedef struct gpu_job {
   size_t cubin_len;
   const char *kernel;
   launch_geom geom;
-  double timeout_s;     /* wall-clock limit for load+check+timing */
-  double best_ms;       /* best median so far on this problem (NAN if none): who is a contender */
+  double timeout_s; /* wall-clock limit for load+check+timing */
+  double best_ms;   /* best median so far on this problem (NAN if none): who is a contender */
   int min_samples, max_samples;
   int min_samples_fixed; /* 0: min_samples may shrink (to 5 at least) where they would take > 25 ms */
-  double target_rse;    /* stop once the relative standard error of the mean is below this (0.005) */
-  int want_energy;      /* > 0: then energy per launch over a window of this many ms (NVML) */
-  int isolated_samples; /* > 0: a contender (within 5 % of best_ms, or no best yet) also gets its
+  double target_rse;     /* stop once the relative standard error of the mean is below this (0.005) */
+  int want_energy;       /* > 0: then energy per launch over a window of this many ms (NVML) */
+  int isolated_samples;  /* > 0: a contender (within 5 % of best_ms, or no best yet) also gets its
                            isolated per-launch time (record t_isolated): that many single launches
                            (fewer when they would take more than ~15 ms, 5 at least), each after a
                            read-only L2 flush, timed one by one */
-  int nargvals;         /* scalars of this configuration (runtime parameters: space_config_args) */
+  int nargvals;          /* scalars of this configuration (runtime parameters: space_config_args) */
   argval argvals[MAX_ARGVALS];
-  int ntmaps;           /* tensor maps of this configuration (ct.tensormap: space_config_tmaps) */
+  int ntmaps; /* tensor maps of this configuration (ct.tensormap: space_config_tmaps) */
   tmapspec tmaps[MAX_TMAPS];
   /* a reference run from this job's module (gpu_problem.ref_per_config): its kernel's lowered name,
    * geometry and key (the worker runs it again only when the key differs from its last run's) */

@@ -24,8 +24,8 @@ int wire_check_header(const unsigned char hdr[16], uint32_t *type, uint64_t *len
     return cterr_set(err, "GPU worker protocol: bad frame magic 0x%08x (expected 0x%08x): stray output on the pipe?",
                      magic, WIRE_MAGIC);
   if (*len > WIRE_MAX_PAYLOAD)
-    return cterr_set(err, "GPU worker protocol: frame of %llu bytes (at most %llu expected)",
-                     (unsigned long long)*len, (unsigned long long)WIRE_MAX_PAYLOAD);
+    return cterr_set(err, "GPU worker protocol: frame of %llu bytes (at most %llu expected)", (unsigned long long)*len,
+                     (unsigned long long)WIRE_MAX_PAYLOAD);
   return 0;
 }
 
@@ -54,8 +54,8 @@ static int read_all(int fd, void *p, size_t n, cterr *err) {
   return 0;
 }
 
-int wire_write(int fd, uint32_t type, const void *a, size_t alen, const void *b, size_t blen,
-               const void *c, size_t clen, cterr *err) {
+int wire_write(int fd, uint32_t type, const void *a, size_t alen, const void *b, size_t blen, const void *c,
+               size_t clen, cterr *err) {
   unsigned char hdr[16];
   wire_make_header(hdr, type, (uint64_t)alen + blen + clen);
   if (write_all(fd, hdr, sizeof hdr, err)) return -1;

@@ -48,15 +48,15 @@ typedef struct wire_setup {
   double tolerance;
   launch_geom ref_geom;
   double bytes, flops;
-  int64_t sgemm[3];    /* M, N, K of the cuBLAS SGEMM baseline; 0: none */
-  int32_t gemm_type;   /* its inputs' elemtype: EL_F32 (cublasSgemm), EL_BF16 or EL_F16 (cublasGemmEx) */
+  int64_t sgemm[3];        /* M, N, K of the cuBLAS SGEMM baseline; 0: none */
+  int32_t gemm_type;       /* its inputs' elemtype: EL_F32 (cublasSgemm), EL_BF16 or EL_F16 (cublasGemmEx) */
   int32_t baselines_known; /* a restarted worker's setup: the coordinator keeps the copy and cuBLAS
                               figures of the first, so they are not measured again */
-  int32_t nsyms;       /* symbols: their SYMSRC_DATA bytes follow the cubin, in order */
+  int32_t nsyms;           /* symbols: their SYMSRC_DATA bytes follow the cubin, in order */
   symspec syms[MAX_SYMBOLS];
-  int32_t unchecked;      /* timing only: no reference run, nothing compared */
-  int32_t ref_per_config; /* the reference comes with each job (wire_job.ref_kernel) */
-  int32_t ref_nargs;      /* the reference's arguments (0: all, in order) */
+  int32_t unchecked;         /* timing only: no reference run, nothing compared */
+  int32_t ref_per_config;    /* the reference comes with each job (wire_job.ref_kernel) */
+  int32_t ref_nargs;         /* the reference's arguments (0: all, in order) */
   uint32_t check_kernel_len; /* the user's check kernel: its name and cubin follow the reference's */
   uint64_t check_cubin_len;
   int8_t ref_arg[MAX_ARGS];
@@ -66,8 +66,8 @@ typedef struct wire_setup {
 
 /* MSG_SETUP_OK's payload: the problem's reference figures. */
 typedef struct wire_setup_ok {
-  double copy_gbps;    /* a device-to-device copy of the problem's bytes; NAN: the large copy stands */
-  double sgemm_ms;     /* the cuBLAS SGEMM baseline; NAN: not asked for, or unavailable (sgemm_why) */
+  double copy_gbps; /* a device-to-device copy of the problem's bytes; NAN: the large copy stands */
+  double sgemm_ms;  /* the cuBLAS SGEMM baseline; NAN: not asked for, or unavailable (sgemm_why) */
   char sgemm_why[200];
 } wire_setup_ok;
 
@@ -77,15 +77,15 @@ typedef struct wire_job {
   double timeout_s, best_ms, target_rse;
   int32_t min_samples, max_samples, want_energy;
   int32_t min_samples_fixed; /* 0: fewer (5 at least) where min_samples launches would take > 25 ms */
-  int32_t isolated_samples; /* > 0: also time that many single launches after a clean L2 (contenders) */
-  int32_t nargvals;         /* scalars that replace the setup's for this job (runtime parameters) */
+  int32_t isolated_samples;  /* > 0: also time that many single launches after a clean L2 (contenders) */
+  int32_t nargvals;          /* scalars that replace the setup's for this job (runtime parameters) */
   argval argvals[MAX_ARGVALS];
-  int32_t ntmaps;           /* tensor maps the worker encodes for this job (ARG_TENSORMAP arguments) */
+  int32_t ntmaps; /* tensor maps the worker encodes for this job (ARG_TENSORMAP arguments) */
   tmapspec tmaps[MAX_TMAPS];
   char ref_kernel[GPU_NAME_MAX]; /* a reference in this job's module ("": none), its geometry and key */
   launch_geom ref_geom;
   uint64_t ref_key;
-  int32_t nlaunches;        /* a sequence (0: the kernel alone, all arguments in order) */
+  int32_t nlaunches; /* a sequence (0: the kernel alone, all arguments in order) */
   launch_step launches[MAX_LAUNCHES];
   double race_ms, race_margin; /* racing (gpu_job): the reference and the margin; race_ms NAN: off */
   int32_t race_samples;
@@ -105,17 +105,17 @@ typedef struct wire_result {
   double sm_clock_mhz, mem_clock_mhz, temperature_c;
   int64_t throttle_reasons;
   int32_t flush_l2, batch; /* how it was timed: L2 flushed before each launch; launches per event pair */
-  double t_isolated;        /* median of single launches after a read-only L2 flush less t_iso_floor, ms; NAN: not measured */
-  double t_iso_floor;       /* the event pair's floor subtracted from it (an empty kernel timed alike), ms */
-  double measure_ms;        /* the worker's wall time on the job: load, check, timing, unload */
+  double t_isolated;  /* median of single launches after a read-only L2 flush less t_iso_floor, ms; NAN: not measured */
+  double t_iso_floor; /* the event pair's floor subtracted from it (an empty kernel timed alike), ms */
+  double measure_ms;  /* the worker's wall time on the job: load, check, timing, unload */
   double load_ms, check_ms, timing_ms, isolated_ms; /* where measure_ms went (record.h) */
   double t_raced;        /* raced: the bound every sample exceeded (record.h); NAN: timed in full */
   int32_t module_reused; /* 1: the module was already loaded (a sibling's: the same cubin) */
 } wire_result;
 
 /* Blocking, whole-frame I/O for the worker. 0, or -1 (EOF or error) with err filled. */
-int wire_write(int fd, uint32_t type, const void *a, size_t alen, const void *b, size_t blen,
-               const void *c, size_t clen, cterr *err);
+int wire_write(int fd, uint32_t type, const void *a, size_t alen, const void *b, size_t blen, const void *c,
+               size_t clen, cterr *err);
 int wire_read(int fd, uint32_t *type, dbuf *payload, cterr *err);
 
 /* Header validation shared by both ends: 0, or -1 with err. */

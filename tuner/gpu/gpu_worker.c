@@ -21,11 +21,15 @@ static worker W;
 
 int wk_elsize(elemtype t) {
   switch (t) {
-    case EL_F32: case EL_I32: case EL_U32: return 4;
-    case EL_F64: case EL_I64: return 8;
-    case EL_U8: return 1;
-    case EL_F16: case EL_BF16: return 2;
-    default: return 0;
+  case EL_F32:
+  case EL_I32:
+  case EL_U32: return 4;
+  case EL_F64:
+  case EL_I64: return 8;
+  case EL_U8: return 1;
+  case EL_F16:
+  case EL_BF16: return 2;
+  default: return 0;
   }
 }
 
@@ -82,14 +86,31 @@ static void fill_chunk(const argspec *a, rng *r, int64_t start, int64_t n, unsig
       v = (double)iv;
     }
     switch (a->type) {
-      case EL_F32: { float f = (float)v; memcpy(out + 4 * k, &f, 4); break; }
-      case EL_F64: memcpy(out + 8 * k, &v, 8); break;
-      case EL_F16: { uint16_t h = f2h((float)v); memcpy(out + 2 * k, &h, 2); break; }
-      case EL_BF16: { uint16_t h = f2bf((float)v); memcpy(out + 2 * k, &h, 2); break; }
-      case EL_I32: case EL_U32: { uint32_t u = (uint32_t)iv; memcpy(out + 4 * k, &u, 4); break; }
-      case EL_I64: memcpy(out + 8 * k, &iv, 8); break;
-      case EL_U8: out[k] = (unsigned char)iv; break;
-      default: break;
+    case EL_F32: {
+      float f = (float)v;
+      memcpy(out + 4 * k, &f, 4);
+      break;
+    }
+    case EL_F64: memcpy(out + 8 * k, &v, 8); break;
+    case EL_F16: {
+      uint16_t h = f2h((float)v);
+      memcpy(out + 2 * k, &h, 2);
+      break;
+    }
+    case EL_BF16: {
+      uint16_t h = f2bf((float)v);
+      memcpy(out + 2 * k, &h, 2);
+      break;
+    }
+    case EL_I32:
+    case EL_U32: {
+      uint32_t u = (uint32_t)iv;
+      memcpy(out + 4 * k, &u, 4);
+      break;
+    }
+    case EL_I64: memcpy(out + 8 * k, &iv, 8); break;
+    case EL_U8: out[k] = (unsigned char)iv; break;
+    default: break;
     }
   }
 }
@@ -148,14 +169,31 @@ static int upload_arg(worker *w, int i, const argspec *a, uint64_t seed, cterr *
 /* A scalar argument's bytes as the kernel takes them; -1 for an unknown type. */
 static int set_scalar(wk_arg *d, elemtype type, int64_t ival, double fval) {
   switch (type) {
-    case EL_F32: { float f = (float)fval; memcpy(d->scalar, &f, 4); break; }
-    case EL_F64: memcpy(d->scalar, &fval, 8); break;
-    case EL_F16: { uint16_t h = f2h((float)fval); memcpy(d->scalar, &h, 2); break; }
-    case EL_BF16: { uint16_t h = f2bf((float)fval); memcpy(d->scalar, &h, 2); break; }
-    case EL_I32: case EL_U32: { uint32_t u = (uint32_t)ival; memcpy(d->scalar, &u, 4); break; }
-    case EL_I64: memcpy(d->scalar, &ival, 8); break;
-    case EL_U8: d->scalar[0] = (unsigned char)ival; break;
-    default: return -1;
+  case EL_F32: {
+    float f = (float)fval;
+    memcpy(d->scalar, &f, 4);
+    break;
+  }
+  case EL_F64: memcpy(d->scalar, &fval, 8); break;
+  case EL_F16: {
+    uint16_t h = f2h((float)fval);
+    memcpy(d->scalar, &h, 2);
+    break;
+  }
+  case EL_BF16: {
+    uint16_t h = f2bf((float)fval);
+    memcpy(d->scalar, &h, 2);
+    break;
+  }
+  case EL_I32:
+  case EL_U32: {
+    uint32_t u = (uint32_t)ival;
+    memcpy(d->scalar, &u, 4);
+    break;
+  }
+  case EL_I64: memcpy(d->scalar, &ival, 8); break;
+  case EL_U8: d->scalar[0] = (unsigned char)ival; break;
+  default: return -1;
   }
   return 0;
 }
@@ -170,7 +208,8 @@ static int job_scalars(worker *w, const wire_job *job, int restore, char *msg, s
   for (int k = 0; k < job->nargvals; k++) {
     const argval *v = &job->argvals[k];
     if (v->index < 0 || v->index >= w->p->setup.nargs) {
-      snprintf(msg, len, "GPU worker: argument value for index %d, which is not an argument of the problem", (int)v->index);
+      snprintf(msg, len, "GPU worker: argument value for index %d, which is not an argument of the problem",
+               (int)v->index);
       return -1;
     }
     const argspec *a = &w->p->setup.args[v->index];
@@ -374,9 +413,8 @@ static int wk_init(worker *w, int ordinal, int measure_copy, cterr *err) {
   CUuuid u;
   if (!cu->cuDeviceGetUuid(&u, w->dev)) {
     const unsigned char *b = (const unsigned char *)u.bytes;
-    snprintf(in->uuid, sizeof in->uuid,
-             "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2], b[3],
-             b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+    snprintf(in->uuid, sizeof in->uuid, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+             b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
   }
   int major = 0, minor = 0, v = 0;
   cu->cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, w->dev);
@@ -412,7 +450,8 @@ static int wk_init(worker *w, int ordinal, int measure_copy, cterr *err) {
   if ((r = cu->cuStreamCreate(&w->stream, CU_STREAM_DEFAULT)))
     return cterr_set(err, "cuStreamCreate: %s", cuda_errstr(r));
   for (size_t i = 0; i < sizeof w->ev / sizeof w->ev[0]; i++)
-    if ((r = cu->cuEventCreate(&w->ev[i], CU_EVENT_BLOCKING_SYNC))) return cterr_set(err, "cuEventCreate: %s", cuda_errstr(r));
+    if ((r = cu->cuEventCreate(&w->ev[i], CU_EVENT_BLOCKING_SYNC)))
+      return cterr_set(err, "cuEventCreate: %s", cuda_errstr(r));
   if ((r = cu->cuModuleLoadData(&w->helpers, cutune_gpu_kernels_ptx)))
     return cterr_set(err, "loading the worker's helper kernels (PTX for compute_75): %s", cuda_errstr(r));
   static const char *bits[4] = {"ct_cmp_b8", "ct_cmp_b16", "ct_cmp_b32", "ct_cmp_b64"};
@@ -424,10 +463,10 @@ static int wk_init(worker *w, int ordinal, int measure_copy, cterr *err) {
   if (!r) r = cu->cuModuleGetFunction(&w->empty, w->helpers, "ct_empty");
   if (!r) r = cu->cuModuleGetFunction(&w->fill_f32, w->helpers, "ct_fill_f32");
   if (!r) r = cu->cuModuleGetFunction(&w->fill_h16, w->helpers, "ct_fill_h16");
-  static const char *more[] = {"ct_cmpar_f32", "ct_cmpar_f64", "ct_cmpar_f16", "ct_cmpar_bf16", "ct_reduce_f32",
-                               "ct_reduce_f64", "ct_reduce_i32", "ct_reduce_u32"};
-  CUfunction *dst[] = {&w->cmpar_f32, &w->cmpar_f64, &w->cmpar_f16, &w->cmpar_bf16, &w->reduce_f32, &w->reduce_f64,
-                       &w->reduce_i32, &w->reduce_u32};
+  static const char *more[] = {"ct_cmpar_f32",  "ct_cmpar_f64",  "ct_cmpar_f16",  "ct_cmpar_bf16",
+                               "ct_reduce_f32", "ct_reduce_f64", "ct_reduce_i32", "ct_reduce_u32"};
+  CUfunction *dst[] = {&w->cmpar_f32,  &w->cmpar_f64,  &w->cmpar_f16,  &w->cmpar_bf16,
+                       &w->reduce_f32, &w->reduce_f64, &w->reduce_i32, &w->reduce_u32};
   for (int i = 0; i < 8 && !r; i++) r = cu->cuModuleGetFunction(dst[i], w->helpers, more[i]);
   w->iso_floor_ms = NAN;
   if (r) return cterr_set(err, "helper kernels: %s", cuda_errstr(r));

@@ -40,9 +40,11 @@ static float h2f(uint16_t h) {
   if (e == 0x1f) x = sign | 0x7f800000u | (m << 13);
   else if (e) x = sign | ((e + 112) << 23) | (m << 13);
   else if (!m) x = sign;
-  else { /* subnormal: normalise */
-    e = 113;
-    while (!(m & 0x400u)) { m <<= 1; e--; }
+  else { /* subnormal: normalise */ e = 113;
+    while (!(m & 0x400u)) {
+      m <<= 1;
+      e--;
+    }
     x = sign | (e << 23) | ((m & 0x3ffu) << 13);
   }
   float f;
@@ -52,23 +54,55 @@ static float h2f(uint16_t h) {
 
 static void format_elem(char *buf, size_t n, elemtype t, const unsigned char *p) {
   switch (t) {
-    case EL_F32: { float f; uint32_t u; memcpy(&f, p, 4); memcpy(&u, p, 4); snprintf(buf, n, "%.9g (0x%08x)", f, u); break; }
-    case EL_F64: { double d; memcpy(&d, p, 8); snprintf(buf, n, "%.17g", d); break; }
-    case EL_F16: { uint16_t h; memcpy(&h, p, 2); snprintf(buf, n, "%.5g (0x%04x)", h2f(h), h); break; }
-    case EL_BF16: {
-      uint16_t h;
-      memcpy(&h, p, 2);
-      uint32_t x = (uint32_t)h << 16;
-      float f;
-      memcpy(&f, &x, 4);
-      snprintf(buf, n, "%.4g (0x%04x)", f, h);
-      break;
-    }
-    case EL_I32: { int32_t i; memcpy(&i, p, 4); snprintf(buf, n, "%d", i); break; }
-    case EL_U32: { uint32_t i; memcpy(&i, p, 4); snprintf(buf, n, "%u", i); break; }
-    case EL_I64: { int64_t i; memcpy(&i, p, 8); snprintf(buf, n, "%lld", (long long)i); break; }
-    case EL_U8: snprintf(buf, n, "%u", p[0]); break;
-    default: snprintf(buf, n, "?");
+  case EL_F32: {
+    float f;
+    uint32_t u;
+    memcpy(&f, p, 4);
+    memcpy(&u, p, 4);
+    snprintf(buf, n, "%.9g (0x%08x)", f, u);
+    break;
+  }
+  case EL_F64: {
+    double d;
+    memcpy(&d, p, 8);
+    snprintf(buf, n, "%.17g", d);
+    break;
+  }
+  case EL_F16: {
+    uint16_t h;
+    memcpy(&h, p, 2);
+    snprintf(buf, n, "%.5g (0x%04x)", h2f(h), h);
+    break;
+  }
+  case EL_BF16: {
+    uint16_t h;
+    memcpy(&h, p, 2);
+    uint32_t x = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &x, 4);
+    snprintf(buf, n, "%.4g (0x%04x)", f, h);
+    break;
+  }
+  case EL_I32: {
+    int32_t i;
+    memcpy(&i, p, 4);
+    snprintf(buf, n, "%d", i);
+    break;
+  }
+  case EL_U32: {
+    uint32_t i;
+    memcpy(&i, p, 4);
+    snprintf(buf, n, "%u", i);
+    break;
+  }
+  case EL_I64: {
+    int64_t i;
+    memcpy(&i, p, 8);
+    snprintf(buf, n, "%lld", (long long)i);
+    break;
+  }
+  case EL_U8: snprintf(buf, n, "%u", p[0]); break;
+  default: snprintf(buf, n, "?");
   }
 }
 
@@ -76,7 +110,8 @@ static int is_float(elemtype t) { return elemtype_is_float(t); }
 
 /* "atol 1e-06, rtol 1e-05", "relative tolerance 0.001", "exact comparison" */
 static void describe_bounds(char *how, size_t n, const argspec *a, double tol) {
-  if ((a->atol > 0 || a->rtol > 0) && (is_float(a->type) || a->reduce)) snprintf(how, n, "atol %g, rtol %g", a->atol, a->rtol);
+  if ((a->atol > 0 || a->rtol > 0) && (is_float(a->type) || a->reduce))
+    snprintf(how, n, "atol %g, rtol %g", a->atol, a->rtol);
   else if (tol > 0 && (is_float(a->type) || a->reduce)) snprintf(how, n, "relative tolerance %g", tol);
   else snprintf(how, n, "exact comparison");
 }
@@ -84,8 +119,11 @@ static void describe_bounds(char *how, size_t n, const argspec *a, double tol) {
 /* The reduction a->reduce of the output (or of its reference copy, ref) as a double. */
 static int reduce_one(worker *w, const argspec *a, const wk_arg *d, int ref, double out[4], wire_result *res) {
   const cuda_api *cu = w->cu;
-  CUfunction f = a->type == EL_F32 ? w->reduce_f32 : a->type == EL_F64 ? w->reduce_f64
-               : a->type == EL_I32 ? w->reduce_i32 : a->type == EL_U32 ? w->reduce_u32 : NULL;
+  CUfunction f = a->type == EL_F32   ? w->reduce_f32
+                 : a->type == EL_F64 ? w->reduce_f64
+                 : a->type == EL_I32 ? w->reduce_i32
+                 : a->type == EL_U32 ? w->reduce_u32
+                                     : NULL;
   if (!f) {
     wk_fail(res, ST_LAUNCH_ERROR, "output '%s': reduce is for float, double, int and uint outputs (this is %s)",
             a->name, elemtype_name(a->type));
@@ -119,8 +157,10 @@ static int compare_reduced(worker *w, const argspec *a, const wk_arg *d, double 
   char how[64];
   describe_bounds(how, sizeof how, a, tol);
   if (got[3] > want[3])
-    wk_fail(res, ST_WRONG_RESULT, "output '%s': %.0f NaN elements (poisoned, left unwritten?) where the reference has "
-            "%.0f; the %s of the rest is %.17g, the reference's %.17g", a->name, got[3], want[3], names[a->reduce], x, y);
+    wk_fail(res, ST_WRONG_RESULT,
+            "output '%s': %.0f NaN elements (poisoned, left unwritten?) where the reference has "
+            "%.0f; the %s of the rest is %.17g, the reference's %.17g",
+            a->name, got[3], want[3], names[a->reduce], x, y);
   else
     wk_fail(res, ST_WRONG_RESULT, "output '%s': its %s is %.17g, the reference's %.17g (%s; difference %.3g)", a->name,
             names[a->reduce], x, y, how, x - y);
@@ -152,10 +192,16 @@ int wk_compare(worker *w, wire_result *res) {
     if (w->p->check_f) { /* the user's: (out, ref, n, res), as the built-in ones */
       f = w->p->check_f;
     } else if ((atol > 0 || rtol > 0) && isfloat) {
-      f = a->type == EL_F32 ? w->cmpar_f32 : a->type == EL_F64 ? w->cmpar_f64 : a->type == EL_F16 ? w->cmpar_f16 : w->cmpar_bf16;
+      f = a->type == EL_F32   ? w->cmpar_f32
+          : a->type == EL_F64 ? w->cmpar_f64
+          : a->type == EL_F16 ? w->cmpar_f16
+                              : w->cmpar_bf16;
       params = pa;
     } else if (tol > 0 && isfloat) {
-      f = a->type == EL_F32 ? w->cmp_f32 : a->type == EL_F64 ? w->cmp_f64 : a->type == EL_F16 ? w->cmp_f16 : w->cmp_bf16;
+      f = a->type == EL_F32   ? w->cmp_f32
+          : a->type == EL_F64 ? w->cmp_f64
+          : a->type == EL_F16 ? w->cmp_f16
+                              : w->cmp_bf16;
       params = pt;
     }
     unsigned long long blocks = (n + 255) / 256, cap = (unsigned long long)w->info.sms * 16;
@@ -178,8 +224,10 @@ int wk_compare(worker *w, wire_result *res) {
     char how[64];
     describe_bounds(how, sizeof how, a, tol);
     if (w->p->check_f) snprintf(how, sizeof how, "the space's check kernel");
-    wk_fail(res, ST_WRONG_RESULT, "output '%s': %llu of %llu elements differ from the reference (%s); first at index %llu: got %s, expected %s",
-            a->name, got[0], n, how, got[1], gs, rs);
+    wk_fail(
+        res, ST_WRONG_RESULT,
+        "output '%s': %llu of %llu elements differ from the reference (%s); first at index %llu: got %s, expected %s",
+        a->name, got[0], n, how, got[1], gs, rs);
     return 1;
   }
   return 0;
@@ -206,9 +254,10 @@ int wk_reference_in(worker *w, CUmodule mod, const wire_job *job, wire_result *r
   w->launch_params = NULL;
   if (r || (r = cu->cuStreamSynchronize(w->stream))) {
     res->fatal = wk_context_dead(w, r);
-    wk_fail(res, res->fatal ? ST_RUNTIME_FAULT : ST_LAUNCH_ERROR, "the reference kernel '%s' (grid %u,%u,%u block "
-            "%u,%u,%u) from this configuration's module: %s", job->ref_kernel, g->grid[0], g->grid[1], g->grid[2],
-            g->block[0], g->block[1], g->block[2], cuda_errstr(r));
+    wk_fail(res, res->fatal ? ST_RUNTIME_FAULT : ST_LAUNCH_ERROR,
+            "the reference kernel '%s' (grid %u,%u,%u block "
+            "%u,%u,%u) from this configuration's module: %s",
+            job->ref_kernel, g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2], cuda_errstr(r));
     return -1;
   }
   for (int i = 0; i < w->p->setup.nargs && !r; i++)

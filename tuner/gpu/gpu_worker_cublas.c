@@ -28,13 +28,21 @@ typedef int (*cublas_create_fn)(void **);
 typedef int (*cublas_destroy_fn)(void *);
 typedef int (*cublas_set_stream_fn)(void *, CUstream);
 typedef int (*cublas_set_math_fn)(void *, int);
-typedef int (*cublas_sgemm_fn)(void *, int, int, int, int, int, const float *, const float *, int, const float *,
-                               int, const float *, float *, int);
+typedef int (*cublas_sgemm_fn)(void *, int, int, int, int, int, const float *, const float *, int, const float *, int,
+                               const float *, float *, int);
 typedef int (*cublas_gemmex_fn)(void *, int, int, int, int, int, const void *, const void *, int, int, const void *,
                                 int, int, const void *, void *, int, int, int, int);
 /* cublas_api.h and library_types.h (CUDA 12 and 13) */
-enum { CUBLAS_OP_N_ = 0, CUBLAS_DEFAULT_MATH_ = 0, CUBLAS_PEDANTIC_MATH_ = 2, CUBLAS_COMPUTE_32F_ = 68,
-       CUBLAS_GEMM_DEFAULT_ = -1, CUDA_R_32F_ = 0, CUDA_R_16F_ = 2, CUDA_R_16BF_ = 14 };
+enum {
+  CUBLAS_OP_N_ = 0,
+  CUBLAS_DEFAULT_MATH_ = 0,
+  CUBLAS_PEDANTIC_MATH_ = 2,
+  CUBLAS_COMPUTE_32F_ = 68,
+  CUBLAS_GEMM_DEFAULT_ = -1,
+  CUDA_R_32F_ = 0,
+  CUDA_R_16F_ = 2,
+  CUDA_R_16BF_ = 14
+};
 
 typedef struct cublas_api {
   void *lib;
@@ -82,8 +90,8 @@ static CUresult fill_unit(worker *w, CUdeviceptr p, unsigned long long n, unsign
   if (blocks > cap) blocks = cap;
   int bf16 = t == EL_BF16;
   void *pf[] = {&p, &n, &seed, &bf16}; /* ct_fill_f32 takes the first three */
-  return w->cu->cuLaunchKernel(t == EL_F32 ? w->fill_f32 : w->fill_h16, (unsigned)blocks, 1, 1, 256, 1, 1, 0,
-                               w->stream, pf, NULL);
+  return w->cu->cuLaunchKernel(t == EL_F32 ? w->fill_f32 : w->fill_h16, (unsigned)blocks, 1, 1, 256, 1, 1, 0, w->stream,
+                               pf, NULL);
 }
 
 /* One call of the baseline: C^T = B^T A^T + C^T, column-major, no transposes. */

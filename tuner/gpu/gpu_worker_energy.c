@@ -20,10 +20,10 @@
 
 #include "gpu_worker_int.h"
 
-#define EN_RING 12         /* chunk events in flight */
-#define EN_AHEAD 8         /* chunks (40 ms) queued ahead of the one the host waits for */
-#define EN_CHUNK_MS 5.0    /* GPU time per chunk: the host sees a counter step within 5 ms */
-#define EN_POLL_S 0.3      /* longest wait for the counter to step (the GPU stays fed meanwhile) */
+#define EN_RING 12      /* chunk events in flight */
+#define EN_AHEAD 8      /* chunks (40 ms) queued ahead of the one the host waits for */
+#define EN_CHUNK_MS 5.0 /* GPU time per chunk: the host sees a counter step within 5 ms */
+#define EN_POLL_S 0.3   /* longest wait for the counter to step (the GPU stays fed meanwhile) */
 
 /* One iteration: a launch, a flush then a launch, or a flush alone. */
 static CUresult iterate(worker *w, CUfunction f, const launch_geom *g, int flush, int kernel, unsigned j) {
@@ -82,8 +82,9 @@ static CUresult measure_window(worker *w, CUfunction f, const launch_geom *g, in
   float ms = 0;
   *power_mw = *per_iter_ms = NAN;
   /* calibrate: the guess of one iteration may be far off (a flush alone, a batch's median) */
-  if ((r = cu->cuEventRecord(first, w->stream)) || (r = enqueue_chunk(&s)) || (r = cu->cuEventRecord(last, w->stream)) ||
-      (r = cu->cuEventSynchronize(last)) || (r = cu->cuEventElapsedTime(&ms, first, last)))
+  if ((r = cu->cuEventRecord(first, w->stream)) || (r = enqueue_chunk(&s)) ||
+      (r = cu->cuEventRecord(last, w->stream)) || (r = cu->cuEventSynchronize(last)) ||
+      (r = cu->cuEventElapsedTime(&ms, first, last)))
     return r;
   s.chunks = s.done = 0;
   if (ms > 0) {
@@ -120,7 +121,8 @@ void wk_energy(worker *w, CUfunction f, const wire_job *job, wire_result *res) {
   if (window_s <= 0 || !isfinite(res->t_median)) return;
   /* the record is ok either way; its message says why there is no figure */
   if (!w->nv) {
-    snprintf(res->message, sizeof res->message, "no energy figure: NVML (libnvidia-ml.so.1) could not be opened for this device");
+    snprintf(res->message, sizeof res->message,
+             "no energy figure: NVML (libnvidia-ml.so.1) could not be opened for this device");
     return;
   }
   int flush = res->flush_l2;
@@ -130,7 +132,8 @@ void wk_energy(worker *w, CUfunction f, const wire_job *job, wire_result *res) {
   CUresult r = measure_window(w, f, &job->geom, flush, 1, guess, window_s, &p, &t);
   if (!r && flush && isfinite(p)) r = measure_window(w, f, &job->geom, 1, 0, 0.1, window_s, &pf, &tf);
   if (r == CUDA_ERROR_NOT_SUPPORTED) {
-    snprintf(res->message, sizeof res->message, "no energy figure: nvmlDeviceGetTotalEnergyConsumption is not supported here");
+    snprintf(res->message, sizeof res->message,
+             "no energy figure: nvmlDeviceGetTotalEnergyConsumption is not supported here");
     return;
   }
   if (r) {
@@ -142,11 +145,12 @@ void wk_energy(worker *w, CUfunction f, const wire_job *job, wire_result *res) {
     return;
   }
   if (!isfinite(p) || !isfinite(pf)) {
-    snprintf(res->message, sizeof res->message, "no energy figure: the energy counter did not advance in a %.1f s window",
-             window_s);
+    snprintf(res->message, sizeof res->message,
+             "no energy figure: the energy counter did not advance in a %.1f s window", window_s);
     return;
   }
   double mj = p * t * 1e-3 - pf * tf * 1e-3; /* mW x ms = uJ: x 1e-3 for mJ */
   if (mj > 0) res->energy_mj = mj;
-  else snprintf(res->message, sizeof res->message, "no energy figure: the flushes alone drew as much as with the kernel");
+  else
+    snprintf(res->message, sizeof res->message, "no energy figure: the flushes alone drew as much as with the kernel");
 }

@@ -58,13 +58,13 @@ typedef struct worker {
   CUmodule helpers;
   CUfunction cmp_bits[4]; /* 1, 2, 4, 8-byte elements */
   CUfunction cmp_f32, cmp_f64, cmp_f16, cmp_bf16;
-  CUfunction empty;     /* ct_empty: the floor of the isolated time */
-  CUfunction fill_f32;  /* ct_fill_f32: uniform [-1, 1) floats (the cuBLAS baseline's inputs) */
-  CUfunction fill_h16;  /* ct_fill_h16: the same rounded to bfloat16 or half (cublas_gemmex) */
-  CUfunction cmpar_f32, cmpar_f64, cmpar_f16, cmpar_bf16; /* |a - r| <= atol + rtol |r| */
+  CUfunction empty;    /* ct_empty: the floor of the isolated time */
+  CUfunction fill_f32; /* ct_fill_f32: uniform [-1, 1) floats (the cuBLAS baseline's inputs) */
+  CUfunction fill_h16; /* ct_fill_h16: the same rounded to bfloat16 or half (cublas_gemmex) */
+  CUfunction cmpar_f32, cmpar_f64, cmpar_f16, cmpar_bf16;    /* |a - r| <= atol + rtol |r| */
   CUfunction reduce_f32, reduce_f64, reduce_i32, reduce_u32; /* sum, max, min, NaNs of a buffer */
-  CUdeviceptr red_res;  /* 8 doubles: the reductions of an output and of its reference */
-  double iso_floor_ms;  /* median event time of ct_empty after a flush; NAN: not measured yet */
+  CUdeviceptr red_res; /* 8 doubles: the reductions of an output and of its reference */
+  double iso_floor_ms; /* median event time of ct_empty after a flush; NAN: not measured yet */
   CUevent ev[2 * WK_MAX_CHUNK + 2];
   wk_module mods[WK_MODULES];
   uint64_t mod_clock;

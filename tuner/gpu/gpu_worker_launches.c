@@ -67,29 +67,37 @@ int wk_seq_setup(worker *w, CUmodule mod, CUfunction f, const wire_job *job, con
     }
     CUfunction fk = f;
     if ((k > 0 || l->program > 0) && (r = cu->cuModuleGetFunction(&fk, mods[l->program], l->kernel))) {
-      wk_fail(res, ST_LAUNCH_ERROR, "launches[%d]: kernel '%s' not found in its program: %s", k + 1, l->kernel, cuda_errstr(r));
+      wk_fail(res, ST_LAUNCH_ERROR, "launches[%d]: kernel '%s' not found in its program: %s", k + 1, l->kernel,
+              cuda_errstr(r));
       return -1;
     }
     const launch_geom *g = &l->geom;
     unsigned threads = launch_threads(g);
-    int fmax = attr_of(w, fk, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK), smem = attr_of(w, fk, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+    int fmax = attr_of(w, fk, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK),
+        smem = attr_of(w, fk, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
     for (int d = 0; d < 3; d++)
-      if (g->block[d] == 0 || g->grid[d] == 0 || g->block[d] > (unsigned)w->max_block[d] || g->grid[d] > (unsigned)w->max_grid[d]) {
-        wk_fail(res, ST_INVALID, "limit: launches[%d] (%s): grid (%u,%u,%u) block (%u,%u,%u) is outside the device's "
-                "limits", k + 1, l->kernel, g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2]);
+      if (g->block[d] == 0 || g->grid[d] == 0 || g->block[d] > (unsigned)w->max_block[d] ||
+          g->grid[d] > (unsigned)w->max_grid[d]) {
+        wk_fail(res, ST_INVALID,
+                "limit: launches[%d] (%s): grid (%u,%u,%u) block (%u,%u,%u) is outside the device's "
+                "limits",
+                k + 1, l->kernel, g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2]);
         return -1;
       }
     if (fmax > 0 && threads > (unsigned)fmax) {
-      wk_fail(res, ST_INVALID, "limit: launches[%d] (%s): a block of %u threads exceeds the kernel's limit of %d", k + 1,
-              l->kernel, threads, fmax);
+      wk_fail(res, ST_INVALID, "limit: launches[%d] (%s): a block of %u threads exceeds the kernel's limit of %d",
+              k + 1, l->kernel, threads, fmax);
       return -1;
     }
     if (smem >= 0 && (long)smem + g->dyn_smem > (long)w->smem_optin) {
-      wk_fail(res, ST_INVALID, "limit: launches[%d] (%s): shared memory %d static + %u dynamic bytes exceeds the "
-              "device's %d per block", k + 1, l->kernel, smem, g->dyn_smem, w->smem_optin);
+      wk_fail(res, ST_INVALID,
+              "limit: launches[%d] (%s): shared memory %d static + %u dynamic bytes exceeds the "
+              "device's %d per block",
+              k + 1, l->kernel, smem, g->dyn_smem, w->smem_optin);
       return -1;
     }
-    if (g->dyn_smem > 48 * 1024 && (r = cu->cuFuncSetAttribute(fk, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)g->dyn_smem))) {
+    if (g->dyn_smem > 48 * 1024 &&
+        (r = cu->cuFuncSetAttribute(fk, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)g->dyn_smem))) {
       wk_fail(res, ST_LAUNCH_ERROR, "launches[%d]: allowing %u bytes of dynamic shared memory: %s", k + 1, g->dyn_smem,
               cuda_errstr(r));
       return -1;

@@ -27,13 +27,19 @@
 
 int wk_context_dead(worker *w, CUresult r) {
   switch (r) {
-    case CUDA_ERROR_ILLEGAL_ADDRESS: case CUDA_ERROR_LAUNCH_FAILED: case CUDA_ERROR_MISALIGNED_ADDRESS:
-    case CUDA_ERROR_ILLEGAL_INSTRUCTION: case CUDA_ERROR_INVALID_ADDRESS_SPACE: case CUDA_ERROR_INVALID_PC:
-    case CUDA_ERROR_HARDWARE_STACK_ERROR: case CUDA_ERROR_ASSERT: case CUDA_ERROR_LAUNCH_TIMEOUT:
-    case CUDA_ERROR_ECC_UNCORRECTABLE: case CUDA_ERROR_CONTEXT_IS_DESTROYED: case CUDA_ERROR_UNKNOWN:
-      return 1;
-    default:
-      return w->cu->cuCtxSynchronize() != CUDA_SUCCESS;
+  case CUDA_ERROR_ILLEGAL_ADDRESS:
+  case CUDA_ERROR_LAUNCH_FAILED:
+  case CUDA_ERROR_MISALIGNED_ADDRESS:
+  case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+  case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+  case CUDA_ERROR_INVALID_PC:
+  case CUDA_ERROR_HARDWARE_STACK_ERROR:
+  case CUDA_ERROR_ASSERT:
+  case CUDA_ERROR_LAUNCH_TIMEOUT:
+  case CUDA_ERROR_ECC_UNCORRECTABLE:
+  case CUDA_ERROR_CONTEXT_IS_DESTROYED:
+  case CUDA_ERROR_UNKNOWN: return 1;
+  default: return w->cu->cuCtxSynchronize() != CUDA_SUCCESS;
   }
 }
 
@@ -294,8 +300,7 @@ static void wk_time_isolated(worker *w, CUfunction f, const wire_job *job, wire_
     double fl = isfinite(w->iso_floor_ms) && w->iso_floor_ms < raw ? w->iso_floor_ms : 0;
     res->t_isolated = raw - fl;
     res->t_iso_floor = fl;
-  } else
-    res->fatal = wk_context_dead(w, r); /* the timing figures stand; a dead context ends the worker */
+  } else res->fatal = wk_context_dead(w, r); /* the timing figures stand; a dead context ends the worker */
 }
 
 static int attr(worker *w, CUfunction f, CUfunction_attribute a) {
@@ -340,17 +345,21 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
   int fmax = attr(w, f, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
   unsigned threads = launch_threads(g);
   for (int d = 0; d < 3; d++) {
-    if (g->block[d] == 0 || g->grid[d] == 0 || g->block[d] > (unsigned)w->max_block[d] || g->grid[d] > (unsigned)w->max_grid[d]) {
-      fail(res, ST_INVALID, "limit: launch geometry grid (%u,%u,%u) block (%u,%u,%u) is outside the device's limits "
-           "(block up to %d,%d,%d; grid up to %d,%d,%d; no zero)", g->grid[0], g->grid[1], g->grid[2], g->block[0],
-           g->block[1], g->block[2], w->max_block[0], w->max_block[1], w->max_block[2], w->max_grid[0],
-           w->max_grid[1], w->max_grid[2]);
+    if (g->block[d] == 0 || g->grid[d] == 0 || g->block[d] > (unsigned)w->max_block[d] ||
+        g->grid[d] > (unsigned)w->max_grid[d]) {
+      fail(res, ST_INVALID,
+           "limit: launch geometry grid (%u,%u,%u) block (%u,%u,%u) is outside the device's limits "
+           "(block up to %d,%d,%d; grid up to %d,%d,%d; no zero)",
+           g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2], w->max_block[0], w->max_block[1],
+           w->max_block[2], w->max_grid[0], w->max_grid[1], w->max_grid[2]);
       goto out;
     }
   }
   if (fmax > 0 && threads > (unsigned)fmax) {
-    fail(res, ST_INVALID, "limit: a block of %u threads exceeds this kernel's limit of %d threads per block "
-         "(set by its registers (%d per thread) or __launch_bounds__)", threads, fmax, res->regs);
+    fail(res, ST_INVALID,
+         "limit: a block of %u threads exceeds this kernel's limit of %d threads per block "
+         "(set by its registers (%d per thread) or __launch_bounds__)",
+         threads, fmax, res->regs);
     goto out;
   }
   if (res->smem_static >= 0 && (long)res->smem_static + g->dyn_smem > (long)w->smem_optin) {
@@ -384,9 +393,13 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
   }
   if ((r = wk_launch(w, f, g))) {
     res->fatal = wk_context_dead(w, r);
-    fail(res, res->fatal ? ST_RUNTIME_FAULT : r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ? ST_INVALID : ST_LAUNCH_ERROR, "launch with grid (%u,%u,%u) block (%u,%u,%u) "
-         "dynamic shared %u bytes: %s", g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2],
-         g->dyn_smem, cuda_errstr(r));
+    fail(res,
+         res->fatal                                ? ST_RUNTIME_FAULT
+         : r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ? ST_INVALID
+                                                   : ST_LAUNCH_ERROR,
+         "launch with grid (%u,%u,%u) block (%u,%u,%u) "
+         "dynamic shared %u bytes: %s",
+         g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2], g->dyn_smem, cuda_errstr(r));
     goto out;
   }
   if ((r = cu->cuEventRecord(cb, w->stream)) || (r = cu->cuStreamSynchronize(w->stream))) {

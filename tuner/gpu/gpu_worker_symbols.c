@@ -18,7 +18,8 @@ void wk_symbols_free(worker *w) {
 int wk_symbols_setup(worker *w, const char *data, size_t len, cterr *err) {
   const wire_setup *s = &w->p->setup;
   wk_symbols_free(w);
-  if (s->nsyms < 0 || s->nsyms > MAX_SYMBOLS) return cterr_set(err, "GPU worker: %d symbols in the setup", (int)s->nsyms);
+  if (s->nsyms < 0 || s->nsyms > MAX_SYMBOLS)
+    return cterr_set(err, "GPU worker: %d symbols in the setup", (int)s->nsyms);
   size_t at = 0;
   for (int k = 0; k < s->nsyms; k++) {
     const symspec *y = &s->syms[k];
@@ -37,7 +38,8 @@ int wk_symbols_setup(worker *w, const char *data, size_t len, cterr *err) {
       if (!a || !a->d || a->bytes < bytes)
         return cterr_set(err, "symbol '%s': argument %d is not a buffer of %zu bytes", y->shown, (int)y->arg, bytes);
       CUresult r = w->cu->cuMemcpyDtoH(b, a->orig ? a->orig : a->d, bytes);
-      if (r) return cterr_set(err, "symbol '%s': reading buffer '%s': %s", y->shown, s->args[y->arg].name, cuda_errstr(r));
+      if (r)
+        return cterr_set(err, "symbol '%s': reading buffer '%s': %s", y->shown, s->args[y->arg].name, cuda_errstr(r));
     } else {
       argspec as = {.type = y->type, .count = y->count, .fill = y->fill, .lo = y->lo, .hi = y->hi};
       if (y->fill == FILL_ZERO) memset(b, 0, bytes);
@@ -57,8 +59,10 @@ int wk_symbols_fill(worker *w, CUmodule mod, int required, char *msg, size_t len
     CUresult r = cu->cuModuleGetGlobal(&p, &have, mod, y->name);
     if (r == CUDA_ERROR_NOT_FOUND && !required) continue;
     if (r) {
-      snprintf(msg, len, "symbol '%s'%s%s%s is not in the module: %s (is it a __constant__ or __device__ variable "
-               "of the program?)", y->shown, strcmp(y->name, y->shown) ? " (" : "", strcmp(y->name, y->shown) ? y->name : "",
+      snprintf(msg, len,
+               "symbol '%s'%s%s%s is not in the module: %s (is it a __constant__ or __device__ variable "
+               "of the program?)",
+               y->shown, strcmp(y->name, y->shown) ? " (" : "", strcmp(y->name, y->shown) ? y->name : "",
                strcmp(y->name, y->shown) ? ")" : "", cuda_errstr(r));
       return -1;
     }

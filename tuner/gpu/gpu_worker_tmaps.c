@@ -15,23 +15,25 @@ unsigned char *wk_tmap_bytes(int i) { return tmap_store[i >= 0 && i < MAX_ARGS ?
 
 static int dtype_of(int t, CUtensorMapDataType *out) {
   switch (t) {
-    case EL_F32: *out = CU_TENSOR_MAP_DATA_TYPE_FLOAT32; return 0;
-    case EL_F64: *out = CU_TENSOR_MAP_DATA_TYPE_FLOAT64; return 0;
-    case EL_F16: *out = CU_TENSOR_MAP_DATA_TYPE_FLOAT16; return 0;
-    case EL_BF16: *out = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16; return 0;
-    case EL_I32: *out = CU_TENSOR_MAP_DATA_TYPE_INT32; return 0;
-    case EL_U32: *out = CU_TENSOR_MAP_DATA_TYPE_UINT32; return 0;
-    case EL_I64: *out = CU_TENSOR_MAP_DATA_TYPE_INT64; return 0;
-    case EL_U8: *out = CU_TENSOR_MAP_DATA_TYPE_UINT8; return 0;
-    default: return -1;
+  case EL_F32: *out = CU_TENSOR_MAP_DATA_TYPE_FLOAT32; return 0;
+  case EL_F64: *out = CU_TENSOR_MAP_DATA_TYPE_FLOAT64; return 0;
+  case EL_F16: *out = CU_TENSOR_MAP_DATA_TYPE_FLOAT16; return 0;
+  case EL_BF16: *out = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16; return 0;
+  case EL_I32: *out = CU_TENSOR_MAP_DATA_TYPE_INT32; return 0;
+  case EL_U32: *out = CU_TENSOR_MAP_DATA_TYPE_UINT32; return 0;
+  case EL_I64: *out = CU_TENSOR_MAP_DATA_TYPE_INT64; return 0;
+  case EL_U8: *out = CU_TENSOR_MAP_DATA_TYPE_UINT8; return 0;
+  default: return -1;
   }
 }
 
 static const char *shape_of(const tmapspec *t, char *buf, size_t n) {
   int len = snprintf(buf, n, "dims {");
-  for (int i = 0; i < t->rank; i++) len += snprintf(buf + len, n - (size_t)len, "%s%lld", i ? "," : "", (long long)t->dims[i]);
+  for (int i = 0; i < t->rank; i++)
+    len += snprintf(buf + len, n - (size_t)len, "%s%lld", i ? "," : "", (long long)t->dims[i]);
   len += snprintf(buf + len, n - (size_t)len, "}, strides {");
-  for (int i = 0; i + 1 < t->rank; i++) len += snprintf(buf + len, n - (size_t)len, "%s%lld", i ? "," : "", (long long)t->strides[i]);
+  for (int i = 0; i + 1 < t->rank; i++)
+    len += snprintf(buf + len, n - (size_t)len, "%s%lld", i ? "," : "", (long long)t->strides[i]);
   len += snprintf(buf + len, n - (size_t)len, "} bytes, box {");
   for (int i = 0; i < t->rank; i++) len += snprintf(buf + len, n - (size_t)len, "%s%d", i ? "," : "", t->box[i]);
   snprintf(buf + len, n - (size_t)len, "}, swizzle %d", t->swizzle);
@@ -47,11 +49,13 @@ static int encode(worker *w, const tmapspec *t, char *msg, size_t len) {
   CUtensorMapDataType dt;
   if (!b || b->kind == ARG_SCALAR || b->kind == ARG_TENSORMAP || t->rank < 1 || t->rank > TMAP_MAX_RANK ||
       dtype_of(t->type, &dt) < 0) {
-    snprintf(msg, len, "GPU worker: tensor map '%s': malformed job (buffer %d, rank %d)", a->name, (int)t->buffer, (int)t->rank);
+    snprintf(msg, len, "GPU worker: tensor map '%s': malformed job (buffer %d, rank %d)", a->name, (int)t->buffer,
+             (int)t->rank);
     return -1;
   }
   if (!w->cu->cuTensorMapEncodeTiled) {
-    snprintf(msg, len, "tensor map '%s': this CUDA driver has no cuTensorMapEncodeTiled (CUDA 12 or later needed)", a->name);
+    snprintf(msg, len, "tensor map '%s': this CUDA driver has no cuTensorMapEncodeTiled (CUDA 12 or later needed)",
+             a->name);
     return -1;
   }
   cuuint64_t dims[TMAP_MAX_RANK], strides[TMAP_MAX_RANK];
@@ -67,8 +71,10 @@ static int encode(worker *w, const tmapspec *t, char *msg, size_t len) {
   const char *why = NULL;
   if (last > w->p->arg[t->buffer].bytes)
     why = "it reaches past the end of the buffer (a declaration error: not optional)";
-  CUtensorMapSwizzle sw = t->swizzle == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : t->swizzle == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
-                          : t->swizzle == 32 ? CU_TENSOR_MAP_SWIZZLE_32B : CU_TENSOR_MAP_SWIZZLE_NONE;
+  CUtensorMapSwizzle sw = t->swizzle == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
+                          : t->swizzle == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                          : t->swizzle == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
+                                             : CU_TENSOR_MAP_SWIZZLE_NONE;
   CUresult r = CUDA_SUCCESS;
   if (!why)
     r = w->cu->cuTensorMapEncodeTiled((CUtensorMap *)dst, dt, (cuuint32_t)t->rank, (void *)w->p->arg[t->buffer].d, dims,

@@ -22,7 +22,7 @@ struct progress {
   int drawn;          /* TTY: a bar is on screen */
   double best_t, best_gbps;
   char *best_config;
-  int quiet; /* -q: no progress at all (progress_log still writes) */
+  int quiet;  /* -q: no progress at all (progress_log still writes) */
   int tflops; /* best_gbps holds GFLOP/s, shown as TFLOP/s (progress_show_tflops) */
 };
 
@@ -73,12 +73,9 @@ static int term_width(const progress *p) {
 
 /* "134.2 µs" / "2.31 ms" / "1.20 s" */
 static void fmt_time(dbuf *b, double ms) {
-  if (ms < 1)
-    dbuf_printf(b, "%.1f µs", ms * 1e3);
-  else if (ms < 1000)
-    dbuf_printf(b, "%.2f ms", ms);
-  else
-    dbuf_printf(b, "%.2f s", ms / 1e3);
+  if (ms < 1) dbuf_printf(b, "%.1f µs", ms * 1e3);
+  else if (ms < 1000) dbuf_printf(b, "%.2f ms", ms);
+  else dbuf_printf(b, "%.2f s", ms / 1e3);
 }
 
 static void fmt_duration(dbuf *b, double s) {
@@ -87,10 +84,8 @@ static void fmt_duration(dbuf *b, double s) {
     return;
   }
   long t = (long)(s + 0.5);
-  if (t >= 3600)
-    dbuf_printf(b, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
-  else
-    dbuf_printf(b, "%ld:%02ld", t / 60, t % 60);
+  if (t >= 3600) dbuf_printf(b, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+  else dbuf_printf(b, "%ld:%02ld", t / 60, t % 60);
 }
 
 static double rate(const progress *p, double now) {
@@ -108,10 +103,8 @@ static void fmt_best(const progress *p, dbuf *b, size_t maxc) {
   else if (isfinite(p->best_gbps)) dbuf_printf(b, " %.0f GB/s", p->best_gbps);
   if (p->best_config && maxc) {
     size_t n = strlen(p->best_config);
-    if (n <= maxc)
-      dbuf_printf(b, " %s", p->best_config);
-    else
-      dbuf_printf(b, " %.*s…", (int)(maxc - 1), p->best_config);
+    if (n <= maxc) dbuf_printf(b, " %s", p->best_config);
+    else dbuf_printf(b, " %.*s…", (int)(maxc - 1), p->best_config);
   }
 }
 
@@ -131,10 +124,8 @@ static void draw_tty(progress *p, double now) {
   int width = term_width(p);
   dbuf tail, line;
   dbuf_init(&tail), dbuf_init(&line);
-  if (p->total)
-    dbuf_printf(&tail, " %zu/%zu", p->done, p->total);
-  else
-    dbuf_printf(&tail, " %zu", p->done);
+  if (p->total) dbuf_printf(&tail, " %zu/%zu", p->done, p->total);
+  else dbuf_printf(&tail, " %zu", p->done);
   if (p->failed) dbuf_printf(&tail, "  %zu failed", p->failed);
   double r = rate(p, now);
   if (isfinite(r)) dbuf_printf(&tail, "  %.1f/s", r);
@@ -173,10 +164,8 @@ static void print_plain(progress *p, double now, int final) {
   dbuf line;
   dbuf_init(&line);
   if (*p->label) dbuf_printf(&line, "%s: ", p->label);
-  if (p->total)
-    dbuf_printf(&line, "%zu/%zu (%.0f%%)", p->done, p->total, 100.0 * (double)p->done / (double)p->total);
-  else
-    dbuf_printf(&line, "%zu done", p->done);
+  if (p->total) dbuf_printf(&line, "%zu/%zu (%.0f%%)", p->done, p->total, 100.0 * (double)p->done / (double)p->total);
+  else dbuf_printf(&line, "%zu done", p->done);
   if (final) {
     dbuf_puts(&line, " in ");
     fmt_duration(&line, now - p->t0);

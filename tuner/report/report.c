@@ -220,8 +220,7 @@ int report_best(FILE *out, const record *const *recs, size_t n, const char *prob
     if (flops) {
       tbl_cell(&t, "TFLOP/s");
       if (cublas) tbl_cell(&t, "%% cuBLAS");
-    } else
-      tbl_cell(&t, "GB/s"), tbl_cell(&t, "%% copy");
+    } else tbl_cell(&t, "GB/s"), tbl_cell(&t, "%% copy");
     tbl_cell(&t, "occupancy");
     tbl_cell(&t, "regs"), tbl_cell(&t, "samples");
     for (size_t i = 0; i < rows; i++) {
@@ -248,9 +247,9 @@ int report_best(FILE *out, const record *const *recs, size_t n, const char *prob
         else tbl_cell(&t, "-");
       }
       if (isfinite(r->occupancy))
-        tbl_cell(&t, "%.0f%%%s%s", 100 * r->occupancy, r->limiter && *r->limiter ? " " : "", r->limiter ? r->limiter : "");
-      else
-        tbl_cell(&t, "-");
+        tbl_cell(&t, "%.0f%%%s%s", 100 * r->occupancy, r->limiter && *r->limiter ? " " : "",
+                 r->limiter ? r->limiter : "");
+      else tbl_cell(&t, "-");
       if (r->regs >= 0) tbl_cell(&t, "%d", r->regs);
       else tbl_cell(&t, "-");
       if (record_raced(r)) tbl_cell(&t, "%d raced", r->samples); /* not a full measurement: said so */
@@ -394,13 +393,12 @@ void report_resources(FILE *out, const record *const *recs, size_t n) {
     cell_int(&t, r->regs), cell_int(&t, r->smem_static), cell_int(&t, r->smem_dynamic);
     if (r->spill_stores >= 0 || r->spill_loads >= 0)
       tbl_cell(&t, "%d/%d", r->spill_stores > 0 ? r->spill_stores : 0, r->spill_loads > 0 ? r->spill_loads : 0);
-    else
-      tbl_cell(&t, "-");
+    else tbl_cell(&t, "-");
     cell_int(&t, r->local_bytes), cell_int(&t, r->block_threads);
     if (isfinite(r->occupancy))
-      tbl_cell(&t, "%.0f%%%s%s", 100 * r->occupancy, r->limiter && *r->limiter ? " " : "", r->limiter ? r->limiter : "");
-    else
-      tbl_cell(&t, "-");
+      tbl_cell(&t, "%.0f%%%s%s", 100 * r->occupancy, r->limiter && *r->limiter ? " " : "",
+               r->limiter ? r->limiter : "");
+    else tbl_cell(&t, "-");
     if (r->status == ST_OK) {
       tbl_cell(&t, "ok");
     } else {

@@ -67,14 +67,14 @@ void report_csv(FILE *out, const record *const *recs, size_t n) {
     dbuf_puts(&b, ","), csv_int(&b, r->samples);
     const double nums2[] = {r->gbps, r->copy_share, r->gflops, r->energy_mj};
     for (int k = 0; k < 4; k++) dbuf_puts(&b, ","), csv_num(&b, nums2[k]);
-    const int ints[] = {r->regs, r->smem_static, r->smem_dynamic, r->local_bytes,
+    const int ints[] = {r->regs,         r->smem_static, r->smem_dynamic, r->local_bytes,
                         r->spill_stores, r->spill_loads, r->block_threads};
     for (int k = 0; k < 7; k++) dbuf_puts(&b, ","), csv_int(&b, ints[k]);
     dbuf_puts(&b, ","), csv_num(&b, r->occupancy);
     dbuf_puts(&b, ","), csv_str(&b, r->limiter);
     dbuf_puts(&b, ","), csv_num(&b, r->compile_ms);
-    const char *strs[] = {r->template_hash, r->options_hash, r->nvrtc_version, r->driver_version,
-                          r->device_name,   r->device_cc,    r->device_uuid,   r->arch, r->timestamp};
+    const char *strs[] = {r->template_hash, r->options_hash, r->nvrtc_version, r->driver_version, r->device_name,
+                          r->device_cc,     r->device_uuid,  r->arch,          r->timestamp};
     for (int k = 0; k < 9; k++) dbuf_puts(&b, ","), csv_str(&b, strs[k]);
     dbuf_puts(&b, ","), csv_num(&b, r->sm_clock_mhz);
     dbuf_puts(&b, ","), csv_num(&b, r->mem_clock_mhz);

@@ -72,12 +72,13 @@ static void verdict_cell(dbuf *b, const explain_set *ex, const char *config) {
     html_esc(b, why);
     dbuf_puts(b, "\">flagged</td>");
   } else {
-    dbuf_printf(b, "<td class=\"l %s\">%s</td>", k == EXPLAIN_CLEAN ? "clean" : "none", k == EXPLAIN_CLEAN ? "clean" : "&ndash;");
+    dbuf_printf(b, "<td class=\"l %s\">%s</td>", k == EXPLAIN_CLEAN ? "clean" : "none",
+                k == EXPLAIN_CLEAN ? "clean" : "&ndash;");
   }
 }
 
-static void best_table(dbuf *b, int p, const record **ok, size_t nok, const record **all, size_t nall, const explain_set *ex,
-                       int top) {
+static void best_table(dbuf *b, int p, const record **ok, size_t nok, const record **all, size_t nall,
+                       const explain_set *ex, int top) {
   const record *r0 = nok ? ok[0] : NULL;
   dbuf_printf(b, "<section id=\"best-%d\"><h3>The best configurations</h3>", p);
   size_t counts[ST_COUNT] = {0};
@@ -127,10 +128,13 @@ static void best_table(dbuf *b, int p, const record **ok, size_t nok, const reco
   dbuf_puts(b, "</tbody></table>");
   if (!iso || !san)
     dbuf_printf(b, "<p class=\"none\">%s%s%s</p>",
-                iso ? "" : "No isolated per-launch times in these records (a run measures them for the contenders; "
-                           "older stores lack them). ",
-                san ? "" : "No sanitizer verdicts on these configurations: <code>cutune explain SPACE.lua "
-                           "--sanitize</code> records them.", "");
+                iso ? ""
+                    : "No isolated per-launch times in these records (a run measures them for the contenders; "
+                      "older stores lack them). ",
+                san ? ""
+                    : "No sanitizer verdicts on these configurations: <code>cutune explain SPACE.lua "
+                      "--sanitize</code> records them.",
+                "");
   dbuf_puts(b, "</section>");
 }
 
@@ -149,9 +153,11 @@ static int cmp_num(const void *a, const void *b) {
 }
 
 static void params_section(dbuf *b, int p, const record **ok, size_t nok) {
-  dbuf_printf(b, "<section id=\"params-%d\"><h3>Time against each parameter's values</h3>"
-                 "<p>Each box spans the middle half of every correct configuration with that value (line: median; "
-                 "whiskers: best and worst; red dot: the best). Log scale, µs.</p><div class=\"grid2\">", p);
+  dbuf_printf(b,
+              "<section id=\"params-%d\"><h3>Time against each parameter's values</h3>"
+              "<p>Each box spans the middle half of every correct configuration with that value (line: median; "
+              "whiskers: best and worst; red dot: the best). Log scale, µs.</p><div class=\"grid2\">",
+              p);
   if (!nok) {
     dbuf_puts(b, "</div></section>");
     return;
@@ -192,7 +198,8 @@ static void params_section(dbuf *b, int p, const record **ok, size_t nok) {
 static double iso_seconds(const char *t) {
   struct tm tm;
   memset(&tm, 0, sizeof tm);
-  if (!t || sscanf(t, "%d-%d-%dT%d:%d:%d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
+  if (!t ||
+      sscanf(t, "%d-%d-%dT%d:%d:%d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
     return NAN;
   tm.tm_year -= 1900, tm.tm_mon -= 1;
   return (double)timegm(&tm);
@@ -212,8 +219,10 @@ static void curve_section(dbuf *b, int p, const record *const *recs, size_t n, c
     y[k] = usable(r) ? r->t_median * 1e3 : NAN;
     k++;
   }
-  dbuf_printf(b, "<section id=\"curve-%d\"><h3>The search: best so far</h3><p>Every evaluation in the order the "
-                 "store recorded it (resumed runs continue the curve).</p><div class=\"grid2\">", p);
+  dbuf_printf(b,
+              "<section id=\"curve-%d\"><h3>The search: best so far</h3><p>Every evaluation in the order the "
+              "store recorded it (resumed runs continue the curve).</p><div class=\"grid2\">",
+              p);
   char id[64];
   snprintf(id, sizeof id, "curve-%d-evals", p);
   svg_steps(b, id, "evaluations", "best so far, µs", x, y, k);
@@ -230,23 +239,28 @@ static void front_section(dbuf *b, int p, const record **ok, size_t nok) {
     if (isfinite(ok[i]->energy_mj)) x[k] = ok[i]->t_median * 1e3, y[k] = ok[i]->energy_mj, k++;
   dbuf_printf(b, "<section id=\"front-%d\"><h3>Time and energy</h3>", p);
   if (k) {
-    dbuf_printf(b, "<p>%zu configurations with energy per launch (NVML); the line joins the ones no other beats on "
-                   "both.</p>", k);
+    dbuf_printf(b,
+                "<p>%zu configurations with energy per launch (NVML); the line joins the ones no other beats on "
+                "both.</p>",
+                k);
     char id[64];
     snprintf(id, sizeof id, "front-%d-svg", p);
     svg_front(b, id, "time, µs (log)", "energy per launch, mJ", x, y, k);
   } else {
-    dbuf_puts(b, "<p class=\"none\">No energy was measured on this problem (add \"energy\" to the space's objectives).</p>");
+    dbuf_puts(
+        b, "<p class=\"none\">No energy was measured on this problem (add \"energy\" to the space's objectives).</p>");
   }
   dbuf_puts(b, "</section>");
   free(x), free(y);
 }
 
 static void resources_section(dbuf *b, int p, const record **ok, size_t nok, int top) {
-  dbuf_printf(b, "<section id=\"resources-%d\"><h3>Resources of the top configurations</h3>"
-                 "<table class=\"sort\"><thead><tr><th>#</th><th>registers</th><th>static shared B</th>"
-                 "<th>local B</th><th>spill st/ld B</th><th>threads/block</th><th>occupancy %%</th>"
-                 "<th class=\"l\">limiter</th><th>compile ms</th></tr></thead><tbody>", p);
+  dbuf_printf(b,
+              "<section id=\"resources-%d\"><h3>Resources of the top configurations</h3>"
+              "<table class=\"sort\"><thead><tr><th>#</th><th>registers</th><th>static shared B</th>"
+              "<th>local B</th><th>spill st/ld B</th><th>threads/block</th><th>occupancy %%</th>"
+              "<th class=\"l\">limiter</th><th>compile ms</th></tr></thead><tbody>",
+              p);
   for (size_t i = 0; i < nok && (int)i < top; i++) {
     const record *r = ok[i];
     dbuf_printf(b, "<tr><td>%zu</td><td>%d</td><td>%d</td><td>%d</td><td>%d/%d</td><td>%d</td>", i + 1, r->regs,
@@ -294,8 +308,9 @@ static void explain_section(dbuf *b, int p, const explain_set *ex, const char *p
   const explain_entry **e = ncu_entries(ex, problem, &n);
   dbuf_printf(b, "<section id=\"explain-%d\"><h3>Why: Nsight Compute counters</h3>", p);
   if (!n) {
-    dbuf_puts(b, "<p class=\"none\">No counters recorded for this problem: run <code>cutune explain SPACE.lua</code> on "
-                 "a machine with ncu.</p>");
+    dbuf_puts(b,
+              "<p class=\"none\">No counters recorded for this problem: run <code>cutune explain SPACE.lua</code> on "
+              "a machine with ncu.</p>");
   } else {
     dbuf_puts(b, "<table><thead><tr><th class=\"l\">metric</th>");
     for (size_t i = 0; i < n; i++) { /* numbered as the best table ranks them */
@@ -304,17 +319,30 @@ static void explain_section(dbuf *b, int p, const explain_set *ex, const char *p
       dbuf_puts(b, "</th>");
     }
     dbuf_puts(b, "</tr></thead><tbody>");
-    static const struct { const char *label; int kind; ncu_metric m; double scale; int prec; } rows[] = {
-        {"cutune back to back, µs", 1, 0, 1e3, 1}, {"cutune isolated, µs", 2, 0, 1e3, 1},
-        {"ncu gpu__time_duration, µs", 0, NM_DURATION_NS, 1e-3, 1},
-        {"DRAM throughput, % of peak", 0, NM_DRAM_PCT, 1, 1}, {"SM throughput, % of peak", 0, NM_SM_PCT, 1, 1},
-        {"L1 hit rate, %", 0, NM_L1_HIT, 1, 1}, {"L2 hit rate, %", 0, NM_L2_HIT, 1, 1},
-        {"global ld sectors / request", 3, 0, 1, 1}, {"global st sectors / request", 4, 0, 1, 1},
-        {"shared ld wavefronts / instruction", 5, 0, 1, 2}, {"shared st wavefronts / instruction", 6, 0, 1, 2},
-        {"bank conflicts, shared loads", 0, NM_BANK_LD, 1, 0}, {"bank conflicts, shared stores", 0, NM_BANK_ST, 1, 0},
-        {"achieved occupancy, %", 0, NM_OCC_ACHIEVED, 1, 1}, {"theoretical occupancy, %", 0, NM_OCC_THEORY, 1, 1},
-        {"registers per thread", 0, NM_REGS, 1, 0}, {"local-memory sectors (ld)", 0, NM_LOCAL_LD, 1, 0},
-        {"local-memory sectors (st)", 0, NM_LOCAL_ST, 1, 0}};
+    static const struct {
+      const char *label;
+      int kind;
+      ncu_metric m;
+      double scale;
+      int prec;
+    } rows[] = {{"cutune back to back, µs", 1, 0, 1e3, 1},
+                {"cutune isolated, µs", 2, 0, 1e3, 1},
+                {"ncu gpu__time_duration, µs", 0, NM_DURATION_NS, 1e-3, 1},
+                {"DRAM throughput, % of peak", 0, NM_DRAM_PCT, 1, 1},
+                {"SM throughput, % of peak", 0, NM_SM_PCT, 1, 1},
+                {"L1 hit rate, %", 0, NM_L1_HIT, 1, 1},
+                {"L2 hit rate, %", 0, NM_L2_HIT, 1, 1},
+                {"global ld sectors / request", 3, 0, 1, 1},
+                {"global st sectors / request", 4, 0, 1, 1},
+                {"shared ld wavefronts / instruction", 5, 0, 1, 2},
+                {"shared st wavefronts / instruction", 6, 0, 1, 2},
+                {"bank conflicts, shared loads", 0, NM_BANK_LD, 1, 0},
+                {"bank conflicts, shared stores", 0, NM_BANK_ST, 1, 0},
+                {"achieved occupancy, %", 0, NM_OCC_ACHIEVED, 1, 1},
+                {"theoretical occupancy, %", 0, NM_OCC_THEORY, 1, 1},
+                {"registers per thread", 0, NM_REGS, 1, 0},
+                {"local-memory sectors (ld)", 0, NM_LOCAL_LD, 1, 0},
+                {"local-memory sectors (st)", 0, NM_LOCAL_ST, 1, 0}};
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
       dbuf_printf(b, "<tr><td class=\"l\">%s</td>", rows[r].label);
       for (size_t i = 0; i < n; i++) {
@@ -347,15 +375,18 @@ static void explain_section(dbuf *b, int p, const explain_set *ex, const char *p
     const explain_entry *s = explain_get(ex, i);
     if (s->kind != EXPLAIN_SANITIZE || explain_find_san(ex, s->config, s->problem, s->v.tool) != s) continue;
     if (!any++)
-      dbuf_puts(b, "<h3>compute-sanitizer</h3><table><thead><tr><th class=\"l\">configuration</th><th class=\"l\">"
-                   "problem</th><th class=\"l\">tool</th><th class=\"l\">verdict</th><th class=\"l\">first finding</th>"
-                   "</tr></thead><tbody>");
+      dbuf_puts(b,
+                "<h3>compute-sanitizer</h3><table><thead><tr><th class=\"l\">configuration</th><th class=\"l\">"
+                "problem</th><th class=\"l\">tool</th><th class=\"l\">verdict</th><th class=\"l\">first finding</th>"
+                "</tr></thead><tbody>");
     dbuf_puts(b, "<tr><td class=\"l\"><code>");
     html_esc(b, s->config);
     dbuf_puts(b, "</code></td><td class=\"l\">");
     html_esc(b, s->problem);
     dbuf_printf(b, "</td><td class=\"l\">%s</td><td class=\"l %s\">%s</td><td class=\"l\">", san_tool_name(s->v.tool),
-                s->v.status == SAN_FLAGGED ? "flagged" : s->v.status == SAN_CLEAN ? "clean" : "none",
+                s->v.status == SAN_FLAGGED ? "flagged"
+                : s->v.status == SAN_CLEAN ? "clean"
+                                           : "none",
                 san_status_name(s->v.status));
     html_esc(b, s->v.finding);
     dbuf_puts(b, "</td></tr>");
@@ -383,11 +414,16 @@ static void distinct(dbuf *b, const record *const *recs, size_t n, size_t off) {
 }
 
 static void provenance(dbuf *b, const record *const *recs, size_t n, const report_html_opts *o) {
-  static const struct { const char *label; size_t off; } f[] = {
-      {"GPU", offsetof(record, device_name)},        {"UUID", offsetof(record, device_uuid)},
-      {"compute capability", offsetof(record, device_cc)}, {"architecture", offsetof(record, arch)},
-      {"driver", offsetof(record, driver_version)},  {"NVRTC", offsetof(record, nvrtc_version)},
-      {"template hash", offsetof(record, template_hash)}};
+  static const struct {
+    const char *label;
+    size_t off;
+  } f[] = {{"GPU", offsetof(record, device_name)},
+           {"UUID", offsetof(record, device_uuid)},
+           {"compute capability", offsetof(record, device_cc)},
+           {"architecture", offsetof(record, arch)},
+           {"driver", offsetof(record, driver_version)},
+           {"NVRTC", offsetof(record, nvrtc_version)},
+           {"template hash", offsetof(record, template_hash)}};
   dbuf_puts(b, "<section id=\"provenance\"><h2>Provenance</h2><table>");
   for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
     dbuf_printf(b, "<tr><th class=\"l\">%s</th><td class=\"l\">", f[i].label);
@@ -408,8 +444,10 @@ static void provenance(dbuf *b, const record *const *recs, size_t n, const repor
   dbuf_puts(b, "<tr><th class=\"l\">store</th><td class=\"l\"><code>");
   html_esc(b, o->source ? o->source : "?");
   char *now = iso8601_now();
-  dbuf_printf(b, "</code></td></tr><tr><th class=\"l\">this page</th><td class=\"l\">written %s by cutune report</td></tr>"
-                 "</table></section>", now);
+  dbuf_printf(b,
+              "</code></td></tr><tr><th class=\"l\">this page</th><td class=\"l\">written %s by cutune report</td></tr>"
+              "</table></section>",
+              now);
   free(now);
 }
 

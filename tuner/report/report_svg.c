@@ -9,11 +9,11 @@
 void html_esc(dbuf *b, const char *s) {
   for (; s && *s; s++) {
     switch (*s) {
-      case '&': dbuf_puts(b, "&amp;"); break;
-      case '<': dbuf_puts(b, "&lt;"); break;
-      case '>': dbuf_puts(b, "&gt;"); break;
-      case '"': dbuf_puts(b, "&quot;"); break;
-      default: dbuf_append(b, s, 1);
+    case '&': dbuf_puts(b, "&amp;"); break;
+    case '<': dbuf_puts(b, "&lt;"); break;
+    case '>': dbuf_puts(b, "&gt;"); break;
+    case '"': dbuf_puts(b, "&quot;"); break;
+    default: dbuf_append(b, s, 1);
     }
   }
 }
@@ -88,8 +88,8 @@ static void axes(dbuf *b, const axis *y, const char *ylabel, const char *xlabel)
     dbuf_printf(b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" class=\"grid\"/>", ML, py, W - MR, py);
     dbuf_printf(b, "<text x=\"%d\" y=\"%.1f\" class=\"tk\" text-anchor=\"end\">%s</text>", ML - 6, py + 4, c);
   }
-  dbuf_printf(b, "<text x=\"14\" y=\"%d\" class=\"lb\" transform=\"rotate(-90 14 %d)\" text-anchor=\"middle\">", (MT + H - MB) / 2,
-              (MT + H - MB) / 2);
+  dbuf_printf(b, "<text x=\"14\" y=\"%d\" class=\"lb\" transform=\"rotate(-90 14 %d)\" text-anchor=\"middle\">",
+              (MT + H - MB) / 2, (MT + H - MB) / 2);
   html_esc(b, ylabel);
   dbuf_puts(b, "</text>");
   if (xlabel) {
@@ -100,8 +100,10 @@ static void axes(dbuf *b, const axis *y, const char *ylabel, const char *xlabel)
 }
 
 static void svg_open(dbuf *b, const char *id) {
-  dbuf_printf(b, "<svg id=\"%s\" class=\"fig\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
-                 "xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">", id, W, H, W, H);
+  dbuf_printf(b,
+              "<svg id=\"%s\" class=\"fig\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
+              "xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">",
+              id, W, H, W, H);
 }
 
 static int cmpd(const void *a, const void *b) {
@@ -139,17 +141,20 @@ void svg_boxes(dbuf *b, const char *id, const char *ylabel, const char *const *c
     qsort(s, n, sizeof *s, cmpd);
     dbuf_printf(b, "<text x=\"%.1f\" y=\"%d\" class=\"tk\" text-anchor=\"middle\">", cx, H - MB + 16);
     html_esc(b, cats[c]);
-    dbuf_printf(b, "</text><text x=\"%.1f\" y=\"%d\" class=\"tk dim\" text-anchor=\"middle\">n=%zu</text>", cx, H - MB + 30, n);
+    dbuf_printf(b, "</text><text x=\"%.1f\" y=\"%d\" class=\"tk dim\" text-anchor=\"middle\">n=%zu</text>", cx,
+                H - MB + 30, n);
     if (n) {
       double q0 = s[0], q1 = quant(s, n, .25), q2 = quant(s, n, .5), q3 = quant(s, n, .75), q4 = s[n - 1];
       dbuf_printf(b, "<g class=\"box\"><title>");
       html_esc(b, cats[c]);
-      dbuf_printf(b, ": best %.1f, quartiles %.1f / %.1f / %.1f, worst %.1f (%zu configurations)</title>", q0, q1, q2, q3, q4, n);
-      dbuf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"wh\"/>", cx, ax_px(&y, q0), cx, ax_px(&y, q4));
-      dbuf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"bx\"/>", cx - bw / 2, ax_px(&y, q3), bw,
-                  ax_px(&y, q1) - ax_px(&y, q3) + 0.5);
-      dbuf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"md\"/>", cx - bw / 2, ax_px(&y, q2), cx + bw / 2,
-                  ax_px(&y, q2));
+      dbuf_printf(b, ": best %.1f, quartiles %.1f / %.1f / %.1f, worst %.1f (%zu configurations)</title>", q0, q1, q2,
+                  q3, q4, n);
+      dbuf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"wh\"/>", cx, ax_px(&y, q0), cx,
+                  ax_px(&y, q4));
+      dbuf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"bx\"/>", cx - bw / 2,
+                  ax_px(&y, q3), bw, ax_px(&y, q1) - ax_px(&y, q3) + 0.5);
+      dbuf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"md\"/>", cx - bw / 2, ax_px(&y, q2),
+                  cx + bw / 2, ax_px(&y, q2));
       dbuf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" class=\"best\"/></g>", cx, ax_px(&y, q0));
     }
     free(s);
@@ -157,7 +162,8 @@ void svg_boxes(dbuf *b, const char *id, const char *ylabel, const char *const *c
   dbuf_puts(b, "</svg>");
 }
 
-void svg_steps(dbuf *b, const char *id, const char *xlabel, const char *ylabel, const double *x, const double *y, size_t n) {
+void svg_steps(dbuf *b, const char *id, const char *xlabel, const char *ylabel, const double *x, const double *y,
+               size_t n) {
   axis ax = {.p0 = ML, .p1 = W - MR}, ay = {.p0 = H - MB, .p1 = MT};
   ax_fit(&ax, x, n, 0);
   /* The y axis spans the best-so-far curve itself from a twentieth of the way in (at least the
@@ -184,12 +190,14 @@ void svg_steps(dbuf *b, const char *id, const char *xlabel, const char *ylabel, 
   for (double v = ceil(ax.lo / step) * step; v <= ax.hi; v += step) {
     char c[32];
     fmt_num(c, sizeof c, v);
-    dbuf_printf(b, "<text x=\"%.1f\" y=\"%d\" class=\"tk\" text-anchor=\"middle\">%s</text>", ax_px(&ax, v), H - MB + 16, c);
+    dbuf_printf(b, "<text x=\"%.1f\" y=\"%d\" class=\"tk\" text-anchor=\"middle\">%s</text>", ax_px(&ax, v),
+                H - MB + 16, c);
   }
   if (isfinite(first) && first > ay.hi) {
     char c[32];
     fmt_num(c, sizeof c, first);
-    dbuf_printf(b, "<text x=\"%d\" y=\"%d\" class=\"tk\" text-anchor=\"end\">from %s at the first, above the top</text>",
+    dbuf_printf(b,
+                "<text x=\"%d\" y=\"%d\" class=\"tk\" text-anchor=\"end\">from %s at the first, above the top</text>",
                 W - MR - 4, MT + 12, c);
   }
   dbuf_puts(b, "<polyline class=\"curve\" points=\"");
@@ -206,7 +214,8 @@ void svg_steps(dbuf *b, const char *id, const char *xlabel, const char *ylabel, 
   dbuf_puts(b, "\"/></svg>");
 }
 
-void svg_front(dbuf *b, const char *id, const char *xlabel, const char *ylabel, const double *x, const double *y, size_t n) {
+void svg_front(dbuf *b, const char *id, const char *xlabel, const char *ylabel, const double *x, const double *y,
+               size_t n) {
   axis ax = {.p0 = ML, .p1 = W - MR}, ay = {.p0 = H - MB, .p1 = MT};
   ax_fit(&ax, x, n, 1);
   ax_fit(&ay, y, n, 0);

@@ -13,8 +13,8 @@ void html_esc(dbuf *b, const char *s);
 
 /* One box (min, quartiles, median, max; the best as a dot) per category, over a log y axis.
  * vals[c] holds nvals[c] values of category c. */
-void svg_boxes(dbuf *b, const char *id, const char *ylabel, const char *const *cats, int ncats,
-               double *const *vals, const size_t *nvals);
+void svg_boxes(dbuf *b, const char *id, const char *ylabel, const char *const *cats, int ncats, double *const *vals,
+               const size_t *nvals);
 
 /* The best-so-far step curve of (x, y) in order; y spanning the curve from a twentieth of the
  * way in (at least the tenth point) to its end (logarithmic where that spans more than 3x),

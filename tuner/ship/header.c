@@ -48,8 +48,8 @@ static int parse_problem(const char *key, int nv, char **names, long long *dims)
 
 static const hdr *sort_ctx;
 static int cmp_prob(const void *a, const void *b) {
-  const long long *x = sort_ctx->dims + (size_t)*(const int *)a * sort_ctx->nv,
-                  *y = sort_ctx->dims + (size_t)*(const int *)b * sort_ctx->nv;
+  const long long *x = sort_ctx->dims + (size_t) * (const int *)a * sort_ctx->nv,
+                  *y = sort_ctx->dims + (size_t) * (const int *)b * sort_ctx->nv;
   for (int k = 0; k < sort_ctx->nv; k++)
     if (x[k] != y[k]) return x[k] < y[k] ? -1 : 1;
   return 0;
@@ -78,9 +78,11 @@ int header_write(const ship_data *d, const header_opts *o, dbuf *out, dbuf *warn
   int rc = -1;
   size_t n = ship_count(d), nok = 0;
   for (int q = 0; q < ship_nparams(d); q++)
-    if (!hdr_ident_ok(ship_param(d, q))) return cterr_set(err, "parameter '%s' is not a C identifier", ship_param(d, q));
+    if (!hdr_ident_ok(ship_param(d, q)))
+      return cterr_set(err, "parameter '%s' is not a C identifier", ship_param(d, q));
   /* devices, configurations, problems */
-  char **devs = xcalloc(n + 1, sizeof(char *)), **cfgs = xcalloc(n + 1, sizeof(char *)), **probs = xcalloc(n + 1, sizeof(char *));
+  char **devs = xcalloc(n + 1, sizeof(char *)), **cfgs = xcalloc(n + 1, sizeof(char *)),
+       **probs = xcalloc(n + 1, sizeof(char *));
   for (size_t i = 0; i < n; i++) {
     const record *r = ship_get(d, i);
     if (!record_timed(r)) continue;
@@ -109,7 +111,7 @@ int header_write(const ship_data *d, const header_opts *o, dbuf *out, dbuf *warn
     for (int p = 0; p < h.np; p++)
       if (parse_problem(h.probs[p], h.nv, h.vars, h.dims + (size_t)p * h.nv) < 0) {
         cterr_set(err, "problem '%s' does not have the dimensions of '%s' (one header needs one set of problem sizes)",
-                   h.probs[p], h.probs[0]);
+                  h.probs[p], h.probs[0]);
         goto done;
       }
     for (int k = 0; k < h.nv; k++)
@@ -155,8 +157,10 @@ int header_write(const ship_data *d, const header_opts *o, dbuf *out, dbuf *warn
   }
   for (int dv = 0; dv < h.nd; dv++)
     if (!h.cc[dv])
-      dbuf_printf(warn, "%s: compute capability unknown (not an NVIDIA name cutune knows; give --cc '%s=X.Y'): it gets "
-                        "a device entry but no architecture entry\n", h.devs[dv], h.devs[dv]);
+      dbuf_printf(warn,
+                  "%s: compute capability unknown (not an NVIDIA name cutune knows; give --cc '%s=X.Y'): it gets "
+                  "a device entry but no architecture entry\n",
+                  h.devs[dv], h.devs[dv]);
   h.best = xmalloc((size_t)h.nd * h.np * sizeof(double));
   h.bestc = xmalloc((size_t)h.nd * h.np * sizeof(int));
   for (int dv = 0; dv < h.nd; dv++)

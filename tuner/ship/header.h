@@ -35,18 +35,18 @@
 typedef int (*header_block_fn)(void *ctx, const record *r, unsigned block[3], unsigned *shared, cterr *err);
 
 typedef struct header_opts {
-  int mean;                 /* portable choice by mean share instead of worst share */
-  const char *regenerate;   /* the command line that regenerates it, for the comment */
+  int mean;               /* portable choice by mean share instead of worst share */
+  const char *regenerate; /* the command line that regenerates it, for the comment */
   header_block_fn block;
   void *block_ctx;
-  const int *runtime;       /* per parameter (ship order): 1 for a runtime parameter, which the
+  const int *runtime;     /* per parameter (ship order): 1 for a runtime parameter, which the
                                cutune-config lines leave out (no -D: the launcher passes it as the
                                kernel argument the space gives it); NULL: none */
-  double cover;             /* kernel selection: a kernel covers a shape within this of its best (0.03) */
-  int max_kernels;          /* ... at most this many per level (16) */
-  int knn;                  /* the rule's k for untuned sizes; 0: chosen by leave-one-out */
-  dbuf *report;             /* the selection table, for the terminal (NULL: not wanted) */
-  const char *const *why;   /* sizes as problem keys ("K=100,M=200,N=300"): what the rule gives each, per
+  double cover;           /* kernel selection: a kernel covers a shape within this of its best (0.03) */
+  int max_kernels;        /* ... at most this many per level (16) */
+  int knn;                /* the rule's k for untuned sizes; 0: chosen by leave-one-out */
+  dbuf *report;           /* the selection table, for the terminal (NULL: not wanted) */
+  const char *const *why; /* sizes as problem keys ("K=100,M=200,N=300"): what the rule gives each, per
                                level, into report */
   int nwhy;
 } header_opts;

@@ -61,8 +61,9 @@ static void share_cell(dbuf *b, const hdr *h, int d, int p, int e) {
 }
 
 static void comment_table(dbuf *b, const hdr *h) {
-  dbuf_printf(b, " * Performance portability: the share of each GPU's own best time that the portable default\n"
-                 " * (and the GPU's architecture entry) reaches on that GPU, per problem measured.\n *\n");
+  dbuf_printf(b,
+              " * Performance portability: the share of each GPU's own best time that the portable default\n"
+              " * (and the GPU's architecture entry) reaches on that GPU, per problem measured.\n *\n");
   dbuf_printf(b, " *   %-28s %-22s %10s  %12s  %12s\n", "GPU", "problem", "own best", "default", "arch entry");
   for (int d = 0; d < h->nd; d++)
     for (int p = 0; p < h->np; p++) {
@@ -82,11 +83,12 @@ static void comment_table(dbuf *b, const hdr *h) {
  * the function's own (the table e, the device parameters, the ct_ locals). */
 static int var_ok(const char *v) {
   static const char *const taken[] = {
-      "e", "device_name", "cc_major", "cc_minor", "auto", "bool", "break", "case", "char", "class", "const",
-      "continue", "default", "delete", "do", "double", "else", "enum", "extern", "false", "float", "for", "goto",
-      "if", "inline", "int", "long", "new", "operator", "private", "public", "register", "restrict", "return",
-      "short", "signed", "sizeof", "static", "struct", "switch", "template", "this", "true", "typedef", "union",
-      "unsigned", "using", "virtual", "void", "volatile", "while"};
+      "e",        "device_name", "cc_major", "cc_minor", "auto",     "bool",     "break",  "case",    "char",
+      "class",    "const",       "continue", "default",  "delete",   "do",       "double", "else",    "enum",
+      "extern",   "false",       "float",    "for",      "goto",     "if",       "inline", "int",     "long",
+      "new",      "operator",    "private",  "public",   "register", "restrict", "return", "short",   "signed",
+      "sizeof",   "static",      "struct",   "switch",   "template", "this",     "true",   "typedef", "union",
+      "unsigned", "using",       "virtual",  "void",     "volatile", "while"};
   if (!strncmp(v, "ct_", 3)) return 0;
   for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++)
     if (!strcmp(v, taken[i])) return 0;
@@ -113,8 +115,10 @@ int hdr_emit(hdr *h, const ship_data *d, const header_opts *o, dbuf *out, cterr 
       char *end = NULL;
       val[(size_t)i * np + q] = v ? strtoll(v, &end, 10) : 0;
       if (!v || *end) {
-        cterr_set(err, "configuration %s: parameter %s = '%s' is not an integer (the header carries integer "
-                       "parameters)", r->config, ship_param(d, q), v ? v : "(missing)");
+        cterr_set(err,
+                  "configuration %s: parameter %s = '%s' is not an integer (the header carries integer "
+                  "parameters)",
+                  r->config, ship_param(d, q), v ? v : "(missing)");
         goto done;
       }
     }
@@ -125,8 +129,10 @@ int hdr_emit(hdr *h, const ship_data *d, const header_opts *o, dbuf *out, cterr 
 
   for (int k = 0; k < h->nv; k++)
     if (!var_ok(h->vars[k])) {
-      cterr_set(err, "problem variable '%s' cannot be a parameter of the generated selector (a C or C++ keyword, "
-                     "e, device_name, cc_major, cc_minor or a ct_ name): rename it in the space", h->vars[k]);
+      cterr_set(err,
+                "problem variable '%s' cannot be a parameter of the generated selector (a C or C++ keyword, "
+                "e, device_name, cc_major, cc_minor or a ct_ name): rename it in the space",
+                h->vars[k]);
       goto done;
     }
 
@@ -152,25 +158,28 @@ int hdr_emit(hdr *h, const ship_data *d, const header_opts *o, dbuf *out, cterr 
     hdr_comment(b, h->src_of[dv] ? h->src_of[dv] : "");
     dbuf_puts(b, "\n");
   }
-  dbuf_printf(b, " *\n * Selection (cutune_%s_select): the entries of the device name (exact, as the CUDA\n"
-                 " * runtime's cudaDeviceProp.name), else of its architecture (sm_XY from the compute\n"
-                 " * capability), else the portable default; within them, the rule of the kernel selection\n"
-                 " * below (the tuned shapes nearest to the one asked). Over several GPUs a kernel's share of a\n"
-                 " * shape is its %s share of each GPU's own best time, among the kernels measured on as many\n"
-                 " * of them as any (cutune header --rule %s).\n *\n",
+  dbuf_printf(b,
+              " *\n * Selection (cutune_%s_select): the entries of the device name (exact, as the CUDA\n"
+              " * runtime's cudaDeviceProp.name), else of its architecture (sm_XY from the compute\n"
+              " * capability), else the portable default; within them, the rule of the kernel selection\n"
+              " * below (the tuned shapes nearest to the one asked). Over several GPUs a kernel's share of a\n"
+              " * shape is its %s share of each GPU's own best time, among the kernels measured on as many\n"
+              " * of them as any (cutune header --rule %s).\n *\n",
               sid, h->mean ? "mean" : "worst", h->mean ? "mean" : "worst");
   hdr_emit_selection_comment(b, h, o);
   comment_table(b, h);
-  dbuf_printf(b, " *\n * Launch contract: an entry carries the parameter values and the block dimensions (and\n"
-                 " * dynamic shared bytes) the space's block/shared functions give; the launcher computes the\n"
-                 " * grid from the parameters and the problem the same way the space's grid function does.\n *\n");
+  dbuf_printf(b,
+              " *\n * Launch contract: an entry carries the parameter values and the block dimensions (and\n"
+              " * dynamic shared bytes) the space's block/shared functions give; the launcher computes the\n"
+              " * grid from the parameters and the problem the same way the space's grid function does.\n *\n");
   const int *rt = o->runtime;
   int nrt = 0;
   for (int q = 0; rt && q < np; q++) nrt += rt[q] != 0;
   dbuf_printf(b, " * Shipped configurations (one line each, read by cmake/CutuneKernels.cmake):\n");
   if (nrt) {
-    dbuf_printf(b, " * (runtime parameters, which the lines leave out: they are no -D but the kernel argument the\n"
-                   " * space gives them, which the launcher passes from the entry:");
+    dbuf_printf(b,
+                " * (runtime parameters, which the lines leave out: they are no -D but the kernel argument the\n"
+                " * space gives them, which the launcher passes from the entry:");
     for (int q = 0; q < np; q++)
       if (rt[q]) dbuf_printf(b, " %s", ship_param(d, q));
     dbuf_puts(b, ")\n");
@@ -181,11 +190,13 @@ int hdr_emit(hdr *h, const ship_data *d, const header_opts *o, dbuf *out, cterr 
       if (!rt || !rt[q]) dbuf_printf(b, " %s=%lld", ship_param(d, q), val[(size_t)i * np + q]);
     dbuf_puts(b, "\n");
   }
-  dbuf_printf(b, " */\n#ifndef CUTUNE_%s_H_\n#define CUTUNE_%s_H_\n\n#include <stdio.h>\n#include <string.h>\n\n", SID, SID);
+  dbuf_printf(b, " */\n#ifndef CUTUNE_%s_H_\n#define CUTUNE_%s_H_\n\n#include <stdio.h>\n#include <string.h>\n\n", SID,
+              SID);
   dbuf_printf(b, "#define CUTUNE_%s_NCONFIGS %d\n#define CUTUNE_%s_NPARAMS %d\n#define CUTUNE_%s_NDIMS %d\n\n", SID,
               h->nship, SID, np, SID, h->nv);
   for (int q = 0; q < np; q++)
-    if (rt && rt[q]) dbuf_printf(b, "#define CUTUNE_%s_RUNTIME_%s 1 /* a kernel argument, not a -D */\n", SID, ship_param(d, q));
+    if (rt && rt[q])
+      dbuf_printf(b, "#define CUTUNE_%s_RUNTIME_%s 1 /* a kernel argument, not a -D */\n", SID, ship_param(d, q));
   if (nrt) dbuf_puts(b, "\n");
   dbuf_printf(b, "/* Each shipped configuration as an X-macro: X(NAME, value) per parameter. */\n");
   for (int i = 0; i < h->nship; i++) {
@@ -194,11 +205,14 @@ int hdr_emit(hdr *h, const ship_data *d, const header_opts *o, dbuf *out, cterr 
     dbuf_puts(b, "\n");
   }
   /* device code of one target */
-  dbuf_printf(b, "\n/* Device code built for one target: CUTUNE_%s_<PARAM> are the parameters of the entry of\n"
-                 " * that architecture (CUTUNE_%s_ARCH, e.g. 90, else __CUDA_ARCH__ / 10) at its largest problem,\n"
-                 " * or of the portable default for an architecture without an entry. */\n", SID, SID);
-  dbuf_printf(b, "#if defined(CUTUNE_%s_ARCH)\n#define CUTUNE_%s_TARGET_ CUTUNE_%s_ARCH\n#elif defined(__CUDA_ARCH__)\n"
-                 "#define CUTUNE_%s_TARGET_ (__CUDA_ARCH__ / 10)\n#else\n#define CUTUNE_%s_TARGET_ 0\n#endif\n",
+  dbuf_printf(b,
+              "\n/* Device code built for one target: CUTUNE_%s_<PARAM> are the parameters of the entry of\n"
+              " * that architecture (CUTUNE_%s_ARCH, e.g. 90, else __CUDA_ARCH__ / 10) at its largest problem,\n"
+              " * or of the portable default for an architecture without an entry. */\n",
+              SID, SID);
+  dbuf_printf(b,
+              "#if defined(CUTUNE_%s_ARCH)\n#define CUTUNE_%s_TARGET_ CUTUNE_%s_ARCH\n#elif defined(__CUDA_ARCH__)\n"
+              "#define CUTUNE_%s_TARGET_ (__CUDA_ARCH__ / 10)\n#else\n#define CUTUNE_%s_TARGET_ 0\n#endif\n",
               SID, SID, SID, SID, SID);
   int first_if = 1;
   for (int i = 0; i < h->ne; i++) {
@@ -217,24 +231,31 @@ int hdr_emit(hdr *h, const ship_data *d, const header_opts *o, dbuf *out, cterr 
   if (!first_if) dbuf_puts(b, "#endif\n");
 
   /* the entry type and the selector */
-  dbuf_printf(b, "\ntypedef struct cutune_%s_entry {\n"
-                 "  int level;              /* 0: this device, 1: its architecture, 2: portable default */\n"
-                 "  const char *device;     /* level 0: the device name, else \"\" */\n"
-                 "  int arch;               /* 90 for sm_90 (level 2: 0) */\n"
-                 "  long long problem[%d];   /* the measured problem:", sid, h->nv);
+  dbuf_printf(b,
+              "\ntypedef struct cutune_%s_entry {\n"
+              "  int level;              /* 0: this device, 1: its architecture, 2: portable default */\n"
+              "  const char *device;     /* level 0: the device name, else \"\" */\n"
+              "  int arch;               /* 90 for sm_90 (level 2: 0) */\n"
+              "  long long problem[%d];   /* the measured problem:",
+              sid, h->nv);
   for (int k = 0; k < h->nv; k++) dbuf_printf(b, " %s", h->vars[k]);
   dbuf_printf(b, " */\n  int config;             /* shipped configuration, 0 .. CUTUNE_%s_NCONFIGS-1 */\n", SID);
   for (int q = 0; q < np; q++) dbuf_printf(b, "  int %s;\n", ship_param(d, q));
-  dbuf_printf(b, "  unsigned block[3];      /* threads per block */\n"
-                 "  unsigned shared_bytes;  /* dynamic shared memory per block */\n"
-                 "  double time_ms;         /* this configuration's median at that problem (-1: a choice over several GPUs) */\n"
-                 "  double share;           /* the best there / this configuration's time (worst or mean over the GPUs) */\n"
-                 "  int knn;                /* the rule's k at this entry's level */\n"
-                 "  const char *source;     /* where it came from */\n} cutune_%s_entry;\n\n", sid);
-  dbuf_printf(b, "/* Every entry: per level (device, architecture, default), one per tuned shape, with the kernel of\n"
-                 " * the level's set it gets (Kernel selection, above). */\n"
-                 "static inline const cutune_%s_entry *cutune_%s_entries_(int *ct_n) {\n  static const cutune_%s_entry e[] = {\n",
-              sid, sid, sid);
+  dbuf_printf(
+      b,
+      "  unsigned block[3];      /* threads per block */\n"
+      "  unsigned shared_bytes;  /* dynamic shared memory per block */\n"
+      "  double time_ms;         /* this configuration's median at that problem (-1: a choice over several GPUs) */\n"
+      "  double share;           /* the best there / this configuration's time (worst or mean over the GPUs) */\n"
+      "  int knn;                /* the rule's k at this entry's level */\n"
+      "  const char *source;     /* where it came from */\n} cutune_%s_entry;\n\n",
+      sid);
+  dbuf_printf(
+      b,
+      "/* Every entry: per level (device, architecture, default), one per tuned shape, with the kernel of\n"
+      " * the level's set it gets (Kernel selection, above). */\n"
+      "static inline const cutune_%s_entry *cutune_%s_entries_(int *ct_n) {\n  static const cutune_%s_entry e[] = {\n",
+      sid, sid, sid);
   for (int i = 0; i < h->ne; i++) {
     const hdr_entry *e = &h->e[i];
     int sh = shipped_id(h, e->cfg);

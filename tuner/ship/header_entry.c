@@ -28,14 +28,13 @@ char *measured_source(const hdr *h, int d, int p, int c) {
     s = xasprintf("%s, %s, %.4g ms, %.4g GFLOP/s", h->devs[d], date, r->t_median, r->gflops);
   else if (isfinite(r->copy_share))
     s = xasprintf("%s, %s, %.4g ms, %.1f %% of the copy bandwidth", h->devs[d], date, r->t_median, 100 * r->copy_share);
-  else
-    s = xasprintf("%s, %s, %.4g ms (%s)", h->devs[d], date, r->t_median, path_basename(h->src_of[d]));
+  else s = xasprintf("%s, %s, %.4g ms (%s)", h->devs[d], date, r->t_median, path_basename(h->src_of[d]));
   free(date);
   return s;
 }
 
 char *portable_source(const hdr *h, const unsigned char *mask, int p, int c, int mean, double score, int cov,
-                             int among) {
+                      int among) {
   dbuf b;
   dbuf_init(&b);
   dbuf_printf(&b, "portable over");
@@ -45,7 +44,8 @@ char *portable_source(const hdr *h, const unsigned char *mask, int p, int c, int
     if (!mask[d] || !isfinite(h->best[(size_t)d * h->np + p])) continue;
     dbuf_printf(&b, "%s %s", k++ ? "," : "", h->devs[d]);
     double t = TIME(h, d, p, c);
-    if (isfinite(t) && h->best[(size_t)d * h->np + p] / t < worst) worst = h->best[(size_t)d * h->np + p] / t, worstd = d;
+    if (isfinite(t) && h->best[(size_t)d * h->np + p] / t < worst)
+      worst = h->best[(size_t)d * h->np + p] / t, worstd = d;
   }
   dbuf_printf(&b, ": %s %.1f %% of each GPU's own best", mean ? "mean" : "worst", 100 * score);
   if (!mean && worstd >= 0) dbuf_printf(&b, " (%s)", h->devs[worstd]);

@@ -22,8 +22,8 @@ typedef struct hdr_entry {
 /* One level group of entries (a device, an architecture, the default): the kernel set chosen
  * for its shapes (header_select.c, select.c) and the rule's leave-one-out figures. */
 typedef struct hdr_group {
-  int level, dev, arch;     /* dev: level 0; arch: level 1 */
-  unsigned char *mask;      /* nd: the devices it is chosen over */
+  int level, dev, arch; /* dev: level 0; arch: level 1 */
+  unsigned char *mask;  /* nd: the devices it is chosen over */
   int nshapes, nset, covered, coverable, knn, loo_full, loo_n, loo_judged, loo_within;
   double worst, loo_geo, loo_worst;
   /* what select.c chose from, kept for hdr_rule: shapes (problem indices), candidates
@@ -41,21 +41,21 @@ typedef struct hdr {
   const char **src_of; /* a file each device's records came from */
   char **cfgs;         /* sorted configuration keys of successful records */
   size_t nc;
-  char **probs;        /* problem keys, in numeric order of their dimensions */
+  char **probs; /* problem keys, in numeric order of their dimensions */
   int np;
-  char **vars;         /* problem dimension names */
+  char **vars; /* problem dimension names */
   int nv;
-  long long *dims;     /* np x nv */
-  double *t;           /* nd x np x nc times, INFINITY where none */
-  const record **r;    /* the records behind t */
-  double *best;        /* nd x np: each GPU's best time */
-  int *bestc;          /* ... and its configuration (-1 none) */
+  long long *dims;  /* np x nv */
+  double *t;        /* nd x np x nc times, INFINITY where none */
+  const record **r; /* the records behind t */
+  double *best;     /* nd x np: each GPU's best time */
+  int *bestc;       /* ... and its configuration (-1 none) */
   hdr_entry *e;
   int ne;
   hdr_group *grp;
   int ngrp;
-  int *ship, nship;    /* shipped configuration id -> cfgs index */
-  unsigned *block;     /* per shipped id: block x, y, z, shared bytes */
+  int *ship, nship; /* shipped configuration id -> cfgs index */
+  unsigned *block;  /* per shipped id: block x, y, z, shared bytes */
 } hdr;
 
 #define CELL(h, d, p, c) ((((size_t)(d) * (size_t)(h)->np + (size_t)(p)) * (h)->nc) + (size_t)(c))
@@ -84,7 +84,8 @@ void hdr_free(hdr *h);
  * configuration c on problem p, and of a choice c over the devices in mask */
 hdr_entry *add_entry(hdr *h, int level, int dev, int arch, int p, int cfg, char *source, double t);
 char *measured_source(const hdr *h, int d, int p, int c);
-char *portable_source(const hdr *h, const unsigned char *mask, int p, int c, int mean, double score, int cov, int among);
+char *portable_source(const hdr *h, const unsigned char *mask, int p, int c, int mean, double score, int cov,
+                      int among);
 
 /* header_select.c: the entries, a small kernel set per level group (docs/HEADER.md), and its
  * parts of the text: the selection table of the comment, the ratio table and the selector. */

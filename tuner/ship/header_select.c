@@ -81,8 +81,14 @@ static int select_group(hdr *h, int g, const header_opts *o, cterr *err) {
     int maxcov = most_covered(h, G->mask, ps[i]);
     for (int j = 0; j < nc; j++) R[(size_t)i * nc + j] = ratio_at(h, G->mask, ps[i], cand[j], maxcov);
   }
-  sel_input in = {.np = np, .nc = nc, .nv = h->nv, .R = R, .dims = dims, .tol = o->cover > 0 ? o->cover : 0.03,
-                  .maxk = o->max_kernels > 0 ? o->max_kernels : 16, .knn = o->knn};
+  sel_input in = {.np = np,
+                  .nc = nc,
+                  .nv = h->nv,
+                  .R = R,
+                  .dims = dims,
+                  .tol = o->cover > 0 ? o->cover : 0.03,
+                  .maxk = o->max_kernels > 0 ? o->max_kernels : 16,
+                  .knn = o->knn};
   sel_result r;
   int rc = select_kernels(&in, &r);
   if (rc == 0) {
@@ -96,7 +102,8 @@ static int select_group(hdr *h, int g, const header_opts *o, cterr *err) {
       if (r.assign[i] < 0) continue;
       int p = ps[i], c = cand[r.assign[i]], cov, among;
       double sh = share_over(h, G->mask, p, c, h->mean, &cov, &among);
-      char *src = count == 1 ? measured_source(h, single, p, c) : portable_source(h, G->mask, p, c, h->mean, sh, cov, among);
+      char *src =
+          count == 1 ? measured_source(h, single, p, c) : portable_source(h, G->mask, p, c, h->mean, sh, cov, among);
       hdr_entry *e = add_entry(h, G->level, G->level == 0 ? G->dev : -1, G->level == 0 ? h->cc[G->dev] : G->arch, p, c,
                                src, count == 1 ? TIME(h, single, p, c) : -1);
       e->share = 1 / R[(size_t)i * nc + r.assign[i]];
@@ -135,8 +142,8 @@ void hdr_why(dbuf *b, const hdr *h, const long long *q) {
     if (c < 0) continue;
     char name[160];
     group_name(h, G, name, sizeof name);
-    dbuf_printf(b, "  %-28s %s, the kernel of the tuned shape %s (%.1f %% of the best there; k=%d)\n", name,
-                h->cfgs[c], near >= 0 ? h->probs[near] : "?", near >= 0 ? 100 / hdr_ratio(h, g, near, c) : 0.0, G->knn);
+    dbuf_printf(b, "  %-28s %s, the kernel of the tuned shape %s (%.1f %% of the best there; k=%d)\n", name, h->cfgs[c],
+                near >= 0 ? h->probs[near] : "?", near >= 0 ? 100 / hdr_ratio(h, g, near, c) : 0.0, G->knn);
   }
 }
 
@@ -197,18 +204,19 @@ static void selection_table(dbuf *b, const hdr *h, const char *lead, double tol)
 void hdr_emit_selection_comment(dbuf *b, const hdr *h, const header_opts *o) {
   double tol = o->cover > 0 ? o->cover : 0.03;
   int maxk = o->max_kernels > 0 ? o->max_kernels : 16;
-  dbuf_printf(b, " * Kernel selection (cutune header --cover %g --max-kernels %d): per level (a GPU, an architecture,\n"
-                 " * the portable default) the fewest kernels, at most %d, that bring every tuned shape within\n"
-                 " * %g %% of the best measured there (greedy set cover, then dropping, an exhaustive search for a\n"
-                 " * smaller set and swaps); each tuned shape is an entry with the fastest of them. A size never\n"
-                 " * tuned gets the kernel of the set with the least sum of ratios (time / best) over the k tuned\n"
-                 " * shapes nearest to it (least product over the dimensions of max/min of asked and tuned, i.e.\n"
-                 " * sum of |ln(asked / tuned)|; a ratio not measured counts %g), k chosen by leave-one-out: each\n"
-                 " * tuned shape left out, the set chosen again without it and the rule applied to its sizes;\n"
-                 " * 'covered': shapes whose entry is within %g %% of their best; 'least': the least share of\n"
-                 " * a shape's best that its entry reaches; 'left out': the rule on each tuned shape left out,\n"
-                 " * 'judged' where its kernel was measured, 'mean' the geometric mean of best / time there,\n"
-                 " * 'least' the lowest, and how many came within %g %%.\n *\n",
+  dbuf_printf(b,
+              " * Kernel selection (cutune header --cover %g --max-kernels %d): per level (a GPU, an architecture,\n"
+              " * the portable default) the fewest kernels, at most %d, that bring every tuned shape within\n"
+              " * %g %% of the best measured there (greedy set cover, then dropping, an exhaustive search for a\n"
+              " * smaller set and swaps); each tuned shape is an entry with the fastest of them. A size never\n"
+              " * tuned gets the kernel of the set with the least sum of ratios (time / best) over the k tuned\n"
+              " * shapes nearest to it (least product over the dimensions of max/min of asked and tuned, i.e.\n"
+              " * sum of |ln(asked / tuned)|; a ratio not measured counts %g), k chosen by leave-one-out: each\n"
+              " * tuned shape left out, the set chosen again without it and the rule applied to its sizes;\n"
+              " * 'covered': shapes whose entry is within %g %% of their best; 'least': the least share of\n"
+              " * a shape's best that its entry reaches; 'left out': the rule on each tuned shape left out,\n"
+              " * 'judged' where its kernel was measured, 'mean' the geometric mean of best / time there,\n"
+              " * 'least' the lowest, and how many came within %g %%.\n *\n",
               tol, maxk, maxk, 100 * tol, SELECT_PENALTY, 100 * tol, 100 * tol);
   selection_table(b, h, " *", tol);
   dbuf_puts(b, " *\n");
@@ -223,10 +231,12 @@ static void dims_text(dbuf *b, const hdr *h) {
 
 void hdr_emit_selector(dbuf *b, const hdr *h, const char *sid, const char *SID) {
   /* the ratio table: per entry, each shipped kernel's ratio at the entry's shape and level */
-  dbuf_printf(b, "/* Per entry, each shipped configuration's time there over the best at that level (1 = the best;\n"
-                 " * 0 = not measured): what cutune_%s_select sums over the nearest tuned shapes. */\n"
-                 "static inline double cutune_%s_ratio_(int ct_i, int ct_c) {\n"
-                 "  static const double ct_r[%d][%d] = {\n", sid, sid, h->ne > 0 ? h->ne : 1, h->nship > 0 ? h->nship : 1);
+  dbuf_printf(b,
+              "/* Per entry, each shipped configuration's time there over the best at that level (1 = the best;\n"
+              " * 0 = not measured): what cutune_%s_select sums over the nearest tuned shapes. */\n"
+              "static inline double cutune_%s_ratio_(int ct_i, int ct_c) {\n"
+              "  static const double ct_r[%d][%d] = {\n",
+              sid, sid, h->ne > 0 ? h->ne : 1, h->nship > 0 ? h->nship : 1);
   for (int i = 0; i < h->ne; i++) {
     dbuf_puts(b, "    {");
     for (int k = 0; k < h->nship; k++) {
@@ -238,108 +248,131 @@ void hdr_emit_selector(dbuf *b, const hdr *h, const char *sid, const char *SID) 
   if (!h->ne) dbuf_puts(b, "    {0},\n");
   dbuf_printf(b, "  };\n  return ct_r[ct_i][ct_c];\n}\n\n");
   /* group membership */
-  dbuf_printf(b, "/* Whether entry x belongs to the level group asked for. */\n"
-                 "static inline int cutune_%s_in_(const cutune_%s_entry *x, int ct_level, const char *device_name, int ct_arch) {\n"
-                 "  if (x->level != ct_level) return 0;\n"
-                 "  if (ct_level == 0) return device_name && strcmp(x->device, device_name) == 0;\n"
-                 "  return ct_level == 2 || x->arch == ct_arch;\n}\n\n", sid, sid);
-  /* the rule */
-  dbuf_printf(b, "/* The rule behind cutune_%s_select for the sizes ct_want: the level (device name, else\n"
-                 " * architecture, else the portable default), its knn tuned shapes nearest to ct_want, the\n"
-                 " * kernel of the level's set with the least sum of ratios over them (ties: the lower\n"
-                 " * configuration), and the entry it is matched to (the nearest of them with that kernel, else\n"
-                 " * the nearest entry of the level with it). Returns that entry's index; ct_near (room for 8,\n"
-                 " * may be NULL) gets the shapes consulted, nearest first, *ct_nnear their count. */\n", sid);
-  dbuf_printf(b, "static inline int cutune_%s_pick_(const char *device_name, int cc_major, int cc_minor, const long long *ct_want,\n"
-                 "                                 int *ct_near, int *ct_nnear) {\n"
-                 "  int ct_n, ct_level, ct_lv = 2, ct_i, ct_k, ct_m = 0, ct_nn[8], ct_c, ct_best, ct_ret = -1, ct_voted = 0;\n"
-                 "  double ct_nd[8], ct_bs = 0, ct_bd = 0;\n"
-                 "  const cutune_%s_entry *e = cutune_%s_entries_(&ct_n);\n"
-                 "  const int ct_arch = 10 * cc_major + cc_minor;\n"
-                 "  for (ct_level = 0; ct_level < 3 && ct_m == 0; ct_level++)\n"
-                 "    for (ct_i = 0; ct_i < ct_n; ct_i++) {\n"
-                 "      double ct_dist = 1; /* product of max/min ratios: exp of the L1 distance of the logs */\n"
-                 "      int ct_pos, ct_kk = e[ct_i].knn < 1 ? 1 : e[ct_i].knn > 8 ? 8 : e[ct_i].knn;\n"
-                 "      if (!cutune_%s_in_(&e[ct_i], ct_level, device_name, ct_arch)) continue;\n"
-                 "      ct_lv = ct_level;\n"
-                 "      for (ct_k = 0; ct_k < %d; ct_k++) {\n"
-                 "        double ct_a = ct_want[ct_k] > 0 ? (double)ct_want[ct_k] : 1, ct_b = (double)e[ct_i].problem[ct_k];\n"
-                 "        ct_dist *= ct_a > ct_b ? ct_a / ct_b : ct_b / ct_a;\n"
-                 "      }\n"
-                 "      for (ct_pos = ct_m; ct_pos > 0 && ct_nd[ct_pos - 1] > ct_dist; ct_pos--) {}\n"
-                 "      if (ct_pos >= ct_kk) continue;\n"
-                 "      if (ct_m == ct_kk) ct_m--;\n"
-                 "      for (ct_k = ct_m; ct_k > ct_pos; ct_k--) ct_nn[ct_k] = ct_nn[ct_k - 1], ct_nd[ct_k] = ct_nd[ct_k - 1];\n"
-                 "      ct_nn[ct_pos] = ct_i, ct_nd[ct_pos] = ct_dist, ct_m++;\n"
-                 "    }\n"
-                 "  if (ct_m == 0) return 0;\n"
-                 "  if (ct_nd[0] == 1) ct_m = 1; /* a tuned shape itself: its own entry */\n"
-                 "  ct_best = e[ct_nn[0]].config;\n"
-                 "  for (ct_c = 0; ct_c < CUTUNE_%s_NCONFIGS && ct_m > 1; ct_c++) {\n"
-                 "    double ct_s = 0;\n"
-                 "    int ct_in = 0;\n"
-                 "    for (ct_i = 0; ct_i < ct_n && !ct_in; ct_i++)\n"
-                 "      ct_in = e[ct_i].config == ct_c && cutune_%s_in_(&e[ct_i], ct_lv, device_name, ct_arch);\n"
-                 "    if (!ct_in) continue;\n"
-                 "    for (ct_k = 0; ct_k < ct_m; ct_k++) {\n"
-                 "      double ct_r = cutune_%s_ratio_(ct_nn[ct_k], ct_c);\n"
-                 "      ct_s += ct_r > 0 ? ct_r : %.1f;\n"
-                 "    }\n"
-                 "    if (!ct_voted || ct_s < ct_bs) ct_bs = ct_s, ct_best = ct_c, ct_voted = 1;\n"
-                 "  }\n"
-                 "  for (ct_k = 0; ct_k < ct_m && ct_ret < 0; ct_k++)\n"
-                 "    if (e[ct_nn[ct_k]].config == ct_best) ct_ret = ct_nn[ct_k];\n",
-              sid, sid, sid, sid, h->nv, SID, sid, sid, SELECT_PENALTY);
-  dbuf_printf(b, "  if (ct_ret < 0) {\n"
-                 "    int ct_j = -1;\n"
-                 "    for (ct_i = 0; ct_i < ct_n; ct_i++) {\n"
-                 "      double ct_dist = 1;\n"
-                 "      if (e[ct_i].config != ct_best || !cutune_%s_in_(&e[ct_i], ct_lv, device_name, ct_arch)) continue;\n"
-                 "      for (ct_k = 0; ct_k < %d; ct_k++) {\n"
-                 "        double ct_a = ct_want[ct_k] > 0 ? (double)ct_want[ct_k] : 1, ct_b = (double)e[ct_i].problem[ct_k];\n"
-                 "        ct_dist *= ct_a > ct_b ? ct_a / ct_b : ct_b / ct_a;\n"
-                 "      }\n"
-                 "      if (ct_j < 0 || ct_dist < ct_bd) ct_j = ct_i, ct_bd = ct_dist;\n"
-                 "    }\n"
-                 "    ct_ret = ct_j < 0 ? ct_nn[0] : ct_j;\n"
-                 "  }\n"
-                 "  if (ct_nnear) *ct_nnear = ct_m;\n"
-                 "  for (ct_k = 0; ct_near && ct_k < ct_m; ct_k++) ct_near[ct_k] = ct_nn[ct_k];\n"
-                 "  return ct_ret;\n}\n\n", sid, h->nv);
-  /* select */
-  dbuf_printf(b, "/* The entry for a device (name and compute capability) and a problem; never NULL. */\n"
-                 "static inline const cutune_%s_entry *cutune_%s_select(const char *device_name, int cc_major, int cc_minor",
+  dbuf_printf(b,
+              "/* Whether entry x belongs to the level group asked for. */\n"
+              "static inline int cutune_%s_in_(const cutune_%s_entry *x, int ct_level, const char *device_name, int "
+              "ct_arch) {\n"
+              "  if (x->level != ct_level) return 0;\n"
+              "  if (ct_level == 0) return device_name && strcmp(x->device, device_name) == 0;\n"
+              "  return ct_level == 2 || x->arch == ct_arch;\n}\n\n",
               sid, sid);
+  /* the rule */
+  dbuf_printf(b,
+              "/* The rule behind cutune_%s_select for the sizes ct_want: the level (device name, else\n"
+              " * architecture, else the portable default), its knn tuned shapes nearest to ct_want, the\n"
+              " * kernel of the level's set with the least sum of ratios over them (ties: the lower\n"
+              " * configuration), and the entry it is matched to (the nearest of them with that kernel, else\n"
+              " * the nearest entry of the level with it). Returns that entry's index; ct_near (room for 8,\n"
+              " * may be NULL) gets the shapes consulted, nearest first, *ct_nnear their count. */\n",
+              sid);
+  dbuf_printf(
+      b,
+      "static inline int cutune_%s_pick_(const char *device_name, int cc_major, int cc_minor, const long long "
+      "*ct_want,\n"
+      "                                 int *ct_near, int *ct_nnear) {\n"
+      "  int ct_n, ct_level, ct_lv = 2, ct_i, ct_k, ct_m = 0, ct_nn[8], ct_c, ct_best, ct_ret = -1, ct_voted = 0;\n"
+      "  double ct_nd[8], ct_bs = 0, ct_bd = 0;\n"
+      "  const cutune_%s_entry *e = cutune_%s_entries_(&ct_n);\n"
+      "  const int ct_arch = 10 * cc_major + cc_minor;\n"
+      "  for (ct_level = 0; ct_level < 3 && ct_m == 0; ct_level++)\n"
+      "    for (ct_i = 0; ct_i < ct_n; ct_i++) {\n"
+      "      double ct_dist = 1; /* product of max/min ratios: exp of the L1 distance of the logs */\n"
+      "      int ct_pos, ct_kk = e[ct_i].knn < 1 ? 1 : e[ct_i].knn > 8 ? 8 : e[ct_i].knn;\n"
+      "      if (!cutune_%s_in_(&e[ct_i], ct_level, device_name, ct_arch)) continue;\n"
+      "      ct_lv = ct_level;\n"
+      "      for (ct_k = 0; ct_k < %d; ct_k++) {\n"
+      "        double ct_a = ct_want[ct_k] > 0 ? (double)ct_want[ct_k] : 1, ct_b = (double)e[ct_i].problem[ct_k];\n"
+      "        ct_dist *= ct_a > ct_b ? ct_a / ct_b : ct_b / ct_a;\n"
+      "      }\n"
+      "      for (ct_pos = ct_m; ct_pos > 0 && ct_nd[ct_pos - 1] > ct_dist; ct_pos--) {}\n"
+      "      if (ct_pos >= ct_kk) continue;\n"
+      "      if (ct_m == ct_kk) ct_m--;\n"
+      "      for (ct_k = ct_m; ct_k > ct_pos; ct_k--) ct_nn[ct_k] = ct_nn[ct_k - 1], ct_nd[ct_k] = ct_nd[ct_k - 1];\n"
+      "      ct_nn[ct_pos] = ct_i, ct_nd[ct_pos] = ct_dist, ct_m++;\n"
+      "    }\n"
+      "  if (ct_m == 0) return 0;\n"
+      "  if (ct_nd[0] == 1) ct_m = 1; /* a tuned shape itself: its own entry */\n"
+      "  ct_best = e[ct_nn[0]].config;\n"
+      "  for (ct_c = 0; ct_c < CUTUNE_%s_NCONFIGS && ct_m > 1; ct_c++) {\n"
+      "    double ct_s = 0;\n"
+      "    int ct_in = 0;\n"
+      "    for (ct_i = 0; ct_i < ct_n && !ct_in; ct_i++)\n"
+      "      ct_in = e[ct_i].config == ct_c && cutune_%s_in_(&e[ct_i], ct_lv, device_name, ct_arch);\n"
+      "    if (!ct_in) continue;\n"
+      "    for (ct_k = 0; ct_k < ct_m; ct_k++) {\n"
+      "      double ct_r = cutune_%s_ratio_(ct_nn[ct_k], ct_c);\n"
+      "      ct_s += ct_r > 0 ? ct_r : %.1f;\n"
+      "    }\n"
+      "    if (!ct_voted || ct_s < ct_bs) ct_bs = ct_s, ct_best = ct_c, ct_voted = 1;\n"
+      "  }\n"
+      "  for (ct_k = 0; ct_k < ct_m && ct_ret < 0; ct_k++)\n"
+      "    if (e[ct_nn[ct_k]].config == ct_best) ct_ret = ct_nn[ct_k];\n",
+      sid, sid, sid, sid, h->nv, SID, sid, sid, SELECT_PENALTY);
+  dbuf_printf(
+      b,
+      "  if (ct_ret < 0) {\n"
+      "    int ct_j = -1;\n"
+      "    for (ct_i = 0; ct_i < ct_n; ct_i++) {\n"
+      "      double ct_dist = 1;\n"
+      "      if (e[ct_i].config != ct_best || !cutune_%s_in_(&e[ct_i], ct_lv, device_name, ct_arch)) continue;\n"
+      "      for (ct_k = 0; ct_k < %d; ct_k++) {\n"
+      "        double ct_a = ct_want[ct_k] > 0 ? (double)ct_want[ct_k] : 1, ct_b = (double)e[ct_i].problem[ct_k];\n"
+      "        ct_dist *= ct_a > ct_b ? ct_a / ct_b : ct_b / ct_a;\n"
+      "      }\n"
+      "      if (ct_j < 0 || ct_dist < ct_bd) ct_j = ct_i, ct_bd = ct_dist;\n"
+      "    }\n"
+      "    ct_ret = ct_j < 0 ? ct_nn[0] : ct_j;\n"
+      "  }\n"
+      "  if (ct_nnear) *ct_nnear = ct_m;\n"
+      "  for (ct_k = 0; ct_near && ct_k < ct_m; ct_k++) ct_near[ct_k] = ct_nn[ct_k];\n"
+      "  return ct_ret;\n}\n\n",
+      sid, h->nv);
+  /* select */
+  dbuf_printf(
+      b,
+      "/* The entry for a device (name and compute capability) and a problem; never NULL. */\n"
+      "static inline const cutune_%s_entry *cutune_%s_select(const char *device_name, int cc_major, int cc_minor",
+      sid, sid);
   for (int k = 0; k < h->nv; k++) dbuf_printf(b, ", long long %s", h->vars[k]);
-  dbuf_printf(b, ") {\n  int ct_n;\n  const cutune_%s_entry *e = cutune_%s_entries_(&ct_n);\n  const long long ct_want[%d] = {",
-              sid, sid, h->nv);
+  dbuf_printf(
+      b, ") {\n  int ct_n;\n  const cutune_%s_entry *e = cutune_%s_entries_(&ct_n);\n  const long long ct_want[%d] = {",
+      sid, sid, h->nv);
   for (int k = 0; k < h->nv; k++) dbuf_printf(b, "%s%s", k ? ", " : "", h->vars[k]);
   dbuf_printf(b, "};\n  return &e[cutune_%s_pick_(device_name, cc_major, cc_minor, ct_want, 0, 0)];\n}\n\n", sid);
   /* why */
-  dbuf_printf(b, "/* Which kernel cutune_%s_select gives these sizes and why, as one line of text into ct_buf\n"
-                 " * (ct_len bytes, cut there); returns the shipped configuration. For describe functions. */\n"
-                 "static inline int cutune_%s_why(const char *device_name, int cc_major, int cc_minor", sid, sid);
+  dbuf_printf(b,
+              "/* Which kernel cutune_%s_select gives these sizes and why, as one line of text into ct_buf\n"
+              " * (ct_len bytes, cut there); returns the shipped configuration. For describe functions. */\n"
+              "static inline int cutune_%s_why(const char *device_name, int cc_major, int cc_minor",
+              sid, sid);
   for (int k = 0; k < h->nv; k++) dbuf_printf(b, ", long long %s", h->vars[k]);
-  dbuf_printf(b, ",\n                                char *ct_buf, int ct_len) {\n"
-                 "  int ct_n, ct_near[8], ct_nnear = 0, ct_i, ct_k, ct_o;\n"
-                 "  const cutune_%s_entry *e = cutune_%s_entries_(&ct_n), *ct_x;\n"
-                 "  const long long ct_want[%d] = {", sid, sid, h->nv);
+  dbuf_printf(b,
+              ",\n                                char *ct_buf, int ct_len) {\n"
+              "  int ct_n, ct_near[8], ct_nnear = 0, ct_i, ct_k, ct_o;\n"
+              "  const cutune_%s_entry *e = cutune_%s_entries_(&ct_n), *ct_x;\n"
+              "  const long long ct_want[%d] = {",
+              sid, sid, h->nv);
   for (int k = 0; k < h->nv; k++) dbuf_printf(b, "%s%s", k ? ", " : "", h->vars[k]);
-  dbuf_printf(b, "};\n  char ct_lv[64];\n"
-                 "  ct_i = cutune_%s_pick_(device_name, cc_major, cc_minor, ct_want, ct_near, &ct_nnear);\n"
-                 "  ct_x = &e[ct_i];\n"
-                 "  if (ct_x->level == 0) snprintf(ct_lv, sizeof ct_lv, \"%%s\", ct_x->device);\n"
-                 "  else if (ct_x->level == 1) snprintf(ct_lv, sizeof ct_lv, \"sm_%%d\", ct_x->arch);\n"
-                 "  else snprintf(ct_lv, sizeof ct_lv, \"the portable default\");\n"
-                 "  if (!ct_buf || ct_len <= 0) return ct_x->config;\n"
-                 "  ct_o = snprintf(ct_buf, (size_t)ct_len, \"configuration %%d (%%s's): the kernel of the tuned shape ", sid);
+  dbuf_printf(b,
+              "};\n  char ct_lv[64];\n"
+              "  ct_i = cutune_%s_pick_(device_name, cc_major, cc_minor, ct_want, ct_near, &ct_nnear);\n"
+              "  ct_x = &e[ct_i];\n"
+              "  if (ct_x->level == 0) snprintf(ct_lv, sizeof ct_lv, \"%%s\", ct_x->device);\n"
+              "  else if (ct_x->level == 1) snprintf(ct_lv, sizeof ct_lv, \"sm_%%d\", ct_x->arch);\n"
+              "  else snprintf(ct_lv, sizeof ct_lv, \"the portable default\");\n"
+              "  if (!ct_buf || ct_len <= 0) return ct_x->config;\n"
+              "  ct_o = snprintf(ct_buf, (size_t)ct_len, \"configuration %%d (%%s's): the kernel of the tuned shape ",
+              sid);
   dims_text(b, h);
-  dbuf_printf(b, ", which runs at %%.1f %%%% of the best there (%%s); chosen by the sum of ratios over the %%d nearest tuned shape%%s:\", ct_x->config,\n"
-                 "                  ct_lv");
+  dbuf_printf(b,
+              ", which runs at %%.1f %%%% of the best there (%%s); chosen by the sum of ratios over the %%d nearest "
+              "tuned shape%%s:\", ct_x->config,\n"
+              "                  ct_lv");
   for (int k = 0; k < h->nv; k++) dbuf_printf(b, ", ct_x->problem[%d]", k);
-  dbuf_printf(b, ", 100 * ct_x->share, ct_x->source, ct_nnear, ct_nnear == 1 ? \"\" : \"s\");\n"
-                 "  for (ct_k = 0; ct_k < ct_nnear && ct_o > 0 && ct_o < ct_len; ct_k++)\n"
-                 "    ct_o += snprintf(ct_buf + ct_o, (size_t)(ct_len - ct_o), \" ");
+  dbuf_printf(b,
+              ", 100 * ct_x->share, ct_x->source, ct_nnear, ct_nnear == 1 ? \"\" : \"s\");\n"
+              "  for (ct_k = 0; ct_k < ct_nnear && ct_o > 0 && ct_o < ct_len; ct_k++)\n"
+              "    ct_o += snprintf(ct_buf + ct_o, (size_t)(ct_len - ct_o), \" ");
   dims_text(b, h);
   dbuf_printf(b, "\"");
   for (int k = 0; k < h->nv; k++) dbuf_printf(b, ", e[ct_near[ct_k]].problem[%d]", k);

@@ -16,7 +16,8 @@ int objectives_parse(const char *text, objective *out, int *n, cterr *err) {
     if (dir) {
       *dir++ = 0;
       if (!strcmp(dir, "max")) max = 1;
-      else if (strcmp(dir, "min")) rc = cterr_set(err, "objective '%s': direction must be min or max (got '%s')", tok, dir);
+      else if (strcmp(dir, "min"))
+        rc = cterr_set(err, "objective '%s': direction must be min or max (got '%s')", tok, dir);
     }
     if (rc == 0 && !record_field_known(tok))
       rc = cterr_set(err, "unknown objective '%s' (expected one of: %s)", tok, record_field_names());

@@ -26,7 +26,7 @@ typedef struct cover {
   int words;
   const unsigned char *live; /* shapes taking part (leave-one-out leaves one out) */
   double *rmin;
-  uint64_t *cov;             /* nc x words: shapes kernel c covers */
+  uint64_t *cov; /* nc x words: shapes kernel c covers */
 } cover;
 
 #define R_(in, p, c) ((in)->R[(size_t)(p) * (size_t)(in)->nc + (size_t)(c)])
@@ -105,7 +105,8 @@ static void improve_swaps(const cover *cv, int *set, int n, int need, uint64_t *
         if (in_set) continue;
         double c2 = 0;
         for (int p = 0; p < in->np; p++)
-          if (cv->live[p] && isfinite(cv->rmin[p])) c2 += shape_cost(cv, p, fmin(mx[(size_t)j * in->np + p], R_(in, p, c)));
+          if (cv->live[p] && isfinite(cv->rmin[p]))
+            c2 += shape_cost(cv, p, fmin(mx[(size_t)j * in->np + p], R_(in, p, c)));
         if (c2 >= cost - 1e-9) continue;
         int save = set[j];
         set[j] = c;
@@ -175,7 +176,8 @@ static int choose_set(const cover *cv, int *set) {
       if (k == 0 || k < bn) continue;
       double cost = 0;
       for (int p = 0; p < in->np; p++)
-        if ((unc[p / 64] >> (p % 64) & 1) && (COV(cv, c)[p / 64] >> (p % 64) & 1)) cost += log(R_(in, p, c) / cv->rmin[p]);
+        if ((unc[p / 64] >> (p % 64) & 1) && (COV(cv, c)[p / 64] >> (p % 64) & 1))
+          cost += log(R_(in, p, c) / cv->rmin[p]);
       if (k > bn || cost < bcost - 1e-12) best = c, bn = k, bcost = cost;
     }
     if (best < 0) break;

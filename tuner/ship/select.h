@@ -29,31 +29,31 @@
 #ifndef CUTUNE_SELECT_H
 #define CUTUNE_SELECT_H
 
-#define SELECT_PENALTY 2.0     /* a ratio the rule does not know */
-#define SELECT_EXACT_MAX 40    /* distinct useful kernels at most for the exhaustive smaller-set search */
-#define SELECT_LOO_MAX 256     /* shapes at most for leave-one-out with the set chosen again each time */
-#define SELECT_K_MAX 4         /* the rule's k is chosen among 1 .. this */
+#define SELECT_PENALTY 2.0  /* a ratio the rule does not know */
+#define SELECT_EXACT_MAX 40 /* distinct useful kernels at most for the exhaustive smaller-set search */
+#define SELECT_LOO_MAX 256  /* shapes at most for leave-one-out with the set chosen again each time */
+#define SELECT_K_MAX 4      /* the rule's k is chosen among 1 .. this */
 
 typedef struct sel_input {
   int np, nc, nv;
-  const double *R;         /* np x nc, row-major */
-  const long long *dims;   /* np x nv */
-  double tol;              /* cover tolerance: 0.03 */
-  int maxk;                /* kernels at most: 16 */
-  int knn;                 /* the rule's k; 0: chosen by leave-one-out */
+  const double *R;       /* np x nc, row-major */
+  const long long *dims; /* np x nv */
+  double tol;            /* cover tolerance: 0.03 */
+  int maxk;              /* kernels at most: 16 */
+  int knn;               /* the rule's k; 0: chosen by leave-one-out */
 } sel_input;
 
 typedef struct sel_result {
-  int *set, nset;          /* the kernels, ascending */
-  int *assign;             /* per shape: its kernel (-1: no kernel measured there) */
-  int covered, coverable;  /* shapes within tol of their best; shapes with any measured kernel */
-  double worst;            /* the largest ratio of an assigned kernel to the shape's best (Rmin) */
-  int knn;                 /* the rule's k */
-  int loo_full;            /* leave-one-out chose the set again without each shape */
-  int loo_n, loo_judged;   /* shapes left out; of those, where the rule's kernel was measured */
-  double loo_geo;          /* geometric mean of Rmin / R of the rule's kernel over the judged */
-  double loo_worst;        /* the least of them */
-  int loo_within;          /* judged shapes within tol */
+  int *set, nset;         /* the kernels, ascending */
+  int *assign;            /* per shape: its kernel (-1: no kernel measured there) */
+  int covered, coverable; /* shapes within tol of their best; shapes with any measured kernel */
+  double worst;           /* the largest ratio of an assigned kernel to the shape's best (Rmin) */
+  int knn;                /* the rule's k */
+  int loo_full;           /* leave-one-out chose the set again without each shape */
+  int loo_n, loo_judged;  /* shapes left out; of those, where the rule's kernel was measured */
+  double loo_geo;         /* geometric mean of Rmin / R of the rule's kernel over the judged */
+  double loo_worst;       /* the least of them */
+  int loo_within;         /* judged shapes within tol */
 } sel_result;
 
 /* 0, or -1 when there is nothing to choose from (no shape with a measured kernel). */

@@ -56,7 +56,8 @@ const char *ship_param(const ship_data *d, int p) { return d->params[p]; }
 
 static uint64_t hash_key(const record *r) {
   uint64_t h = 1469598103934665603ull;
-  const char *parts[3] = {r->device_name ? r->device_name : "", r->problem ? r->problem : "", r->config ? r->config : ""};
+  const char *parts[3] = {r->device_name ? r->device_name : "", r->problem ? r->problem : "",
+                          r->config ? r->config : ""};
   for (int k = 0; k < 3; k++) {
     for (const char *c = parts[k]; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211ull;
     h = (h ^ 0x1f) * 1099511628211ull;
@@ -141,8 +142,10 @@ static int check_shape(ship_data *d, const char *path, const char *space, int np
 /* The warning for the records of an input that the space does not have (ship_opts.in_space). */
 static void warn_outside(dbuf *warn, const char *path, size_t n, const char *first) {
   if (n)
-    dbuf_printf(warn, "%s: %zu records of configurations the space does not have skipped (a value it no longer lists or a "
-                      "constraint that rejects them; the first: %s)\n", path, n, first);
+    dbuf_printf(warn,
+                "%s: %zu records of configurations the space does not have skipped (a value it no longer lists or a "
+                "constraint that rejects them; the first: %s)\n",
+                path, n, first);
 }
 
 static int add_store(ship_data *d, const char *path, dbuf *warn, cterr *err) {
@@ -198,16 +201,20 @@ static int add_store(ship_data *d, const char *path, dbuf *warn, cterr *err) {
     put(d, &c, path);
   }
   if (other)
-    dbuf_printf(warn, "%s: %zu records of another version of the template skipped (measure them again with cutune run)\n",
+    dbuf_printf(warn,
+                "%s: %zu records of another version of the template skipped (measure them again with cutune run)\n",
                 path, other);
   warn_outside(warn, path, outside, first_outside);
   if (untimed)
-    dbuf_printf(warn, "%s: %zu records marked ok with a time that is not a positive number skipped (a damaged or edited "
-                      "store; the first: %s)\n", path, untimed, first_untimed);
+    dbuf_printf(warn,
+                "%s: %zu records marked ok with a time that is not a positive number skipped (a damaged or edited "
+                "store; the first: %s)\n",
+                path, untimed, first_untimed);
   if (!ok) {
-    cterr_set(err, "%s: no configuration ran successfully (%zu records, all failed, of another template, outside the space "
-                   "(%zu), without a positive time (%zu) or flagged by a sanitizer (%zu)) — nothing to ship from it", path,
-              n, outside, untimed, flagged);
+    cterr_set(err,
+              "%s: no configuration ran successfully (%zu records, all failed, of another template, outside the space "
+              "(%zu), without a positive time (%zu) or flagged by a sanitizer (%zu)) — nothing to ship from it",
+              path, n, outside, untimed, flagged);
     rc = 1; /* nothing to ship: an error for a file named, passed over in a folder walk */
     goto done;
   }
@@ -245,14 +252,18 @@ static int add_kt(ship_data *d, const char *path, dbuf *warn, cterr *err) {
   const char *sz = replay_sizes(rp) ? replay_sizes(rp) : "";
   char *copy = xstrdup(sz), *save = NULL;
   int k = 0;
-  typedef struct { const char *name; char *val; } nv;
+  typedef struct {
+    const char *name;
+    char *val;
+  } nv;
   nv vars[16];
   for (char *tok = strtok_r(copy, ",", &save); tok && k < 16; tok = strtok_r(NULL, ",", &save), k++) {
     vars[k].name = k < d->o.nkt_vars ? d->o.kt_vars[k] : NULL;
     vars[k].val = tok;
   }
   if (d->o.nkt_vars && d->o.nkt_vars != k) {
-    cterr_set(err, "%s: problem_size has %d dimensions (%s) but %d names were given for them", path, k, sz, d->o.nkt_vars);
+    cterr_set(err, "%s: problem_size has %d dimensions (%s) but %d names were given for them", path, k, sz,
+              d->o.nkt_vars);
     free(copy), dbuf_free(&pk);
     goto done;
   }
@@ -326,9 +337,7 @@ static int ends_with(const char *s, const char *suf) {
 
 /* A store in a folder: <space>.jsonl, not the sidecar of `cutune explain` beside it
  * (<space>.explain.jsonl, explain_sidecar_path) nor anything else kept there. */
-static int is_store_name(const char *name) {
-  return ends_with(name, ".jsonl") && !ends_with(name, ".explain.jsonl");
-}
+static int is_store_name(const char *name) { return ends_with(name, ".jsonl") && !ends_with(name, ".explain.jsonl"); }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
@@ -376,14 +385,16 @@ int ship_data_add(ship_data *d, const char *path, dbuf *warn, cterr *err) {
 
 /* ---- compute capability from a device name ---- */
 
-static const struct { const char *pat; int cc; } cc_table[] = {
-    {"GH200", 90}, {"H200", 90}, {"H100", 90}, {"H800", 90}, {"H20", 90},
-    {"B200", 100}, {"B100", 100}, {"GB200", 100},
-    {"L40", 89}, {"L4", 89}, {"RTX 40", 89}, {"RTX 6000 Ada", 89}, {"RTX 5000 Ada", 89}, {"RTX 4000 Ada", 89},
-    {"A100", 80}, {"A800", 80}, {"A30", 80},
-    {"A40", 86}, {"A10", 86}, {"A16", 86}, {"A2", 86}, {"RTX A", 86}, {"RTX 30", 86},
-    {"T4", 75}, {"RTX 20", 75}, {"TITAN RTX", 75}, {"Quadro RTX", 75},
-    {"V100", 70}, {"TITAN V", 70},
+static const struct {
+  const char *pat;
+  int cc;
+} cc_table[] = {
+    {"GH200", 90},     {"H200", 90},         {"H100", 90},         {"H800", 90},         {"H20", 90},
+    {"B200", 100},     {"B100", 100},        {"GB200", 100},       {"L40", 89},          {"L4", 89},
+    {"RTX 40", 89},    {"RTX 6000 Ada", 89}, {"RTX 5000 Ada", 89}, {"RTX 4000 Ada", 89}, {"A100", 80},
+    {"A800", 80},      {"A30", 80},          {"A40", 86},          {"A10", 86},          {"A16", 86},
+    {"A2", 86},        {"RTX A", 86},        {"RTX 30", 86},       {"T4", 75},           {"RTX 20", 75},
+    {"TITAN RTX", 75}, {"Quadro RTX", 75},   {"V100", 70},         {"TITAN V", 70},
 };
 
 int ship_cc_of(const ship_opts *o, const char *device_name, const char *cc_text) {

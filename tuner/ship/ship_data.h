@@ -24,16 +24,16 @@
 #include "store/record.h"
 
 typedef struct ship_opts {
-  int any_space;                 /* `cutune best`: records of several spaces, no shape checks */
-  const char *space_name;        /* only records of this space; NULL: the first file's */
-  const char *template_hash;     /* cutune records of other template versions are skipped */
-  int nparams;                   /* the space's parameters, in order (0: the first file's) */
+  int any_space;             /* `cutune best`: records of several spaces, no shape checks */
+  const char *space_name;    /* only records of this space; NULL: the first file's */
+  const char *template_hash; /* cutune records of other template versions are skipped */
+  int nparams;               /* the space's parameters, in order (0: the first file's) */
   const char *const *params;
-  int nkt_vars;                  /* names for a Kernel Tuner problem_size, in its order */
+  int nkt_vars; /* names for a Kernel Tuner problem_size, in its order */
   const char *const *kt_vars;
-  int ncc;                       /* --cc NAME=X.Y overrides of the built-in table */
+  int ncc; /* --cc NAME=X.Y overrides of the built-in table */
   const char *const *cc_names;
-  const int *cc_values;          /* 86 for 8.6 */
+  const int *cc_values; /* 86 for 8.6 */
   /* 1 if the space still has the record's configuration (its values and constraints; NULL:
    * every configuration): those it no longer has (a value dropped from a parameter, a
    * constraint added) are skipped with a warning, so a space narrowed after measuring ships

@@ -27,8 +27,8 @@ void configset_free(configset *cs) {
   free(cs->rows), free(cs->table), free(cs);
 }
 
-int configset_add_param(configset *cs, const char *name, int nvalues, const char *const *str,
-                        const double *num, cterr *err) {
+int configset_add_param(configset *cs, const char *name, int nvalues, const char *const *str, const double *num,
+                        cterr *err) {
   if (cs->count) return cterr_set(err, "parameter '%s' declared after configurations were added", name);
   if (cs->np >= CS_MAX_PARAMS) return cterr_set(err, "too many parameters (at most %d)", CS_MAX_PARAMS);
   if (nvalues <= 0 || nvalues > CS_MAX_VALUES)
@@ -197,8 +197,10 @@ static int enumerate_rows(configset *cs, configset_check_fn check, void *ctx, ct
     }
     if (ok && depth == np - 1) {
       if (cs->max && cs->count >= cs->max)
-        return cterr_set(err, "more than %zu valid configurations (the cap; %.0f raw combinations): add "
-                         "constraints, or raise the cap with CUTUNE_MAX_CONFIGS=N", cs->max, configset_raw_size(cs));
+        return cterr_set(err,
+                         "more than %zu valid configurations (the cap; %.0f raw combinations): add "
+                         "constraints, or raise the cap with CUTUNE_MAX_CONFIGS=N",
+                         cs->max, configset_raw_size(cs));
       emit(cs, row);
     }
     if (ok && depth < np - 1) {

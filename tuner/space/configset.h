@@ -21,7 +21,7 @@
 typedef struct cs_param {
   char *name;
   int nvalues;
-  char **str; /* each value as written: "32", "1.5", "float" */
+  char **str;  /* each value as written: "32", "1.5", "float" */
   double *num; /* numeric form for models and distances; NAN where not a number */
 } cs_param;
 
@@ -31,8 +31,8 @@ configset *configset_new(void);
 void configset_free(configset *cs);
 
 /* Declare parameter p (in order). Values are copied. Returns its index or -1. */
-int configset_add_param(configset *cs, const char *name, int nvalues, const char *const *str,
-                        const double *num, cterr *err);
+int configset_add_param(configset *cs, const char *name, int nvalues, const char *const *str, const double *num,
+                        cterr *err);
 int configset_nparams(const configset *cs);
 const cs_param *configset_param(const configset *cs, int p);
 int configset_param_index(const configset *cs, const char *name); /* -1 if none */

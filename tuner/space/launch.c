@@ -8,14 +8,10 @@ static const struct {
   int size;
   const char *alias[4];
 } types[EL_COUNT] = {
-    [EL_F32] = {"float", 4, {"float32", "f32", NULL}},
-    [EL_F64] = {"double", 8, {"float64", "f64", NULL}},
-    [EL_I32] = {"int", 4, {"int32", "i32", NULL}},
-    [EL_I64] = {"int64", 8, {"i64", "long", NULL}},
-    [EL_U32] = {"uint", 4, {"uint32", "u32", "unsigned"}},
-    [EL_U8] = {"uint8", 1, {"u8", "uchar", "byte"}},
-    [EL_F16] = {"half", 2, {"float16", "f16", NULL}},
-    [EL_BF16] = {"bfloat16", 2, {"bf16", NULL}},
+    [EL_F32] = {"float", 4, {"float32", "f32", NULL}},     [EL_F64] = {"double", 8, {"float64", "f64", NULL}},
+    [EL_I32] = {"int", 4, {"int32", "i32", NULL}},         [EL_I64] = {"int64", 8, {"i64", "long", NULL}},
+    [EL_U32] = {"uint", 4, {"uint32", "u32", "unsigned"}}, [EL_U8] = {"uint8", 1, {"u8", "uchar", "byte"}},
+    [EL_F16] = {"half", 2, {"float16", "f16", NULL}},      [EL_BF16] = {"bfloat16", 2, {"bf16", NULL}},
 };
 
 const char *elemtype_name(elemtype t) { return t >= 0 && t < EL_COUNT ? types[t].name : "?"; }

@@ -7,16 +7,16 @@
 #include <stdint.h>
 
 typedef enum { EL_F32, EL_F64, EL_I32, EL_I64, EL_U32, EL_U8, EL_F16, EL_BF16, EL_COUNT } elemtype;
-const char *elemtype_name(elemtype t);        /* "float", "double", "int", "int64", "uint", "uint8", "half", "bfloat16" */
+const char *elemtype_name(elemtype t); /* "float", "double", "int", "int64", "uint", "uint8", "half", "bfloat16" */
 int elemtype_parse(const char *s, elemtype *out); /* accepts the names above and float32/int32/... */
 int elemtype_size(elemtype t);
-int elemtype_is_float(elemtype t);            /* float, double, half, bfloat16 */
+int elemtype_is_float(elemtype t); /* float, double, half, bfloat16 */
 
 typedef enum {
-  ARG_INPUT,  /* device buffer filled with seeded random data, never compared */
-  ARG_OUTPUT, /* device buffer poisoned before each check, compared with the reference */
-  ARG_INOUT,  /* filled like an input, restored before each run, compared like an output */
-  ARG_SCALAR, /* passed by value */
+  ARG_INPUT,     /* device buffer filled with seeded random data, never compared */
+  ARG_OUTPUT,    /* device buffer poisoned before each check, compared with the reference */
+  ARG_INOUT,     /* filled like an input, restored before each run, compared like an output */
+  ARG_SCALAR,    /* passed by value */
   ARG_TENSORMAP, /* a CUtensorMap of a buffer argument, passed by value (128 bytes, 64-aligned);
                     encoded per configuration by the GPU worker from the job's tmapspec */
 } argkind;
@@ -30,7 +30,7 @@ typedef struct argspec {
   char name[ARG_NAME_MAX]; /* for messages: "out", "in", "arg3" */
   int64_t count;           /* buffers: elements */
   fillkind fill;
-  double lo, hi;           /* random fill range (default -1..1 floats, 0..1000 ints) */
+  double lo, hi; /* random fill range (default -1..1 floats, 0..1000 ints) */
   /* scalars: value, in the field that matches type */
   int64_t ival;
   double fval;
@@ -56,12 +56,12 @@ typedef struct symspec {
   char name[SYM_NAME_MAX];  /* in the cubin: a namespace's variable mangled (ns::v -> _ZN2ns1vE) */
   char shown[SYM_NAME_MAX]; /* as the space wrote it, for messages */
   elemtype type;
-  int32_t src;              /* symsrc */
-  int64_t count;            /* elements */
-  int32_t arg;              /* SYMSRC_ARG: the buffer argument */
-  fillkind fill;            /* SYMSRC_FILL, with lo and hi as a buffer's */
+  int32_t src;   /* symsrc */
+  int64_t count; /* elements */
+  int32_t arg;   /* SYMSRC_ARG: the buffer argument */
+  fillkind fill; /* SYMSRC_FILL, with lo and hi as a buffer's */
   double lo, hi;
-  uint64_t data_len;        /* SYMSRC_DATA: bytes (count elements of type) */
+  uint64_t data_len; /* SYMSRC_DATA: bytes (count elements of type) */
 } symspec;
 
 #define MAX_ARGS 32
@@ -85,9 +85,9 @@ typedef struct argval {
 #define TMAP_MAX_RANK 5
 #define MAX_TMAPS 4
 typedef struct tmapspec {
-  int32_t arg;     /* the ARG_TENSORMAP argument it fills */
-  int32_t buffer;  /* the buffer argument it describes */
-  int32_t type;    /* elemtype of the buffer */
+  int32_t arg;    /* the ARG_TENSORMAP argument it fills */
+  int32_t buffer; /* the buffer argument it describes */
+  int32_t type;   /* elemtype of the buffer */
   int32_t rank;
   int64_t dims[TMAP_MAX_RANK];
   int64_t strides[TMAP_MAX_RANK - 1];

@@ -159,7 +159,7 @@ static int sb_require(lua_State *L) {
   if (!strcmp(name, "cutune")) {
     if (luaL_loadbufferx(L, (const char *)cutune_prelude, cutune_prelude_len, "=cutune", "t") != LUA_OK)
       return lua_error(L);
-    lua_call(L, 0, 1); /* the prelude keeps the real globals: it needs debug.getinfo */
+    lua_call(L, 0, 1);                   /* the prelude keeps the real globals: it needs debug.getinfo */
     if (lua_type(L, -1) == LUA_TTABLE) { /* ct.product and ct.zip count against the loader's cap */
       lua_pushinteger(L, (lua_Integer)space_max_problems());
       lua_setfield(L, -2, "max_problems");
@@ -167,8 +167,10 @@ static int sb_require(lua_State *L) {
   } else {
     space *s = lua_touserdata(L, lua_upvalueindex(1));
     if (!valid_module_name(name))
-      return luaL_error(L, "require '%s': not allowed (a space may require \"cutune\" or a .lua module "
-                        "named by letters, digits, '_' and '.')", name);
+      return luaL_error(L,
+                        "require '%s': not allowed (a space may require \"cutune\" or a .lua module "
+                        "named by letters, digits, '_' and '.')",
+                        name);
     char *rel = xasprintf("%s.lua", name), *rel2 = NULL, *path = NULL;
     for (char *p = rel; *p && strcmp(p, ".lua"); p++)
       if (*p == '.') *p = '/';
@@ -177,8 +179,10 @@ static int sb_require(lua_State *L) {
     dbuf_init(&looked), dbuf_init(&src);
     if (space_resolve(s, rel, &path, &looked) < 0) space_resolve(s, rel2, &path, &looked);
     if (!path) {
-      lua_pushfstring(L, "require '%s': not allowed or not found (looked in %s; a space may require only "
-                      "\"cutune\" and .lua files next to it or in lua/)", name, looked.data);
+      lua_pushfstring(L,
+                      "require '%s': not allowed or not found (looked in %s; a space may require only "
+                      "\"cutune\" and .lua files next to it or in lua/)",
+                      name, looked.data);
       free(rel), free(rel2), dbuf_free(&looked);
       luaL_where(L, 1);
       lua_insert(L, -2);
@@ -230,7 +234,8 @@ static int sb_setmetatable(lua_State *L) {
   if (lua_type(L, 2) == LUA_TTABLE) {
     lua_pushliteral(L, "__gc");
     if (lua_rawget(L, 2) != LUA_TNIL)
-      return luaL_error(L, "setmetatable: __gc (finalizers) is not available in a space file (finalizers run "
+      return luaL_error(L,
+                        "setmetatable: __gc (finalizers) is not available in a space file (finalizers run "
                         "outside the limits on a space's Lua code)");
     lua_pop(L, 1);
   }
@@ -246,7 +251,8 @@ static int sb_denied_global(lua_State *L) {
   const char *k = lua_tostring(L, 2);
   for (int i = 0; k && denied_globals[i]; i++)
     if (!strcmp(k, denied_globals[i]))
-      return luaL_error(L, "'%s' is not available in a space file (the sandbox has no file, package or debug access)", k);
+      return luaL_error(L, "'%s' is not available in a space file (the sandbox has no file, package or debug access)",
+                        k);
   return 0; /* any other unknown global reads as nil, as in plain Lua */
 }
 
@@ -287,9 +293,9 @@ static void copy_lib(lua_State *L, const char *lib, const char *skip) {
 
 static void build_sandbox(space *s) {
   lua_State *L = s->L;
-  static const char *const base[] = {"assert", "error", "ipairs", "next", "pairs", "pcall", "rawequal",
-                                     "rawget", "rawlen", "rawset", "select", "getmetatable",
-                                     "tonumber", "tostring", "type", "xpcall", "_VERSION", NULL};
+  static const char *const base[] = {"assert",   "error",    "ipairs", "next",   "pairs",    "pcall",
+                                     "rawequal", "rawget",   "rawlen", "rawset", "select",   "getmetatable",
+                                     "tonumber", "tostring", "type",   "xpcall", "_VERSION", NULL};
   static const char *const os_keep[] = {"clock", "time", "date", "getenv", NULL};
   lua_pushglobaltable(L);
   int g = lua_gettop(L);
@@ -419,7 +425,8 @@ int space_load(const char *path, space **out, cterr *err) {
   }
   if (lua_tointeger(L, -1) < 0) goto fail;
   lua_settop(L, 1);
-  if (space_eval_problems(s, err) < 0 || space_eval_runtime_check(s, err) < 0 || space_eval_symbols(s, err) < 0) goto fail;
+  if (space_eval_problems(s, err) < 0 || space_eval_runtime_check(s, err) < 0 || space_eval_symbols(s, err) < 0)
+    goto fail;
   double t0 = now_seconds();
   if (space_eval_enumerate(s, err) < 0 || space_eval_buffer_max(s, err) < 0 || space_arch_eval(s, err) < 0 ||
       space_tmaps_check(s, err) < 0)
@@ -444,7 +451,7 @@ void space_value_free(lua_State *L, sp_value *v) {
 void space_free(space *s) {
   if (!s) return;
   if (s->L) space_limits_enter(s); /* finalizers (__gc) run in lua_close: a last, bounded entry */
-  if (s->L) lua_close(s->L); /* releases every registry reference at once */
+  if (s->L) lua_close(s->L);       /* releases every registry reference at once */
   for (int i = 0; i < s->nrules; i++) free(s->rules[i].desc);
   free(s->rules);
   space_symbols_free(s); /* before the problems that hold the data */
@@ -457,8 +464,8 @@ void space_free(space *s) {
   }
   free(s->probs), free(s->pslot);
   for (int i = 0; i < s->nargs; i++) free(s->args[i].size.text);
-  sp_value *vals[] = {&s->geom.block, &s->geom.grid, &s->geom.shared, &s->ref_geom.block,
-                      &s->ref_geom.grid, &s->ref_geom.shared, &s->bytes, &s->flops, &s->sgemm, &s->gemmex};
+  sp_value *vals[] = {&s->geom.block,      &s->geom.grid, &s->geom.shared, &s->ref_geom.block, &s->ref_geom.grid,
+                      &s->ref_geom.shared, &s->bytes,     &s->flops,       &s->sgemm,          &s->gemmex};
   for (size_t i = 0; i < sizeof vals / sizeof *vals; i++) free(vals[i]->text);
   for (int p = 0; p < CS_MAX_PARAMS; p++) free(s->pval[p]);
   for (int i = 0; i < s->nobjectives; i++) free(s->objectives[i]);
@@ -516,8 +523,11 @@ int space_args(space *s, int prob, argspec *out, int *nargs, cterr *err) {
 }
 
 int space_ref_geometry(space *s, int prob, launch_geom *out, cterr *err) {
-  if (!s->ref_kernel) return cterr_set(err, "%s: the space has no reference kernel (give one, or check = false to time "
-                                       "without checking)", s->path);
+  if (!s->ref_kernel)
+    return cterr_set(err,
+                     "%s: the space has no reference kernel (give one, or check = false to time "
+                     "without checking)",
+                     s->path);
   if (prob < 0 || prob >= s->nproblems) return cterr_set(err, "%s: no problem %d", s->path, prob);
   *out = s->probs[prob].ref_geom;
   return 0;

@@ -34,7 +34,7 @@ const char *space_kernel(const space *s);        /* `kernel` */
 /* `template_var`: the program is the text of this Python string in the template file (a Kernel
  * Tuner script's kernel_string = """..."""), not the whole file; NULL: the whole file. */
 const char *space_template_var(const space *s);
-const configset *space_configs(const space *s);  /* valid configurations, enumerated at load */
+const configset *space_configs(const space *s); /* valid configurations, enumerated at load */
 double space_enumerate_seconds(const space *s);
 
 /* Extra NVRTC options from the space (`options = {...}`), after cutune's own. */
@@ -43,7 +43,7 @@ const char *space_option(const space *s, int i);
 
 /* Problems: `problems = { {N=8192, M=8192}, ... }` (or `problem = {...}` for one). */
 int space_nproblems(const space *s);
-const char *space_problem_key(const space *s, int prob); /* "M=8192,N=8192": names sorted */
+const char *space_problem_key(const space *s, int prob);  /* "M=8192,N=8192": names sorted */
 int space_problem_index(const space *s, const char *key); /* the problem of that key, -1 if none (hashed) */
 int space_problem_nvars(const space *s, int prob);
 const char *space_problem_var(const space *s, int prob, int j, int64_t *value);

@@ -52,8 +52,10 @@ int space_arch_parse(space *s, lua_State *L, int t, const char *file, int line, 
   if (ty == LUA_TSTRING && arch_split(lua_tostring(L, -1), &sfx) > 0) {
     s->arch_all = intern(s, lua_tostring(L, -1));
   } else if (ty != LUA_TNIL) {
-    rc = cterr_set(err, "%s:%d: arch must be a function(p) giving \"sm_XY\" or \"sm_XYa\" (or nil), or one such "
-                   "string (got %s%s%s)", file, line, ty == LUA_TSTRING ? "\"" : luaL_typename(L, -1),
+    rc = cterr_set(err,
+                   "%s:%d: arch must be a function(p) giving \"sm_XY\" or \"sm_XYa\" (or nil), or one such "
+                   "string (got %s%s%s)",
+                   file, line, ty == LUA_TSTRING ? "\"" : luaL_typename(L, -1),
                    ty == LUA_TSTRING ? lua_tostring(L, -1) : "", ty == LUA_TSTRING ? "\"" : "");
   }
   lua_pop(L, 1);

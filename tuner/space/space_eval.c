@@ -210,7 +210,8 @@ static int check_geom(const sp_value *v, const vres *r, int which, const char *c
   static const char *const names[] = {"block", "grid", "shared"};
   char vals[96];
   int len = 0;
-  for (int i = 0; i < r->n; i++) len += snprintf(vals + len, sizeof vals - (size_t)len, "%s%.17g", i ? ", " : "", r->d[i]);
+  for (int i = 0; i < r->n; i++)
+    len += snprintf(vals + len, sizeof vals - (size_t)len, "%s%.17g", i ? ", " : "", r->d[i]);
   if (which == 2) {
     if (r->n != 1 || !r->isint[0] || r->i[0] < 0 || r->i[0] > MAX_DYN_SMEM)
       return cterr_set(err, "%s:%d: shared%s is (%s): expected one integer in 0..%d (bytes of dynamic shared memory)",
@@ -224,7 +225,8 @@ static int check_geom(const sp_value *v, const vres *r, int which, const char *c
     int64_t x = i < r->n ? (r->isint[i] ? r->i[i] : 0) : 1;
     if (x < 1 || x > lim[which][i])
       return cterr_set(err, "%s:%d: %s%s is (%s): each dimension must be an integer in 1..%lld (%c is %.17g)", v->file,
-                       v->line, names[which], ctx, vals, (long long)lim[which][i], "xyz"[i], i < r->n ? r->d[i] : 1.0);
+                       v->line, names[which], ctx, vals, (long long)lim[which][i], "xyz"[i],
+                       i < r -> n ? r -> d[i] : 1.0);
     dst[i] = (unsigned)x;
     prod *= x;
   }
@@ -368,7 +370,8 @@ static int scalar_value(const sp_arg *a, const vres *r, const char *what, const 
 /* An argument's size or value from the nargs values on the stack top (popped): exactly one. */
 static int eval_one(space *s, const sp_arg *a, int nargs, vres *r, const char *what, const char *ctx, cterr *err) {
   int rc = eval_value(s, &a->size, nargs, r, what, ctx, err);
-  if (rc == 0 && r->n != 1) rc = cterr_set(err, "%s:%d: %s%s gave %d values (expected one)", a->size.file, a->size.line, what, ctx, r->n);
+  if (rc == 0 && r->n != 1)
+    rc = cterr_set(err, "%s:%d: %s%s gave %d values (expected one)", a->size.file, a->size.line, what, ctx, r->n);
   return rc;
 }
 
@@ -460,13 +463,15 @@ static int eval_gemmex(space *s, int prob, cterr *err) {
     o[i] = x;
   }
   elemtype t = EL_F32;
-  if (ok) ok = lua_type(L, base + 4) == LUA_TSTRING && elemtype_parse(lua_tostring(L, base + 4), &t) == 0 &&
-               (t == EL_BF16 || t == EL_F16);
+  if (ok)
+    ok = lua_type(L, base + 4) == LUA_TSTRING && elemtype_parse(lua_tostring(L, base + 4), &t) == 0 &&
+         (t == EL_BF16 || t == EL_F16);
   if (!ok) {
     o[0] = o[1] = o[2] = 0;
-    rc = cterr_set(err, "%s:%d: cublas_gemmex on problem %s must give three integers M, N, K from 1 to 1048576 and "
-                   "the inputs' type \"bf16\" or \"f16\" (got %d value%s)", v->file, v->line, s->probs[prob].key, n,
-                   n == 1 ? "" : "s");
+    rc = cterr_set(err,
+                   "%s:%d: cublas_gemmex on problem %s must give three integers M, N, K from 1 to 1048576 and "
+                   "the inputs' type \"bf16\" or \"f16\" (got %d value%s)",
+                   v->file, v->line, s->probs[prob].key, n, n == 1 ? "" : "s");
   }
   s->gemm_type = t;
   lua_settop(L, base);
@@ -522,10 +527,12 @@ int space_eval_runtime_check(space *s, cterr *err) {
     for (int prob = 0; prob < s->nproblems; prob++)
       for (int j = 0; j < s->probs[prob].nvars; j++)
         if (!strcmp(s->probs[prob].names[j], name))
-          return cterr_set(err, "%s:%d: runtime parameter '%s' has the name of a size of problem %s: rename one of them",
+          return cterr_set(err,
+                           "%s:%d: runtime parameter '%s' has the name of a size of problem %s: rename one of them",
                            s->file, s->line > 0 ? s->line : 1, name, s->probs[prob].key);
     if (!s->rt_read[p])
-      return cterr_set(err, "%s:%d: runtime parameter '%s' reaches no kernel argument: it is not passed as -D%s, so "
+      return cterr_set(err,
+                       "%s:%d: runtime parameter '%s' reaches no kernel argument: it is not passed as -D%s, so "
                        "the kernel sees it only through a scalar whose value reads it, e.g. ct.scalar(\"int\", \"%s\") "
                        "or ct.scalar(\"int\", function(n, p) return p.%s end)",
                        s->file, s->line > 0 ? s->line : 1, name, name, name, name);
@@ -534,7 +541,8 @@ int space_eval_runtime_check(space *s, cterr *err) {
 }
 
 /* The value of per-configuration argument i (a scalar's into *o, a buffer's count into *count). */
-static int config_value(space *s, size_t cfg, int prob, int i, const char *ctx, argspec *o, int64_t *count, cterr *err) {
+static int config_value(space *s, size_t cfg, int prob, int i, const char *ctx, argspec *o, int64_t *count,
+                        cterr *err) {
   const sp_arg *a = &s->args[i];
   char what[80];
   snprintf(what, sizeof what, "%s (args[%d] '%s')", a->kind == ARG_SCALAR ? "value" : "element count", i + 1, a->name);
@@ -565,7 +573,8 @@ int space_config_args(space *s, size_t cfg, int prob, argval *out, int *n, cterr
     const sp_arg *a = &s->args[i];
     if (!a->per_config) continue;
     if (*n >= MAX_ARGVALS) {
-      rc = cterr_set(err, "%s:%d: more than %d argument values or counts read parameters", a->size.file, a->size.line, MAX_ARGVALS);
+      rc = cterr_set(err, "%s:%d: more than %d argument values or counts read parameters", a->size.file, a->size.line,
+                     MAX_ARGVALS);
       break;
     }
     if (!ctx) {

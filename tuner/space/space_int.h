@@ -24,11 +24,11 @@
 typedef enum { SV_NONE = 0, SV_CONST, SV_FUNC, SV_EXPR } sv_kind;
 typedef struct sp_value {
   sv_kind kind;
-  int ncon;          /* SV_CONST: how many numbers (geometry: 1..3) */
-  double con[3];     /* SV_CONST values */
-  int ref;           /* SV_FUNC / SV_EXPR: registry reference */
-  char *text;        /* SV_EXPR source, for messages */
-  const char *file;  /* where it was given, for messages (points into space's strings) */
+  int ncon;         /* SV_CONST: how many numbers (geometry: 1..3) */
+  double con[3];    /* SV_CONST values */
+  int ref;          /* SV_FUNC / SV_EXPR: registry reference */
+  char *text;       /* SV_EXPR source, for messages */
+  const char *file; /* where it was given, for messages (points into space's strings) */
   int line;
 } sp_value;
 
@@ -50,19 +50,19 @@ typedef struct sp_arg {
   char name[ARG_NAME_MAX];
   fillkind fill;
   double lo, hi;
-  sp_value size; /* buffers: element count; scalars: the value */
-  int per_config; /* a value (or a buffer's count) that reads a parameter: evaluated per configuration */
-  uint64_t reads; /* the parameters it reads (bit p) */
+  sp_value size;     /* buffers: element count; scalars: the value */
+  int per_config;    /* a value (or a buffer's count) that reads a parameter: evaluated per configuration */
+  uint64_t reads;    /* the parameters it reads (bit p) */
   double atol, rtol; /* the check of an output (ct.output options; 0: the space's check) */
   int reduce, nocheck;
 } sp_arg;
 
-typedef struct sp_tmap { /* ct.tensormap (space_tmaps.c) */
-  int arg, buffer;                     /* its argument, the buffer it describes (args indices) */
-  int whole[3];                        /* dims, strides, box: one function(p, n) giving the list */
-  int n[3];                            /* entries of the list form (strides: 0, the packed default) */
-  sp_value v[3][TMAP_MAX_RANK];        /* each a number, size expression or function(p, n) */
-  sp_value swizzle;                    /* bytes: 0 (SV_NONE), 32, 64, 128 */
+typedef struct sp_tmap {        /* ct.tensormap (space_tmaps.c) */
+  int arg, buffer;              /* its argument, the buffer it describes (args indices) */
+  int whole[3];                 /* dims, strides, box: one function(p, n) giving the list */
+  int n[3];                     /* entries of the list form (strides: 0, the packed default) */
+  sp_value v[3][TMAP_MAX_RANK]; /* each a number, size expression or function(p, n) */
+  sp_value swizzle;             /* bytes: 0 (SV_NONE), 32, 64, 128 */
   int optional;
   const char *file;
   int line;
@@ -71,11 +71,11 @@ typedef struct sp_tmap { /* ct.tensormap (space_tmaps.c) */
 typedef struct sp_symbol { /* ct.symbol: a __constant__ / __device__ variable filled per problem */
   char name[SYM_NAME_MAX], shown[SYM_NAME_MAX];
   elemtype type;
-  int src;               /* symsrc */
-  sp_value count;        /* elements (SV_NONE: from the values, the file or the buffer) */
-  sp_value values;       /* SYMSRC_DATA from Lua: a list of numbers, or function(n) returning one */
-  char *path;            /* SYMSRC_DATA from a file (.npy, else raw bytes of the type), resolved */
-  int arg;               /* SYMSRC_ARG: args index */
+  int src;         /* symsrc */
+  sp_value count;  /* elements (SV_NONE: from the values, the file or the buffer) */
+  sp_value values; /* SYMSRC_DATA from Lua: a list of numbers, or function(n) returning one */
+  char *path;      /* SYMSRC_DATA from a file (.npy, else raw bytes of the type), resolved */
+  int arg;         /* SYMSRC_ARG: args index */
   fillkind fill;
   double lo, hi;
   const char *file;
@@ -86,7 +86,7 @@ typedef struct sp_problem {
   int nvars;
   char **names; /* sorted */
   int64_t *vals;
-  char *key;    /* "M=8192,N=8192" */
+  char *key;     /* "M=8192,N=8192" */
   argspec *args; /* nargs of them (space_eval_problems) */
   double bytes, flops;
   int64_t sgemm[3]; /* cublas_sgemm / cublas_gemmex: M, N, K of the cuBLAS baseline; 0 0 0: none */
@@ -102,10 +102,10 @@ typedef struct sp_geom {
 
 typedef struct sp_launch { /* launches = { ct.launch {...}, ... } */
   char *kernel;
-  int nargs, arg[MAX_ARGS];  /* args indices */
-  sp_geom geom;              /* functions of (p, n) */
-  int program;               /* 0: the configuration's own program; else its define set's */
-  int ndefines;              /* macro values of its program other than the configuration's */
+  int nargs, arg[MAX_ARGS]; /* args indices */
+  sp_geom geom;             /* functions of (p, n) */
+  int program;              /* 0: the configuration's own program; else its define set's */
+  int ndefines;             /* macro values of its program other than the configuration's */
   char **dname, **dvalue;
   const char *file;
   int line;
@@ -114,22 +114,24 @@ typedef struct sp_launch { /* launches = { ct.launch {...}, ... } */
 struct space {
   lua_State *L;
   char *path, *dir, *name, *template_path, *kernel;
-  char *template_var;         /* the kernel is this Python string of the template file (kernel_string = """...""") */
-  char **files; int nfiles; /* interned file names that sp_value/sp_rule point to */
-  const char *file; int line; /* the ct.space call */
-  char *chunkname;            /* "@path" */
-  int main_line;              /* last line the main chunk executed (see line_hook) */
+  char *template_var; /* the kernel is this Python string of the template file (kernel_string = """...""") */
+  char **files;
+  int nfiles; /* interned file names that sp_value/sp_rule point to */
+  const char *file;
+  int line;        /* the ct.space call */
+  char *chunkname; /* "@path" */
+  int main_line;   /* last line the main chunk executed (see line_hook) */
   configset *cs;
   double enum_seconds;
   int64_t *pval[CS_MAX_PARAMS]; /* integer values of each parameter */
   int runtime[CS_MAX_PARAMS];   /* ct.param(..., {runtime = true}): an argument, not a -D */
   int nruntime;
-  int rt_read[CS_MAX_PARAMS];   /* runtime parameters some argument value read (at load) */
+  int rt_read[CS_MAX_PARAMS]; /* runtime parameters some argument value read (at load) */
   int nrules;
   sp_rule *rules;
   int nproblems;
   sp_problem *probs;
-  int *pslot;      /* the problems' keys hashed (space_problems.c): index + 1, 0 empty */
+  int *pslot; /* the problems' keys hashed (space_problems.c): index + 1, 0 empty */
   size_t npslot;
   int nargs;
   sp_arg args[MAX_ARGS];
@@ -139,29 +141,32 @@ struct space {
   sp_value bytes, flops, sgemm, gemmex;
   elemtype gemm_type; /* the baseline's A and B: EL_F32 (cublas_sgemm), EL_BF16 or EL_F16 (cublas_gemmex) */
   /* space_arch.c */
-  int arch_ref, arch_all;        /* arch = function(p): its registry reference; arch = "sm_XY": 1 + its index */
+  int arch_ref, arch_all; /* arch = function(p): its registry reference; arch = "sm_XY": 1 + its index */
   const char *arch_file;
   int arch_line;
-  unsigned char *arch_of;        /* per valid configuration: 1 + index in arch_names; 0: any architecture */
+  unsigned char *arch_of; /* per valid configuration: 1 + index in arch_names; 0: any architecture */
   char *arch_names[SP_MAX_ARCH_NAMES];
   int narch_names;
   double tolerance, timeout;
-  double atol, rtol;          /* check = { atol =, rtol = }: the default of every output */
-  int unchecked;              /* check = false: timing only, records marked unchecked */
+  double atol, rtol;                        /* check = { atol =, rtol = }: the default of every output */
+  int unchecked;                            /* check = false: timing only, records marked unchecked */
   char *check_kernel, *check_template_path; /* check = { kernel = ..., template = ... }: the user's check */
   int nsyms;
   sp_symbol syms[MAX_SYMBOLS];
-  int ntmaps;                 /* ct.tensormap arguments (space_tmaps.c) */
+  int ntmaps; /* ct.tensormap arguments (space_tmaps.c) */
   sp_tmap tmaps[MAX_TMAPS];
-  int nref_defines;           /* reference.defines: -DNAME=VALUE of the reference's program */
+  int nref_defines; /* reference.defines: -DNAME=VALUE of the reference's program */
   char **ref_defines;
-  int ref_per_config;         /* reference.params: run from each configuration's own program */
+  int ref_per_config; /* reference.params: run from each configuration's own program */
   int nref_params, ref_params[CS_MAX_PARAMS];
   int ref_nargs, ref_args[MAX_ARGS]; /* reference.args: its arguments (0: all, in order) */
-  int nlaunches, nprograms;   /* launches: a sequence timed as one configuration (0: one kernel) */
+  int nlaunches, nprograms;          /* launches: a sequence timed as one configuration (0: one kernel) */
   sp_launch launches[MAX_LAUNCHES];
-  int nobjectives; char **objectives; int *objmax; /* objmax[i]: maximised */
-  int noptions; char **options;
+  int nobjectives;
+  char **objectives;
+  int *objmax; /* objmax[i]: maximised */
+  int noptions;
+  char **options;
   /* space_limits.c */
   size_t mem_used, mem_max;
   double instr_used, instr_max, seconds_max, entry_t0;
@@ -231,7 +236,7 @@ void space_tmaps_free(space *s);
 /* space_eval.c */
 void space_push_config(space *s, size_t cfg); /* p: every parameter of configuration cfg */
 int space_eval_enumerate(space *s, cterr *err);
-int space_eval_problems(space *s, cterr *err); /* args, bytes, flops, reference geometry */
+int space_eval_problems(space *s, cterr *err);      /* args, bytes, flops, reference geometry */
 int space_eval_runtime_check(space *s, cterr *err); /* every runtime parameter reaches an argument */
 int space_eval_buffer_max(space *s, cterr *err);    /* after enumeration: per-configuration buffers' allocation */
 /* v (SV_NONE: NAN) on problem prob: one finite number >= 0, else err names what and the problem */

@@ -34,8 +34,10 @@ int space_parse_arg_list(space *s, lua_State *L, int idx, int *out, int *n, cons
       dbuf b;
       dbuf_init(&b);
       for (int a = 0; a < s->nargs; a++) dbuf_printf(&b, "%s%s", a ? ", " : "", s->args[a].name);
-      sp_perr(err, w, "%s[%d]: %s is not an argument of args (its names: %s; give a buffer a name with {name = "
-              "\"...\"})", what, i, GOT(-1), b.data);
+      sp_perr(err, w,
+              "%s[%d]: %s is not an argument of args (its names: %s; give a buffer a name with {name = "
+              "\"...\"})",
+              what, i, GOT(-1), b.data);
       dbuf_free(&b);
       return -1;
     }
@@ -49,7 +51,8 @@ int space_parse_arg_list(space *s, lua_State *L, int idx, int *out, int *n, cons
 /* defines = { NAME = integer or string }: sorted by name into l->dname/dvalue */
 static int parse_defines(space *s, lua_State *L, int idx, sp_launch *l, const char *what, where w, cterr *err) {
   char gbuf[96];
-  if (lua_type(L, idx) != LUA_TTABLE) return sp_perr(err, w, "%s.defines must be a table {NAME = value} (got %s)", what, GOT(idx));
+  if (lua_type(L, idx) != LUA_TTABLE)
+    return sp_perr(err, w, "%s.defines must be a table {NAME = value} (got %s)", what, GOT(idx));
   lua_pushnil(L);
   while (lua_next(L, idx)) {
     const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
@@ -59,7 +62,8 @@ static int parse_defines(space *s, lua_State *L, int idx, sp_launch *l, const ch
       return sp_perr(err, w, "%s.defines.%s: a runtime parameter is an argument value, not a macro", what, k);
     int ty = lua_type(L, -1), isint = 0;
     lua_Integer iv = ty == LUA_TNUMBER ? lua_tointegerx(L, -1, &isint) : 0;
-    if (!(isint || ty == LUA_TSTRING)) return sp_perr(err, w, "%s.defines.%s must be an integer or a string (got %s)", what, k, GOT(-1));
+    if (!(isint || ty == LUA_TSTRING))
+      return sp_perr(err, w, "%s.defines.%s must be an integer or a string (got %s)", what, k, GOT(-1));
     l->dname = xrealloc(l->dname, (size_t)(l->ndefines + 1) * sizeof(char *));
     l->dvalue = xrealloc(l->dvalue, (size_t)(l->ndefines + 1) * sizeof(char *));
     l->dname[l->ndefines] = xstrdup(k);
@@ -68,8 +72,12 @@ static int parse_defines(space *s, lua_State *L, int idx, sp_launch *l, const ch
   }
   for (int i = 1; i < l->ndefines; i++)
     for (int j = i; j > 0 && strcmp(l->dname[j - 1], l->dname[j]) > 0; j--) {
-      char *x = l->dname[j]; l->dname[j] = l->dname[j - 1]; l->dname[j - 1] = x;
-      x = l->dvalue[j]; l->dvalue[j] = l->dvalue[j - 1]; l->dvalue[j - 1] = x;
+      char *x = l->dname[j];
+      l->dname[j] = l->dname[j - 1];
+      l->dname[j - 1] = x;
+      x = l->dvalue[j];
+      l->dvalue[j] = l->dvalue[j - 1];
+      l->dvalue[j - 1] = x;
     }
   return 0;
 }
@@ -93,8 +101,10 @@ int space_parse_launches(space *s, lua_State *L, int t, cterr *err) {
   int c = lua_gettop(L);
   int n = sp_seq_len(L, c);
   if (n <= 0 || n > MAX_LAUNCHES)
-    return sp_perr(err, w, "launches must be a list of 1 to %d ct.launch { kernel = ..., args = ..., block = ..., "
-                   "grid = ... } (got %s)", MAX_LAUNCHES, GOT(c));
+    return sp_perr(err, w,
+                   "launches must be a list of 1 to %d ct.launch { kernel = ..., args = ..., block = ..., "
+                   "grid = ... } (got %s)",
+                   MAX_LAUNCHES, GOT(c));
   s->nprograms = 1;
   for (int i = 1; i <= n; i++) {
     lua_rawgeti(L, c, i);
@@ -103,7 +113,8 @@ int space_parse_launches(space *s, lua_State *L, int t, cterr *err) {
     snprintf(what, sizeof what, "launches[%d]", i);
     const char *tag = sp_tag_of(L, li);
     if (lua_type(L, li) != LUA_TTABLE || (tag && strcmp(tag, "launch")))
-      return sp_perr(err, w, "%s must be ct.launch { kernel = ..., args = ..., block = ..., grid = ... } (got %s)", what, GOT(li));
+      return sp_perr(err, w, "%s must be ct.launch { kernel = ..., args = ..., block = ..., grid = ... } (got %s)",
+                     what, GOT(li));
     where lw = tag ? sp_tagged_where(s, L, li) : w;
     if (tag) { /* ct.launch { ... }: the table is its spec */
       lua_getfield(L, li, "spec");
@@ -116,7 +127,8 @@ int space_parse_launches(space *s, lua_State *L, int t, cterr *err) {
     if (sp_check_keys(L, li, keys, what, lw, err) < 0) return -1;
     if (sp_get_string(L, li, "kernel", &l->kernel, 1, what, lw, err) < 0) return -1;
     if (!sp_is_cxx_name(l->kernel))
-      return sp_perr(err, lw, "%s.kernel '%s' is not a kernel's C++ name (\"k\", \"ns::k\", \"k<TILE>\")", what, l->kernel);
+      return sp_perr(err, lw, "%s.kernel '%s' is not a kernel's C++ name (\"k\", \"ns::k\", \"k<TILE>\")", what,
+                     l->kernel);
     char awhat[48];
     snprintf(awhat, sizeof awhat, "%s.args", what);
     if (lua_getfield(L, li, "args") == LUA_TNIL) return sp_perr(err, lw, "%s is missing required key 'args'", what);
@@ -163,7 +175,9 @@ void space_launches_free(space *s) {
 
 int space_nlaunches(const space *s) { return s->nlaunches; }
 int space_nprograms(const space *s) { return s->nlaunches ? s->nprograms : 1; }
-const char *space_launch_kernel(const space *s, int k) { return k >= 0 && k < s->nlaunches ? s->launches[k].kernel : NULL; }
+const char *space_launch_kernel(const space *s, int k) {
+  return k >= 0 && k < s->nlaunches ? s->launches[k].kernel : NULL;
+}
 int space_launch_program(const space *s, int k) { return k >= 0 && k < s->nlaunches ? s->launches[k].program : 0; }
 
 int space_program_defines(const space *s, int prog, const char *const **names, const char *const **values) {

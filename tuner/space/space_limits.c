@@ -81,7 +81,8 @@ void *space_limits_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
       lua_position(s->L, pos, sizeof pos);
       snprintf(s->oom_msg, sizeof s->oom_msg,
                "%sthe space's Lua code needs more than %.0f MiB of memory (the limit; raise it with "
-               "CUTUNE_LUA_MEMORY=MiB)", pos[0] ? pos : "", (double)s->mem_max / 1048576.0);
+               "CUTUNE_LUA_MEMORY=MiB)",
+               pos[0] ? pos : "", (double)s->mem_max / 1048576.0);
     }
     return NULL;
   }
@@ -95,8 +96,10 @@ const char *space_limits_oom(space *s) { return s->oom_msg[0] ? s->oom_msg : NUL
 static int over(lua_State *L, const char *what, double limit, const char *unit, const char *how) {
   char pos[300], msg[700];
   lua_position(L, pos, sizeof pos);
-  snprintf(msg, sizeof msg, "%sthe space's Lua code ran %s %.3g%s in one call from cutune (a loop that never "
-           "ends?); raise the limit with %s", pos, what, limit, unit, how);
+  snprintf(msg, sizeof msg,
+           "%sthe space's Lua code ran %s %.3g%s in one call from cutune (a loop that never "
+           "ends?); raise the limit with %s",
+           pos, what, limit, unit, how);
   lua_pushstring(L, msg);
   return lua_error(L);
 }
@@ -109,8 +112,7 @@ static void hook(lua_State *L, lua_Debug *ar) {
   }
   if (ar->event != LUA_HOOKCOUNT) return;
   s->instr_used += SL_HOOK_EVERY;
-  if (s->instr_used > s->instr_max)
-    over(L, "more than", s->instr_max, " instructions", "CUTUNE_LUA_INSTRUCTIONS=N");
+  if (s->instr_used > s->instr_max) over(L, "more than", s->instr_max, " instructions", "CUTUNE_LUA_INSTRUCTIONS=N");
   if (++s->hooks % SL_CLOCK_EVERY == 0 && now_seconds() - s->entry_t0 > s->seconds_max)
     over(L, "longer than", s->seconds_max, " s", "CUTUNE_LUA_SECONDS=N");
 }
@@ -130,7 +132,10 @@ static int backtracking_items(const char *p, size_t n) {
   while (i < n) {
     size_t start = i;
     if (p[i] == '%') {
-      if (i + 1 < n && (p[i + 1] == 'b')) { i += 4; continue; }
+      if (i + 1 < n && (p[i + 1] == 'b')) {
+        i += 4;
+        continue;
+      }
       if (i + 1 < n && (p[i + 1] == 'f')) { /* %f[set] */
         i += 2;
         if (i < n && p[i] == '[') {
@@ -175,7 +180,8 @@ static int sb_pattern(lua_State *L) {
     double worst = k ? pow((double)n + 1, (double)k + (pat[0] == '^' ? 0 : 1)) : (double)n;
     if (worst > s->instr_max) {
       char msg[600];
-      snprintf(msg, sizeof msg, "string.%s: the pattern \"%.80s\" on a subject of %zu bytes could backtrack through "
+      snprintf(msg, sizeof msg,
+               "string.%s: the pattern \"%.80s\" on a subject of %zu bytes could backtrack through "
                "~%.2g positions (%d repetition item%s followed by more pattern), over the limit of %.3g per call "
                "(CUTUNE_LUA_INSTRUCTIONS); use a simpler pattern or a shorter subject",
                name, pat, n, worst, k, k == 1 ? "" : "s", s->instr_max);

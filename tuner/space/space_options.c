@@ -12,28 +12,44 @@
 #include "space_int.h"
 
 typedef struct allowed {
-  const char *name;    /* as written, up to '=' for options with a value */
-  const char *values;  /* NULL: a flag (no value); "": any non-empty value; else '|'-separated */
-  int attached;        /* the value follows the name directly (-DNAME=1, -Ipath) */
+  const char *name;   /* as written, up to '=' for options with a value */
+  const char *values; /* NULL: a flag (no value); "": any non-empty value; else '|'-separated */
+  int attached;       /* the value follows the name directly (-DNAME=1, -Ipath) */
 } allowed;
 
-static const allowed list[] = {
-    {"-D", "", 1}, {"--define-macro=", "", 1}, {"-U", "", 1}, {"--undefine-macro=", "", 1},
-    {"-I", "", 1}, {"--include-path=", "", 1},
-    {"-std=", "c++03|c++11|c++14|c++17|c++20", 1}, {"--std=", "c++03|c++11|c++14|c++17|c++20", 1},
-    {"-use_fast_math", NULL, 0}, {"--use_fast_math", NULL, 0},
-    {"-ftz=", "true|false", 1}, {"--ftz=", "true|false", 1},
-    {"-prec-div=", "true|false", 1}, {"--prec-div=", "true|false", 1},
-    {"-prec-sqrt=", "true|false", 1}, {"--prec-sqrt=", "true|false", 1},
-    {"-fmad=", "true|false", 1}, {"--fmad=", "true|false", 1},
-    {"-maxrregcount=", "#", 1}, {"--maxrregcount=", "#", 1},
-    {"-lineinfo", NULL, 0}, {"--generate-line-info", NULL, 0},
-    {"-extra-device-vectorization", NULL, 0}, {"--extra-device-vectorization", NULL, 0},
-    {"-default-device", NULL, 0}, {"--device-as-default-execution-space", NULL, 0},
-    {"-restrict", NULL, 0}, {"--restrict", NULL, 0},
-    {"-w", NULL, 0}, {"--disable-warnings", NULL, 0},
-    {"-dopt=", "on|off", 1}, {"--dopt=", "on|off", 1},
-    {NULL, NULL, 0}};
+static const allowed list[] = {{"-D", "", 1},
+                               {"--define-macro=", "", 1},
+                               {"-U", "", 1},
+                               {"--undefine-macro=", "", 1},
+                               {"-I", "", 1},
+                               {"--include-path=", "", 1},
+                               {"-std=", "c++03|c++11|c++14|c++17|c++20", 1},
+                               {"--std=", "c++03|c++11|c++14|c++17|c++20", 1},
+                               {"-use_fast_math", NULL, 0},
+                               {"--use_fast_math", NULL, 0},
+                               {"-ftz=", "true|false", 1},
+                               {"--ftz=", "true|false", 1},
+                               {"-prec-div=", "true|false", 1},
+                               {"--prec-div=", "true|false", 1},
+                               {"-prec-sqrt=", "true|false", 1},
+                               {"--prec-sqrt=", "true|false", 1},
+                               {"-fmad=", "true|false", 1},
+                               {"--fmad=", "true|false", 1},
+                               {"-maxrregcount=", "#", 1},
+                               {"--maxrregcount=", "#", 1},
+                               {"-lineinfo", NULL, 0},
+                               {"--generate-line-info", NULL, 0},
+                               {"-extra-device-vectorization", NULL, 0},
+                               {"--extra-device-vectorization", NULL, 0},
+                               {"-default-device", NULL, 0},
+                               {"--device-as-default-execution-space", NULL, 0},
+                               {"-restrict", NULL, 0},
+                               {"--restrict", NULL, 0},
+                               {"-w", NULL, 0},
+                               {"--disable-warnings", NULL, 0},
+                               {"-dopt=", "on|off", 1},
+                               {"--dopt=", "on|off", 1},
+                               {NULL, NULL, 0}};
 
 static int value_ok(const char *v, const char *values) {
   if (!*v) return 0;

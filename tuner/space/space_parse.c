@@ -24,7 +24,8 @@ static int parse_strings(space *s, lua_State *L, int t, const char *key, char **
   int len = sp_seq_len(L, -1);
   if (len < 0) return sp_perr(err, w, "%s must be a list of strings (got %s)", key, GOT(-1));
   for (int i = 1; i <= len; i++) {
-    if (lua_rawgeti(L, -1, i) != LUA_TSTRING) return sp_perr(err, w, "%s[%d] must be a string (got %s)", key, i, GOT(-1));
+    if (lua_rawgeti(L, -1, i) != LUA_TSTRING)
+      return sp_perr(err, w, "%s[%d] must be a string (got %s)", key, i, GOT(-1));
     *out = xrealloc(*out, (size_t)(*n + 1) * sizeof(char *));
     (*out)[(*n)++] = xstrdup(lua_tostring(L, -1));
     lua_pop(L, 1);
@@ -43,14 +44,17 @@ static int parse_objectives(space *s, lua_State *L, int t, cterr *err) {
   s->objectives[s->nobjectives++] = xstrdup("time");
   if (lua_getfield(L, t, "objectives") == LUA_TNIL) return lua_pop(L, 1), 0;
   int len = sp_seq_len(L, -1);
-  if (len < 0) return sp_perr(err, w, "objectives must be a list of field names or {name, \"min\"|\"max\"} pairs (got %s)", GOT(-1));
+  if (len < 0)
+    return sp_perr(err, w, "objectives must be a list of field names or {name, \"min\"|\"max\"} pairs (got %s)",
+                   GOT(-1));
   for (int i = 1; i <= len; i++) {
     const char *name = NULL, *dir = "min";
     int ty = lua_rawgeti(L, -1, i);
     if (ty == LUA_TTABLE) {
       lua_rawgeti(L, -1, 1), lua_rawgeti(L, -2, 2);
       if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING || lua_rawlen(L, -3) != 2)
-        return sp_perr(err, w, "objectives[%d] must be a pair {name, \"min\"|\"max\"} (got a table of another shape)", i);
+        return sp_perr(err, w, "objectives[%d] must be a pair {name, \"min\"|\"max\"} (got a table of another shape)",
+                       i);
       name = lua_tostring(L, -2), dir = lua_tostring(L, -1);
     } else if (ty == LUA_TSTRING) {
       name = lua_tostring(L, -1);
@@ -58,8 +62,8 @@ static int parse_objectives(space *s, lua_State *L, int t, cterr *err) {
       return sp_perr(err, w, "objectives[%d] must be a field name or {name, \"min\"|\"max\"} (got %s)", i, GOT(-1));
     }
     if (!record_field_known(name))
-      return sp_perr(err, w, "objectives[%d] must be \"time\", \"energy\" or a numeric record field (%s) (got \"%s\")", i,
-                  record_field_names(), name);
+      return sp_perr(err, w, "objectives[%d] must be \"time\", \"energy\" or a numeric record field (%s) (got \"%s\")",
+                     i, record_field_names(), name);
     if (strcmp(dir, "min") && strcmp(dir, "max"))
       return sp_perr(err, w, "objectives[%d]: direction of '%s' must be \"min\" or \"max\" (got \"%s\")", i, name, dir);
     int dup = 0;
@@ -80,7 +84,8 @@ static int resolve_template(space *s, const char *rel, char **out, const char *w
   dbuf looked;
   dbuf_init(&looked);
   int rc = space_resolve(s, rel, out, &looked);
-  if (rc < 0) sp_perr(err, (where){s->file, s->line}, "%stemplate '%s' not found (looked in %s)", what, rel, looked.data);
+  if (rc < 0)
+    sp_perr(err, (where){s->file, s->line}, "%stemplate '%s' not found (looked in %s)", what, rel, looked.data);
   dbuf_free(&looked);
   cterr e;
   if (rc == 0 && input_check(*out, "template", INPUT_SOURCE_MAX, &e) < 0) {
@@ -96,33 +101,42 @@ static int resolve_template(space *s, const char *rel, char **out, const char *w
 static int parse_ref_extras(space *s, lua_State *L, int r, where w, cterr *err) {
   char gbuf[96];
   if (lua_getfield(L, r, "defines") != LUA_TNIL) {
-    if (lua_type(L, -1) != LUA_TTABLE) return sp_perr(err, w, "reference.defines must be a table {NAME = value} (got %s)", GOT(-1));
+    if (lua_type(L, -1) != LUA_TTABLE)
+      return sp_perr(err, w, "reference.defines must be a table {NAME = value} (got %s)", GOT(-1));
     lua_pushnil(L);
     while (lua_next(L, -2)) {
       const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
       if (!sp_is_ident(k)) return sp_perr(err, w, "reference.defines: names must be identifiers (got %s)", GOT(-2));
       int ty = lua_type(L, -1), isint = 0;
       lua_Integer iv = ty == LUA_TNUMBER ? lua_tointegerx(L, -1, &isint) : 0;
-      if (!(isint || ty == LUA_TSTRING)) return sp_perr(err, w, "reference.defines.%s must be an integer or a string (got %s)", k, GOT(-1));
+      if (!(isint || ty == LUA_TSTRING))
+        return sp_perr(err, w, "reference.defines.%s must be an integer or a string (got %s)", k, GOT(-1));
       s->ref_defines = xrealloc(s->ref_defines, (size_t)(s->nref_defines + 1) * sizeof(char *));
-      s->ref_defines[s->nref_defines++] = isint ? xasprintf("-D%s=%lld", k, (long long)iv) : xasprintf("-D%s=%s", k, lua_tostring(L, -1));
+      s->ref_defines[s->nref_defines++] =
+          isint ? xasprintf("-D%s=%lld", k, (long long)iv) : xasprintf("-D%s=%s", k, lua_tostring(L, -1));
       lua_pop(L, 1);
     }
     for (int i = 1; i < s->nref_defines; i++) /* sorted: the options (and cache key) do not follow hashing */
       for (int j = i; j > 0 && strcmp(s->ref_defines[j - 1], s->ref_defines[j]) > 0; j--) {
-        char *x = s->ref_defines[j]; s->ref_defines[j] = s->ref_defines[j - 1]; s->ref_defines[j - 1] = x;
+        char *x = s->ref_defines[j];
+        s->ref_defines[j] = s->ref_defines[j - 1];
+        s->ref_defines[j - 1] = x;
       }
   }
   lua_pop(L, 1);
   if (lua_getfield(L, r, "params") != LUA_TNIL) {
     int n = sp_seq_len(L, -1);
-    if (n <= 0) return sp_perr(err, w, "reference.params must be a non-empty list of parameter names (got %s)", GOT(-1));
+    if (n <= 0)
+      return sp_perr(err, w, "reference.params must be a non-empty list of parameter names (got %s)", GOT(-1));
     for (int i = 1; i <= n; i++) {
       lua_rawgeti(L, -1, i);
       int p = lua_type(L, -1) == LUA_TSTRING ? configset_param_index(s->cs, lua_tostring(L, -1)) : -1;
       if (p < 0) return sp_perr(err, w, "reference.params[%d]: %s is not a parameter of the space", i, GOT(-1));
-      if (s->runtime[p]) return sp_perr(err, w, "reference.params[%d]: '%s' is a runtime parameter (the reference sees "
-                                        "its kernel argument, not a -D)", i, lua_tostring(L, -1));
+      if (s->runtime[p])
+        return sp_perr(err, w,
+                       "reference.params[%d]: '%s' is a runtime parameter (the reference sees "
+                       "its kernel argument, not a -D)",
+                       i, lua_tostring(L, -1));
       s->ref_params[s->nref_params++] = p;
       lua_pop(L, 1);
     }
@@ -130,7 +144,8 @@ static int parse_ref_extras(space *s, lua_State *L, int r, where w, cterr *err) 
   }
   lua_pop(L, 1);
   if (s->ref_per_config && s->nref_defines)
-    return sp_perr(err, w, "reference: give defines (a reference compiled once) or params (one run from each "
+    return sp_perr(err, w,
+                   "reference: give defines (a reference compiled once) or params (one run from each "
                    "configuration's program), not both");
   return 0;
 }
@@ -140,8 +155,10 @@ static int parse_reference(space *s, lua_State *L, int t, cterr *err) {
   where w = {s->file, s->line};
   if (lua_getfield(L, t, "reference") == LUA_TNIL) return lua_pop(L, 1), 0;
   int r = lua_gettop(L);
-  if (lua_type(L, r) != LUA_TTABLE) return sp_perr(err, w, "reference must be a table {kernel = ..., block = ..., grid = ...} (got %s)", GOT(r));
-  static const char *const keys[] = {"kernel", "template", "block", "grid", "shared", "defines", "params", "args", NULL};
+  if (lua_type(L, r) != LUA_TTABLE)
+    return sp_perr(err, w, "reference must be a table {kernel = ..., block = ..., grid = ...} (got %s)", GOT(r));
+  static const char *const keys[] = {"kernel",  "template", "block", "grid", "shared",
+                                     "defines", "params",   "args",  NULL};
   if (sp_check_keys(L, r, keys, "reference", w, err) < 0) return -1;
   if (lua_getfield(L, r, "args") != LUA_TNIL &&
       space_parse_arg_list(s, L, -1, s->ref_args, &s->ref_nargs, "reference.args", err) < 0)
@@ -149,13 +166,15 @@ static int parse_reference(space *s, lua_State *L, int t, cterr *err) {
   lua_pop(L, 1);
   if (sp_get_string(L, r, "kernel", &s->ref_kernel, 1, "reference", w, err) < 0) return -1;
   if (!sp_is_cxx_name(s->ref_kernel))
-    return sp_perr(err, w, "reference.kernel '%s' is not a kernel's C++ name (\"k\", \"ns::k\", \"k<TILE>\")", s->ref_kernel);
+    return sp_perr(err, w, "reference.kernel '%s' is not a kernel's C++ name (\"k\", \"ns::k\", \"k<TILE>\")",
+                   s->ref_kernel);
   if (parse_ref_extras(s, L, r, w, err) < 0) return -1;
   char *tpl = NULL;
   if (sp_get_string(L, r, "template", &tpl, 0, "reference", w, err) < 0) return -1;
   if (tpl && s->ref_per_config) {
     free(tpl);
-    return sp_perr(err, w, "reference.params: a reference run from each configuration's program is in the space's "
+    return sp_perr(err, w,
+                   "reference.params: a reference run from each configuration's program is in the space's "
                    "template; leave reference.template out");
   }
   if (tpl) {
@@ -177,7 +196,7 @@ int space_parse(space *s, cterr *err) {
   const char *tag = sp_tag_of(L, top);
   s->file = space_intern_file(s, s->path), s->line = s->main_line;
   where w = {s->file, s->line};
-  if (tag && !strcmp(tag, "space")) { /* ct.space { ... }: we know the line of the call */
+  if (tag && !strcmp(tag, "space")) {   /* ct.space { ... }: we know the line of the call */
     w = (where){s->file, s->main_line}; /* `return ct.space {` is a tail call: no caller line */
     w = sp_tagged_where(s, L, top);
     s->file = w.file, s->line = w.line;
@@ -187,10 +206,11 @@ int space_parse(space *s, cterr *err) {
     return sp_perr(err, w, "the space file must return ct.space { ... } (got %s)", GOT(top));
   else lua_pushvalue(L, top);
   int t = lua_gettop(L);
-  static const char *const keys[] = {"name", "template", "kernel", "params", "constraints", "problems", "problem",
-                                     "args", "symbols", "block", "grid", "shared", "reference", "check", "bytes",
-                                     "flops", "cublas_sgemm", "cublas_gemmex", "arch", "objectives", "options",
-                                     "timeout", "template_var", "launches", NULL};
+  static const char *const keys[] = {"name",     "template",     "kernel",        "params",   "constraints",
+                                     "problems", "problem",      "args",          "symbols",  "block",
+                                     "grid",     "shared",       "reference",     "check",    "bytes",
+                                     "flops",    "cublas_sgemm", "cublas_gemmex", "arch",     "objectives",
+                                     "options",  "timeout",      "template_var",  "launches", NULL};
   if (sp_check_keys(L, t, keys, "space", w, err) < 0) return -1;
   if (sp_get_string(L, t, "name", &s->name, 0, "space", w, err) < 0) return -1;
   if (!s->name) {
@@ -204,8 +224,11 @@ int space_parse(space *s, cterr *err) {
   for (int k = 0; launches && taken[k]; k++) {
     int given = lua_getfield(L, t, taken[k]) != LUA_TNIL;
     lua_pop(L, 1);
-    if (given) return sp_perr(err, w, "give either launches or %s: with launches the first launch is the "
-                              "configuration's kernel, with its geometry", taken[k]);
+    if (given)
+      return sp_perr(err, w,
+                     "give either launches or %s: with launches the first launch is the "
+                     "configuration's kernel, with its geometry",
+                     taken[k]);
   }
   if (!launches && sp_get_string(L, t, "kernel", &s->kernel, 1, "space", w, err) < 0) return -1;
   if (!launches && !sp_is_cxx_name(s->kernel))
@@ -218,12 +241,13 @@ int space_parse(space *s, cterr *err) {
   if (sp_get_string(L, t, "template_var", &s->template_var, 0, "space", w, err) < 0) return -1;
   if (s->template_var && !sp_is_ident(s->template_var))
     return sp_perr(err, w, "template_var '%s' is not a Python variable name", s->template_var);
-  if (sp_parse_params(s, L, t, err) < 0 || sp_parse_constraints(s, L, t, err) < 0 || sp_parse_problems(s, L, t, err) < 0 ||
-      sp_parse_args(s, L, t, err) < 0 || space_parse_symbols(s, L, t, err) < 0 || space_parse_launches(s, L, t, err) < 0)
+  if (sp_parse_params(s, L, t, err) < 0 || sp_parse_constraints(s, L, t, err) < 0 ||
+      sp_parse_problems(s, L, t, err) < 0 || sp_parse_args(s, L, t, err) < 0 || space_parse_symbols(s, L, t, err) < 0 ||
+      space_parse_launches(s, L, t, err) < 0)
     return -1;
   if (!launches && (sp_get_value(s, L, t, "block", &s->geom.block, 1, 3, 0, "space", w, err) < 0 ||
-      sp_get_value(s, L, t, "grid", &s->geom.grid, 1, 3, 0, "space", w, err) < 0 ||
-      sp_get_value(s, L, t, "shared", &s->geom.shared, 0, 1, 0, "space", w, err) < 0))
+                    sp_get_value(s, L, t, "grid", &s->geom.grid, 1, 3, 0, "space", w, err) < 0 ||
+                    sp_get_value(s, L, t, "shared", &s->geom.shared, 0, 1, 0, "space", w, err) < 0))
     return -1;
   if (parse_reference(s, L, t, err) < 0) return -1;
   if (lua_getfield(L, t, "check") == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
@@ -232,8 +256,10 @@ int space_parse(space *s, cterr *err) {
   } else if (!lua_isnil(L, -1)) {
     static const char *const ckeys[] = {"tolerance", "atol", "rtol", "kernel", "template", NULL};
     if (lua_type(L, -1) != LUA_TTABLE)
-      return sp_perr(err, w, "check must be a table {tolerance = ...} or {atol = ..., rtol = ...}, or false for timing "
-                     "only (got %s)", GOT(-1));
+      return sp_perr(err, w,
+                     "check must be a table {tolerance = ...} or {atol = ..., rtol = ...}, or false for timing "
+                     "only (got %s)",
+                     GOT(-1));
     if (sp_check_keys(L, -1, ckeys, "check", w, err) < 0) return -1;
     if (sp_get_string(L, lua_gettop(L), "kernel", &s->check_kernel, 0, "check", w, err) < 0) return -1;
     if (s->check_kernel && !sp_is_cxx_name(s->check_kernel))

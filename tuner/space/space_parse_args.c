@@ -28,7 +28,8 @@ static int check_opts(lua_State *L, int o, sp_arg *a, const char *owhat, where w
     if (a->reduce < 0) return -1;
   }
   int ty = lua_getfield(L, o, "check");
-  if (ty != LUA_TNIL && ty != LUA_TBOOLEAN) return sp_perr(err, w, "%s: check must be false or left out (got %s)", owhat, GOT(-1));
+  if (ty != LUA_TNIL && ty != LUA_TBOOLEAN)
+    return sp_perr(err, w, "%s: check must be false or left out (got %s)", owhat, GOT(-1));
   a->nocheck = ty == LUA_TBOOLEAN && !lua_toboolean(L, -1);
   lua_pop(L, 1);
   if ((given || a->reduce || a->nocheck) && a->kind == ARG_INPUT)
@@ -58,8 +59,10 @@ static int parse_arg(space *s, lua_State *L, int idx, int i, cterr *err) {
   const char *kind = lua_tostring(L, -1);
   if (!kind) kind = "scalar";
   if (!strcmp(kind, "tensormap")) return lua_pop(L, 1), space_parse_tmap(s, L, idx, i, err);
-  a->kind = !strcmp(kind, "input") ? ARG_INPUT : !strcmp(kind, "output") ? ARG_OUTPUT
-          : !strcmp(kind, "inout") ? ARG_INOUT : ARG_SCALAR;
+  a->kind = !strcmp(kind, "input")    ? ARG_INPUT
+            : !strcmp(kind, "output") ? ARG_OUTPUT
+            : !strcmp(kind, "inout")  ? ARG_INOUT
+                                      : ARG_SCALAR;
   snprintf(what, sizeof what, "args[%d] (ct.%s)", i, kind);
   lua_pop(L, 1);
   lua_getfield(L, idx, "type");
@@ -72,11 +75,16 @@ static int parse_arg(space *s, lua_State *L, int idx, int i, cterr *err) {
   int isf = elemtype_is_float(a->type);
   a->lo = isf ? -1 : 0, a->hi = isf ? 1 : 1000, a->fill = FILL_RANDOM;
   static const char *const names[] = {"out", "in", "inout", "arg"};
-  snprintf(a->name, sizeof a->name, "%s%d", names[a->kind == ARG_OUTPUT ? 0 : a->kind == ARG_INPUT ? 1
-                                                 : a->kind == ARG_INOUT ? 2 : 3], i);
+  snprintf(a->name, sizeof a->name, "%s%d",
+           names[a->kind == ARG_OUTPUT  ? 0
+                 : a->kind == ARG_INPUT ? 1
+                 : a->kind == ARG_INOUT ? 2
+                                        : 3],
+           i);
   if (lua_getfield(L, idx, "size") == LUA_TNIL)
-    return sp_perr(err, w, "%s: missing %s", what, is_buf ? "the element count (a number, \"N*M\" or function(n))"
-                                                        : "the value (a number, \"N\" or function(n))");
+    return sp_perr(err, w, "%s: missing %s", what,
+                   is_buf ? "the element count (a number, \"N*M\" or function(n))"
+                          : "the value (a number, \"N\" or function(n))");
   char vwhat[80];
   snprintf(vwhat, sizeof vwhat, "%s %s", what, is_buf ? "element count" : "value");
   if (sp_read_value(s, L, -1, &a->size, 1, 1, vwhat, w, err) < 0) return -1;
@@ -88,7 +96,11 @@ static int parse_arg(space *s, lua_State *L, int idx, int i, cterr *err) {
   static const char *const buf_keys[] = {"fill", "lo", "hi", "name", "atol", "rtol", "reduce", "check", NULL};
   static const char *const scalar_keys[] = {"name", NULL};
   char owhat[64];
-  snprintf(owhat, sizeof owhat, "ct.%s options", is_buf ? (a->kind == ARG_INPUT ? "input" : a->kind == ARG_OUTPUT ? "output" : "inout") : "scalar");
+  snprintf(owhat, sizeof owhat, "ct.%s options",
+           is_buf ? (a->kind == ARG_INPUT    ? "input"
+                     : a->kind == ARG_OUTPUT ? "output"
+                                             : "inout")
+                  : "scalar");
   if (sp_check_keys(L, o, is_buf ? buf_keys : scalar_keys, owhat, w, err) < 0) return -1;
   char *str = NULL;
   if (sp_get_string(L, o, "name", &str, 0, owhat, w, err) < 0) return -1;
@@ -133,7 +145,8 @@ int sp_parse_args(space *s, lua_State *L, int t, cterr *err) {
   if (lua_getfield(L, t, "args") == LUA_TNIL) return sp_perr(err, w, "space is missing required key 'args'");
   int a = lua_gettop(L);
   int n = sp_seq_len(L, a);
-  if (n <= 0) return sp_perr(err, w, "args must be a non-empty list of ct.input/ct.output/ct.inout/ct.scalar (got %s)", GOT(a));
+  if (n <= 0)
+    return sp_perr(err, w, "args must be a non-empty list of ct.input/ct.output/ct.inout/ct.scalar (got %s)", GOT(a));
   if (n > MAX_ARGS) return sp_perr(err, w, "args has %d entries (at most %d)", n, MAX_ARGS);
   for (int i = 1; i <= n; i++) {
     lua_rawgeti(L, a, i);

@@ -10,7 +10,8 @@
 static int add_param(space *s, lua_State *L, const char *name, int vidx, where w, cterr *err) {
   char gbuf[96];
   vidx = lua_absindex(L, vidx);
-  if (!sp_is_ident(name)) return sp_perr(err, w, "parameter name '%s' is not a C identifier (it becomes -D%s=...)", name, name);
+  if (!sp_is_ident(name))
+    return sp_perr(err, w, "parameter name '%s' is not a C identifier (it becomes -D%s=...)", name, name);
   int n = sp_seq_len(L, vidx);
   if (n <= 0) return sp_perr(err, w, "params.%s must be a non-empty list of integers (got %s)", name, GOT(vidx));
   if (n > CS_MAX_VALUES) return sp_perr(err, w, "params.%s has %d values (at most %d)", name, n, CS_MAX_VALUES);
@@ -29,7 +30,8 @@ static int add_param(space *s, lua_State *L, const char *name, int vidx, where w
     lua_pop(L, 1);
     for (int j = 0; j < i; j++)
       if (v[j] == v[i]) {
-        sp_perr(err, w, "params.%s lists the value %lld twice (positions %d and %d)", name, (long long)v[i], j + 1, i + 1);
+        sp_perr(err, w, "params.%s lists the value %lld twice (positions %d and %d)", name, (long long)v[i], j + 1,
+                i + 1);
         goto done;
       }
     str[i] = xasprintf("%lld", (long long)v[i]);
@@ -56,11 +58,13 @@ static int param_opts(space *s, lua_State *L, int pidx, const char *name, where 
   int o = lua_gettop(L);
   char what[96];
   snprintf(what, sizeof what, "ct.param(\"%s\") options", name);
-  if (lua_type(L, o) != LUA_TTABLE) return sp_perr(err, w, "%s must be a table such as {runtime = true} (got %s)", what, GOT(o));
+  if (lua_type(L, o) != LUA_TTABLE)
+    return sp_perr(err, w, "%s must be a table such as {runtime = true} (got %s)", what, GOT(o));
   static const char *const keys[] = {"runtime", NULL};
   if (sp_check_keys(L, o, keys, what, w, err) < 0) return -1;
   int ty = lua_getfield(L, o, "runtime");
-  if (ty != LUA_TNIL && ty != LUA_TBOOLEAN) return sp_perr(err, w, "%s: runtime must be true or false (got %s)", what, GOT(-1));
+  if (ty != LUA_TNIL && ty != LUA_TBOOLEAN)
+    return sp_perr(err, w, "%s: runtime must be true or false (got %s)", what, GOT(-1));
   if (lua_toboolean(L, -1)) {
     s->runtime[configset_nparams(s->cs) - 1] = 1;
     s->nruntime++;
@@ -78,8 +82,10 @@ int sp_parse_params(space *s, lua_State *L, int t, cterr *err) {
   int ps = lua_gettop(L);
   int n = sp_seq_len(L, ps);
   if (lua_type(L, ps) != LUA_TTABLE || n == 0)
-    return sp_perr(err, w, "params must be a non-empty list of ct.param(name, {values...}) or a map "
-                "{NAME = {values...}} (got %s)", GOT(ps));
+    return sp_perr(err, w,
+                   "params must be a non-empty list of ct.param(name, {values...}) or a map "
+                   "{NAME = {values...}} (got %s)",
+                   GOT(ps));
   if (n > 0) { /* list form: order as written */
     for (int i = 1; i <= n; i++) {
       lua_rawgeti(L, ps, i);
@@ -88,7 +94,8 @@ int sp_parse_params(space *s, lua_State *L, int t, cterr *err) {
         return sp_perr(err, w, "params[%d] must be ct.param(name, {values...}) (got %s)", i, GOT(-1));
       where pw = sp_tagged_where(s, L, -1);
       lua_getfield(L, -1, "name");
-      if (lua_type(L, -1) != LUA_TSTRING) return sp_perr(err, pw, "ct.param: the name must be a string (got %s)", GOT(-1));
+      if (lua_type(L, -1) != LUA_TSTRING)
+        return sp_perr(err, pw, "ct.param: the name must be a string (got %s)", GOT(-1));
       const char *name = lua_tostring(L, -1);
       lua_getfield(L, -2, "values");
       if (add_param(s, L, name, -1, pw, err) < 0) return -1;
@@ -131,9 +138,9 @@ static int parse_rule(space *s, lua_State *L, int idx, int i, cterr *err) {
   const char *tag = sp_tag_of(L, idx);
   where w = {s->file, s->line};
   if (!tag || strcmp(tag, "rule"))
-    return sp_perr(err, w, "constraints[%d] must be ct.rule({names...}, function(p) ... end [, description]) (got %s)", i,
-                lua_type(L, idx) == LUA_TFUNCTION ? "a bare function: name the parameters it reads with ct.rule"
-                                                  : GOT(idx));
+    return sp_perr(
+        err, w, "constraints[%d] must be ct.rule({names...}, function(p) ... end [, description]) (got %s)", i,
+        lua_type(L, idx) == LUA_TFUNCTION ? "a bare function: name the parameters it reads with ct.rule" : GOT(idx));
   w = sp_tagged_where(s, L, idx);
   sp_rule *r = &s->rules[s->nrules];
   memset(r, 0, sizeof *r);
@@ -154,8 +161,8 @@ static int parse_rule(space *s, lua_State *L, int idx, int i, cterr *err) {
   }
   int n = sp_seq_len(L, pn);
   if (n <= 0)
-    return sp_perr(err, w, "constraint '%s' must name the parameters it reads: a non-empty list of names (got %s)", r->desc,
-                GOT(pn));
+    return sp_perr(err, w, "constraint '%s' must name the parameters it reads: a non-empty list of names (got %s)",
+                   r->desc, GOT(pn));
   lua_createtable(L, 0, n); /* the table the function receives: only the named parameters */
   for (int j = 1; j <= n; j++) {
     lua_rawgeti(L, pn, j);
@@ -166,8 +173,8 @@ static int parse_rule(space *s, lua_State *L, int idx, int i, cterr *err) {
       dbuf_init(&b);
       for (int q = 0; q < configset_nparams(s->cs); q++)
         dbuf_printf(&b, "%s%s", q ? ", " : "", configset_param(s->cs, q)->name);
-      sp_perr(err, w, "constraint '%s' names unknown parameter %s%s%s (parameters: %s)", r->desc,
-           nm ? "'" : "", nm ? nm : GOT(-1), nm ? "'" : "", b.data);
+      sp_perr(err, w, "constraint '%s' names unknown parameter %s%s%s (parameters: %s)", r->desc, nm ? "'" : "",
+              nm ? nm : GOT(-1), nm ? "'" : "", b.data);
       dbuf_free(&b);
       return -1;
     }
@@ -180,8 +187,10 @@ static int parse_rule(space *s, lua_State *L, int idx, int i, cterr *err) {
   r->tab_ref = luaL_ref(L, LUA_REGISTRYINDEX);
   lua_pop(L, 1);
   if (lua_getfield(L, idx, "fn") != LUA_TFUNCTION)
-    return sp_perr(err, w, "constraint '%s': the second argument of ct.rule must be a function(p) returning true or "
-                "false (got %s)", r->desc, GOT(-1));
+    return sp_perr(err, w,
+                   "constraint '%s': the second argument of ct.rule must be a function(p) returning true or "
+                   "false (got %s)",
+                   r->desc, GOT(-1));
   r->fn_ref = luaL_ref(L, LUA_REGISTRYINDEX);
   return 0;
 }

@@ -88,8 +88,10 @@ static long item_count(lua_State *L, int idx) {
 }
 
 static int too_many(reader *rd, where w, const char *what, long total, const char *detail, cterr *err) {
-  return sp_perr(err, w, "%s: the space would have %ld problems%s, more than %ld: the cap on a space's problems (raise "
-              "it with CUTUNE_MAX_PROBLEMS=N)", what, total, detail, rd->cap);
+  return sp_perr(err, w,
+                 "%s: the space would have %ld problems%s, more than %ld: the cap on a space's problems (raise "
+                 "it with CUTUNE_MAX_PROBLEMS=N)",
+                 what, total, detail, rd->cap);
 }
 
 /* The table of sizes at idx: a problem, unless it repeats one (skipped where from_set or the
@@ -101,7 +103,7 @@ static int read_problem(reader *rd, int idx, const char *what, where w, int from
   idx = lua_absindex(L, idx);
   if (lua_type(L, idx) != LUA_TTABLE || sp_seq_len(L, idx) == 0 || sp_tag_of(L, idx))
     return sp_perr(err, w, "%s must be a non-empty table of sizes {N = 8192, ...} (got %s)", what,
-                sp_tag_of(L, idx) ? sp_tag_of(L, idx) : GOT(idx));
+                   sp_tag_of(L, idx) ? sp_tag_of(L, idx) : GOT(idx));
   if (s->nproblems >= rd->cap) return too_many(rd, w, what, (long)s->nproblems + 1, " (so far)", err);
   make_room(rd);
   sp_problem *p = &s->probs[s->nproblems];
@@ -129,8 +131,12 @@ static int read_problem(reader *rd, int idx, const char *what, where w, int from
   }
   for (int i = 1; i < p->nvars; i++) /* insertion sort by name, values alongside */
     for (int j = i; j > 0 && strcmp(p->names[j - 1], p->names[j]) > 0; j--) {
-      char *tn = p->names[j]; p->names[j] = p->names[j - 1]; p->names[j - 1] = tn;
-      int64_t tv = p->vals[j]; p->vals[j] = p->vals[j - 1]; p->vals[j - 1] = tv;
+      char *tn = p->names[j];
+      p->names[j] = p->names[j - 1];
+      p->names[j - 1] = tn;
+      int64_t tv = p->vals[j];
+      p->vals[j] = p->vals[j - 1];
+      p->vals[j - 1] = tv;
     }
   dbuf b;
   dbuf_init(&b);
@@ -189,8 +195,10 @@ static int read_list(reader *rd, int idx, const char *what, where w, int from_se
   idx = lua_absindex(L, idx);
   int n = sp_seq_len(L, idx);
   if (n <= 0)
-    return sp_perr(err, w, "%s must be a non-empty list of problems {N = 8192, ...}, shape sets (ct.product, ct.zip) "
-                "or generator functions (got %s)", what, GOT(idx));
+    return sp_perr(err, w,
+                   "%s must be a non-empty list of problems {N = 8192, ...}, shape sets (ct.product, ct.zip) "
+                   "or generator functions (got %s)",
+                   what, GOT(idx));
   long total = rd->s->nproblems, biggest = 0, big_at = 0;
   for (int i = 1; i <= n; i++) {
     lua_rawgeti(L, idx, i);
@@ -225,15 +233,20 @@ static int read_item(reader *rd, int idx, const char *what, where w, int from_se
   if (tag && !strcmp(tag, "shapes")) return read_set(rd, idx, err);
   if (lua_type(L, idx) != LUA_TFUNCTION) return read_problem(rd, idx, what, w, from_set, err);
   where fw = sp_func_where(rd->s, L, idx, w);
-  if (depth > 0) return sp_perr(err, fw, "%s: a generator function returned a function (it must return problems and shape sets)", what);
+  if (depth > 0)
+    return sp_perr(err, fw, "%s: a generator function returned a function (it must return problems and shape sets)",
+                   what);
   lua_pushvalue(L, idx);
   if (space_pcall(rd->s, 0, 1, err) < 0) return -1;
   int r = lua_gettop(L), rc;
   const char *rtag = sp_tag_of(L, r);
   if (rtag && !strcmp(rtag, "shapes")) rc = read_set(rd, r, err);
   else if (lua_type(L, r) == LUA_TTABLE && sp_seq_len(L, r) > 0) rc = read_list(rd, r, what, fw, 1, depth + 1, err);
-  else rc = sp_perr(err, fw, "the generator function of %s returned %s (expected a non-empty list of problems {N = 8192, "
-                 "...} or a shape set)", what, GOT(r));
+  else
+    rc = sp_perr(err, fw,
+                 "the generator function of %s returned %s (expected a non-empty list of problems {N = 8192, "
+                 "...} or a shape set)",
+                 what, GOT(r));
   lua_settop(L, r - 1);
   return rc;
 }

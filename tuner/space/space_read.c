@@ -116,7 +116,7 @@ int sp_seq_len(lua_State *L, int idx) {
 }
 
 int sp_get_string(lua_State *L, int t, const char *key, char **out, int required, const char *what, where w,
-                      cterr *err) {
+                  cterr *err) {
   char gbuf[96];
   int ty = lua_getfield(L, t, key);
   if (ty == LUA_TNIL) {
@@ -136,7 +136,7 @@ int sp_get_string(lua_State *L, int t, const char *key, char **out, int required
 /* ---- values: constants, functions, size expressions ---- */
 
 int sp_read_value(space *s, lua_State *L, int idx, sp_value *v, int maxcon, int expr, const char *what, where w,
-                      cterr *err) {
+                  cterr *err) {
   char gbuf[96];
   idx = lua_absindex(L, idx);
   v->file = w.file, v->line = w.line;
@@ -155,9 +155,11 @@ int sp_read_value(space *s, lua_State *L, int idx, sp_value *v, int maxcon, int 
   }
   if (ty == LUA_TTABLE && maxcon > 1) {
     int n = sp_seq_len(L, idx);
-    if (n < 1 || n > maxcon) return sp_perr(err, w, "%s must be a list of 1 to %d numbers or a function (got %s)", what, maxcon, GOT(idx));
+    if (n < 1 || n > maxcon)
+      return sp_perr(err, w, "%s must be a list of 1 to %d numbers or a function (got %s)", what, maxcon, GOT(idx));
     for (int i = 0; i < n; i++) {
-      if (lua_rawgeti(L, idx, i + 1) != LUA_TNUMBER) return sp_perr(err, w, "%s[%d] must be a number (got %s)", what, i + 1, GOT(-1));
+      if (lua_rawgeti(L, idx, i + 1) != LUA_TNUMBER)
+        return sp_perr(err, w, "%s[%d] must be a number (got %s)", what, i + 1, GOT(-1));
       v->con[i] = lua_tonumber(L, -1);
       lua_pop(L, 1);
     }
@@ -179,13 +181,14 @@ int sp_read_value(space *s, lua_State *L, int idx, sp_value *v, int maxcon, int 
     return 0;
   }
   return sp_perr(err, w, "%s must be %s (got %s)", what,
-              maxcon > 1 ? "a function or a list of numbers" : expr ? "a number, a size expression string or a function"
-                                                                     : "a number or a function",
-              GOT(idx));
+                 maxcon > 1 ? "a function or a list of numbers"
+                 : expr     ? "a number, a size expression string or a function"
+                            : "a number or a function",
+                 GOT(idx));
 }
 
 int sp_get_value(space *s, lua_State *L, int t, const char *key, sp_value *v, int required, int maxcon, int expr,
-                     const char *what, where w, cterr *err) {
+                 const char *what, where w, cterr *err) {
   if (lua_getfield(L, t, key) == LUA_TNIL) {
     lua_pop(L, 1);
     return required ? sp_perr(err, w, "%s is missing required key '%s'", what, key) : 0;
@@ -206,4 +209,3 @@ int sp_is_cxx_name(const char *k) {
     if (!isalnum((unsigned char)*p) && !strchr("_:<>, ()+-*/", *p)) return 0;
   return 1;
 }
-

@@ -52,16 +52,20 @@ static int sel_item(const space *s, const char *it, size_t len, int prob, cterr 
     size_t used = (size_t)(end - it);
     if (used > len || (used < len && it[used] != ',')) goto bad;
     if (b >= space_nproblems(s))
-      return cterr_set(err, "--problem '%.*s' matches no problem of %s (it has %d: give an index from 0 to %d, a range "
-                       "such as 0-%d, sizes such as \"%s\" (in any order, or some of them), or all)", (int)len, it, space_path(s), space_nproblems(s),
-                       space_nproblems(s) - 1, space_nproblems(s) - 1, space_problem_key(s, 0));
+      return cterr_set(err,
+                       "--problem '%.*s' matches no problem of %s (it has %d: give an index from 0 to %d, a range "
+                       "such as 0-%d, sizes such as \"%s\" (in any order, or some of them), or all)",
+                       (int)len, it, space_path(s), space_nproblems(s), space_nproblems(s) - 1, space_nproblems(s) - 1,
+                       space_problem_key(s, 0));
     hit |= prob >= a && prob <= b;
     i = used + (used < len);
   }
   return hit;
 bad:
-  return cterr_set(err, "--problem '%.*s': expected an index (0), a range (0-9, or 5- to the last), a list of them "
-                   "(0,3,5-9), a problem's sizes (\"M=8192,N=8192\", any order, or some of them: \"M=8192\") or all", (int)len, it);
+  return cterr_set(err,
+                   "--problem '%.*s': expected an index (0), a range (0-9, or 5- to the last), a list of them "
+                   "(0,3,5-9), a problem's sizes (\"M=8192,N=8192\", any order, or some of them: \"M=8192\") or all",
+                   (int)len, it);
 }
 
 int space_select_match(const space *s, const char *sel, int prob, cterr *err) {
@@ -86,13 +90,14 @@ int space_select_check(const space *s, const char *sel, int *count, cterr *err) 
     int any = 0;
     for (int p = 0; p < space_nproblems(s) && !any; p++) any = sel_item(s, it, len, p, err) == 1;
     if (!any)
-      return cterr_set(err, "--problem '%.*s' matches no problem of %s (give an index from 0 to %d, a range such as "
-                       "0-%d, sizes such as \"%s\" (in any order, or some of them), or all)", (int)len, it, space_path(s), space_nproblems(s) - 1,
-                       space_nproblems(s) - 1, space_problem_key(s, 0));
+      return cterr_set(err,
+                       "--problem '%.*s' matches no problem of %s (give an index from 0 to %d, a range such as "
+                       "0-%d, sizes such as \"%s\" (in any order, or some of them), or all)",
+                       (int)len, it, space_path(s), space_nproblems(s) - 1, space_nproblems(s) - 1,
+                       space_problem_key(s, 0));
     it += len + (it[len] == ';');
   }
   cterr e;
   for (int p = 0; p < space_nproblems(s); p++) *count += space_select_match(s, sel, p, &e) == 1;
   return 0;
 }
-

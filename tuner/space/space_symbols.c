@@ -38,7 +38,10 @@ static int mangle(const char *name, char *out, size_t n) {
     parts++;
     p += len;
     if (!*p) break;
-    if (strncmp(p, "::", 2) || !p[2]) { parts = -1; break; }
+    if (strncmp(p, "::", 2) || !p[2]) {
+      parts = -1;
+      break;
+    }
     p += 2;
   }
   int ok = parts > 0 && !*p;
@@ -72,7 +75,8 @@ static int parse_symbol(space *s, lua_State *L, int idx, int i, cterr *err) {
     if (!strcmp(s->syms[k].name, y->name)) return sp_perr(err, w, "%s: symbol declared twice", what);
   lua_getfield(L, idx, "type");
   if (lua_type(L, -1) != LUA_TSTRING || elemtype_parse(lua_tostring(L, -1), &y->type) < 0)
-    return sp_perr(err, w, "%s: unknown element type %s (expected float, double, int, int64, uint, uint8, half or bfloat16)",
+    return sp_perr(err, w,
+                   "%s: unknown element type %s (expected float, double, int, int64, uint, uint8, half or bfloat16)",
                    what, GOT(-1));
   lua_pop(L, 1);
   s->nsyms++; /* from here space_symbols_free releases it */
@@ -83,7 +87,8 @@ static int parse_symbol(space *s, lua_State *L, int idx, int i, cterr *err) {
   lua_pop(L, 1);
   if (lua_getfield(L, idx, "opts") == LUA_TNIL) {
     lua_pop(L, 1);
-    if (y->count.kind == SV_NONE) return sp_perr(err, w, "%s: give a count, or values, a file or a buffer to copy", what);
+    if (y->count.kind == SV_NONE)
+      return sp_perr(err, w, "%s: give a count, or values, a file or a buffer to copy", what);
     return 0;
   }
   int o = lua_gettop(L);
@@ -105,7 +110,9 @@ static int parse_symbol(space *s, lua_State *L, int idx, int i, cterr *err) {
       char vwhat[SYM_NAME_MAX + 40];
       snprintf(vwhat, sizeof vwhat, "%s values", what);
       if (sp_read_value(s, L, -1, &y->values, 1, 0, vwhat, w, err) < 0) return -1;
-    } else return sp_perr(err, w, "%s: values must be a list of numbers or function(n) returning one (got %s)", owhat, GOT(-1));
+    } else
+      return sp_perr(err, w, "%s: values must be a list of numbers or function(n) returning one (got %s)", owhat,
+                     GOT(-1));
   }
   lua_pop(L, 1);
   if (sp_get_string(L, o, "file", &str, 0, owhat, w, err) < 0) return -1;
@@ -124,8 +131,10 @@ static int parse_symbol(space *s, lua_State *L, int idx, int i, cterr *err) {
     for (int k = 0; k < s->nargs && y->arg < 0; k++)
       if (!strcmp(s->args[k].name, str) && s->args[k].kind != ARG_SCALAR && s->args[k].kind != ARG_OUTPUT) y->arg = k;
     if (y->arg < 0) {
-      sp_perr(err, w, "%s: from = \"%s\" names no input or inout buffer of args (give the buffer a name with "
-              "{name = \"%s\"})", owhat, str, str);
+      sp_perr(err, w,
+              "%s: from = \"%s\" names no input or inout buffer of args (give the buffer a name with "
+              "{name = \"%s\"})",
+              owhat, str, str);
       free(str);
       return -1;
     }
@@ -144,7 +153,8 @@ static int parse_symbol(space *s, lua_State *L, int idx, int i, cterr *err) {
     else bad = 2;
     free(str);
     if (bad == 2) return sp_perr(err, w, "%s: fill must be \"random\", \"zero\" or \"iota\"", owhat);
-    if (bad) return sp_perr(err, w, "%s: fill is for a generated symbol; this one has values, a file or a buffer", owhat);
+    if (bad)
+      return sp_perr(err, w, "%s: fill is for a generated symbol; this one has values, a file or a buffer", owhat);
   }
   int isf = elemtype_is_float(y->type);
   y->lo = isf ? -1 : 0, y->hi = isf ? 1 : 1000;
@@ -184,33 +194,50 @@ int space_parse_symbols(space *s, lua_State *L, int t, cterr *err) {
 /* v as the bytes of one element of type t at out */
 static void put_elem(elemtype t, double v, unsigned char *out) {
   switch (t) {
-    case EL_F32: { float f = (float)v; memcpy(out, &f, 4); break; }
-    case EL_F64: memcpy(out, &v, 8); break;
-    case EL_I32: { int32_t x = (int32_t)v; memcpy(out, &x, 4); break; }
-    case EL_U32: { uint32_t x = (uint32_t)v; memcpy(out, &x, 4); break; }
-    case EL_I64: { int64_t x = (int64_t)v; memcpy(out, &x, 8); break; }
-    case EL_U8: out[0] = (unsigned char)v; break;
-    case EL_F16: { /* through float: round to nearest half by the float's top bits */
-      float f = (float)v;
-      uint32_t x;
-      memcpy(&x, &f, 4);
-      uint32_t sign = (x >> 16) & 0x8000u, mant = x & 0x7fffffu;
-      int e = (int)((x >> 23) & 0xff) - 127 + 15;
-      uint16_t h = e >= 31 ? (uint16_t)(sign | 0x7c00u) : e <= 0 ? (uint16_t)sign
-                 : (uint16_t)(sign | ((uint32_t)e << 10) | ((mant + 0x1000u) >> 13));
-      memcpy(out, &h, 2);
-      break;
-    }
-    case EL_BF16: { /* the float's top half, rounded to nearest even (NaN kept a NaN) */
-      float f = (float)v;
-      uint32_t x;
-      memcpy(&x, &f, 4);
-      uint16_t h = (x & 0x7fffffffu) > 0x7f800000u ? (uint16_t)((x >> 16) | 0x40u)
-                 : (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
-      memcpy(out, &h, 2);
-      break;
-    }
-    default: break;
+  case EL_F32: {
+    float f = (float)v;
+    memcpy(out, &f, 4);
+    break;
+  }
+  case EL_F64: memcpy(out, &v, 8); break;
+  case EL_I32: {
+    int32_t x = (int32_t)v;
+    memcpy(out, &x, 4);
+    break;
+  }
+  case EL_U32: {
+    uint32_t x = (uint32_t)v;
+    memcpy(out, &x, 4);
+    break;
+  }
+  case EL_I64: {
+    int64_t x = (int64_t)v;
+    memcpy(out, &x, 8);
+    break;
+  }
+  case EL_U8: out[0] = (unsigned char)v; break;
+  case EL_F16: { /* through float: round to nearest half by the float's top bits */
+    float f = (float)v;
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000u, mant = x & 0x7fffffu;
+    int e = (int)((x >> 23) & 0xff) - 127 + 15;
+    uint16_t h = e >= 31  ? (uint16_t)(sign | 0x7c00u)
+                 : e <= 0 ? (uint16_t)sign
+                          : (uint16_t)(sign | ((uint32_t)e << 10) | ((mant + 0x1000u) >> 13));
+    memcpy(out, &h, 2);
+    break;
+  }
+  case EL_BF16: { /* the float's top half, rounded to nearest even (NaN kept a NaN) */
+    float f = (float)v;
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint16_t h = (x & 0x7fffffffu) > 0x7f800000u ? (uint16_t)((x >> 16) | 0x40u)
+                                                 : (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+    memcpy(out, &h, 2);
+    break;
+  }
+  default: break;
   }
 }
 
@@ -240,8 +267,9 @@ static int flatten(lua_State *L, int idx, elemtype t, int depth, dbuf *out, int6
 static int npy_header(const dbuf *f, char *kind, int *size, size_t *off, const char **why) {
   const unsigned char *p = (const unsigned char *)f->data;
   if (f->len < 10 || memcmp(p, "\x93NUMPY", 6)) return *why = "not a .npy file (no \\x93NUMPY magic)", -1;
-  size_t hl = p[6] == 1 ? (size_t)p[8] | (size_t)p[9] << 8 : 12 <= f->len ? (size_t)p[8] | (size_t)p[9] << 8 |
-              (size_t)p[10] << 16 | (size_t)p[11] << 24 : 0;
+  size_t hl = p[6] == 1      ? (size_t)p[8] | (size_t)p[9] << 8
+              : 12 <= f->len ? (size_t)p[8] | (size_t)p[9] << 8 | (size_t)p[10] << 16 | (size_t)p[11] << 24
+                             : 0;
   size_t start = p[6] == 1 ? 10 : 12;
   if (!hl || start + hl > f->len) return *why = "a .npy header that runs past the file", -1;
   char *h = xasprintf("%.*s", (int)hl, f->data + start);
@@ -271,7 +299,8 @@ static int file_data(space *s, sp_symbol *y, dbuf *out, int64_t *n, cterr *err) 
     size_t off = 0;
     const char *why = NULL;
     if (npy_header(&f, &kind, &size, &off, &why) < 0 ||
-        !((kind == 'f' && (size == 4 || size == 8)) || ((kind == 'i' || kind == 'u') && (size == 1 || size == 4 || size == 8)))) {
+        !((kind == 'f' && (size == 4 || size == 8)) ||
+          ((kind == 'i' || kind == 'u') && (size == 1 || size == 4 || size == 8)))) {
       cterr_set(err, "%s:%d: ct.symbol(\"%s\"): %s: %s", y->file, y->line, y->shown, y->path,
                 why ? why : "a dtype other than f4, f8, i1/i4/i8 or u1/u4/u8");
       goto done;
@@ -279,11 +308,23 @@ static int file_data(space *s, sp_symbol *y, dbuf *out, int64_t *n, cterr *err) 
     for (size_t at = off; at + (size_t)size <= f.len; at += (size_t)size) {
       double v = 0;
       const char *q = f.data + at;
-      if (kind == 'f' && size == 4) { float x; memcpy(&x, q, 4); v = x; }
-      else if (kind == 'f') memcpy(&v, q, 8);
+      if (kind == 'f' && size == 4) {
+        float x;
+        memcpy(&x, q, 4);
+        v = x;
+      } else if (kind == 'f') memcpy(&v, q, 8);
       else if (size == 1) v = kind == 'i' ? (double)(int8_t)q[0] : (double)(uint8_t)q[0];
-      else if (size == 4) { int32_t x; uint32_t u; memcpy(&x, q, 4); memcpy(&u, q, 4); v = kind == 'i' ? (double)x : (double)u; }
-      else { int64_t x; memcpy(&x, q, 8); v = (double)x; }
+      else if (size == 4) {
+        int32_t x;
+        uint32_t u;
+        memcpy(&x, q, 4);
+        memcpy(&u, q, 4);
+        v = kind == 'i' ? (double)x : (double)u;
+      } else {
+        int64_t x;
+        memcpy(&x, q, 8);
+        v = (double)x;
+      }
       unsigned char b[8];
       put_elem(y->type, v, b);
       dbuf_append(out, b, (size_t)es);
@@ -322,8 +363,10 @@ static int eval_symbol(space *s, int prob, int k, cterr *err) {
     double c;
     if (space_eval_number(s, prob, &y->count, cwhat, &c, err) < 0) return -1;
     if (!(c >= 1 && c == floor(c) && c * elemtype_size(y->type) <= (double)SYM_MAX_BYTES))
-      return cterr_set(err, "%s:%d: ct.symbol(\"%s\") count on problem %s is %.17g: expected a positive integer "
-                       "(at most %lld bytes)", y->file, y->line, y->shown, pr->key, c, (long long)SYM_MAX_BYTES);
+      return cterr_set(err,
+                       "%s:%d: ct.symbol(\"%s\") count on problem %s is %.17g: expected a positive integer "
+                       "(at most %lld bytes)",
+                       y->file, y->line, y->shown, pr->key, c, (long long)SYM_MAX_BYTES);
     n = (int64_t)c;
   }
   int64_t have = 0;
@@ -342,9 +385,10 @@ static int eval_symbol(space *s, int prob, int k, cterr *err) {
     int bad = lua_type(L, -1) != LUA_TTABLE || flatten(L, -1, y->type, 0, data, &have) < 0;
     lua_pop(L, 1);
     if (bad || have == 0)
-      return cterr_set(err, "%s:%d: ct.symbol(\"%s\") values on problem %s: expected a non-empty list of numbers "
-                       "(lists of lists are flattened; at most %lld bytes)", y->file, y->line, y->shown, pr->key,
-                       (long long)SYM_MAX_BYTES);
+      return cterr_set(err,
+                       "%s:%d: ct.symbol(\"%s\") values on problem %s: expected a non-empty list of numbers "
+                       "(lists of lists are flattened; at most %lld bytes)",
+                       y->file, y->line, y->shown, pr->key, (long long)SYM_MAX_BYTES);
   } else if (y->src == SYMSRC_ARG) {
     have = pr->args[y->arg].count;
   }
@@ -352,7 +396,10 @@ static int eval_symbol(space *s, int prob, int k, cterr *err) {
     if (n >= 0 && have != n)
       return cterr_set(err, "%s:%d: ct.symbol(\"%s\") on problem %s: count is %lld but the %s holds %lld elements",
                        y->file, y->line, y->shown, pr->key, (long long)n,
-                       y->src == SYMSRC_ARG ? "buffer" : y->path ? "file" : "values", (long long)have);
+                       y->src == SYMSRC_ARG ? "buffer"
+                       : y->path            ? "file"
+                                            : "values",
+                       (long long)have);
     n = have;
   }
   if (n * elemtype_size(y->type) > SYM_MAX_BYTES)

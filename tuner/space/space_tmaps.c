@@ -19,8 +19,9 @@ static int read_field(space *s, lua_State *L, int t, int f, sp_tmap *m, const ch
   int top = lua_gettop(L), rc = 0;
   if (ty == LUA_TNIL) {
     lua_pop(L, 1);
-    return f == 1 ? 0 : sp_perr(err, w, "%s: missing %s (a list of 1 to %d sizes, innermost first)", what,
-                                field_names[f], TMAP_MAX_RANK);
+    return f == 1 ? 0
+                  : sp_perr(err, w, "%s: missing %s (a list of 1 to %d sizes, innermost first)", what, field_names[f],
+                            TMAP_MAX_RANK);
   }
   if (ty == LUA_TFUNCTION) {
     m->whole[f] = 1, m->n[f] = 1;
@@ -30,8 +31,10 @@ static int read_field(space *s, lua_State *L, int t, int f, sp_tmap *m, const ch
     int n = ty == LUA_TTABLE ? sp_seq_len(L, top) : -1;
     int maxn = f == 1 ? TMAP_MAX_RANK - 1 : TMAP_MAX_RANK;
     if (n < (f == 1 ? 0 : 1) || n > maxn)
-      rc = sp_perr(err, w, "%s: %s must be a list of %d to %d entries (numbers, size expressions or functions (p, n)) "
-                   "or a function(p, n) giving one (got %s)", what, field_names[f], f == 1 ? 0 : 1, maxn, GOT(top));
+      rc = sp_perr(err, w,
+                   "%s: %s must be a list of %d to %d entries (numbers, size expressions or functions (p, n)) "
+                   "or a function(p, n) giving one (got %s)",
+                   what, field_names[f], f == 1 ? 0 : 1, maxn, GOT(top));
     for (int i = 1; rc == 0 && i <= n; i++) {
       lua_rawgeti(L, top, i);
       snprintf(ewhat, sizeof ewhat, "%s %s[%d]", what, field_names[f], i);
@@ -59,17 +62,21 @@ int space_parse_tmap(space *s, lua_State *L, int idx, int i, cterr *err) {
   lua_getfield(L, idx, "spec");
   int t = lua_gettop(L);
   if (lua_type(L, t) != LUA_TTABLE)
-    return sp_perr(err, w, "%s: expected ct.tensormap { buffer = ..., dims = {...}, box = {...} } (got %s)", what, GOT(t));
+    return sp_perr(err, w, "%s: expected ct.tensormap { buffer = ..., dims = {...}, box = {...} } (got %s)", what,
+                   GOT(t));
   static const char *const keys[] = {"buffer", "dims", "strides", "box", "swizzle", "optional", "name", "dtype", NULL};
   if (sp_check_keys(L, t, keys, what, w, err) < 0) return -1;
   char *str = NULL;
   if (sp_get_string(L, t, "buffer", &str, 1, what, w, err) < 0) return -1;
   m->buffer = -1;
   for (int k = 0; k < s->nargs; k++)
-    if (!strcmp(s->args[k].name, str) && s->args[k].kind != ARG_SCALAR && s->args[k].kind != ARG_TENSORMAP) m->buffer = k;
+    if (!strcmp(s->args[k].name, str) && s->args[k].kind != ARG_SCALAR && s->args[k].kind != ARG_TENSORMAP)
+      m->buffer = k;
   if (m->buffer < 0) {
-    sp_perr(err, w, "%s: buffer \"%s\" is not a buffer argument listed before it (ct.input/ct.output/ct.inout with "
-            "{name = \"%s\"})", what, str, str);
+    sp_perr(err, w,
+            "%s: buffer \"%s\" is not a buffer argument listed before it (ct.input/ct.output/ct.inout with "
+            "{name = \"%s\"})",
+            what, str, str);
     free(str);
     return -1;
   }
@@ -79,7 +86,9 @@ int space_parse_tmap(space *s, lua_State *L, int idx, int i, cterr *err) {
   if (str) {
     elemtype et;
     int bad = elemtype_parse(str, &et) < 0 || et != buf->type;
-    if (bad) sp_perr(err, w, "%s: dtype \"%s\" is not the type of buffer '%s' (%s)", what, str, buf->name, elemtype_name(buf->type));
+    if (bad)
+      sp_perr(err, w, "%s: dtype \"%s\" is not the type of buffer '%s' (%s)", what, str, buf->name,
+              elemtype_name(buf->type));
     free(str), str = NULL;
     if (bad) return -1;
   }
@@ -102,7 +111,8 @@ int space_parse_tmap(space *s, lua_State *L, int idx, int i, cterr *err) {
   snprintf(swhat, sizeof swhat, "%s swizzle", what);
   if (sp_get_value(s, L, t, "swizzle", &m->swizzle, 0, 1, 1, swhat, w, err) < 0) return -1;
   int ty = lua_getfield(L, t, "optional");
-  if (ty != LUA_TNIL && ty != LUA_TBOOLEAN) return sp_perr(err, w, "%s: optional must be true or false (got %s)", what, GOT(-1));
+  if (ty != LUA_TNIL && ty != LUA_TBOOLEAN)
+    return sp_perr(err, w, "%s: optional must be true or false (got %s)", what, GOT(-1));
   m->optional = lua_toboolean(L, -1);
   lua_settop(L, t - 1);
   s->ntmaps++, s->nargs++;
@@ -178,8 +188,9 @@ static int eval_field(space *s, const sp_tmap *m, int f, int env, size_t cfg, in
     for (int i = 0; i < len; i++) {
       lua_rawgeti(L, base + 1, i + 1);
       int bad = to_int(L, -1, &out[i]);
-      if (bad) cterr_set(err, "%s:%d: %s%s: entry %d is %s (expected an integer)", m->v[f][0].file, m->v[f][0].line,
-                         what, ctx, i + 1, GOT(-1));
+      if (bad)
+        cterr_set(err, "%s:%d: %s%s: entry %d is %s (expected an integer)", m->v[f][0].file, m->v[f][0].line, what, ctx,
+                  i + 1, GOT(-1));
       lua_pop(L, 1);
       if (bad) return lua_settop(L, base), -1;
     }
@@ -198,7 +209,9 @@ static int eval_field(space *s, const sp_tmap *m, int f, int env, size_t cfg, in
     int n = call_value(s, v, env, cfg, prob, what, ctx, err);
     if (n < 0) return -1;
     int bad = n != 1 || to_int(L, -1, &out[i]);
-    if (bad) cterr_set(err, "%s:%d: %s%s gave %s (expected one integer)", v->file, v->line, what, ctx, n == 1 ? GOT(-1) : "several values");
+    if (bad)
+      cterr_set(err, "%s:%d: %s%s gave %s (expected one integer)", v->file, v->line, what, ctx,
+                n == 1 ? GOT(-1) : "several values");
     lua_settop(L, base);
     if (bad) return -1;
   }
@@ -235,17 +248,21 @@ static int eval_tmap(space *s, const sp_tmap *m, size_t cfg, int prob, const cha
     else if (box[i] < 1 || box[i] > 256) bad = "a box size is outside 1..256";
     if (i + 1 < nd && ns == 0) o->strides[i] = bytes * o->dims[i];
     bytes = i + 1 < nd ? o->strides[i] : bytes;
-    if (!bad && i + 1 < nd && (o->strides[i] < 1 || o->strides[i] >= ((int64_t)1 << 40))) bad = "a stride is outside 1 byte..1 TiB";
+    if (!bad && i + 1 < nd && (o->strides[i] < 1 || o->strides[i] >= ((int64_t)1 << 40)))
+      bad = "a stride is outside 1 byte..1 TiB";
   }
   if (!bad && sw != 0 && sw != 32 && sw != 64 && sw != 128) bad = "swizzle is not 0, 32, 64 or 128";
-  if (!bad && sw != 0 && box[0] * es > sw) bad = "the box's inner dimension is wider than the swizzle span (box[1] * element size <= swizzle)";
+  if (!bad && sw != 0 && box[0] * es > sw)
+    bad = "the box's inner dimension is wider than the swizzle span (box[1] * element size <= swizzle)";
   if (!bad && (box[0] * es) % 16) bad = "the box's inner dimension is not a multiple of 16 bytes";
   if (bad) {
     char vals[200];
     int len = 0;
-    for (int i = 0; i < nd && len < 150; i++) len += snprintf(vals + len, sizeof vals - (size_t)len, "%s%lld", i ? "," : "", (long long)o->dims[i]);
+    for (int i = 0; i < nd && len < 150; i++)
+      len += snprintf(vals + len, sizeof vals - (size_t)len, "%s%lld", i ? "," : "", (long long)o->dims[i]);
     len += snprintf(vals + len, sizeof vals - (size_t)len, "} box {");
-    for (int i = 0; i < nb && len < 190; i++) len += snprintf(vals + len, sizeof vals - (size_t)len, "%s%lld", i ? "," : "", (long long)box[i]);
+    for (int i = 0; i < nb && len < 190; i++)
+      len += snprintf(vals + len, sizeof vals - (size_t)len, "%s%lld", i ? "," : "", (long long)box[i]);
     return cterr_set(err, "%s:%d: ct.tensormap of '%s'%s: %s (dims {%s}, swizzle %lld)", m->file, m->line,
                      s->args[m->buffer].name, ctx, bad, vals, (long long)sw);
   }

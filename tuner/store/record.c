@@ -8,8 +8,9 @@
 
 #include "base/util.h"
 
-static const char *const status_names[ST_COUNT] = {
-    "ok", "compile_error", "launch_error", "runtime_fault", "timeout", "wrong_result", "invalid", "compile_timeout", "worker_lost"};
+static const char *const status_names[ST_COUNT] = {"ok",         "compile_error", "launch_error", "runtime_fault",
+                                                   "timeout",    "wrong_result",  "invalid",      "compile_timeout",
+                                                   "worker_lost"};
 
 const char *rec_status_name(rec_status s) { return (s >= 0 && s < ST_COUNT) ? status_names[s] : "unknown"; }
 
@@ -36,9 +37,23 @@ void record_init(record *r) {
   r->throttle_reasons = -1;
 }
 
-#define STR_FIELDS(X)                                                                               \
-  X(space) X(config) X(problem) X(message) X(limiter) X(template_hash) X(options_hash) X(nvrtc_version) \
-  X(driver_version) X(device_name) X(device_cc) X(device_uuid) X(arch) X(timestamp)
+/* clang-format off: an X-macro list, one entry a line */
+#define STR_FIELDS(X)                                                                                                  \
+  X(space)                                                                                                             \
+  X(config)                                                                                                            \
+  X(problem)                                                                                                           \
+  X(message)                                                                                                           \
+  X(limiter)                                                                                                           \
+  X(template_hash)                                                                                                     \
+  X(options_hash)                                                                                                      \
+  X(nvrtc_version)                                                                                                     \
+  X(driver_version)                                                                                                    \
+  X(device_name)                                                                                                       \
+  X(device_cc)                                                                                                         \
+  X(device_uuid)                                                                                                       \
+  X(arch)                                                                                                              \
+  X(timestamp)
+/* clang-format on */
 
 void record_free(record *r) {
 #define FREE_FIELD(f) free(r->f);
@@ -74,15 +89,31 @@ typedef struct rec_field {
   int is_int; /* int field (-1: unknown) rather than double (NAN: unknown) */
 } rec_field;
 
-#define RF_D(n, f) {n, offsetof(record, f), 0}
-#define RF_I(n, f) {n, offsetof(record, f), 1}
+#define RF_D(n, f)                                                                                                     \
+  { n, offsetof(record, f), 0 }
+#define RF_I(n, f)                                                                                                     \
+  { n, offsetof(record, f), 1 }
 static const rec_field rec_fields[] = {
-    RF_D("time", t_median),         RF_D("energy", energy_mj),     RF_D("t_min", t_min),
-    RF_D("t_mean", t_mean),         RF_D("t_std", t_std),          RF_D("gbps", gbps),
-    RF_D("copy_share", copy_share), RF_D("gflops", gflops),        RF_D("cublas_share", cublas_share), RF_I("regs", regs),
-    RF_I("smem_static", smem_static), RF_I("smem_dynamic", smem_dynamic), RF_I("local_bytes", local_bytes),
-    RF_I("spill_stores", spill_stores), RF_I("spill_loads", spill_loads), RF_I("block_threads", block_threads),
-    RF_D("occupancy", occupancy),   RF_D("compile_ms", compile_ms), RF_D("measure_ms", measure_ms), RF_D("temperature_c", temperature_c),
+    RF_D("time", t_median),
+    RF_D("energy", energy_mj),
+    RF_D("t_min", t_min),
+    RF_D("t_mean", t_mean),
+    RF_D("t_std", t_std),
+    RF_D("gbps", gbps),
+    RF_D("copy_share", copy_share),
+    RF_D("gflops", gflops),
+    RF_D("cublas_share", cublas_share),
+    RF_I("regs", regs),
+    RF_I("smem_static", smem_static),
+    RF_I("smem_dynamic", smem_dynamic),
+    RF_I("local_bytes", local_bytes),
+    RF_I("spill_stores", spill_stores),
+    RF_I("spill_loads", spill_loads),
+    RF_I("block_threads", block_threads),
+    RF_D("occupancy", occupancy),
+    RF_D("compile_ms", compile_ms),
+    RF_D("measure_ms", measure_ms),
+    RF_D("temperature_c", temperature_c),
     RF_D("sm_clock_mhz", sm_clock_mhz),
 };
 #define N_REC_FIELDS (sizeof rec_fields / sizeof rec_fields[0])
@@ -97,7 +128,8 @@ int record_field_known(const char *name) { return find_field(name) != NULL; }
 
 const char *record_field_names(void) {
   return "time, energy, t_min, t_mean, t_std, gbps, copy_share, gflops, cublas_share, regs, smem_static, smem_dynamic, "
-         "local_bytes, spill_stores, spill_loads, block_threads, occupancy, compile_ms, measure_ms, temperature_c, sm_clock_mhz";
+         "local_bytes, spill_stores, spill_loads, block_threads, occupancy, compile_ms, measure_ms, temperature_c, "
+         "sm_clock_mhz";
 }
 
 double record_cost_ms(const record *r) {

@@ -11,33 +11,33 @@
 typedef enum {
   ST_OK = 0,
   ST_COMPILE_ERROR,
-  ST_LAUNCH_ERROR,  /* the launch itself was refused: too many threads, too much shared memory */
-  ST_RUNTIME_FAULT, /* the kernel faulted (illegal address, ...) or the worker died */
-  ST_TIMEOUT,       /* the worker overran its time limit and was killed */
-  ST_WRONG_RESULT,  /* output differs from the reference */
-  ST_INVALID,       /* rejected before running (geometry out of range, ...) */
+  ST_LAUNCH_ERROR,    /* the launch itself was refused: too many threads, too much shared memory */
+  ST_RUNTIME_FAULT,   /* the kernel faulted (illegal address, ...) or the worker died */
+  ST_TIMEOUT,         /* the worker overran its time limit and was killed */
+  ST_WRONG_RESULT,    /* output differs from the reference */
+  ST_INVALID,         /* rejected before running (geometry out of range, ...) */
   ST_COMPILE_TIMEOUT, /* the compile ran past --compile-timeout; its worker was killed */
-  ST_WORKER_LOST,   /* a compile worker was killed from outside mid-job (SIGKILL, SIGTERM,
+  ST_WORKER_LOST,     /* a compile worker was killed from outside mid-job (SIGKILL, SIGTERM,
                        the OOM killer): no fault of the configuration, so the store does not
                        answer for it and a resumed run compiles and measures it again */
   ST_COUNT
 } rec_status;
 
-const char *rec_status_name(rec_status s);      /* "ok", "compile_error", ... */
+const char *rec_status_name(rec_status s);            /* "ok", "compile_error", ... */
 int rec_status_parse(const char *s, rec_status *out); /* 0 or -1 */
 
 #define REC_MAX_PARAMS 64
 
 typedef struct record {
-  char *space;       /* space name */
-  char *config;      /* canonical key "TILE=64,PAD=1,..." (names in space order) */
-  char *problem;     /* canonical key "N=8192,M=8192" */
+  char *space;   /* space name */
+  char *config;  /* canonical key "TILE=64,PAD=1,..." (names in space order) */
+  char *problem; /* canonical key "N=8192,M=8192" */
   int nparams;
   char *pname[REC_MAX_PARAMS];
   char *pvalue[REC_MAX_PARAMS]; /* values as text, as in the space */
   rec_status status;
   char *message; /* why it failed, "" when ok */
-  int unchecked;  /* 1: timed without a check (the space's check = false); written only when 1 */
+  int unchecked; /* 1: timed without a check (the space's check = false); written only when 1 */
 
   /* time statistics over `samples` timed launches, ms */
   double t_median, t_min, t_mean, t_std;
@@ -56,14 +56,14 @@ typedef struct record {
   double t_raced;
   /* derived */
   double gbps, copy_share, gflops; /* copy_share: gbps / device's measured D2D copy GB/s */
-  double cublas_share;              /* the problem's cuBLAS SGEMM time / t_median (cublas_sgemm spaces); NAN */
-  double energy_mj;                 /* millijoules per launch (NVML), NAN if unavailable */
+  double cublas_share;             /* the problem's cuBLAS SGEMM time / t_median (cublas_sgemm spaces); NAN */
+  double energy_mj;                /* millijoules per launch (NVML), NAN if unavailable */
 
   /* resources */
   int regs, smem_static, smem_dynamic, local_bytes, spill_stores, spill_loads;
   int block_threads;
-  double occupancy;  /* theoretical, 0..1 */
-  char *limiter;     /* "registers" | "shared_memory" | "threads" | "blocks" | "" */
+  double occupancy; /* theoretical, 0..1 */
+  char *limiter;    /* "registers" | "shared_memory" | "threads" | "blocks" | "" */
   double compile_ms;
   double measure_ms; /* the GPU worker's wall time on this configuration: load, check, timing */
   /* ... and where it went (NAN in older stores): loading the module and reading its function's
@@ -82,9 +82,9 @@ typedef struct record {
   double temperature_c;
 } record;
 
-void record_init(record *r);  /* zeroes strings, NAN doubles, -1 ints, status ST_OK */
+void record_init(record *r); /* zeroes strings, NAN doubles, -1 ints, status ST_OK */
 void record_free(record *r);
-void record_copy(record *dst, const record *src); /* deep copy; dst need not be initialised */
+void record_copy(record *dst, const record *src);     /* deep copy; dst need not be initialised */
 void record_set_str(char **field, const char *value); /* replaces, copying value (NULL ok) */
 
 /* Numeric fields by name, for objectives and the Pareto front: "time" (t_median), "energy"

@@ -27,10 +27,8 @@ static void key(dbuf *b, const char *k, int *first) {
 
 static void put_str(dbuf *b, const char *k, const char *v, int *first) {
   key(b, k, first);
-  if (v)
-    dbuf_json_str(b, v);
-  else
-    dbuf_puts(b, "null");
+  if (v) dbuf_json_str(b, v);
+  else dbuf_puts(b, "null");
 }
 
 static void put_num(dbuf *b, const char *k, double v, int *first) {
@@ -41,10 +39,8 @@ static void put_num(dbuf *b, const char *k, double v, int *first) {
 /* ints use -1 for "not measured" */
 static void put_int(dbuf *b, const char *k, long long v, int *first) {
   key(b, k, first);
-  if (v == -1)
-    dbuf_puts(b, "null");
-  else
-    dbuf_printf(b, "%lld", v);
+  if (v == -1) dbuf_puts(b, "null");
+  else dbuf_printf(b, "%lld", v);
 }
 
 void record_to_json(const record *r, dbuf *b) {
@@ -140,15 +136,28 @@ typedef struct {
   fkind kind;
   size_t off;
 } field;
-#define FS(n, f) {n, F_STR, offsetof(record, f)}
-#define FN(n, f) {n, F_NUM, offsetof(record, f)}
-#define FI(n, f) {n, F_INT, offsetof(record, f)}
-#define FL(n, f) {n, F_I64, offsetof(record, f)}
+#define FS(n, f)                                                                                                       \
+  { n, F_STR, offsetof(record, f) }
+#define FN(n, f)                                                                                                       \
+  { n, F_NUM, offsetof(record, f) }
+#define FI(n, f)                                                                                                       \
+  { n, F_INT, offsetof(record, f) }
+#define FL(n, f)                                                                                                       \
+  { n, F_I64, offsetof(record, f) }
 
-static const field top_fields[] = {FS("space", space),     FS("config", config),         FS("problem", problem),
-                                   FS("message", message), FN("gbps", gbps),             FN("copy_share", copy_share),
-                                   FN("gflops", gflops),   FN("cublas_share", cublas_share), FN("energy_mj", energy_mj),   FN("compile_ms", compile_ms), FN("measure_ms", measure_ms),
-                                   FI("unchecked", unchecked), {NULL, F_STR, 0}};
+static const field top_fields[] = {FS("space", space),
+                                   FS("config", config),
+                                   FS("problem", problem),
+                                   FS("message", message),
+                                   FN("gbps", gbps),
+                                   FN("copy_share", copy_share),
+                                   FN("gflops", gflops),
+                                   FN("cublas_share", cublas_share),
+                                   FN("energy_mj", energy_mj),
+                                   FN("compile_ms", compile_ms),
+                                   FN("measure_ms", measure_ms),
+                                   FI("unchecked", unchecked),
+                                   {NULL, F_STR, 0}};
 static const field time_fields[] = {FN("median", t_median),
                                     FN("min", t_min),
                                     FN("mean", t_mean),
@@ -229,7 +238,9 @@ static int field_set_num(record *r, const field *f, int is_int, long long iv, do
 
 static int field_type_error(const field *f, cterr *err) {
   return cterr_set(err, "'%s' must be %s", f->name,
-                   f->kind == F_STR ? "a string" : f->kind == F_NUM ? "a number or null" : "an integer or null");
+                   f->kind == F_STR   ? "a string"
+                   : f->kind == F_NUM ? "a number or null"
+                                      : "an integer or null");
 }
 
 /* ---- jansson reader ---- */
@@ -238,16 +249,14 @@ static int jx_fields(json_t *o, const field *tab, record *r, cterr *err) {
   for (const field *f = tab; f->name; f++) {
     json_t *v = json_object_get(o, f->name);
     if (!v) continue; /* absent: an older record; the field stays unmeasured */
-    if (json_is_null(v))
-      field_set_null(r, f);
+    if (json_is_null(v)) field_set_null(r, f);
     else if (json_is_string(v) && f->kind == F_STR)
       record_set_str((char **)(void *)((char *)r + f->off), json_string_value(v));
     else if (json_is_integer(v) && f->kind != F_STR) {
       if (field_set_num(r, f, 1, (long long)json_integer_value(v), 0, err)) return -1;
     } else if (json_is_real(v) && f->kind != F_STR) {
       if (field_set_num(r, f, 0, 0, json_real_value(v), err)) return -1;
-    } else
-      return field_type_error(f, err);
+    } else return field_type_error(f, err);
   }
   return 0;
 }
@@ -269,12 +278,9 @@ static int jx_params(json_t *p, record *r, cterr *err) {
   json_object_foreach(p, k, v) {
     if (r->nparams >= REC_MAX_PARAMS) return cterr_set(err, "more than %d params", REC_MAX_PARAMS);
     char *text;
-    if (json_is_string(v))
-      text = xstrdup(json_string_value(v));
-    else if (json_is_integer(v))
-      text = xasprintf("%lld", (long long)json_integer_value(v));
-    else
-      return cterr_set(err, "params.%s must be a string or an integer", k);
+    if (json_is_string(v)) text = xstrdup(json_string_value(v));
+    else if (json_is_integer(v)) text = xasprintf("%lld", (long long)json_integer_value(v));
+    else return cterr_set(err, "params.%s must be a string or an integer", k);
     r->pname[r->nparams] = xstrdup(k);
     r->pvalue[r->nparams] = text;
     r->nparams++;
@@ -378,7 +384,9 @@ static int fj_str(fj *j) {
     if (j->p + 1 >= j->end) return -1;
     char e = j->p[1], o;
     switch (e) {
-    case '"': case '\\': case '/': o = e; break;
+    case '"':
+    case '\\':
+    case '/': o = e; break;
     case 'b': o = '\b'; break;
     case 'f': o = '\f'; break;
     case 'n': o = '\n'; break;
@@ -410,7 +418,8 @@ static int fj_num(fj *j, int *is_int, long long *iv, double *dv) {
   if (q < j->end && *q == '-') q++;
   if (q >= j->end || *q < '0' || *q > '9') return -1;
   if (*q == '0') q++;
-  else while (q < j->end && *q >= '0' && *q <= '9') q++;
+  else
+    while (q < j->end && *q >= '0' && *q <= '9') q++;
   if (q < j->end && *q == '.') {
     *is_int = 0, q++;
     if (q >= j->end || *q < '0' || *q > '9') return -1;
@@ -427,10 +436,8 @@ static int fj_num(fj *j, int *is_int, long long *iv, double *dv) {
   memcpy(buf, s, (size_t)(q - s));
   buf[q - s] = 0;
   errno = 0;
-  if (*is_int)
-    *iv = strtoll(buf, NULL, 10);
-  else
-    *dv = strtod(buf, NULL);
+  if (*is_int) *iv = strtoll(buf, NULL, 10);
+  else *dv = strtod(buf, NULL);
   if (errno) return -1; /* overflow: jansson words it */
   j->p = q;
   return 0;
@@ -494,10 +501,8 @@ static int fj_params(fj *j, record *r) {
     int is_int;
     long long iv;
     double dv;
-    if (j->p < j->end && *j->p == '"' && fj_str(j) == 0)
-      text = xstrdup(j->tmp.data);
-    else if (fj_num(j, &is_int, &iv, &dv) == 0 && is_int)
-      text = xasprintf("%lld", iv);
+    if (j->p < j->end && *j->p == '"' && fj_str(j) == 0) text = xstrdup(j->tmp.data);
+    else if (fj_num(j, &is_int, &iv, &dv) == 0 && is_int) text = xasprintf("%lld", iv);
     else {
       free(name);
       return -1;
@@ -588,6 +593,4 @@ int record_from_json_n(const char *line, size_t n, record *r, cterr *err) {
   return -1;
 }
 
-int record_from_json(const char *line, record *r, cterr *err) {
-  return record_from_json_n(line, strlen(line), r, err);
-}
+int record_from_json(const char *line, record *r, cterr *err) { return record_from_json_n(line, strlen(line), r, err); }

@@ -93,12 +93,10 @@ static void store_add(store *s, record *r) {
   s->n++;
 }
 
-static int same_hash(const char *want, const char *have) {
-  return !want || (have && !strcmp(want, have));
-}
+static int same_hash(const char *want, const char *have) { return !want || (have && !strcmp(want, have)); }
 
-const record *store_find(const store *s, const char *config, const char *problem,
-                         const char *template_hash, const char *options_hash) {
+const record *store_find(const store *s, const char *config, const char *problem, const char *template_hash,
+                         const char *options_hash) {
   if (!s || !s->n || !config || !problem) return NULL;
   for (size_t v = *index_lookup(s, config, problem); v; v = s->prev[v - 1]) {
     const record *r = s->recs[v - 1];
@@ -348,7 +346,8 @@ void store_close(store *s) {
   if (s->lock_fd >= 0) {
     /* empty the pid so a stale number never misleads; the file stays (removing it would
      * race with a run that is just opening it) */
-    if (ftruncate(s->lock_fd, 0)) { /* nothing useful to do */ }
+    if (ftruncate(s->lock_fd, 0)) { /* nothing useful to do */
+    }
     close(s->lock_fd);
   }
   for (size_t i = 0; i < s->n; i++) {

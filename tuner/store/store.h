@@ -37,8 +37,8 @@ const record *store_get(const store *s, size_t i);
  * (NULL hashes match anything). NULL if none: that measurement is still to be made.
  * Records of status worker_lost (an infrastructure failure, not the configuration's) never
  * answer: a resumed run makes that measurement again. */
-const record *store_find(const store *s, const char *config, const char *problem,
-                         const char *template_hash, const char *options_hash);
+const record *store_find(const store *s, const char *config, const char *problem, const char *template_hash,
+                         const char *options_hash);
 
 /* How many records of (config, problem) with matching hashes have status `status`, over every
  * version kept, not only the newest (e.g. how often a compile has timed out). */
