@@ -8,56 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
-#include "shapes.h"
+#include "tune_int.h"
 #include "report/progress.h"
 #include "report/report.h"
 #include "tune.h"
 #include "store/store.h"
 #include "search/strategy.h"
 
-static volatile sig_atomic_t interrupted;
 static void on_sigint(int sig) {
   (void)sig;
-  interrupted = 1;
-}
-
-/* One model group of the run: its store, its options hashes, its search. */
-typedef struct tune_group {
-  store *st;
-  char *spath;
-  char (*ohash)[33]; /* options hash of every configuration for this group's arch (resume key) */
-  const char *arch;
-  char label[192]; /* "" with one group, else " on <model>" */
-} tune_group;
-
-typedef struct tune_ctx {
-  space *s;
-  const run_opts *o;
-  exec *x;
-  const compile_source *src; /* the template and its includes, hashed once */
-  char template_hash[33];
-  tune_group grp[EXEC_MAX_GROUPS];
-  /* shape sets (shapes.h): each group's book of the shapes' best kernels, whether a search is
-   * seeded from it (transfer), the cross phase's fixed list per group, the last problem's cost */
-  shape_book *book[EXEC_MAX_GROUPS];
-  int transfer;
-  const size_t *only[EXEC_MAX_GROUPS];
-  size_t nonly[EXEC_MAX_GROUPS];
-  shape_cost cost[EXEC_MAX_GROUPS];
-} tune_ctx;
-
-/* The one place a record's provenance is completed: the template and options hashes (the resume
- * key, computed once per configuration: tune_group.ohash) and, for a record that never reached a
- * GPU, the device fields of its group. Every record the loop writes passes here. */
-static void stamp(tune_ctx *t, int g, record *r, size_t cfg) {
-  const gpu_device_info *dev = &t->x->group[g].info;
-  if (!r->template_hash) record_set_str(&r->template_hash, t->template_hash);
-  if (!r->options_hash) record_set_str(&r->options_hash, t->grp[g].ohash[cfg]);
-  if (!r->device_name) record_set_str(&r->device_name, dev->name);
-  if (!r->device_uuid) record_set_str(&r->device_uuid, dev->uuid);
-  if (!r->device_cc) record_set_str(&r->device_cc, dev->cc);
-  if (!r->driver_version) record_set_str(&r->driver_version, dev->driver);
+  tune_interrupted = 1;
 }
 
 /* The options hash of every configuration for arch, once: it keys resume lookups, provenance
@@ -187,7 +147,7 @@ static void time_note(const tune_tally *ty, double wall, int ndev) {
 
 /* A finished record: to its group's store (fsync'd), to the strategy, to the display. Frees rec. */
 static int finish_record(tune_ctx *t, int g, tune_tally *ty, size_t cfg, record *rec, size_t *n_measured, cterr *err) {
-  stamp(t, g, rec, cfg);
+  tune_stamp(t, g, rec, cfg);
   note_best(t, g, ty, cfg, rec);
   int rc = store_append(t->grp[g].st, rec, err);
   if (rc == 0) {
@@ -218,21 +178,6 @@ static int finish_record(tune_ctx *t, int g, tune_tally *ty, size_t cfg, record 
   return rc;
 }
 
-/* The store's answer for configuration cfg of group g on problem prob: its newest record with
- * this template and options (store_find), or NULL; with ntimeouts, also how many of its records
- * so keyed are compile timeouts. The one place a configuration's index becomes the store's key. */
-static const record *stored(const tune_ctx *t, int g, int prob, size_t cfg, size_t *ntimeouts) {
-  const configset *cs = space_configs(t->s);
-  const tune_group *tg = &t->grp[g];
-  const char *pkey = space_problem_key(t->s, prob);
-  char *key = configset_row_key(cs, configset_row(cs, cfg));
-  const record *r = store_find(tg->st, key, pkey, t->template_hash, tg->ohash[cfg]);
-  if (ntimeouts)
-    *ntimeouts = store_count_status(tg->st, key, pkey, t->template_hash, tg->ohash[cfg], ST_COMPILE_TIMEOUT);
-  free(key);
-  return r;
-}
-
 /* A compile that timed out is tried again (see `cutune run --help`) when this run allows more
  * time than it ran for before it was killed, or, whatever the limit, if it has timed out only
  * once: the machine may have been overloaded. Two timeouts at a limit no larger: skipped. */
@@ -250,7 +195,7 @@ static long budget_left(tune_ctx *t, int g, const tune_tally *ty) {
  * when it was measured before, else submitted. */
 static int offer(tune_ctx *t, int g, int prob, tune_tally *ty, size_t idx, cterr *err) {
   size_t ntimeouts = 0;
-  const record *have = stored(t, g, prob, idx, &ntimeouts);
+  const record *have = tune_stored(t, g, prob, idx, &ntimeouts);
   if (have && have->status == ST_COMPILE_TIMEOUT && timeout_retry(t, have, ntimeouts)) have = NULL;
   if (have) { /* measured before: answered from the store, not charged */
     strategy_tell_cost(ty->strat, idx, record_value(have), record_cost_s(have));
@@ -308,7 +253,6 @@ static int propose(tune_ctx *t, int g, int prob, tune_tally *ty, size_t *batch, 
   return 0;
 }
 
-static int space_wants_energy(const space *s);
 /* Transfer: the seeds of group g's search on its problem, the best kernels of the nearest shapes
  * tuned before (shapes.h), measured first; the search then ends once it stalls (--patience
  * evaluations without a 0.5 % gain; by default TUNE_PATIENCE proposals, each with its runtime
@@ -404,7 +348,7 @@ static int tune_problems(tune_ctx *t, const int *probs, int np, size_t *n_measur
   /* racing keeps every configuration that could enter the table of the best (and, with energy
    * among the objectives, the energy pass's candidates) fully timed */
   int ktop = t->o->race_margin >= 0 && t->o->race_samples > 0 ? t->o->top : 0;
-  if (ktop > 0 && space_wants_energy(t->s) && t->o->energy_top > ktop) ktop = t->o->energy_top;
+  if (ktop > 0 && tune_wants_energy(t->s) && t->o->energy_top > ktop) ktop = t->o->energy_top;
   for (int i = 0; i < nt; i++) {
     int g = i % ng, prob = probs[i / ng];
     cterr ferr;
@@ -442,7 +386,7 @@ static int tune_problems(tune_ctx *t, const int *probs, int np, size_t *n_measur
 
   for (;;) {
     int out_of_time = time_limit > 0 && now_seconds() - t0 > time_limit;
-    int stop = interrupted || out_of_time;
+    int stop = tune_interrupted || out_of_time;
     if (stop && !stopped) x->ops->stop(x), stopped = 1;
     int inflight = 0, more = 0;
     for (int i = 0; i < nt; i++) {
@@ -501,133 +445,11 @@ done:
   return rc;
 }
 
-#define ENERGY_WINDOW_MS 500 /* per configuration (twice that where L2 is flushed) */
-
-/* A configuration and the store's record of it. */
-typedef struct cfg_record {
-  size_t cfg;
-  const record *r;
-} cfg_record;
-
-static int cmp_time(const void *a, const void *b) {
-  const record *x = ((const cfg_record *)a)->r, *y = ((const cfg_record *)b)->r;
-  return (x->t_median > y->t_median) - (x->t_median < y->t_median);
-}
-
-static int space_wants_energy(const space *s) {
-  for (int i = 0; i < space_nobjectives(s); i++)
-    if (!strcmp(space_objective(s, i), "energy")) return 1;
-  return 0;
-}
-
-/* The energy objective's second pass, per model group: the configurations near the time front
- * (the --energy-top fastest, within --energy-within of the best time) are measured again with
- * an energy window of ENERGY_WINDOW_MS (exec remeasure, one device of the group), and the new
- * record (time and energy) is appended: the newest record of a configuration is the one the
- * store answers with. Configurations whose newest record has an energy figure are not
- * measured again. */
-static int energy_pass(tune_ctx *t, int g, int prob, size_t *n_measured, cterr *err) {
-  const char *pkey = space_problem_key(t->s, prob);
-  tune_group *tg = &t->grp[g];
-  size_t n = configset_count(space_configs(t->s)), k = 0, done = 0, measured = 0;
-  cfg_record *view = xcalloc(n ? n : 1, sizeof *view);
-  int rc = -1;
-  for (size_t i = 0; i < n; i++) {
-    const record *r = stored(t, g, prob, i, NULL);
-    if (r && record_timed(r)) view[k].cfg = i, view[k++].r = r;
-  }
-  qsort(view, k, sizeof *view, cmp_time);
-  size_t want = 0;
-  while (want < k && want < (size_t)t->o->energy_top &&
-         view[want].r->t_median <= view[0].r->t_median * (1 + t->o->energy_within))
-    want++;
-  /* the store's records stay where they are while it grows (store_get): view holds across the appends */
-  for (size_t j = 0; j < want; j++) done += isfinite(view[j].r->energy_mj) != 0;
-  if (!t->o->quiet)
-    fprintf(stderr,
-            "problem %s%s: energy pass over %zu configurations within %.0f %% of the best time (%zu have a figure)\n",
-            pkey, tg->label, want, 100 * t->o->energy_within, done);
-  for (size_t j = 0; j < want && !interrupted; j++) {
-    if (isfinite(view[j].r->energy_mj)) continue; /* it has a figure */
-    exec_done d;
-    int gr = t->x->ops->remeasure(t->x, g, prob, view[j].cfg, ENERGY_WINDOW_MS, &d, err);
-    if (gr < 0) goto done;
-    if (gr == 0) continue; /* nothing to measure: it does not compile */
-    stamp(t, g, &d.rec, view[j].cfg);
-    char ebuf[64];
-    gr = store_append(tg->st, &d.rec, err);
-    if (gr == 0 && !t->o->quiet)
-      fprintf(stderr, "  %-60s %.4f ms  %s\n", d.rec.config, d.rec.t_median,
-              isfinite(d.rec.energy_mj) ? (snprintf(ebuf, sizeof ebuf, "%.4g mJ per launch", d.rec.energy_mj), ebuf)
-              : d.rec.message && *d.rec.message ? d.rec.message
-                                                : "no energy figure");
-    record_free(&d.rec);
-    if (gr != 0) goto done;
-    measured++;
-  }
-  *n_measured += measured;
-  rc = 0;
-done:
-  free(view);
-  return rc;
-}
-
-/* The final tables of one problem and group from its store: newest record per configuration
- * measured with this template. */
-static void report_problem(tune_ctx *t, int g, int prob, run_outcome *out, int print) {
-  const char *pkey = space_problem_key(t->s, prob);
-  size_t n = configset_count(space_configs(t->s)), k = 0;
-  const record **view = xcalloc(n ? n : 1, sizeof(record *));
-  for (size_t i = 0; i < n; i++) {
-    const record *r = stored(t, g, prob, i, NULL);
-    if (r) view[k++] = r;
-    if (r) out->configs++, out->failed += r->status != ST_OK && r->status != ST_INVALID; /* invalid: over a limit */
-  }
-  if (!print) {
-    free(view);
-    return;
-  }
-  printf("\n== %s, problem %s: %zu of %zu configurations measured on %s ==\n", space_name(t->s), pkey, k, n,
-         t->x->group[g].info.name);
-  report_best(stdout, view, k, pkey, t->o->top, t->x->ops->copy_gbps(t->x, g, prob));
-  printf("\nwhich parameters made the difference (best time per value):\n");
-  report_param_effects(stdout, view, k, pkey);
-  free(view);
-}
-
-/* Set problems probs[0..n-1] up on every device at once (buffers, inputs, the reference runs,
- * the baselines) and, unless quiet, say what each one's reference is. */
-static int setup_problems(tune_ctx *t, const int *probs, int n, int quiet, cterr *err) {
-  if (t->x->ops->problems(t->x, probs, n, err) != 0) return -1;
-  if (quiet || t->o->quiet) return 0;
-  for (int i = 0; i < n * t->x->ngroups; i++) {
-    int g = i % t->x->ngroups, prob = probs[i / t->x->ngroups];
-    int64_t mnk[3];
-    const char *why = "", *pkey = space_problem_key(t->s, prob);
-    double ms = t->x->ops->sgemm_ms(t->x, g, prob, &why);
-    if (!space_sgemm(t->s, prob, mnk))
-      fprintf(stderr, "problem %s%s: device-to-device copy of the same bytes %.0f GB/s (the %% copy reference)\n", pkey,
-              t->grp[g].label, t->x->ops->copy_gbps(t->x, g, prob));
-    else if (isfinite(ms))
-      fprintf(stderr, "problem %s%s: cuBLAS %s %lldx%lldx%lld, %s: %.1f us, %.2f TFLOP/s (the %% cuBLAS reference)\n",
-              pkey, t->grp[g].label, space_gemm_type(t->s) == EL_F32 ? "SGEMM" : "GemmEx", (long long)mnk[0],
-              (long long)mnk[1], (long long)mnk[2],
-              space_gemm_type(t->s) == EL_F32    ? "strict FP32"
-              : space_gemm_type(t->s) == EL_BF16 ? "BF16 in, FP32 compute"
-                                                 : "FP16 in, FP32 compute",
-              ms * 1e3, 2.0 * mnk[0] * mnk[1] * mnk[2] / (ms * 1e-3) / 1e12);
-    else if (*why)
-      fprintf(stderr, "problem %s%s: no cuBLAS baseline (%s): the tables show TFLOP/s without %% cuBLAS\n", pkey,
-              t->grp[g].label, why);
-  }
-  return 0;
-}
-
 /* The cross-measurement of a shape set: per group, the best --cross-top kernels of every shape
  * (shapes.h), each measured on every shape (those in the store are answered from it). row[g]:
  * what it cost, ncand[g]: how many kernels. */
-static int cross_phase(tune_ctx *t, const int *order, int n, shape_cost *row, int *ncand, size_t *measured,
-                       cterr *err) {
+static int tune_cross_phase(tune_ctx *t, const int *order, int n, shape_cost *row, int *ncand, size_t *measured,
+                            cterr *err) {
   int ng = t->x->ngroups, any = 0, rc = -1;
   size_t *cand[EXEC_MAX_GROUPS] = {0};
   for (int g = 0; g < ng; g++) {
@@ -641,8 +463,9 @@ static int cross_phase(tune_ctx *t, const int *order, int n, shape_cost *row, in
               "cross-measurement%s: the best %d kernels of each of the %d shapes, %d distinct, on every shape\n",
               t->grp[g].label, t->o->cross_top, n, ncand[g]);
   }
-  for (int i = 0; i < n && any && !interrupted; i++) {
-    if (setup_problems(t, &order[i], 1, 1, err) != 0 || tune_problems(t, &order[i], 1, measured, err) != 0) goto done;
+  for (int i = 0; i < n && any && !tune_interrupted; i++) {
+    if (tune_setup_problems(t, &order[i], 1, 1, err) != 0 || tune_problems(t, &order[i], 1, measured, err) != 0)
+      goto done;
     for (int g = 0; g < ng; g++) {
       row[g].measured += t->cost[g].measured, row[g].answered += t->cost[g].answered;
       row[g].gpu_s += t->cost[g].gpu_s, row[g].wall_s += t->cost[g].wall_s;
@@ -659,7 +482,7 @@ done:
  * one after the other, each gets it whole), or their buffers together would not fit in
  * EXEC_OVERLAP_MEM of a group's device memory; 1 means one after the other. Says why not,
  * where it matters. */
-static int overlap_width(tune_ctx *t, const int *order, int n) {
+static int tune_overlap_width(tune_ctx *t, const int *order, int n) {
   long budget;
   double time_limit;
   const char *sname, *note;
@@ -753,25 +576,25 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
         stderr, "%d problems (shapes), in %s order%s%s\n", nsel, t.transfer && !o->listed ? "nearest-first" : "listed",
         t.transfer ? "; each search seeded with the best kernels of the nearest shapes tuned before it (transfer)" : "",
         cross ? "; then the cross-measurement" : "");
-  int nrows = 0, step = many ? 1 : overlap_width(&t, order, nsel);
-  for (int i = 0; i < nsel && !interrupted && o->cross != 2; i += step) {
+  int nrows = 0, step = many ? 1 : tune_overlap_width(&t, order, nsel);
+  for (int i = 0; i < nsel && !tune_interrupted && o->cross != 2; i += step) {
     int n = nsel - i < step ? nsel - i : step; /* problems order[i..i+n) side by side */
-    if (setup_problems(&t, &order[i], n, 0, err) != 0 || tune_problems(&t, &order[i], n, &measured, err) != 0)
+    if (tune_setup_problems(&t, &order[i], n, 0, err) != 0 || tune_problems(&t, &order[i], n, &measured, err) != 0)
       goto done;
     for (int k = i; k < i + n; k++) {
       int prob = order[k];
       for (int g = 0; g < t.x->ngroups; g++)
-        if (space_wants_energy(s) && !interrupted && energy_pass(&t, g, prob, &measured, err) != 0) goto done;
+        if (tune_wants_energy(s) && !tune_interrupted && tune_energy_pass(&t, g, prob, &measured, err) != 0) goto done;
       for (int g = 0; g < t.x->ngroups; g++) {
-        if (!set && !cross) report_problem(&t, g, prob, out, 1);
+        if (!set && !cross) tune_report_problem(&t, g, prob, out, 1);
         rows[g][nrows] = t.cost[g];
       }
       nrows++;
     }
   }
-  if (cross && !interrupted && cross_phase(&t, order, nsel, crossrow, ncand, &measured, err) != 0) goto done;
+  if (cross && !tune_interrupted && tune_cross_phase(&t, order, nsel, crossrow, ncand, &measured, err) != 0) goto done;
   for (int i = 0; i < nsel && (set || cross); i++) /* after the cross phase; a set's tables: -v */
-    for (int g = 0; g < t.x->ngroups; g++) report_problem(&t, g, order[i], out, !set || o->verbose);
+    for (int g = 0; g < t.x->ngroups; g++) tune_report_problem(&t, g, order[i], out, !set || o->verbose);
   for (int g = 0; g < t.x->ngroups && many; g++)
     shapes_summary(stdout, s, t.grp[g].label, rows[g], nrows, cross && ncand[g] ? &crossrow[g] : NULL, ncand[g], nsel);
   double dt = now_seconds() - t0;
@@ -779,8 +602,9 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
          dt > 0 ? measured / dt : 0.0);
   for (int g = 0; g < t.x->ngroups; g++) printf("%s%s", g ? ", " : "", t.grp[g].spath);
   printf("\n");
-  if (interrupted) printf("interrupted: every finished measurement is in the store; run the same command to resume\n");
-  out->interrupted = interrupted != 0;
+  if (tune_interrupted)
+    printf("interrupted: every finished measurement is in the store; run the same command to resume\n");
+  out->interrupted = tune_interrupted != 0;
   rc = 0;
 done:
   sigaction(SIGINT, &old_int, NULL);
