@@ -1,7 +1,8 @@
 // example_common.h: what the example programs share: their CUDA error check (CK), the device
 // line (example_device), inputs filled on the GPU (fill_uniform), the timing of a tuned
 // launcher the way cutune measures a configuration (time_launch), their --time / --within
-// options (example_option) and the time line they print (example_report). Header-only, for nvcc.
+// options (example_option), the time line they print (example_report) and, for the two GEMM
+// examples, their sizes, entry description, guard and check (gemm_*). Header-only, for nvcc.
 //
 // time_launch(launch, bytes): the median of 200 samples, each a batch of back-to-back launches
 // of >= 0.5 ms when the working set (`bytes`) does not fit in twice the L2, else one launch per
@@ -9,6 +10,7 @@
 #ifndef CUTUNE_EXAMPLE_COMMON_H
 #define CUTUNE_EXAMPLE_COMMON_H
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,13 +67,16 @@ static double time_launch(Launch launch, size_t bytes) {
   return 0.5 * (s[s.size() / 2 - 1] + s[s.size() / 2]);
 }
 
-// x[i] = a pseudo-random float in [-1, 1) from i and seed (the same on every run and GPU).
+// A pseudo-random float in [-1, 1) from i and seed (the same on every run and GPU).
+static __device__ float example_uniform(long long i, unsigned seed) {
+  unsigned long long h = (unsigned long long)i * 0x9E3779B97F4A7C15ull + seed;
+  h ^= h >> 31, h *= 0xBF58476D1CE4E5B9ull, h ^= h >> 29;
+  return (float)((h >> 40) & 0xFFFFFF) * (2.0f / 16777216.0f) - 1.0f;
+}
+// x[i] = example_uniform(i, seed)
 static __global__ void fill_uniform_kernel(float *x, long long n, unsigned seed) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
-    unsigned long long h = (unsigned long long)i * 0x9E3779B97F4A7C15ull + seed;
-    h ^= h >> 31, h *= 0xBF58476D1CE4E5B9ull, h ^= h >> 29;
-    x[i] = (float)((h >> 40) & 0xFFFFFF) * (2.0f / 16777216.0f) - 1.0f;
-  }
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+    x[i] = example_uniform(i, seed);
 }
 static void fill_uniform(float *x, long long n, unsigned seed) {
   if (n > 0) fill_uniform_kernel<<<1024, 256>>>(x, n, seed);
@@ -110,6 +115,107 @@ static int example_device(void) {
   CK(cudaGetDeviceProperties(&p, 0));
   printf("device: %s (sm_%d%d)\n", p.name, p.major, p.minor);
   return 0;
+}
+
+// ---- What the GEMM examples share (sgemm_example, hgemm_example): the sizes on the command
+// line, the entry's description, the guard after C and the check of C against a float64
+// reference R. ----
+
+struct gemm_size {
+  int M, N, K;
+  double ref_ms;
+};
+
+static const int GEMM_GUARD = 64;  // floats after C that the kernel must not write
+static const float GEMM_SENTINEL = -12345.5f;
+
+static __global__ void gemm_set_guard(float *g) {
+  if (threadIdx.x < GEMM_GUARD) g[threadIdx.x] = GEMM_SENTINEL;
+}
+
+// bad[0]: elements outside the tolerance (or not finite), bad[1]: guard floats overwritten;
+// err[0]: the largest |c - ref| / max(1, |ref|) (as the bits of a non-negative float).
+static __global__ void gemm_compare(const float *C, const double *R, long long count, double tol,
+                                    unsigned long long *bad, unsigned *err) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count + GEMM_GUARD;
+       i += (long long)gridDim.x * blockDim.x) {
+    if (i >= count) {
+      if (C[i] != GEMM_SENTINEL) atomicAdd(&bad[1], 1ull);
+      continue;
+    }
+    const double r = R[i], d = fabs((double)C[i] - r) / fmax(1.0, fabs(r));
+    if (!(d <= tol)) atomicAdd(&bad[0], 1ull);
+    if (d == d) atomicMax(err, __float_as_uint((float)d));
+  }
+}
+
+// C (with its guard) against R, element by element within tol * max(1, |ref|): the lines that
+// say so; 1 when wrong.
+static int gemm_verify(const gemm_size &z, float alpha, float beta, const float *C, const double *R, double tol) {
+  const long long count = (long long)z.M * z.N;
+  unsigned long long *bad;
+  unsigned *err;
+  CK(cudaMallocManaged(&bad, 2 * sizeof *bad));
+  CK(cudaMallocManaged(&err, sizeof *err));
+  bad[0] = bad[1] = 0, *err = 0;
+  gemm_compare<<<1024, 256>>>(C, R, count, tol, bad, err);
+  CK(cudaDeviceSynchronize());
+  float e;
+  memcpy(&e, err, sizeof e);
+  int fail = bad[0] || bad[1];
+  printf("size %dx%dx%d alpha=%g beta=%g: output %s (largest error %.3g, tolerance %.3g)\n", z.M, z.N, z.K, alpha,
+         beta, fail ? "WRONG" : "within the tolerance of the reference", e, tol);
+  if (bad[0]) printf("size %dx%dx%d: %llu of %lld elements outside the tolerance\n", z.M, z.N, z.K, bad[0], count);
+  if (bad[1]) printf("size %dx%dx%d: %llu of the %d floats after C overwritten\n", z.M, z.N, z.K, bad[1], GEMM_GUARD);
+  CK(cudaFree(bad));
+  CK(cudaFree(err));
+  return fail;
+}
+
+// The command line: --time, --within X and sizes MxNxK[=REF_MS] into *sizes (defaults where none
+// is given). 0, or 2 after the usage line (prog names the program).
+static int gemm_args(int argc, char **argv, const char *prog, const std::vector<gemm_size> &defaults, bool *timing,
+                     double *within, std::vector<gemm_size> *sizes) {
+  for (int i = 1; i < argc; i++) {
+    if (example_option(argc, argv, &i, timing, within)) continue;
+    gemm_size z = {0, 0, 0, -1};
+    if (sscanf(argv[i], "%dx%dx%d=%lf", &z.M, &z.N, &z.K, &z.ref_ms) < 3 || z.M <= 0 || z.N <= 0 || z.K < 0) {
+      fprintf(stderr, "usage: %s [--time] [--within X] [MxNxK[=REF_MS]]...\n", prog);
+      return 2;
+    }
+    sizes->push_back(z);
+  }
+  if (sizes->empty()) *sizes = defaults;
+  return 0;
+}
+
+// The entry the launcher picks for z and why (describe and why: the launcher's cutune_*_describe
+// and its why function); *rec_ms and mp: the entry's measured time and problem. The reference
+// time of z: the one given, else the entry's where it was measured at z, else -1.
+template <typename Describe, typename Why>
+static double gemm_describe(const gemm_size &z, Describe describe, Why why_fn) {
+  int config;
+  char params[256];
+  double rec_ms;
+  long long mp[3];
+  const char *src;
+  CK(describe(z.M, z.N, z.K, &config, params, sizeof params, &rec_ms, mp, &src));
+  for (char *c = params; *c; c++)
+    if (*c == ' ') *c = ',';
+  printf("size %dx%dx%d: config %d %s (entry measured at %lldx%lldx%lld: %s)\n", z.M, z.N, z.K, config, params, mp[0],
+         mp[1], mp[2], src);
+  char why[768];
+  CK(why_fn(z.M, z.N, z.K, why, sizeof why));
+  printf("size %dx%dx%d: why: %s\n", z.M, z.N, z.K, why);
+  return z.ref_ms > 0 ? z.ref_ms : (mp[0] == z.M && mp[1] == z.N && mp[2] == z.K ? rec_ms : -1);
+}
+
+// The time line of z (example_report) with its TFLOP/s (decimals: 2 or 1); 1 when too slow.
+static int gemm_report(const gemm_size &z, double ms, int decimals, double ref, double within) {
+  char label[64], rate[64];
+  snprintf(label, sizeof label, "%dx%dx%d", z.M, z.N, z.K);
+  snprintf(rate, sizeof rate, "%.*f TFLOP/s", decimals, 2.0 * (double)z.M * z.N * z.K / (ms * 1e-3) / 1e12);
+  return example_report(label, ms, rate, ref, within);
 }
 
 #endif

@@ -23,21 +23,10 @@
 #include "cutune_hgemm.h"
 #include "example_common.h"
 
-struct size_ref {
-  int M, N, K;
-  double ref_ms;
-};
-
-static const int GUARD = 64;  // floats after C that the kernel must not write
-static const float SENTINEL = -12345.5f;
-
-// x[i] = uniform in [-1, 1) rounded to bfloat16 (to nearest even)
+// x[i] = example_uniform(i, seed) rounded to bfloat16 (to nearest even)
 static __global__ void fill_bf16(__nv_bfloat16 *x, long long n, unsigned seed) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
-    unsigned long long h = (unsigned long long)i * 0x9E3779B97F4A7C15ull + seed;
-    h ^= h >> 31, h *= 0xBF58476D1CE4E5B9ull, h ^= h >> 29;
-    x[i] = __float2bfloat16_rn((float)((h >> 40) & 0xFFFFFF) * (2.0f / 16777216.0f) - 1.0f);
-  }
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+    x[i] = __float2bfloat16_rn(example_uniform(i, seed));
 }
 static __global__ void fill_nan(float *x, long long n) {
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
@@ -56,111 +45,58 @@ static __global__ void hgemm_ref64(double *R, const float *C, const __nv_bfloat1
   R[i] = (double)alpha * s + (beta != 0.f ? (double)beta * (double)C[i] : 0.0);
 }
 
-// bad[0]: elements outside the tolerance (or not finite), bad[1]: guard floats overwritten;
-// err[0]: the largest |c - ref| / max(1, |ref|) (as the bits of a non-negative float).
-static __global__ void hgemm_compare(const float *C, const double *R, long long count, double tol,
-                                     unsigned long long *bad, unsigned *err) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count + GUARD;
-       i += (long long)gridDim.x * blockDim.x) {
-    if (i >= count) {
-      if (C[i] != SENTINEL) atomicAdd(&bad[1], 1ull);
-      continue;
-    }
-    const double r = R[i], d = fabs((double)C[i] - r) / fmax(1.0, fabs(r));
-    if (!(d <= tol)) atomicAdd(&bad[0], 1ull);
-    if (d == d) atomicMax(err, __float_as_uint((float)d));
-  }
-}
-
-static __global__ void set_guard(float *g) {
-  if (threadIdx.x < GUARD) g[threadIdx.x] = SENTINEL;
-}
-
-static int check(const size_ref &z, float alpha, float beta, __nv_bfloat16 *A, __nv_bfloat16 *B, float *C, double *R) {
+static int check(const gemm_size &z, float alpha, float beta, __nv_bfloat16 *A, __nv_bfloat16 *B, float *C, double *R) {
   const long long count = (long long)z.M * z.N;
   if ((long long)z.M * z.K) fill_bf16<<<1024, 256>>>(A, (long long)z.M * z.K, 1);
   if ((long long)z.K * z.N) fill_bf16<<<1024, 256>>>(B, (long long)z.K * z.N, 2);
   if (beta != 0.f) fill_uniform(C, count, 3);
   else fill_nan<<<1024, 256>>>(C, count);
-  set_guard<<<1, GUARD>>>(C + count);
+  gemm_set_guard<<<1, GEMM_GUARD>>>(C + count);
   CK(cudaGetLastError());
   dim3 rb(16, 16), rg((z.N + 15) / 16, (z.M + 15) / 16);
   hgemm_ref64<<<rg, rb>>>(R, C, A, B, z.M, z.N, z.K, alpha, beta);
   CK(cudaGetLastError());
   CK(cutune_hgemm(z.M, z.N, z.K, alpha, A, B, beta, C, 0));
   CK(cudaGetLastError());
-  unsigned long long *bad;
-  unsigned *err;
-  CK(cudaMallocManaged(&bad, 2 * sizeof *bad));
-  CK(cudaMallocManaged(&err, sizeof *err));
-  bad[0] = bad[1] = 0, *err = 0;
-  const double tol = 16.0 * ldexp(1.0, -24) * (z.K > 64 ? z.K : 64);
-  hgemm_compare<<<1024, 256>>>(C, R, count, tol, bad, err);
-  CK(cudaDeviceSynchronize());
-  float e;
-  memcpy(&e, err, sizeof e);
-  int fail = bad[0] || bad[1];
-  printf("size %dx%dx%d alpha=%g beta=%g: output %s (largest error %.3g, tolerance %.3g)\n", z.M, z.N, z.K, alpha,
-         beta, fail ? "WRONG" : "within the tolerance of the reference", e, tol);
-  if (bad[0]) printf("size %dx%dx%d: %llu of %lld elements outside the tolerance\n", z.M, z.N, z.K, bad[0], count);
-  if (bad[1]) printf("size %dx%dx%d: %llu of the %d floats after C overwritten\n", z.M, z.N, z.K, bad[1], GUARD);
-  CK(cudaFree(bad));
-  CK(cudaFree(err));
-  return fail;
+  return gemm_verify(z, alpha, beta, C, R, 16.0 * ldexp(1.0, -24) * (z.K > 64 ? z.K : 64));
 }
 
 int main(int argc, char **argv) {
   bool timing = false;
   double within = -1;
-  std::vector<size_ref> sizes;
-  for (int i = 1; i < argc; i++) {
-    if (!example_option(argc, argv, &i, &timing, &within)) {
-      size_ref z = {0, 0, 0, -1};
-      if (sscanf(argv[i], "%dx%dx%d=%lf", &z.M, &z.N, &z.K, &z.ref_ms) < 3 || z.M <= 0 || z.N <= 0 || z.K < 0) {
-        fprintf(stderr, "usage: hgemm_example [--time] [--within X] [MxNxK[=REF_MS]]...\n");
-        return 2;
-      }
-      sizes.push_back(z);
-    }
-  }
-  if (sizes.empty())
-    sizes = {{4096, 4096, 4096, -1}, {1000, 1003, 999, -1}, {256, 256, 16384, -1}, {1100, 1284, 1060, -1},
-             {130, 78, 98, -1},      {1, 1, 1, -1},         {7, 5, 3, -1},         {33, 65, 17, -1},
-             {129, 3, 257, -1},      {64, 64, 8, -1},       {5, 7, 0, -1}};
+  std::vector<gemm_size> sizes;
+  if (gemm_args(argc, argv, "hgemm_example",
+                {{4096, 4096, 4096, -1},
+                 {1000, 1003, 999, -1},
+                 {256, 256, 16384, -1},
+                 {1100, 1284, 1060, -1},
+                 {130, 78, 98, -1},
+                 {1, 1, 1, -1},
+                 {7, 5, 3, -1},
+                 {33, 65, 17, -1},
+                 {129, 3, 257, -1},
+                 {64, 64, 8, -1},
+                 {5, 7, 0, -1}},
+                &timing, &within, &sizes))
+    return 2;
   if (int rc = example_device()) return rc;
   int bad = 0;
-  for (const size_ref &z : sizes) {
+  for (const gemm_size &z : sizes) {
     const long long count = (long long)z.M * z.N;
     __nv_bfloat16 *A, *B;
     float *C;
     double *R;
     CK(cudaMalloc(&A, ((long long)z.M * z.K + 8) * sizeof(__nv_bfloat16)));
     CK(cudaMalloc(&B, ((long long)z.K * z.N + 8) * sizeof(__nv_bfloat16)));
-    CK(cudaMalloc(&C, (count + GUARD) * sizeof(float)));
+    CK(cudaMalloc(&C, (count + GEMM_GUARD) * sizeof(float)));
     CK(cudaMalloc(&R, count * sizeof(double)));
-    int config;
-    char params[256];
-    double rec_ms;
-    long long mp[3];
-    const char *src;
-    CK(cutune_hgemm_describe(z.M, z.N, z.K, &config, params, sizeof params, &rec_ms, mp, &src));
-    for (char *c = params; *c; c++)
-      if (*c == ' ') *c = ',';
-    printf("size %dx%dx%d: config %d %s (entry measured at %lldx%lldx%lld: %s)\n", z.M, z.N, z.K, config, params, mp[0],
-           mp[1], mp[2], src);
-    char why[768];
-    CK(cutune_hgemm_why_size(z.M, z.N, z.K, why, sizeof why));
-    printf("size %dx%dx%d: why: %s\n", z.M, z.N, z.K, why);
+    const double ref = gemm_describe(z, cutune_hgemm_describe, cutune_hgemm_why_size);
     bad |= check(z, 1.0f, 0.5f, A, B, C, R);
     if (count <= (1 << 20)) bad |= check(z, -0.75f, 0.0f, A, B, C, R);
     if (timing) {
       const double ms = time_launch([&] { return cutune_hgemm(z.M, z.N, z.K, 1.0f, A, B, 0.5f, C, 0); },
                                     2 * ((size_t)z.M * z.K + (size_t)z.K * z.N) + 8 * (size_t)count);
-      const double ref = z.ref_ms > 0 ? z.ref_ms : (mp[0] == z.M && mp[1] == z.N && mp[2] == z.K ? rec_ms : -1);
-      char label[64], rate[64];
-      snprintf(label, sizeof label, "%dx%dx%d", z.M, z.N, z.K);
-      snprintf(rate, sizeof rate, "%.1f TFLOP/s", 2.0 * count * z.K / (ms * 1e-3) / 1e12);
-      bad |= example_report(label, ms, rate, ref, within);
+      bad |= gemm_report(z, ms, 1, ref, within);
     }
     CK(cudaFree(A));
     CK(cudaFree(B));
