@@ -33,16 +33,25 @@ static void set_problem(gpu_problem *p, int64_t n, argkind out_kind, double tol)
   p->flops = NAN;
 }
 
-static rec_status run(gpu *g, const char *kernel, unsigned block, double timeout, int max_samples, double target_rse,
-                      double best_ms, record *r) {
+/* A job of the fake cubin: kernel over N floats in blocks of 256, 10 s, no best yet, at least 10
+ * samples and at most max_samples, until the relative standard error is target_rse. */
+static gpu_job fake_job(const char *kernel, int max_samples, double target_rse) {
   gpu_job j = {.cubin = "fake",
                .cubin_len = 5,
                .kernel = kernel,
-               .timeout_s = timeout,
-               .best_ms = best_ms,
+               .timeout_s = 10,
+               .best_ms = NAN,
                .min_samples = 10,
                .max_samples = max_samples,
                .target_rse = target_rse};
+  j.geom = (launch_geom){{(unsigned)((N + 255) / 256), 1, 1}, {256, 1, 1}, 0};
+  return j;
+}
+
+static rec_status run(gpu *g, const char *kernel, unsigned block, double timeout, int max_samples, double target_rse,
+                      double best_ms, record *r) {
+  gpu_job j = fake_job(kernel, max_samples, target_rse);
+  j.timeout_s = timeout, j.best_ms = best_ms;
   j.geom = (launch_geom){{(unsigned)((N + block - 1) / block), 1, 1}, {block, 1, 1}, 0};
   record_free(r);
   cterr err;
@@ -113,14 +122,7 @@ static void test_symbols_checks_templates(gpu *g) {
   p.ref_kernel = "total_sum", p.ref_geom = (launch_geom){{1, 1, 1}, {256, 1, 1}, 0};
   REQUIRE(gpu_setup(g, &p, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
   for (unsigned blocks = 8; blocks <= 64; blocks *= 2) {
-    gpu_job j = {.cubin = "fake",
-                 .cubin_len = 5,
-                 .kernel = "partial_sum",
-                 .timeout_s = 10,
-                 .best_ms = NAN,
-                 .min_samples = 10,
-                 .max_samples = 50,
-                 .target_rse = 0.05};
+    gpu_job j = fake_job("partial_sum", 50, 0.05);
     j.geom = (launch_geom){{blocks, 1, 1}, {256, 1, 1}, 0};
     record_free(&r);
     REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
@@ -128,14 +130,7 @@ static void test_symbols_checks_templates(gpu *g) {
   }
   {
     /* 64 copied inputs do not sum to the total */
-    gpu_job j = {.cubin = "fake",
-                 .cubin_len = 5,
-                 .kernel = "copy_ok",
-                 .timeout_s = 10,
-                 .best_ms = NAN,
-                 .min_samples = 10,
-                 .max_samples = 50,
-                 .target_rse = 0.05};
+    gpu_job j = fake_job("copy_ok", 50, 0.05);
     j.geom = (launch_geom){{1, 1, 1}, {64, 1, 1}, 0};
     record_free(&r);
     REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
@@ -148,15 +143,8 @@ static void test_symbols_checks_templates(gpu *g) {
   p.ref_per_config = 1, p.ref_cubin = NULL, p.ref_kernel = NULL;
   REQUIRE(gpu_setup(g, &p, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
   {
-    gpu_job j = {.cubin = "fake",
-                 .cubin_len = 5,
-                 .kernel = "_Z8copy_tplILi2EEvPfPKfi",
-                 .timeout_s = 10,
-                 .best_ms = NAN,
-                 .min_samples = 10,
-                 .max_samples = 50,
-                 .target_rse = 0.05,
-                 .ref_key = 7};
+    gpu_job j = fake_job("_Z8copy_tplILi2EEvPfPKfi", 50, 0.05);
+    j.ref_key = 7;
     snprintf(j.ref_kernel, sizeof j.ref_kernel, "_Z8copy_tplILi2EEvPfPKfi");
     j.geom = j.ref_geom = (launch_geom){{16, 1, 1}, {256, 1, 1}, 0};
     record_free(&r);
@@ -279,16 +267,8 @@ int main(int argc, char **argv) {
   CHECK(isnan(r.t_isolated)); /* not asked for */
   {
     /* the isolated per-launch time of a contender: single launches after a read flush */
-    gpu_job j = {.cubin = "fake",
-                 .cubin_len = 5,
-                 .kernel = "copy_ok",
-                 .timeout_s = 10,
-                 .best_ms = NAN,
-                 .min_samples = 10,
-                 .max_samples = 20,
-                 .target_rse = 0.005,
-                 .isolated_samples = 7};
-    j.geom = (launch_geom){{(unsigned)((N + 255) / 256), 1, 1}, {256, 1, 1}, 0};
+    gpu_job j = fake_job("copy_ok", 20, 0.005);
+    j.isolated_samples = 7;
     record_free(&r);
     REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
     /* less the floor: the same event pair around the empty kernel (the fake's 0.003 ms of launch
@@ -306,15 +286,7 @@ int main(int argc, char **argv) {
   {
     /* long launches (4 ms): unless the count is fixed, min_samples shrinks to ~12 ms of
      * launches, 5 at least (taken 2 per chunk: 6); fixed, all 10 */
-    gpu_job j = {.cubin = "fake",
-                 .cubin_len = 5,
-                 .kernel = "copy_slow",
-                 .timeout_s = 10,
-                 .best_ms = NAN,
-                 .min_samples = 10,
-                 .max_samples = 1000,
-                 .target_rse = 0.5};
-    j.geom = (launch_geom){{(unsigned)((N + 255) / 256), 1, 1}, {256, 1, 1}, 0};
+    gpu_job j = fake_job("copy_slow", 1000, 0.5);
     record_free(&r);
     REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
     CHECK_MSG(r.status == ST_OK && r.samples >= 5 && r.samples < 10, "long launches: %d samples (wanted 5-9)",
@@ -359,15 +331,7 @@ int main(int argc, char **argv) {
   {
     /* two jobs in flight (gpu.h: GPU_DEPTH): the first faults and kills its worker; the one
      * queued behind it goes to the replacement worker and is measured there */
-    gpu_job f = {.cubin = "fake",
-                 .cubin_len = 5,
-                 .kernel = "copy_fault",
-                 .timeout_s = 10,
-                 .best_ms = NAN,
-                 .min_samples = 10,
-                 .max_samples = 100,
-                 .target_rse = 0.005};
-    f.geom = (launch_geom){{(unsigned)((N + 255) / 256), 1, 1}, {256, 1, 1}, 0};
+    gpu_job f = fake_job("copy_fault", 100, 0.005);
     gpu_job o = f;
     o.kernel = "copy_ok";
     CHECK(gpu_pending(g) == 0 && gpu_can_queue(g, &f));
@@ -450,16 +414,8 @@ int main(int argc, char **argv) {
    * launch, about 300 W x the kernel's time (batches: no flushes to subtract, whose difference
    * would amplify the host's scheduling noise on this loaded machine) */
   {
-    gpu_job j = {.cubin = "fake",
-                 .cubin_len = 5,
-                 .kernel = "copy_ok",
-                 .timeout_s = 10,
-                 .best_ms = NAN,
-                 .min_samples = 10,
-                 .max_samples = 200,
-                 .target_rse = 0.005,
-                 .want_energy = 300};
-    j.geom = (launch_geom){{(unsigned)((N + 255) / 256), 1, 1}, {256, 1, 1}, 0};
+    gpu_job j = fake_job("copy_ok", 200, 0.005);
+    j.want_energy = 300;
     record_free(&r);
     CHECK(gpu_measure(g, &j, &r, &err) == 0 && r.status == ST_OK);
     double want_mj = 300.0 * expect; /* 300000 mW x ms x 1e-3 */
