@@ -10,6 +10,8 @@
 //   bench_copy_float4     one float4 per thread (TARGETS.md's "float4 copy kernel"), block 256
 //   bench_fill_uniform    a seeded pseudo-random fill in [lo, hi), on the GPU
 //   bench_cdiv            ceil(a / b) as a grid dimension
+//   bench_candidate_option  the options of the candidate benchmarks (templates_*.cu): --only,
+//                         --reps, --sweep, --seed
 //
 // Header-only, for nvcc; include it after the CUDA (and cuBLAS) headers.
 #ifndef CUTUNE_BENCH_COMMON_CUH
@@ -20,6 +22,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <string>
 #include <vector>
 
 #define CK(call)                                                                                   \
@@ -87,5 +91,19 @@ __global__ void bench_fill_uniform(float *p, long long n, unsigned seed, float l
 }
 
 static unsigned bench_cdiv(long long a, long long b) { return (unsigned)((a + b - 1) / b); }
+
+// --only NAME,... (kept as ",NAME,...,"), --reps N, --sweep N, --seed S: 1 when argv[*i] is one
+// of them (*i moves past its value), else 0.
+static int bench_candidate_option(int argc, char **argv, int *i, std::string *only, int *reps, int *sweep,
+                                  unsigned *seed) {
+  if (*i + 1 >= argc) return 0;
+  const char *a = argv[*i];
+  if (!strcmp(a, "--only")) *only = std::string(",") + argv[++*i] + ",";
+  else if (!strcmp(a, "--reps")) *reps = atoi(argv[++*i]);
+  else if (!strcmp(a, "--sweep")) *sweep = atoi(argv[++*i]);
+  else if (!strcmp(a, "--seed")) *seed = (unsigned)atoi(argv[++*i]);
+  else return 0;
+  return 1;
+}
 
 #endif

@@ -92,11 +92,7 @@ int main(int argc, char **argv) {
         if (sscanf(t, "%dx%d", &s.R, &s.C) != 2) { fprintf(stderr, "bad shape '%s' (RxC)\n", t); return 2; }
         shapes.push_back(s);
       }
-    } else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = std::string(",") + argv[++i] + ",";
-    else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--sweep") && i + 1 < argc) sweep = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = (unsigned)atoi(argv[++i]);
-    else {
+    } else if (!bench_candidate_option(argc, argv, &i, &only, &reps, &sweep, &seed)) {
       fprintf(stderr, "usage: %s [--shapes RxC,... | --profile RxC,...] [--only NAME,...] [--reps N] [--sweep N] [--seed S]\n",
               argv[0]);
       return 2;
