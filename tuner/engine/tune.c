@@ -78,7 +78,7 @@ typedef struct tune_tally {
   double *top;          /* the ktop best fully timed medians, ascending: top[ktop-1] is the */
   int ntop, ktop;       /* racing reference (docs/MEASURE.md) */
   const char **modules; /* runtime parameters: each record's options hash (tune_group.ohash) */
-  size_t nmodules;
+  size_t nmodules, capmodules;
   uint8_t *swept; /* the runtime sweep: configurations handed out (or answered) with a sibling */
   size_t combos;  /* ... and how many siblings a proposal has at most */
   int prob;
@@ -165,7 +165,9 @@ static int finish_record(tune_ctx *t, int g, tune_tally *ty, size_t cfg, record 
     ty->raced += record_raced(rec);
     if (isfinite(rec->compile_ms) && rec->compile_ms > 0) ty->compile_ms += rec->compile_ms, ty->ncompile++;
     if (space_nruntime(t->s) > 0 && rec->status != ST_WORKER_LOST) {
-      ty->modules = xrealloc(ty->modules, (ty->nmodules + 1) * sizeof *ty->modules);
+      if (ty->nmodules == ty->capmodules) /* grown by doubling: this runs once a record */
+        ty->capmodules = ty->capmodules ? 2 * ty->capmodules : 256,
+        ty->modules = xrealloc(ty->modules, ty->capmodules * sizeof *ty->modules);
       ty->modules[ty->nmodules++] = t->grp[g].ohash[cfg];
     }
     if (t->o->verbose)
