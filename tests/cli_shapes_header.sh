@@ -75,18 +75,22 @@ cat > "$TMPROOT/untuned.txt" <<'S'
 300 20000 300
 4096 256 4096
 S
-"$TMPROOT/sel" < "$TMPROOT/untuned.txt" > "$TMPROOT/untuned.out"
-args=()
-while read -r K M N; do args+=(--why "K=$K,M=$M,N=$N"); done < "$TMPROOT/untuned.txt"
-expect_status 0 -- "$BIN" header "$SP" "$ST" "${args[@]}"
-printf '%s\n' "$OUTPUT" | sed 's/^cutune header: //' | awk '/^the rule for/ { k = $4 } /^  NVIDIA H200 / { print k, $3 }' > "$TMPROOT/why.txt"
-mism=0
-while read -r K M N BM BN BK S W rest; do
-  want=$(awk -v k="K=$K,M=$M,N=$N" '$1 == k { print $2 }' "$TMPROOT/why.txt")
-  [ "$want" = "BM=$BM,BN=$BN,BK=$BK,SPLIT=$S,W=$W," ] || { mism=$((mism + 1)); echo "  K=$K,M=$M,N=$N: C gives BM=$BM,BN=$BN,BK=$BK,SPLIT=$S,W=$W; --why $want" >&2; }
-done < "$TMPROOT/untuned.out"
-[ "$mism" -eq 0 ] && ok || fail "$mism sizes where the generated selector and cutune header --why disagree"
-judge=$(awk -f tests/fixtures/shapes_model.awk -f <(cat <<'AWK'
+# the C selector built on header $1 (its folder), on the untuned sizes, against --why on store $2:
+# they must agree; then the share of the model's best they reach (geometric mean, least, count)
+untuned_check() { # header-folder store
+  cp "$TMPROOT/sel.c" "$1/sel.c" # beside its header: "shapes_model.h" is looked for there first
+  expect_status 0 -- gcc -std=c99 -Wall -Wextra -Werror -pedantic -I "$1" -o "$1/sel" "$1/sel.c"
+  "$1/sel" < "$TMPROOT/untuned.txt" > "$1/untuned.out"
+  local args=() K M N BM BN BK S W rest mism=0 want
+  while read -r K M N; do args+=(--why "K=$K,M=$M,N=$N"); done < "$TMPROOT/untuned.txt"
+  expect_status 0 -- "$BIN" header "$SP" "$2" "${args[@]}"
+  printf '%s\n' "$OUTPUT" | sed 's/^cutune header: //' | awk '/^the rule for/ { k = $4 } /^  NVIDIA H200 / { print k, $3 }' > "$1/why.txt"
+  while read -r K M N BM BN BK S W rest; do
+    want=$(awk -v k="K=$K,M=$M,N=$N" '$1 == k { print $2 }' "$1/why.txt")
+    [ "$want" = "BM=$BM,BN=$BN,BK=$BK,SPLIT=$S,W=$W," ] || { mism=$((mism + 1)); echo "  K=$K,M=$M,N=$N: C gives BM=$BM,BN=$BN,BK=$BK,SPLIT=$S,W=$W; --why $want" >&2; }
+  done < "$1/untuned.out"
+  [ "$mism" -eq 0 ] && ok || fail "$mism sizes where the generated selector ($1) and cutune header --why disagree"
+  JUDGE=$(awk -f tests/fixtures/shapes_model.awk -f <(cat <<'AWK'
 { K = $1; M = $2; N = $3; best = 1e30
   split("32 64 128 256", T, " "); split("8 16 32", B, " "); split("1 2 4 8", S, " ")
   for (i = 1; i <= 4; i++) for (j = 1; j <= 4; j++) for (b = 1; b <= 3; b++) for (s = 1; s <= 4; s++) for (w = 1; w <= 2; w++) {
@@ -96,10 +100,38 @@ judge=$(awk -f tests/fixtures/shapes_model.awk -f <(cat <<'AWK'
   if (n == 1 || share < least) least = share }
 END { printf "%.3f %.3f %d\n", exp(lg / n), least, n }
 AWK
-) "$TMPROOT/untuned.out")
-set -- $judge
+) "$1/untuned.out")
+}
+mkdir -p "$TMPROOT/plain" "$TMPROOT/fill"
+cp "$H" "$TMPROOT/plain/shapes_model.h"
+untuned_check "$TMPROOT/plain" "$ST"
+set -- $JUDGE
+plain=$1
 echo "sizes never tuned: the rule's kernels reach ${1} of the model's best (geometric mean; least $2) over $3 sizes"
 awk -v g="$1" 'BEGIN { exit !(g >= 0.80) }' && ok || fail "geometric mean share $1 at untuned sizes (wanted >= 0.80)"
+cp "$TMPROOT/plain/untuned.out" "$TMPROOT/untuned.out"
+
+# the fill term: the same store with each record's block size and occupancy as the model has them
+# (its blocks per SM: 32768 / (BM x BN), 1 to 8, on 132 SMs). The grid of the space is a product of
+# tiles, so the header fits its model; leave-one-out takes the fill term ("+fill"), the C
+# selector computes it as cutune does, and the untuned sizes do better by the model than without.
+zcat "$ST" | awk '{ match($0, /"BM":"[0-9]+"/); bm = substr($0, RSTART + 6, RLENGTH - 7) + 0
+  match($0, /"BN":"[0-9]+"/); bn = substr($0, RSTART + 6, RLENGTH - 7) + 0
+  t = bm * bn / 64; w = int((t + 31) / 32); s = int(32768 / (bm * bn)); if (s < 1) s = 1; if (s > 8) s = 8
+  sub(/,"compile_ms"/, sprintf(",\"resources\":{\"block_threads\":%d,\"occupancy\":%.6f},\"compile_ms\"", t, s * w / 64))
+  print }' > "$TMPROOT/fill.jsonl"
+expect_status 0 -- "$BIN" header "$SP" "$TMPROOT/fill.jsonl" -o "$TMPROOT/fill/shapes_model.h"
+expect_output "k=1+fill |"
+grep -q 'static const long long ct_m\[[0-9]*\] = {[1-8]' "$TMPROOT/fill/shapes_model.h" && ok || fail "no grid model in the header: $(grep 'ct_m\[' "$TMPROOT/fill/shapes_model.h")"
+untuned_check "$TMPROOT/fill" "$TMPROOT/fill.jsonl"
+set -- $JUDGE
+echo "with the fill term: ${1} of the model's best (geometric mean; least $2; without it $plain)"
+awk -v g="$1" -v p="$plain" 'BEGIN { exit !(g > p) }' && ok || fail "the fill term gives $1 at untuned sizes, without it $plain"
+grep -q "each scaled by the GPU's fill" "$TMPROOT/fill/untuned.out" && ok || fail "the why text does not say the fill term"
+expect_status 0 -- "$BIN" header "$SP" "$TMPROOT/fill.jsonl" --fill off -o "$TMPROOT/off.h"
+expect_output "k=4 |"
+expect_status 2 -- "$BIN" header "$SP" "$ST" --fill maybe
+expect_output "--fill needs auto, on or off, got 'maybe'"
 grep -q "| configuration [0-9]* (NVIDIA H200's): the kernel of the tuned shape K=" "$TMPROOT/untuned.out" && ok || fail "why text: $(head -1 "$TMPROOT/untuned.out")"
 
 # the options: a looser cover needs fewer kernels; two kernels cannot cover 16 shapes; k fixed

@@ -1,7 +1,8 @@
 /* test_select: tuner/ship/select.c on made-up ratio tables whose answers are known — the
  * optimum cover where greedy alone is wrong (a redundant first pick; a non-redundant greedy
  * cover of three where two suffice), the cap on kernels, the assignment, the rule and its
- * leave-one-out (k = 1 exactly computed by hand; a noisy label that makes k = 2 better). */
+ * leave-one-out (k = 1 exactly computed by hand; a noisy label that makes k = 2 better), and the
+ * fill term (a kernel that fills a GPU at one size and an eighth of it at another). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,11 +159,58 @@ static void test_unmeasured(void) {
   free(R), free(d);
 }
 
+/* A made-up grid: kernel 0 takes 1024 sizes per block, kernel 1 128, both 8 blocks per SM on one
+ * SM: fill = blocks / (waves x 8). */
+static double line_fill(void *ctx, int c, const long long *q) {
+  (void)ctx;
+  long long per = c == 0 ? 1024 : 128, b = (q[0] + per - 1) / per, w = (b + 7) / 8;
+  return (double)b / ((double)w * 8.0);
+}
+
+static void test_fill(void) {
+  /* shapes 1024 (kernel 1 the best, kernel 0 four times slower: it fills an eighth of the GPU),
+   * 8192 and 65536 (kernel 0 the best, kernel 1 10 % slower) */
+  int np = 3, nc = 2;
+  long long d[] = {1024, 8192, 65536}, q[] = {2048};
+  double R[] = {4.0, 1.0, 1.0, 1.1, 1.0, 1.1};
+  sel_input in = {.np = np,
+                  .nc = nc,
+                  .nv = 1,
+                  .R = R,
+                  .dims = d,
+                  .tol = 0.03,
+                  .maxk = 16,
+                  .knn = 1,
+                  .fill = line_fill,
+                  .use_fill = -1};
+  sel_result r;
+  REQUIRE(select_kernels(&in, &r) == 0);
+  CHECK_MSG(r.nset == 2 && r.assign[0] == 1 && r.assign[1] == 0, "nset %d", r.nset);
+  /* 8192 left out: its nearest (1024 and 65536 tie, the lower index) is 1024, whose own kernel is
+   * 1 (1.1 there); with the fill term kernel 0 counts 4 x (1/8) / 1 = 0.5 against 1: kernel 0 */
+  CHECK_MSG(r.fill == 1 && r.knn == 1, "fill %d k %d", r.fill, r.knn);
+  CHECK(select_rule(&in, &r, d + 1, 1, NULL) == 0);
+  r.fill = 0;
+  CHECK(select_rule(&in, &r, d + 1, 1, NULL) == 1);
+  /* 2048 (never tuned): nearest 1024; kernel 0 fills a quarter there, an eighth at 1024:
+   * 4 x (1/8) / (1/4) = 2 against kernel 1's 1 x 1 / 1: kernel 1, with and without the term */
+  r.fill = 1;
+  CHECK(select_rule(&in, &r, q, -1, NULL) == 1);
+  /* a tuned shape itself keeps its own kernel, fill or not */
+  CHECK(select_rule(&in, &r, d, -1, NULL) == 1 && select_rule(&in, &r, d + 2, -1, NULL) == 0);
+  select_free(&r);
+  in.use_fill = 0; /* off: leave-one-out does not try it */
+  REQUIRE(select_kernels(&in, &r) == 0);
+  CHECK(r.fill == 0);
+  select_free(&r);
+}
+
 int main(void) {
   test_redundant_first();
   test_greedy_trap();
   test_cap();
   test_rule();
   test_unmeasured();
+  test_fill();
   return check_report();
 }

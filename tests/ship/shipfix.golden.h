@@ -127,6 +127,8 @@ typedef struct cutune_shipfix_entry {
   double time_ms;         /* this configuration's median at that problem (-1: a choice over several GPUs) */
   double share;           /* the best there / this configuration's time (worst or mean over the GPUs) */
   int knn;                /* the rule's k at this entry's level */
+  int fill;               /* the rule weighs by the GPU's fill at this entry's level */
+  int grp;                /* this entry's level group (the fill term's block slots) */
   const char *source;     /* where it came from */
 } cutune_shipfix_entry;
 
@@ -135,47 +137,66 @@ typedef struct cutune_shipfix_entry {
 static inline const cutune_shipfix_entry *cutune_shipfix_entries_(int *ct_n) {
   static const cutune_shipfix_entry e[] = {
     /* device NVIDIA A100-SXM4-40GB, K=10,N=1000: A=4,B=1,C=1 */
-    {0, "NVIDIA A100-SXM4-40GB", 80, {10, 1000}, 6, 4, 1, 1, {128, 1, 1}, 0, 0.5, 1.0000, 1,
+    {0, "NVIDIA A100-SXM4-40GB", 80, {10, 1000}, 6, 4, 1, 1, {128, 1, 1}, 0, 0.5, 1.0000, 1, 0, 0,
      "NVIDIA A100-SXM4-40GB, 2026-12-01, 0.5 ms, 100.0 % of the copy bandwidth"},
     /* device NVIDIA A100-SXM4-40GB, K=10,N=100000: A=1,B=2,C=0 */
-    {0, "NVIDIA A100-SXM4-40GB", 80, {10, 100000}, 1, 1, 2, 0, {32, 2, 1}, 0, 5, 1.0000, 1,
+    {0, "NVIDIA A100-SXM4-40GB", 80, {10, 100000}, 1, 1, 2, 0, {32, 2, 1}, 0, 5, 1.0000, 1, 0, 0,
      "NVIDIA A100-SXM4-40GB, 2026-12-01, 5 ms, 10.0 % of the copy bandwidth"},
     /* device NVIDIA H100 80GB HBM3, K=10,N=1000: A=4,B=2,C=0 */
-    {0, "NVIDIA H100 80GB HBM3", 90, {10, 1000}, 7, 4, 2, 0, {128, 2, 1}, 0, 0.5, 1.0000, 1,
+    {0, "NVIDIA H100 80GB HBM3", 90, {10, 1000}, 7, 4, 2, 0, {128, 2, 1}, 0, 0.5, 1.0000, 1, 0, 1,
      "NVIDIA H100 80GB HBM3, 2026-12-01, 0.5 ms, 100.0 % of the copy bandwidth"},
     /* device NVIDIA H200, K=10,N=1000: A=4,B=2,C=1 */
-    {0, "NVIDIA H200", 90, {10, 1000}, 8, 4, 2, 1, {128, 2, 1}, 0, 0.5, 1.0000, 1,
+    {0, "NVIDIA H200", 90, {10, 1000}, 8, 4, 2, 1, {128, 2, 1}, 0, 0.5, 1.0000, 1, 0, 2,
      "NVIDIA H200, 2026-12-01, 0.5 ms, 100.0 % of the copy bandwidth"},
     /* device NVIDIA H200, K=10,N=100000: A=1,B=2,C=1 */
-    {0, "NVIDIA H200", 90, {10, 100000}, 2, 1, 2, 1, {32, 2, 1}, 0, 5, 1.0000, 1,
+    {0, "NVIDIA H200", 90, {10, 100000}, 2, 1, 2, 1, {32, 2, 1}, 0, 5, 1.0000, 1, 0, 2,
      "NVIDIA H200, 2026-12-01, 5 ms, 10.0 % of the copy bandwidth"},
     /* device NVIDIA RTX A4000, K=10,N=1000: A=4,B=1,C=0 */
-    {0, "NVIDIA RTX A4000", 86, {10, 1000}, 5, 4, 1, 0, {128, 1, 1}, 0, 0.5, 1.0000, 1,
+    {0, "NVIDIA RTX A4000", 86, {10, 1000}, 5, 4, 1, 0, {128, 1, 1}, 0, 0.5, 1.0000, 1, 0, 3,
      "NVIDIA RTX A4000, 2024-03-01, 0.5 ms (kt_a4000.json)"},
     /* arch sm_80, K=10,N=1000: A=4,B=1,C=1 */
-    {1, "", 80, {10, 1000}, 6, 4, 1, 1, {128, 1, 1}, 0, 0.5, 1.0000, 1,
+    {1, "", 80, {10, 1000}, 6, 4, 1, 1, {128, 1, 1}, 0, 0.5, 1.0000, 1, 0, 4,
      "NVIDIA A100-SXM4-40GB, 2026-12-01, 0.5 ms, 100.0 % of the copy bandwidth"},
     /* arch sm_80, K=10,N=100000: A=1,B=2,C=0 */
-    {1, "", 80, {10, 100000}, 1, 1, 2, 0, {32, 2, 1}, 0, 5, 1.0000, 1,
+    {1, "", 80, {10, 100000}, 1, 1, 2, 0, {32, 2, 1}, 0, 5, 1.0000, 1, 0, 4,
      "NVIDIA A100-SXM4-40GB, 2026-12-01, 5 ms, 10.0 % of the copy bandwidth"},
     /* arch sm_86, K=10,N=1000: A=4,B=1,C=0 */
-    {1, "", 86, {10, 1000}, 5, 4, 1, 0, {128, 1, 1}, 0, 0.5, 1.0000, 1,
+    {1, "", 86, {10, 1000}, 5, 4, 1, 0, {128, 1, 1}, 0, 0.5, 1.0000, 1, 0, 5,
      "NVIDIA RTX A4000, 2024-03-01, 0.5 ms (kt_a4000.json)"},
     /* arch sm_90, K=10,N=1000: A=2,B=1,C=0 */
-    {1, "", 90, {10, 1000}, 3, 2, 1, 0, {64, 1, 1}, 0, -1, 0.9804, 1,
+    {1, "", 90, {10, 1000}, 3, 2, 1, 0, {64, 1, 1}, 0, -1, 0.9804, 1, 0, 6,
      "portable over NVIDIA H100 80GB HBM3, NVIDIA H200: worst 98.0 % of each GPU's own best (NVIDIA H100 80GB HBM3)"},
     /* arch sm_90, K=10,N=100000: A=1,B=2,C=1 */
-    {1, "", 90, {10, 100000}, 2, 1, 2, 1, {32, 2, 1}, 0, -1, 1.0000, 1,
+    {1, "", 90, {10, 100000}, 2, 1, 2, 1, {32, 2, 1}, 0, -1, 1.0000, 1, 0, 6,
      "portable over NVIDIA H200: worst 100.0 % of each GPU's own best (NVIDIA H200)"},
     /* default, K=10,N=1000: A=2,B=1,C=1 */
-    {2, "", 0, {10, 1000}, 4, 2, 1, 1, {64, 1, 1}, 0, -1, 0.7143, 1,
+    {2, "", 0, {10, 1000}, 4, 2, 1, 1, {64, 1, 1}, 0, -1, 0.7143, 1, 0, 7,
      "portable over NVIDIA A100-SXM4-40GB, NVIDIA H100 80GB HBM3, NVIDIA H200, NVIDIA RTX A4000: worst 71.4 % of each GPU's own best (NVIDIA A100-SXM4-40GB)"},
     /* default, K=10,N=100000: A=1,B=1,C=1 */
-    {2, "", 0, {10, 100000}, 0, 1, 1, 1, {32, 1, 1}, 0, -1, 0.8333, 1,
+    {2, "", 0, {10, 100000}, 0, 1, 1, 1, {32, 1, 1}, 0, -1, 0.8333, 1, 0, 7,
      "portable over NVIDIA A100-SXM4-40GB, NVIDIA H200: worst 83.3 % of each GPU's own best (NVIDIA A100-SXM4-40GB)"},
   };
   *ct_n = (int)(sizeof e / sizeof e[0]);
   return e;
+}
+
+/* The rule's fill term: the share of the GPU's block slots shipped configuration ct_c keeps busy
+ * over its waves at sizes ct_q, blocks / (waves x slots), its blocks the product over the sizes
+ * of ceil(size / tile) (tile 0: a size its grid does not depend on) times a constant, fitted to
+ * the space's grid function (0: the grid is not such a product), its slots the SMs of the GPU
+ * times the blocks per SM of its occupancy (0: unknown). 0 means no fill term. */
+static inline double cutune_shipfix_fill_(int ct_g, int ct_c, const long long *ct_q) {
+  static const long long ct_t[9][2] = {{0, 32}, {0, 32}, {0, 32}, {0, 64}, {0, 64}, {0, 128}, {0, 128}, {0, 128}, {0, 128}};
+  static const long long ct_m[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+  static const long long ct_s[8][9] = {{6912, 6912, 6912, 6912, 6912, 6912, 6912, 6912, 6912}, {8448, 8448, 8448, 8448, 8448, 8448, 8448, 8448, 8448}, {8448, 8448, 8448, 8448, 8448, 8448, 8448, 8448, 8448}, {0, 0, 0, 0, 0, 0, 0, 0, 0}, {6912, 6912, 6912, 6912, 6912, 6912, 6912, 6912, 6912}, {0, 0, 0, 0, 0, 0, 0, 0, 0}, {8448, 8448, 8448, 8448, 8448, 8448, 8448, 8448, 8448}, {0, 0, 0, 0, 0, 0, 0, 0, 0}};
+  long long ct_b = ct_m[ct_c], ct_w, ct_sl = ct_s[ct_g][ct_c];
+  int ct_k;
+  if (ct_b <= 0 || ct_sl <= 0) return 0;
+  for (ct_k = 0; ct_k < 2; ct_k++)
+    if (ct_t[ct_c][ct_k] > 0) ct_b *= ct_q[ct_k] > 0 ? (ct_q[ct_k] + ct_t[ct_c][ct_k] - 1) / ct_t[ct_c][ct_k] : 0;
+  if (ct_b <= 0) return 0;
+  ct_w = (ct_b + ct_sl - 1) / ct_sl;
+  return (double)ct_b / ((double)ct_w * (double)ct_sl);
 }
 
 /* Per entry, each shipped configuration's time there over the best at that level (1 = the best;
@@ -214,7 +235,7 @@ static inline int cutune_shipfix_in_(const cutune_shipfix_entry *x, int ct_level
  * may be NULL) gets the shapes consulted, nearest first, *ct_nnear their count. */
 static inline int cutune_shipfix_pick_(const char *device_name, int cc_major, int cc_minor, const long long *ct_want,
                                  int *ct_near, int *ct_nnear) {
-  int ct_n, ct_level, ct_lv = 2, ct_i, ct_k, ct_m = 0, ct_nn[8], ct_c, ct_best, ct_ret = -1, ct_voted = 0;
+  int ct_n, ct_level, ct_lv = 2, ct_i, ct_k, ct_m = 0, ct_nn[8], ct_c, ct_best, ct_ret = -1, ct_voted = 0, ct_f, ct_g;
   double ct_nd[8], ct_bs = 0, ct_bd = 0;
   const cutune_shipfix_entry *e = cutune_shipfix_entries_(&ct_n);
   const int ct_arch = 10 * cc_major + cc_minor;
@@ -235,17 +256,23 @@ static inline int cutune_shipfix_pick_(const char *device_name, int cc_major, in
       ct_nn[ct_pos] = ct_i, ct_nd[ct_pos] = ct_dist, ct_m++;
     }
   if (ct_m == 0) return 0;
-  if (ct_nd[0] == 1) ct_m = 1; /* a tuned shape itself: its own entry */
+  ct_f = e[ct_nn[0]].fill, ct_g = e[ct_nn[0]].grp;
+  if (ct_nd[0] == 1) ct_m = 1, ct_f = 0; /* a tuned shape itself: its own entry */
   ct_best = e[ct_nn[0]].config;
-  for (ct_c = 0; ct_c < CUTUNE_SHIPFIX_NCONFIGS && ct_m > 1; ct_c++) {
-    double ct_s = 0;
+  for (ct_c = 0; ct_c < CUTUNE_SHIPFIX_NCONFIGS && (ct_m > 1 || ct_f); ct_c++) {
+    double ct_s = 0, ct_fq;
     int ct_in = 0;
     for (ct_i = 0; ct_i < ct_n && !ct_in; ct_i++)
       ct_in = e[ct_i].config == ct_c && cutune_shipfix_in_(&e[ct_i], ct_lv, device_name, ct_arch);
     if (!ct_in) continue;
+    ct_fq = ct_f ? cutune_shipfix_fill_(ct_g, ct_c, ct_want) : 0;
     for (ct_k = 0; ct_k < ct_m; ct_k++) {
-      double ct_r = cutune_shipfix_ratio_(ct_nn[ct_k], ct_c);
-      ct_s += ct_r > 0 ? ct_r : 2.0;
+      double ct_r = cutune_shipfix_ratio_(ct_nn[ct_k], ct_c), ct_t = ct_r > 0 ? ct_r : 2.0, ct_fp;
+      if (ct_fq > 0 && ct_r > 0) { /* the fill term */
+        ct_fp = cutune_shipfix_fill_(ct_g, ct_c, e[ct_nn[ct_k]].problem);
+        if (ct_fp > 0) ct_t = ct_r * ct_fp / ct_fq;
+      }
+      ct_s += ct_t;
     }
     if (!ct_voted || ct_s < ct_bs) ct_bs = ct_s, ct_best = ct_c, ct_voted = 1;
   }
@@ -291,8 +318,10 @@ static inline int cutune_shipfix_why(const char *device_name, int cc_major, int 
   else if (ct_x->level == 1) snprintf(ct_lv, sizeof ct_lv, "sm_%d", ct_x->arch);
   else snprintf(ct_lv, sizeof ct_lv, "the portable default");
   if (!ct_buf || ct_len <= 0) return ct_x->config;
-  ct_o = snprintf(ct_buf, (size_t)ct_len, "configuration %d (%s's): the kernel of the tuned shape K=%lld,N=%lld, which runs at %.1f %% of the best there (%s); chosen by the sum of ratios over the %d nearest tuned shape%s:", ct_x->config,
-                  ct_lv, ct_x->problem[0], ct_x->problem[1], 100 * ct_x->share, ct_x->source, ct_nnear, ct_nnear == 1 ? "" : "s");
+  ct_o = snprintf(ct_buf, (size_t)ct_len, "configuration %d (%s's): the kernel of the tuned shape K=%lld,N=%lld, which runs at %.1f %% of the best there (%s); chosen by the sum of ratios%s over the %d nearest tuned shape%s:", ct_x->config,
+                  ct_lv, ct_x->problem[0], ct_x->problem[1], 100 * ct_x->share, ct_x->source,
+                  ct_x->fill ? " (each scaled by the GPU's fill there over its fill at these sizes)" : "", ct_nnear,
+                  ct_nnear == 1 ? "" : "s");
   for (ct_k = 0; ct_k < ct_nnear && ct_o > 0 && ct_o < ct_len; ct_k++)
     ct_o += snprintf(ct_buf + ct_o, (size_t)(ct_len - ct_o), " K=%lld,N=%lld", e[ct_near[ct_k]].problem[0], e[ct_near[ct_k]].problem[1]);
   return ct_x->config;

@@ -53,6 +53,10 @@ static const char header_usage[] =
     "  --max-kernels N      kernels per level at most (default 16)\n"
     "  --knn auto|K         the rule's k for sizes never tuned (default auto: leave-one-out picks\n"
     "                       1 to 4)\n"
+    "  --fill auto|on|off   the rule's fill term: each neighbour's ratio scaled by how full the\n"
+    "                       kernel keeps the GPU there over how full at the size asked (waves of\n"
+    "                       blocks on SMs x blocks per SM; docs/HEADER.md); default auto:\n"
+    "                       leave-one-out decides, with k\n"
     "  --why SIZES          also say which kernel each level's rule gives these sizes, e.g.\n"
     "                       --why K=1000,M=3000,N=200 (the problem key: names sorted; repeatable)\n"
     "  --kt-problem NAMES   the space's names for a Kernel Tuner problem_size, in its order, e.g.\n"
@@ -68,7 +72,7 @@ static const char header_usage[] =
     "exit status: 0 written, 1 bad input, 2 bad command line.\n";
 
 int header_main(int argc, char **argv) {
-  enum { O_RULE = 256, O_KT, O_CC, O_UNCHECKED, O_COVER, O_MAXK, O_KNN, O_WHY };
+  enum { O_RULE = 256, O_KT, O_CC, O_UNCHECKED, O_COVER, O_MAXK, O_KNN, O_WHY, O_FILL };
   static const struct option longs[] = {{"output", required_argument, 0, 'o'},
                                         {"rule", required_argument, 0, O_RULE},
                                         {"kt-problem", required_argument, 0, O_KT},
@@ -77,11 +81,12 @@ int header_main(int argc, char **argv) {
                                         {"cover", required_argument, 0, O_COVER},
                                         {"max-kernels", required_argument, 0, O_MAXK},
                                         {"knn", required_argument, 0, O_KNN},
+                                        {"fill", required_argument, 0, O_FILL},
                                         {"why", required_argument, 0, O_WHY},
                                         {"help", no_argument, 0, 'h'},
                                         {0, 0, 0, 0}};
   const char *outpath = NULL, *kt = NULL, *ccname[32];
-  int mean = 0, c, ccval[32], ncc = 0, allow_unchecked = 0, maxk = 16, knn = 0;
+  int mean = 0, c, ccval[32], ncc = 0, allow_unchecked = 0, maxk = 16, knn = 0, fill = -1;
   double cover = 0.03;
   const char *why[32];
   int nwhy = 0;
@@ -140,6 +145,16 @@ int header_main(int argc, char **argv) {
       else knn = auto_k ? 0 : (int)v;
       break;
     }
+    case O_FILL:
+      if (!strcmp(optarg, "auto")) fill = -1;
+      else if (!strcmp(optarg, "on")) fill = 1;
+      else if (!strcmp(optarg, "off")) fill = 0;
+      else {
+        fprintf(stderr, "cutune header: --fill needs auto, on or off, got '%s'\n", optarg);
+        dbuf_free(&cmd);
+        return 2;
+      }
+      break;
     case O_CC: {
       char *eq = strrchr(optarg, '=');
       int a, b;
@@ -222,6 +237,9 @@ int header_main(int argc, char **argv) {
                     .cover = cover,
                     .max_kernels = maxk,
                     .knn = knn,
+                    .grid = ship_grid_of,
+                    .grid_ctx = s,
+                    .fill = fill,
                     .report = &report,
                     .why = why,
                     .nwhy = nwhy};

@@ -64,10 +64,12 @@ void hdr_free(hdr *h) {
   for (int g = 0; g < h->ngrp; g++) {
     hdr_group *G = &h->grp[g];
     free(G->mask), free(G->ps), free(G->cand), free(G->set), free(G->assign), free(G->R), free(G->dims);
+    free(G->slots);
   }
   free(h->grp);
   free(h->devs), free(h->cc), free(h->src_of), free(h->cfgs), free(h->probs), free(h->vars), free(h->dims);
   free(h->t), free(h->r), free(h->best), free(h->bestc), free(h->e), free(h->ship), free(h->block);
+  free(h->gstate), free(h->gtile), free(h->gmult);
 }
 
 int header_write(const ship_data *d, const header_opts *o, dbuf *out, dbuf *warn, cterr *err) {
@@ -75,6 +77,7 @@ int header_write(const ship_data *d, const header_opts *o, dbuf *out, dbuf *warn
   memset(&h, 0, sizeof h);
   h.space = ship_space(d);
   h.mean = o->mean;
+  h.grid = o->grid, h.grid_ctx = o->grid_ctx;
   int rc = -1;
   size_t n = ship_count(d), nok = 0;
   for (int q = 0; q < ship_nparams(d); q++)

@@ -7,7 +7,9 @@
  * select.c): the fewest kernels, at most max_kernels, that bring every shape within `cover` of
  * the best there, each shape getting the fastest of them; a size never tuned gets the kernel of
  * the set with the least sum of ratios over its k nearest tuned shapes, k chosen by
- * leave-one-out. Over several devices a kernel's ratio on a shape is 1 / its worst (or, with
+ * leave-one-out, with each ratio scaled by how full the kernel keeps the GPU there over how full
+ * at the size asked where leave-one-out says that helps (the fill term: a model of each kernel's
+ * grid fitted to the space's grid function, header_select.c). Over several devices a kernel's ratio on a shape is 1 / its worst (or, with
  * mean, mean) share best_g / time_g of the devices that measured it, among the kernels measured
  * on as many of them as any (the portable choice).
  *
@@ -33,12 +35,20 @@
  * configuration (the space's block/shared functions); the grid is the launcher's (it depends on
  * the size asked at run time). */
 typedef int (*header_block_fn)(void *ctx, const record *r, unsigned block[3], unsigned *shared, cterr *err);
+/* The blocks of a record's configuration at sizes dims (nv of them, named vars): the product of
+ * the space's grid there. What the rule's model of the grid is fitted to (docs/HEADER.md, "The
+ * rule"). */
+typedef int (*header_grid_fn)(void *ctx, const record *r, int nv, const char *const *vars, const long long *dims,
+                              long long *blocks, cterr *err);
 
 typedef struct header_opts {
   int mean;               /* portable choice by mean share instead of worst share */
   const char *regenerate; /* the command line that regenerates it, for the comment */
   header_block_fn block;
   void *block_ctx;
+  header_grid_fn grid; /* NULL: the rule has no model of the grid (no fill term) */
+  void *grid_ctx;
+  int fill;               /* the rule's fill term: -1 chosen by leave-one-out, 0 off, 1 on */
   const int *runtime;     /* per parameter (ship order): 1 for a runtime parameter, which the
                                cutune-config lines leave out (no -D: the launcher passes it as the
                                kernel argument the space gives it); NULL: none */

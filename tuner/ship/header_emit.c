@@ -248,6 +248,8 @@ int hdr_emit(hdr *h, const ship_data *d, const header_opts *o, dbuf *out, cterr 
       "  double time_ms;         /* this configuration's median at that problem (-1: a choice over several GPUs) */\n"
       "  double share;           /* the best there / this configuration's time (worst or mean over the GPUs) */\n"
       "  int knn;                /* the rule's k at this entry's level */\n"
+      "  int fill;               /* the rule weighs by the GPU's fill at this entry's level */\n"
+      "  int grp;                /* this entry's level group (the fill term's block slots) */\n"
       "  const char *source;     /* where it came from */\n} cutune_%s_entry;\n\n",
       sid);
   dbuf_printf(
@@ -274,8 +276,8 @@ int hdr_emit(hdr *h, const ship_data *d, const header_opts *o, dbuf *out, cterr 
     dbuf_printf(b, "}, %d,", sh);
     for (int q = 0; q < np; q++) dbuf_printf(b, " %lld,", val[(size_t)sh * np + q]);
     unsigned *g = h->block + 4 * sh;
-    dbuf_printf(b, " {%u, %u, %u}, %u, %.6g, %.4f, %d,\n     ", g[0], g[1], g[2], g[3], e->time, e->share,
-                h->grp[e->group].knn);
+    dbuf_printf(b, " {%u, %u, %u}, %u, %.6g, %.4f, %d, %d, %d,\n     ", g[0], g[1], g[2], g[3], e->time, e->share,
+                h->grp[e->group].knn, h->grp[e->group].fill, e->group);
     hdr_c_string(b, e->source);
     dbuf_puts(b, "},\n");
   }

@@ -31,6 +31,11 @@ typedef struct hdr_group {
   int *ps, *cand, nc, *set, *assign;
   double *R;
   long long *dims;
+  /* the rule's fill term (select.h): whether it is used, and per candidate the GPU's block
+   * slots for it (SMs x blocks per SM; 0 unknown) */
+  int fill;
+  long long *slots;
+  struct hdr *h;
 } hdr_group;
 
 typedef struct hdr {
@@ -55,6 +60,13 @@ typedef struct hdr {
   hdr_group *grp;
   int ngrp;
   int *ship, nship; /* shipped configuration id -> cfgs index */
+  /* the model of each configuration's grid (header_select.c), fitted when the rule first asks:
+   * blocks = gmult x the product over the sizes of ceil(size / tile), tile 0 for a size the grid
+   * does not depend on; gstate 0 not fitted yet, 1 fitted, -1 no model */
+  header_grid_fn grid;
+  void *grid_ctx;
+  signed char *gstate;
+  long long *gtile, *gmult;
   unsigned *block;  /* per shipped id: block x, y, z, shared bytes */
 } hdr;
 
@@ -93,6 +105,11 @@ int hdr_select(hdr *h, const header_opts *o, cterr *err);
 /* The ratio of configuration c on problem p at group g, as the rule reads it: >= 1, rounded to
  * 1e-4 (select_round); INFINITY where it was not measured (on every GPU that measured p). */
 double hdr_ratio(const hdr *h, int g, int p, int c);
+/* The grid model of configuration c (an index into h->cfgs), fitted if it was not yet: 1 and its
+ * tiles (h->nv) and multiplier, or 0 where the space's grid is not such a product. */
+int hdr_grid_model(hdr *h, int c, const long long **tile, long long *mult);
+/* The block slots (SMs x blocks per SM) of configuration c at group g; 0 unknown. */
+long long hdr_slots(const hdr *h, int g, int c);
 void hdr_emit_selection_comment(dbuf *b, const hdr *h, const header_opts *o);
 /* The rule at group g for sizes q (h->nv of them, in h->vars order): the configuration (an index
  * into h->cfgs; -1 if the group has no shape) and the problem it was matched to (*near). */
@@ -100,6 +117,6 @@ int hdr_rule(const hdr *h, int g, const long long *q, int *near);
 /* What each level's rule gives sizes q, one line per level, into b. */
 void hdr_why(dbuf *b, const hdr *h, const long long *q);
 void hdr_report_selection(dbuf *b, const hdr *h, double tol); /* the same table, for the terminal */
-void hdr_emit_selector(dbuf *b, const hdr *h, const char *sid, const char *SID);
+void hdr_emit_selector(dbuf *b, hdr *h, const char *sid, const char *SID);
 
 #endif

@@ -59,6 +59,135 @@ double hdr_ratio(const hdr *h, int g, int p, int c) {
   return ratio_at(h, h->grp[g].mask, p, c, most_covered(h, h->grp[g].mask, p));
 }
 
+/* ---- the rule's fill term: a model of each kernel's grid (select.h, docs/HEADER.md) ---- */
+
+#define GRID_SIZE_MAX (1LL << 24) /* a tile past this: the grid does not depend on that size */
+
+/* A record of configuration c, on a device of mask (NULL: any), and its problem (*p). */
+static const record *record_of(const hdr *h, const unsigned char *mask, size_t c, int *p) {
+  for (int d = 0; d < h->nd; d++)
+    for (int q = 0; q < h->np && (!mask || mask[d]); q++)
+      if (REC(h, d, q, c)) return *p = q, REC(h, d, q, c);
+  return NULL;
+}
+
+static long long grid_at(hdr *h, const record *r, const long long *q) {
+  long long b = -1;
+  cterr e;
+  if (h->grid(h->grid_ctx, r, h->nv, (const char *const *)h->vars, q, &b, &e) < 0) return -1;
+  return b;
+}
+
+static long long model_blocks(int nv, const long long *tile, long long mult, const long long *q) {
+  long long b = mult;
+  for (int k = 0; k < nv; k++)
+    if (tile[k] > 0) b *= q[k] > 0 ? (q[k] + tile[k] - 1) / tile[k] : 0;
+  return b;
+}
+
+/* Fit blocks = mult x prod ceil(size / tile) to the space's grid: per size, the tile is where
+ * the blocks first grow (the other sizes at a tuned shape's), searched by doubling and then
+ * bisection; the model must then give the grid's blocks at every tuned shape and at 16 sizes
+ * spread over 1 .. 2^16 in each dimension, or there is none. */
+static int fit_grid(hdr *h, size_t c) {
+  int p, nv = h->nv;
+  const record *r = record_of(h, NULL, c, &p);
+  if (!r || !h->grid || nv > 16) return -1;
+  long long *tile = h->gtile + c * (size_t)nv, base[16], q[16];
+  memcpy(base, h->dims + (size_t)p * nv, (size_t)nv * sizeof *base);
+  for (int k = 0; k < nv; k++) {
+    memcpy(q, base, sizeof q);
+    q[k] = 1;
+    long long g1 = grid_at(h, r, q), lo = 1, hi = 2, g = 0;
+    if (g1 <= 0) return -1;
+    for (; hi <= GRID_SIZE_MAX; lo = hi, hi *= 2) {
+      q[k] = hi;
+      if ((g = grid_at(h, r, q)) <= 0) return -1;
+      if (g > g1) break;
+    }
+    if (hi > GRID_SIZE_MAX) {
+      tile[k] = 0;
+      continue;
+    }
+    while (hi - lo > 1) {
+      q[k] = lo + (hi - lo) / 2;
+      if ((g = grid_at(h, r, q)) <= 0) return -1;
+      if (g > g1) hi = q[k];
+      else lo = q[k];
+    }
+    tile[k] = lo;
+  }
+  long long one[16], gb = grid_at(h, r, base), per = model_blocks(nv, tile, 1, base);
+  if (gb <= 0 || per <= 0 || gb % per) return -1;
+  h->gmult[c] = gb / per;
+  unsigned long long x = 0x9E3779B97F4A7C15ULL ^ c;
+  for (int t = 0; t < h->np + 16; t++) {
+    if (t < h->np) memcpy(one, h->dims + (size_t)t * nv, (size_t)nv * sizeof *one);
+    else
+      for (int k = 0; k < nv; k++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        one[k] = 1 + (long long)((x >> 33) % (1ULL << (1 + (x >> 20) % 16)));
+      }
+    if (grid_at(h, r, one) != model_blocks(nv, tile, h->gmult[c], one)) return -1;
+  }
+  return 1;
+}
+
+int hdr_grid_model(hdr *h, int c, const long long **tile, long long *mult) {
+  if (!h->gstate) {
+    h->gstate = xcalloc(h->nc + 1, 1);
+    h->gtile = xcalloc(h->nc * (size_t)h->nv + 1, sizeof *h->gtile);
+    h->gmult = xcalloc(h->nc + 1, sizeof *h->gmult);
+  }
+  if (!h->gstate[c]) h->gstate[c] = (signed char)fit_grid(h, (size_t)c);
+  *tile = h->gtile + (size_t)c * h->nv, *mult = h->gmult[c];
+  return h->gstate[c] > 0;
+}
+
+/* The most warps a multiprocessor holds, by compute capability. */
+static int warps_per_sm(int cc) { return cc == 75 ? 32 : cc == 86 || cc == 87 || cc == 89 || cc / 10 == 12 ? 48 : 64; }
+
+/* Block slots of configuration c on the devices of mask: SMs x blocks per SM (from the record's
+ * occupancy and block size), the least over the devices; 0 where one is unknown. */
+static long long slots_of(const hdr *h, const unsigned char *mask, size_t c) {
+  long long least = 0;
+  for (int d = 0; d < h->nd; d++) {
+    if (!mask[d]) continue;
+    const record *r = NULL;
+    for (int q = 0; q < h->np && !r; q++) r = REC(h, d, q, c);
+    if (!r) continue;
+    int sms = ship_sms_of(h->devs[d]), warps = (r->block_threads + 31) / 32;
+    if (!sms || warps <= 0 || !(r->occupancy > 0) || !h->cc[d]) return 0;
+    long long bps = (long long)floor(r->occupancy * warps_per_sm(h->cc[d]) / warps + 0.5);
+    if (bps <= 0) return 0;
+    if (!least || sms * bps < least) least = sms * bps;
+  }
+  return least;
+}
+
+/* fill(c, q) of select.h for group G's candidate j: blocks / (waves x slots), 0 without a model. */
+static double hdr_fill(const hdr_group *G, int cfg, long long slots, const long long *q) {
+  const long long *tile;
+  long long mult;
+  if (slots <= 0 || !hdr_grid_model(G->h, cfg, &tile, &mult)) return 0;
+  long long b = model_blocks(G->h->nv, tile, mult, q);
+  if (b <= 0) return 0;
+  long long w = (b + slots - 1) / slots;
+  return (double)b / ((double)w * (double)slots);
+}
+
+static double group_fill(void *ctx, int j, const long long *q) {
+  const hdr_group *G = ctx;
+  return hdr_fill(G, G->cand[j], G->slots[j], q);
+}
+
+long long hdr_slots(const hdr *h, int g, int c) {
+  const hdr_group *G = &h->grp[g];
+  for (int j = 0; j < G->nc; j++)
+    if (G->cand[j] == c) return G->slots[j];
+  return 0;
+}
+
 /* The entries of group g: its shapes, candidates and ratios to select.c, one entry per shape. */
 static int select_group(hdr *h, int g, const header_opts *o, cterr *err) {
   hdr_group *G = &h->grp[g];
@@ -81,6 +210,9 @@ static int select_group(hdr *h, int g, const header_opts *o, cterr *err) {
     int maxcov = most_covered(h, G->mask, ps[i]);
     for (int j = 0; j < nc; j++) R[(size_t)i * nc + j] = ratio_at(h, G->mask, ps[i], cand[j], maxcov);
   }
+  G->h = h, G->cand = cand, G->nc = nc;
+  G->slots = xcalloc((size_t)nc + 1, sizeof *G->slots);
+  for (int j = 0; j < nc; j++) G->slots[j] = slots_of(h, G->mask, (size_t)cand[j]);
   sel_input in = {.np = np,
                   .nc = nc,
                   .nv = h->nv,
@@ -88,12 +220,15 @@ static int select_group(hdr *h, int g, const header_opts *o, cterr *err) {
                   .dims = dims,
                   .tol = o->cover > 0 ? o->cover : 0.03,
                   .maxk = o->max_kernels > 0 ? o->max_kernels : 16,
-                  .knn = o->knn};
+                  .knn = o->knn,
+                  .fill = h->grid && o->fill != 0 ? group_fill : NULL,
+                  .fill_ctx = G,
+                  .use_fill = o->fill};
   sel_result r;
   int rc = select_kernels(&in, &r);
   if (rc == 0) {
     G->nshapes = np, G->nset = r.nset, G->covered = r.covered, G->coverable = r.coverable, G->worst = r.worst;
-    G->knn = r.knn, G->loo_full = r.loo_full, G->loo_n = r.loo_n, G->loo_judged = r.loo_judged;
+    G->knn = r.knn, G->fill = r.fill, G->loo_full = r.loo_full, G->loo_n = r.loo_n, G->loo_judged = r.loo_judged;
     G->loo_within = r.loo_within, G->loo_geo = r.loo_geo, G->loo_worst = r.loo_worst;
     int single = -1, count = 0;
     for (int d = 0; d < h->nd; d++)
@@ -128,8 +263,14 @@ int hdr_rule(const hdr *h, int g, const long long *q, int *near) {
   const hdr_group *G = &h->grp[g];
   *near = -1;
   if (!G->nshapes) return -1;
-  sel_input in = {.np = G->nshapes, .nc = G->nc, .nv = h->nv, .R = G->R, .dims = G->dims};
-  sel_result r = {.set = G->set, .nset = G->nset, .assign = G->assign, .knn = G->knn};
+  sel_input in = {.np = G->nshapes,
+                  .nc = G->nc,
+                  .nv = h->nv,
+                  .R = G->R,
+                  .dims = G->dims,
+                  .fill = h->grid ? group_fill : NULL,
+                  .fill_ctx = (void *)G};
+  sel_result r = {.set = G->set, .nset = G->nset, .assign = G->assign, .knn = G->knn, .fill = G->fill};
   int at = -1, c = select_rule(&in, &r, q, -1, &at);
   if (at >= 0) *near = G->ps[at];
   return c >= 0 ? G->cand[c] : -1;
@@ -142,8 +283,9 @@ void hdr_why(dbuf *b, const hdr *h, const long long *q) {
     if (c < 0) continue;
     char name[160];
     group_name(h, G, name, sizeof name);
-    dbuf_printf(b, "  %-28s %s, the kernel of the tuned shape %s (%.1f %% of the best there; k=%d)\n", name, h->cfgs[c],
-                near >= 0 ? h->probs[near] : "?", near >= 0 ? 100 / hdr_ratio(h, g, near, c) : 0.0, G->knn);
+    dbuf_printf(b, "  %-28s %s, the kernel of the tuned shape %s (%.1f %% of the best there; k=%d%s)\n", name,
+                h->cfgs[c], near >= 0 ? h->probs[near] : "?", near >= 0 ? 100 / hdr_ratio(h, g, near, c) : 0.0, G->knn,
+                G->fill ? ", the fill term" : "");
   }
 }
 
@@ -197,7 +339,9 @@ static void selection_table(dbuf *b, const hdr *h, const char *lead, double tol)
     else snprintf(loo, sizeof loo, "%16s (one shape: nothing to leave out)", "-");
     dbuf_printf(b, "%s  ", lead);
     hdr_comment_pad(b, name, 28); /* a device's name is data (header_text.c) */
-    dbuf_printf(b, " %6d %7d %7s %5.1f %%  k=%d | %s\n", G->nshapes, G->nset, cov, 100 / G->worst, G->knn, loo);
+    char rule[32];
+    snprintf(rule, sizeof rule, "k=%d%s", G->knn, G->fill ? "+fill" : "");
+    dbuf_printf(b, " %6d %7d %7s %5.1f %%  %s | %s\n", G->nshapes, G->nset, cov, 100 / G->worst, rule, loo);
   }
 }
 
@@ -229,7 +373,60 @@ static void dims_text(dbuf *b, const hdr *h) {
   for (int k = 0; k < h->nv; k++) dbuf_printf(b, "%s%s=%%lld", k ? "," : "", h->vars[k]);
 }
 
-void hdr_emit_selector(dbuf *b, const hdr *h, const char *sid, const char *SID) {
+/* The fill term as the selector computes it: the grid models of the shipped configurations and
+ * their block slots per level group (select.h; the same integer arithmetic as hdr_fill). */
+static void emit_fill(dbuf *b, hdr *h, const char *sid) {
+  int ns = h->nship > 0 ? h->nship : 1, nv = h->nv, ng = h->ngrp > 0 ? h->ngrp : 1;
+  dbuf_printf(b,
+              "/* The rule's fill term: the share of the GPU's block slots shipped configuration ct_c keeps busy\n"
+              " * over its waves at sizes ct_q, blocks / (waves x slots), its blocks the product over the sizes\n"
+              " * of ceil(size / tile) (tile 0: a size its grid does not depend on) times a constant, fitted to\n"
+              " * the space's grid function (0: the grid is not such a product), its slots the SMs of the GPU\n"
+              " * times the blocks per SM of its occupancy (0: unknown). 0 means no fill term. */\n"
+              "static inline double cutune_%s_fill_(int ct_g, int ct_c, const long long *ct_q) {\n"
+              "  static const long long ct_t[%d][%d] = {",
+              sid, ns, nv);
+  for (int k = 0; k < h->nship; k++) {
+    const long long *tile;
+    long long mult;
+    int ok = hdr_grid_model(h, h->ship[k], &tile, &mult);
+    dbuf_puts(b, k ? ", {" : "{");
+    for (int j = 0; j < nv; j++) dbuf_printf(b, "%s%lld", j ? ", " : "", ok ? tile[j] : 0LL);
+    dbuf_puts(b, "}");
+  }
+  if (!h->nship) dbuf_puts(b, "{0}");
+  dbuf_printf(b, "};\n  static const long long ct_m[%d] = {", ns);
+  for (int k = 0; k < h->nship; k++) {
+    const long long *tile;
+    long long mult;
+    int ok = hdr_grid_model(h, h->ship[k], &tile, &mult);
+    dbuf_printf(b, "%s%lld", k ? ", " : "", ok ? mult : 0LL);
+  }
+  if (!h->nship) dbuf_puts(b, "0");
+  dbuf_printf(b, "};\n  static const long long ct_s[%d][%d] = {", ng, ns);
+  for (int g = 0; g < h->ngrp; g++) {
+    dbuf_puts(b, g ? ", {" : "{");
+    for (int k = 0; k < h->nship; k++) dbuf_printf(b, "%s%lld", k ? ", " : "", hdr_slots(h, g, h->ship[k]));
+    if (!h->nship) dbuf_puts(b, "0");
+    dbuf_puts(b, "}");
+  }
+  if (!h->ngrp) dbuf_puts(b, "{0}");
+  dbuf_printf(b,
+              "};\n"
+              "  long long ct_b = ct_m[ct_c], ct_w, ct_sl = ct_s[ct_g][ct_c];\n"
+              "  int ct_k;\n"
+              "  if (ct_b <= 0 || ct_sl <= 0) return 0;\n"
+              "  for (ct_k = 0; ct_k < %d; ct_k++)\n"
+              "    if (ct_t[ct_c][ct_k] > 0) ct_b *= ct_q[ct_k] > 0 ? (ct_q[ct_k] + ct_t[ct_c][ct_k] - 1) / "
+              "ct_t[ct_c][ct_k] : 0;\n"
+              "  if (ct_b <= 0) return 0;\n"
+              "  ct_w = (ct_b + ct_sl - 1) / ct_sl;\n"
+              "  return (double)ct_b / ((double)ct_w * (double)ct_sl);\n}\n\n",
+              nv);
+}
+
+void hdr_emit_selector(dbuf *b, hdr *h, const char *sid, const char *SID) {
+  emit_fill(b, h, sid);
   /* the ratio table: per entry, each shipped kernel's ratio at the entry's shape and level */
   dbuf_printf(b,
               "/* Per entry, each shipped configuration's time there over the best at that level (1 = the best;\n"
@@ -270,7 +467,8 @@ void hdr_emit_selector(dbuf *b, const hdr *h, const char *sid, const char *SID) 
       "static inline int cutune_%s_pick_(const char *device_name, int cc_major, int cc_minor, const long long "
       "*ct_want,\n"
       "                                 int *ct_near, int *ct_nnear) {\n"
-      "  int ct_n, ct_level, ct_lv = 2, ct_i, ct_k, ct_m = 0, ct_nn[8], ct_c, ct_best, ct_ret = -1, ct_voted = 0;\n"
+      "  int ct_n, ct_level, ct_lv = 2, ct_i, ct_k, ct_m = 0, ct_nn[8], ct_c, ct_best, ct_ret = -1, ct_voted = 0, "
+      "ct_f, ct_g;\n"
       "  double ct_nd[8], ct_bs = 0, ct_bd = 0;\n"
       "  const cutune_%s_entry *e = cutune_%s_entries_(&ct_n);\n"
       "  const int ct_arch = 10 * cc_major + cc_minor;\n"
@@ -291,23 +489,29 @@ void hdr_emit_selector(dbuf *b, const hdr *h, const char *sid, const char *SID) 
       "      ct_nn[ct_pos] = ct_i, ct_nd[ct_pos] = ct_dist, ct_m++;\n"
       "    }\n"
       "  if (ct_m == 0) return 0;\n"
-      "  if (ct_nd[0] == 1) ct_m = 1; /* a tuned shape itself: its own entry */\n"
+      "  ct_f = e[ct_nn[0]].fill, ct_g = e[ct_nn[0]].grp;\n"
+      "  if (ct_nd[0] == 1) ct_m = 1, ct_f = 0; /* a tuned shape itself: its own entry */\n"
       "  ct_best = e[ct_nn[0]].config;\n"
-      "  for (ct_c = 0; ct_c < CUTUNE_%s_NCONFIGS && ct_m > 1; ct_c++) {\n"
-      "    double ct_s = 0;\n"
+      "  for (ct_c = 0; ct_c < CUTUNE_%s_NCONFIGS && (ct_m > 1 || ct_f); ct_c++) {\n"
+      "    double ct_s = 0, ct_fq;\n"
       "    int ct_in = 0;\n"
       "    for (ct_i = 0; ct_i < ct_n && !ct_in; ct_i++)\n"
       "      ct_in = e[ct_i].config == ct_c && cutune_%s_in_(&e[ct_i], ct_lv, device_name, ct_arch);\n"
       "    if (!ct_in) continue;\n"
+      "    ct_fq = ct_f ? cutune_%s_fill_(ct_g, ct_c, ct_want) : 0;\n"
       "    for (ct_k = 0; ct_k < ct_m; ct_k++) {\n"
-      "      double ct_r = cutune_%s_ratio_(ct_nn[ct_k], ct_c);\n"
-      "      ct_s += ct_r > 0 ? ct_r : %.1f;\n"
+      "      double ct_r = cutune_%s_ratio_(ct_nn[ct_k], ct_c), ct_t = ct_r > 0 ? ct_r : %.1f, ct_fp;\n"
+      "      if (ct_fq > 0 && ct_r > 0) { /* the fill term */\n"
+      "        ct_fp = cutune_%s_fill_(ct_g, ct_c, e[ct_nn[ct_k]].problem);\n"
+      "        if (ct_fp > 0) ct_t = ct_r * ct_fp / ct_fq;\n"
+      "      }\n"
+      "      ct_s += ct_t;\n"
       "    }\n"
       "    if (!ct_voted || ct_s < ct_bs) ct_bs = ct_s, ct_best = ct_c, ct_voted = 1;\n"
       "  }\n"
       "  for (ct_k = 0; ct_k < ct_m && ct_ret < 0; ct_k++)\n"
       "    if (e[ct_nn[ct_k]].config == ct_best) ct_ret = ct_nn[ct_k];\n",
-      sid, sid, sid, sid, h->nv, SID, sid, sid, SELECT_PENALTY);
+      sid, sid, sid, sid, h->nv, SID, sid, sid, sid, SELECT_PENALTY, sid);
   dbuf_printf(
       b,
       "  if (ct_ret < 0) {\n"
@@ -365,12 +569,15 @@ void hdr_emit_selector(dbuf *b, const hdr *h, const char *sid, const char *SID) 
               sid);
   dims_text(b, h);
   dbuf_printf(b,
-              ", which runs at %%.1f %%%% of the best there (%%s); chosen by the sum of ratios over the %%d nearest "
-              "tuned shape%%s:\", ct_x->config,\n"
+              ", which runs at %%.1f %%%% of the best there (%%s); chosen by the sum of ratios%%s over the %%d "
+              "nearest tuned shape%%s:\", ct_x->config,\n"
               "                  ct_lv");
   for (int k = 0; k < h->nv; k++) dbuf_printf(b, ", ct_x->problem[%d]", k);
   dbuf_printf(b,
-              ", 100 * ct_x->share, ct_x->source, ct_nnear, ct_nnear == 1 ? \"\" : \"s\");\n"
+              ", 100 * ct_x->share, ct_x->source,\n"
+              "                  ct_x->fill ? \" (each scaled by the GPU's fill there over its fill at these sizes)\" "
+              ": \"\", ct_nnear,\n"
+              "                  ct_nnear == 1 ? \"\" : \"s\");\n"
               "  for (ct_k = 0; ct_k < ct_nnear && ct_o > 0 && ct_o < ct_len; ct_k++)\n"
               "    ct_o += snprintf(ct_buf + ct_o, (size_t)(ct_len - ct_o), \" ");
   dims_text(b, h);

@@ -233,15 +233,19 @@ int select_rule(const sel_input *in, const sel_result *r, const long long *q, in
     if (near) *near = -1;
     return r->nset ? r->set[0] : -1;
   }
-  int best = r->assign[nn[0]];
-  if (nd[0] == 1) m = 1; /* a tuned shape itself: its own kernel */
-  if (m > 1) {
+  int best = r->assign[nn[0]], fill = r->fill && in->fill;
+  if (nd[0] == 1) m = 1, fill = 0; /* a tuned shape itself: its own kernel */
+  if (m > 1 || fill) {
     double bs = INFINITY;
     for (int j = 0; j < r->nset; j++) {
-      double sc = 0;
+      double sc = 0, fq = fill ? in->fill(in->fill_ctx, r->set[j], q) : 0;
       for (int i = 0; i < m; i++) {
-        double v = R_(in, nn[i], r->set[j]);
-        sc += isfinite(v) ? v : SELECT_PENALTY;
+        double v = R_(in, nn[i], r->set[j]), t = isfinite(v) ? v : SELECT_PENALTY;
+        if (fq > 0 && isfinite(v)) { /* the fill term: as the header's selector computes it */
+          double fp = in->fill(in->fill_ctx, r->set[j], in->dims + (size_t)nn[i] * in->nv);
+          if (fp > 0) t = v * fp / fq;
+        }
+        sc += t;
       }
       if (sc < bs) bs = sc, best = r->set[j];
     }
@@ -292,9 +296,12 @@ int select_kernels(const sel_input *in, sel_result *out) {
   /* leave-one-out: each shape left out, the set chosen again without it (or, past
    * SELECT_LOO_MAX shapes, the set kept), then the rule for every k */
   int kmax = in->knn > 0 ? in->knn : SELECT_K_MAX, kmin = in->knn > 0 ? in->knn : 1;
-  double sum[SELECT_K_MAX + 1] = {0}, worst[SELECT_K_MAX + 1], geo[SELECT_K_MAX + 1] = {0};
-  int judged[SELECT_K_MAX + 1] = {0}, within[SELECT_K_MAX + 1] = {0};
-  for (int k = 0; k <= SELECT_K_MAX; k++) worst[k] = 1;
+  int fmin_ = in->fill && in->use_fill > 0 ? 1 : 0, fmax_ = in->fill && in->use_fill != 0 ? 1 : 0;
+  /* per (fill off/on, k): [f * (SELECT_K_MAX + 1) + k] */
+  enum { NK = 2 * (SELECT_K_MAX + 1) };
+  double sum[NK] = {0}, worst[NK], geo[NK] = {0};
+  int judged[NK] = {0}, within[NK] = {0};
+  for (int k = 0; k < NK; k++) worst[k] = 1;
   out->loo_full = in->np <= SELECT_LOO_MAX;
   double *rmin = xmalloc((size_t)in->np * sizeof *rmin);
   for (int p = 0; p < in->np; p++) {
@@ -314,25 +321,28 @@ int select_kernels(const sel_input *in, sel_result *out) {
       lo = *out;
     }
     out->loo_n++;
-    for (int k = kmin; k <= kmax && k <= SELECT_K_MAX; k++) {
-      lo.knn = k;
-      int c = select_rule(in, &lo, in->dims + (size_t)p * in->nv, p, NULL);
-      double v = c >= 0 ? R_(in, p, c) : INFINITY;
-      if (isfinite(v)) {
-        double share = rmin[p] / v;
-        judged[k]++, geo[k] += log(share), within[k] += v <= rmin[p] * (1 + in->tol) + 1e-12;
-        if (share < worst[k]) worst[k] = share;
-        sum[k] += log(v / rmin[p]);
-      } else {
-        sum[k] += log(SELECT_PENALTY);
+    for (int f = fmin_; f <= fmax_; f++)
+      for (int k = kmin; k <= kmax && k <= SELECT_K_MAX; k++) {
+        int fk = f * (SELECT_K_MAX + 1) + k;
+        lo.knn = k, lo.fill = f;
+        int c = select_rule(in, &lo, in->dims + (size_t)p * in->nv, p, NULL);
+        double v = c >= 0 ? R_(in, p, c) : INFINITY;
+        if (isfinite(v)) {
+          double share = rmin[p] / v;
+          judged[fk]++, geo[fk] += log(share), within[fk] += v <= rmin[p] * (1 + in->tol) + 1e-12;
+          if (share < worst[fk]) worst[fk] = share;
+          sum[fk] += log(v / rmin[p]);
+        } else {
+          sum[fk] += log(SELECT_PENALTY);
+        }
       }
-    }
     if (out->loo_full) select_free(&lo);
   }
-  int bk = kmin;
-  for (int k = kmin; k <= kmax && k <= SELECT_K_MAX; k++)
-    if (sum[k] < sum[bk] - 1e-12) bk = k;
-  out->knn = bk;
+  int bk = fmin_ * (SELECT_K_MAX + 1) + kmin; /* ties: fill off, then the smaller k */
+  for (int f = fmin_; f <= fmax_; f++)
+    for (int k = kmin; k <= kmax && k <= SELECT_K_MAX; k++)
+      if (sum[f * (SELECT_K_MAX + 1) + k] < sum[bk] - 1e-12) bk = f * (SELECT_K_MAX + 1) + k;
+  out->knn = bk % (SELECT_K_MAX + 1), out->fill = bk / (SELECT_K_MAX + 1);
   out->loo_judged = judged[bk], out->loo_within = within[bk];
   out->loo_geo = judged[bk] ? exp(geo[bk] / judged[bk]) : NAN;
   out->loo_worst = judged[bk] ? worst[bk] : NAN;

@@ -25,7 +25,16 @@
  * least mean log ratio (a kernel not measured on the shape counts log SELECT_PENALTY) wins,
  * ties to the smaller k. Ratios are rounded to 1e-4 first (select_round), the precision the
  * header prints them with, so the generated C (which sums the printed numbers in the same
- * order) chooses exactly what this code chose. */
+ * order) chooses exactly what this code chose.
+ *
+ * The fill term (optional, where the caller has a model of each kernel's grid): fill(c, q) in
+ * (0, 1] is the share of the GPU's block slots kernel c keeps busy over its waves at sizes q,
+ * blocks / (waves x slots) with slots = SMs x blocks per SM and waves = ceil(blocks / slots);
+ * 0 where the kernel has no model. With it, kernel c's ratio at a neighbour p counts
+ * R[p][c] x fill(c, p) / fill(c, q) (a kernel that filled the GPU at p and fills a third of it at
+ * q is expected three times slower there; a factor 1 where either fill is 0), and the vote is
+ * taken even over one neighbour. Leave-one-out chooses it with k: the pair (fill off or on, k)
+ * with the least mean log ratio, ties to off and the smaller k. */
 #ifndef CUTUNE_SELECT_H
 #define CUTUNE_SELECT_H
 
@@ -41,6 +50,10 @@ typedef struct sel_input {
   double tol;            /* cover tolerance: 0.03 */
   int maxk;              /* kernels at most: 16 */
   int knn;               /* the rule's k; 0: chosen by leave-one-out */
+  /* the fill term: NULL none; use_fill -1 chosen by leave-one-out, 0 off, 1 on */
+  double (*fill)(void *ctx, int c, const long long *q);
+  void *fill_ctx;
+  int use_fill;
 } sel_input;
 
 typedef struct sel_result {
@@ -49,6 +62,7 @@ typedef struct sel_result {
   int covered, coverable; /* shapes within tol of their best; shapes with any measured kernel */
   double worst;           /* the largest ratio of an assigned kernel to the shape's best (Rmin) */
   int knn;                /* the rule's k */
+  int fill;               /* the rule uses the fill term */
   int loo_full;           /* leave-one-out chose the set again without each shape */
   int loo_n, loo_judged;  /* shapes left out; of those, where the rule's kernel was measured */
   double loo_geo;         /* geometric mean of Rmin / R of the rule's kernel over the judged */

@@ -412,3 +412,26 @@ int ship_cc_of(const ship_opts *o, const char *device_name, const char *cc_text)
     if (strstr(device_name, cc_table[i].pat)) return cc_table[i].cc;
   return 0;
 }
+
+/* ---- multiprocessors from a device name ---- */
+
+/* First match wins: the more specific names come first ("H100 PCIe" before "H100", "A100"
+ * before "A10", "RTX A4000" before "A40"). */
+static const struct {
+  const char *pat;
+  int sms;
+} sm_table[] = {
+    {"H100 PCIe", 114}, {"GH200", 132},    {"H200", 132},     {"H100", 132},    {"H800", 132},
+    {"H20", 78},        {"B200", 148},     {"A100", 108},     {"A800", 108},    {"A30", 56},
+    {"RTX A6000", 84},  {"RTX A5000", 64}, {"RTX A4000", 48}, {"A40", 84},      {"A10G", 80},
+    {"A10", 72},        {"L40S", 142},     {"L40", 142},      {"L4", 58},       {"RTX 6000 Ada", 142},
+    {"RTX 4090", 128},  {"RTX 4080", 76},  {"RTX 3090", 82},  {"RTX 3080", 68}, {"T4", 40},
+    {"V100", 80},       {"TITAN V", 80},
+};
+
+int ship_sms_of(const char *device_name) {
+  if (!device_name) return 0;
+  for (size_t i = 0; i < sizeof sm_table / sizeof sm_table[0]; i++)
+    if (strstr(device_name, sm_table[i].pat)) return sm_table[i].sms;
+  return 0;
+}

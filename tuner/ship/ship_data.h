@@ -61,5 +61,8 @@ const char *ship_param(const ship_data *d, int p);
  * device names (A100 80, A4000/A6000/RTX 30xx 86, L4/L40/RTX 40xx 89, H100/H200 90, ...);
  * 0 if unknown. */
 int ship_cc_of(const ship_opts *o, const char *device_name, const char *cc_text);
+/* The multiprocessors of a GPU by its name (a built-in table of NVIDIA names), 0 if unknown: the
+ * block slots of the header rule's fill term (docs/HEADER.md). */
+int ship_sms_of(const char *device_name);
 
 #endif

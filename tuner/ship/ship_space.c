@@ -45,3 +45,17 @@ int ship_block_of(void *ctx, const record *r, unsigned block[3], unsigned *share
   *shared = g.dyn_smem;
   return 0;
 }
+
+int ship_grid_of(void *ctx, const record *r, int nv, const char *const *vars, const long long *dims, long long *blocks,
+                 cterr *err) {
+  space *s = ctx;
+  long cfg = ship_config_index(s, r, err);
+  if (cfg < 0) return -1;
+  int64_t v[16];
+  if (nv > 16) return cterr_set(err, "%d problem variables: the grid model takes 16 at most", nv);
+  for (int j = 0; j < nv; j++) v[j] = dims[j];
+  launch_geom g;
+  if (space_geometry_at(s, (size_t)cfg, nv, vars, v, &g, err) < 0) return -1;
+  *blocks = (long long)g.grid[0] * g.grid[1] * g.grid[2];
+  return 0;
+}

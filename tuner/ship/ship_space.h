@@ -21,5 +21,8 @@ void ship_opts_for_space(ship_opts *so, const space *s, const char *template_has
 /* header_block_fn (header.h) over ctx = the space: block dimensions and dynamic shared bytes of
  * the record's configuration at its problem. */
 int ship_block_of(void *ctx, const record *r, unsigned block[3], unsigned *shared, cterr *err);
+/* header_grid_fn over ctx = the space: the blocks of the record's configuration at sizes dims. */
+int ship_grid_of(void *ctx, const record *r, int nv, const char *const *vars, const long long *dims, long long *blocks,
+                 cterr *err);
 
 #endif

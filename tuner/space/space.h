@@ -64,6 +64,10 @@ int space_select_check(const space *s, const char *sel, int *count, cterr *err);
 
 /* Geometry of configuration cfg on problem prob, from the space's block/grid/shared functions. */
 int space_geometry(space *s, size_t cfg, int prob, launch_geom *out, cterr *err);
+/* The same at sizes no problem of the space has: nv variables (names, values), as the space's
+ * problems name them (`cutune header`'s model of the grid at sizes never tuned). */
+int space_geometry_at(space *s, size_t cfg, int nv, const char *const *names, const int64_t *vals, launch_geom *out,
+                      cterr *err);
 /* Kernel arguments for problem prob (sizes evaluated). *nargs <= MAX_ARGS. */
 int space_args(space *s, int prob, argspec *out, int *nargs, cterr *err);
 

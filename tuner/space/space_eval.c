@@ -276,6 +276,26 @@ int space_geometry(space *s, size_t cfg, int prob, launch_geom *out, cterr *err)
   return space_eval_config_geom(s, &s->geom, cfg, prob, NULL, out, err);
 }
 
+int space_geometry_at(space *s, size_t cfg, int nv, const char *const *names, const int64_t *vals, launch_geom *out,
+                      cterr *err) {
+  if (cfg >= configset_count(s->cs)) return cterr_set(err, "%s: no configuration %zu", s->path, cfg);
+  space_limits_enter(s);
+  char *key = configset_row_key(s->cs, configset_row(s->cs, cfg));
+  dbuf at = {0};
+  for (int j = 0; j < nv; j++) dbuf_printf(&at, "%s%s=%lld", j ? "," : "", names[j], (long long)vals[j]);
+  char *ctx = xasprintf(" for %s at %s", key, at.data ? at.data : "");
+  free(key), dbuf_free(&at);
+  space_push_config(s, cfg);
+  lua_createtable(s->L, 0, nv);
+  for (int j = 0; j < nv; j++) {
+    lua_pushinteger(s->L, vals[j]);
+    lua_setfield(s->L, -2, names[j]);
+  }
+  int rc = eval_geom(s, &s->geom, 2, ctx, out, err);
+  free(ctx);
+  return rc;
+}
+
 /* ---- runtime parameters: values of scalar arguments per configuration ---- */
 
 /* __index of the tables a per-configuration value reads runtime parameters from. Upvalues:
