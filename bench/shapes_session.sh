@@ -10,10 +10,11 @@
 #   STEPS="transpose vecadd headers bench" bench/shapes_session.sh   the rest, about 3 minutes
 #
 # Steps (STEPS, default "matmul transpose vecadd headers bench"), with the expected GPU time:
-#   matmul     lua/matmul_shapes.lua, 16 shapes: the anchor 4096^3 cold (--time MM_FIRST, 60 s),
-#              then the 15 others (--time MM_TIME, 12 s each at most; a seeded search ends once
-#              120 evaluations in a row gain < 0.5 %), then the cross-measurement (the best 3
-#              kernels of every shape on every shape): ~270 s
+#   matmul     lua/matmul_shapes.lua, 45 shapes: the anchor 4096^3 cold (--time MM_FIRST, 60 s),
+#              then the 44 others (--time MM_TIME, 12 s each at most; a seeded search ends once
+#              120 evaluations in a row gain < 0.5 %; about 6 s each on the H200), then the
+#              cross-measurement (the best 3 kernels of every shape, at most 48, on every
+#              shape): ~420 s. Shapes the store already holds cost only their store answers.
 #   transpose  lua/transpose_shapes.lua, 12 sizes: 8192^2 cold (--budget TR_FIRST, 600), the
 #              others seeded (--budget TR_BUDGET, 200), the cross-measurement: ~50 s
 #   vecadd     lua/vecadd_shapes.lua, 7 sizes: 2^28 cold (--budget VA_FIRST, 200), the others
@@ -89,7 +90,7 @@ shape_set() { # space first-args rest-args
 }
 
 if want matmul; then
-  say "matmul: lua/matmul_shapes.lua (16 shapes), transfer, cross-measurement"
+  say "matmul: lua/matmul_shapes.lua (45 shapes), transfer, cross-measurement"
   shape_set matmul "--time $MM_FIRST" "--time $MM_TIME"
 fi
 if want transpose; then

@@ -32,6 +32,41 @@ local problems = {
   {M = 256, N = 4096, K = 1024},
   {M = 256, N = 256, K = 16384},     -- large K over small M x N
   {M = 512, N = 512, K = 8192},
+  -- added on 2026-12-03: real workloads and the gaps between the shapes above, so that the rule
+  -- for untuned sizes has a tuned shape nearby wherever SGEMMs live. Transformer projections
+  -- (BERT-base at 2048 tokens: QKV, fused QKV, MLP up and down; a 7B model's at 512 tokens and
+  -- in decode, 16-64 rows)
+  {M = 2048, N = 768, K = 768},
+  {M = 2048, N = 2304, K = 768},
+  {M = 2048, N = 3072, K = 768},
+  {M = 2048, N = 768, K = 3072},
+  {M = 512, N = 4096, K = 4096},
+  {M = 512, N = 11008, K = 4096},
+  {M = 512, N = 4096, K = 11008},
+  {M = 32, N = 4096, K = 4096},
+  {M = 64, N = 11008, K = 4096},
+  {M = 16, N = 4096, K = 11008},
+  -- small squares (a batch's worth of work per launch), and the squares between
+  {M = 128, N = 128, K = 128},
+  {M = 256, N = 256, K = 256},
+  {M = 384, N = 384, K = 384},
+  {M = 768, N = 768, K = 768},
+  {M = 1536, N = 1536, K = 1536},
+  {M = 4097, N = 4097, K = 4097},    -- no tile divides it
+  {M = 1333, N = 777, K = 2049},     -- ragged everywhere
+  -- tall and skinny, short and wide, small K, large K
+  {M = 32768, N = 256, K = 256},
+  {M = 256, N = 32768, K = 256},
+  {M = 4096, N = 64, K = 4096},
+  {M = 64, N = 1024, K = 8192},
+  {M = 1024, N = 1024, K = 16384},
+  {M = 128, N = 128, K = 8192},
+  {M = 4096, N = 4096, K = 64},
+  {M = 16384, N = 16384, K = 128},
+  {M = 8192, N = 2048, K = 512},
+  {M = 2048, N = 8192, K = 8192},
+  {M = 6144, N = 6144, K = 2048},
+  {M = 100, N = 100, K = 100},
 }
 -- The tolerance rule of matmul_space.lua (4 u Kmax) over these shapes' largest K.
 local kmax = 0

@@ -128,6 +128,8 @@ typedef struct cutune_hgemm_entry {
   double time_ms;         /* this configuration's median at that problem (-1: a choice over several GPUs) */
   double share;           /* the best there / this configuration's time (worst or mean over the GPUs) */
   int knn;                /* the rule's k at this entry's level */
+  int fill;               /* the rule weighs by the GPU's fill at this entry's level */
+  int grp;                /* this entry's level group (the fill term's block slots) */
   const char *source;     /* where it came from */
 } cutune_hgemm_entry;
 
@@ -136,17 +138,36 @@ typedef struct cutune_hgemm_entry {
 static inline const cutune_hgemm_entry *cutune_hgemm_entries_(int *ct_n) {
   static const cutune_hgemm_entry e[] = {
     /* device NVIDIA H200, K=4096,M=4096,N=4096: WG=1,BM=128,BN=256,BK=64,WM=64,WN=256,STAGES=4,SWZ=128,WS=1,WAITG=0,REGS=0,TMA=1,GROUPM=8,SPLITK=1 */
-    {0, "NVIDIA H200", 90, {4096, 4096, 4096}, 0, 1, 128, 256, 64, 64, 256, 4, 128, 1, 0, 0, 1, 8, 1, {384, 1, 1}, 197696, 0.208032, 1.0000, 1,
+    {0, "NVIDIA H200", 90, {4096, 4096, 4096}, 0, 1, 128, 256, 64, 64, 256, 4, 128, 1, 0, 0, 1, 8, 1, {384, 1, 1}, 197696, 0.208032, 1.0000, 1, 0, 0,
      "NVIDIA H200, 2026-12-02, 0.208 ms, 660.66 TFLOP/s"},
     /* arch sm_90, K=4096,M=4096,N=4096: WG=1,BM=128,BN=256,BK=64,WM=64,WN=256,STAGES=4,SWZ=128,WS=1,WAITG=0,REGS=0,TMA=1,GROUPM=8,SPLITK=1 */
-    {1, "", 90, {4096, 4096, 4096}, 0, 1, 128, 256, 64, 64, 256, 4, 128, 1, 0, 0, 1, 8, 1, {384, 1, 1}, 197696, 0.208032, 1.0000, 1,
+    {1, "", 90, {4096, 4096, 4096}, 0, 1, 128, 256, 64, 64, 256, 4, 128, 1, 0, 0, 1, 8, 1, {384, 1, 1}, 197696, 0.208032, 1.0000, 1, 0, 1,
      "NVIDIA H200, 2026-12-02, 0.208 ms, 660.66 TFLOP/s"},
     /* default, K=4096,M=4096,N=4096: WG=1,BM=128,BN=256,BK=64,WM=64,WN=256,STAGES=4,SWZ=128,WS=1,WAITG=0,REGS=0,TMA=1,GROUPM=8,SPLITK=1 */
-    {2, "", 0, {4096, 4096, 4096}, 0, 1, 128, 256, 64, 64, 256, 4, 128, 1, 0, 0, 1, 8, 1, {384, 1, 1}, 197696, 0.208032, 1.0000, 1,
+    {2, "", 0, {4096, 4096, 4096}, 0, 1, 128, 256, 64, 64, 256, 4, 128, 1, 0, 0, 1, 8, 1, {384, 1, 1}, 197696, 0.208032, 1.0000, 1, 0, 2,
      "NVIDIA H200, 2026-12-02, 0.208 ms, 660.66 TFLOP/s"},
   };
   *ct_n = (int)(sizeof e / sizeof e[0]);
   return e;
+}
+
+/* The rule's fill term: the share of the GPU's block slots shipped configuration ct_c keeps busy
+ * over its waves at sizes ct_q, blocks / (waves x slots), its blocks the product over the sizes
+ * of ceil(size / tile) (tile 0: a size its grid does not depend on) times a constant, fitted to
+ * the space's grid function (0: the grid is not such a product), its slots the SMs of the GPU
+ * times the blocks per SM of its occupancy (0: unknown). 0 means no fill term. */
+static inline double cutune_hgemm_fill_(int ct_g, int ct_c, const long long *ct_q) {
+  static const long long ct_t[1][3] = {{0, 128, 256}};
+  static const long long ct_m[1] = {1};
+  static const long long ct_s[3][1] = {{132}, {132}, {132}};
+  long long ct_b = ct_m[ct_c], ct_w, ct_sl = ct_s[ct_g][ct_c];
+  int ct_k;
+  if (ct_b <= 0 || ct_sl <= 0) return 0;
+  for (ct_k = 0; ct_k < 3; ct_k++)
+    if (ct_t[ct_c][ct_k] > 0) ct_b *= ct_q[ct_k] > 0 ? (ct_q[ct_k] + ct_t[ct_c][ct_k] - 1) / ct_t[ct_c][ct_k] : 0;
+  if (ct_b <= 0) return 0;
+  ct_w = (ct_b + ct_sl - 1) / ct_sl;
+  return (double)ct_b / ((double)ct_w * (double)ct_sl);
 }
 
 /* Per entry, each shipped configuration's time there over the best at that level (1 = the best;
@@ -175,7 +196,7 @@ static inline int cutune_hgemm_in_(const cutune_hgemm_entry *x, int ct_level, co
  * may be NULL) gets the shapes consulted, nearest first, *ct_nnear their count. */
 static inline int cutune_hgemm_pick_(const char *device_name, int cc_major, int cc_minor, const long long *ct_want,
                                  int *ct_near, int *ct_nnear) {
-  int ct_n, ct_level, ct_lv = 2, ct_i, ct_k, ct_m = 0, ct_nn[8], ct_c, ct_best, ct_ret = -1, ct_voted = 0;
+  int ct_n, ct_level, ct_lv = 2, ct_i, ct_k, ct_m = 0, ct_nn[8], ct_c, ct_best, ct_ret = -1, ct_voted = 0, ct_f, ct_g;
   double ct_nd[8], ct_bs = 0, ct_bd = 0;
   const cutune_hgemm_entry *e = cutune_hgemm_entries_(&ct_n);
   const int ct_arch = 10 * cc_major + cc_minor;
@@ -196,17 +217,23 @@ static inline int cutune_hgemm_pick_(const char *device_name, int cc_major, int 
       ct_nn[ct_pos] = ct_i, ct_nd[ct_pos] = ct_dist, ct_m++;
     }
   if (ct_m == 0) return 0;
-  if (ct_nd[0] == 1) ct_m = 1; /* a tuned shape itself: its own entry */
+  ct_f = e[ct_nn[0]].fill, ct_g = e[ct_nn[0]].grp;
+  if (ct_nd[0] == 1) ct_m = 1, ct_f = 0; /* a tuned shape itself: its own entry */
   ct_best = e[ct_nn[0]].config;
-  for (ct_c = 0; ct_c < CUTUNE_HGEMM_NCONFIGS && ct_m > 1; ct_c++) {
-    double ct_s = 0;
+  for (ct_c = 0; ct_c < CUTUNE_HGEMM_NCONFIGS && (ct_m > 1 || ct_f); ct_c++) {
+    double ct_s = 0, ct_fq;
     int ct_in = 0;
     for (ct_i = 0; ct_i < ct_n && !ct_in; ct_i++)
       ct_in = e[ct_i].config == ct_c && cutune_hgemm_in_(&e[ct_i], ct_lv, device_name, ct_arch);
     if (!ct_in) continue;
+    ct_fq = ct_f ? cutune_hgemm_fill_(ct_g, ct_c, ct_want) : 0;
     for (ct_k = 0; ct_k < ct_m; ct_k++) {
-      double ct_r = cutune_hgemm_ratio_(ct_nn[ct_k], ct_c);
-      ct_s += ct_r > 0 ? ct_r : 2.0;
+      double ct_r = cutune_hgemm_ratio_(ct_nn[ct_k], ct_c), ct_t = ct_r > 0 ? ct_r : 2.0, ct_fp;
+      if (ct_fq > 0 && ct_r > 0) { /* the fill term */
+        ct_fp = cutune_hgemm_fill_(ct_g, ct_c, e[ct_nn[ct_k]].problem);
+        if (ct_fp > 0) ct_t = ct_r * ct_fp / ct_fq;
+      }
+      ct_s += ct_t;
     }
     if (!ct_voted || ct_s < ct_bs) ct_bs = ct_s, ct_best = ct_c, ct_voted = 1;
   }
@@ -252,8 +279,10 @@ static inline int cutune_hgemm_why(const char *device_name, int cc_major, int cc
   else if (ct_x->level == 1) snprintf(ct_lv, sizeof ct_lv, "sm_%d", ct_x->arch);
   else snprintf(ct_lv, sizeof ct_lv, "the portable default");
   if (!ct_buf || ct_len <= 0) return ct_x->config;
-  ct_o = snprintf(ct_buf, (size_t)ct_len, "configuration %d (%s's): the kernel of the tuned shape K=%lld,M=%lld,N=%lld, which runs at %.1f %% of the best there (%s); chosen by the sum of ratios over the %d nearest tuned shape%s:", ct_x->config,
-                  ct_lv, ct_x->problem[0], ct_x->problem[1], ct_x->problem[2], 100 * ct_x->share, ct_x->source, ct_nnear, ct_nnear == 1 ? "" : "s");
+  ct_o = snprintf(ct_buf, (size_t)ct_len, "configuration %d (%s's): the kernel of the tuned shape K=%lld,M=%lld,N=%lld, which runs at %.1f %% of the best there (%s); chosen by the sum of ratios%s over the %d nearest tuned shape%s:", ct_x->config,
+                  ct_lv, ct_x->problem[0], ct_x->problem[1], ct_x->problem[2], 100 * ct_x->share, ct_x->source,
+                  ct_x->fill ? " (each scaled by the GPU's fill there over its fill at these sizes)" : "", ct_nnear,
+                  ct_nnear == 1 ? "" : "s");
   for (ct_k = 0; ct_k < ct_nnear && ct_o > 0 && ct_o < ct_len; ct_k++)
     ct_o += snprintf(ct_buf + ct_o, (size_t)(ct_len - ct_o), " K=%lld,M=%lld,N=%lld", e[ct_near[ct_k]].problem[0], e[ct_near[ct_k]].problem[1], e[ct_near[ct_k]].problem[2]);
   return ct_x->config;

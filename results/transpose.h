@@ -124,6 +124,8 @@ typedef struct cutune_transpose_entry {
   double time_ms;         /* this configuration's median at that problem (-1: a choice over several GPUs) */
   double share;           /* the best there / this configuration's time (worst or mean over the GPUs) */
   int knn;                /* the rule's k at this entry's level */
+  int fill;               /* the rule weighs by the GPU's fill at this entry's level */
+  int grp;                /* this entry's level group (the fill term's block slots) */
   const char *source;     /* where it came from */
 } cutune_transpose_entry;
 
@@ -132,116 +134,135 @@ typedef struct cutune_transpose_entry {
 static inline const cutune_transpose_entry *cutune_transpose_entries_(int *ct_n) {
   static const cutune_transpose_entry e[] = {
     /* device NVIDIA H200, M=1024,N=1024: TILE=32,PAD=2,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0 */
-    {0, "NVIDIA H200", 90, {1024, 1024}, 0, 32, 2, 0, 8, 1, 1, 1, 0, 1, 0, {32, 8, 1}, 0, 0.007488, 0.9787, 1,
+    {0, "NVIDIA H200", 90, {1024, 1024}, 0, 32, 2, 0, 8, 1, 1, 1, 0, 1, 0, {32, 8, 1}, 0, 0.007488, 0.9787, 1, 0, 0,
      "NVIDIA H200, 2026-12-02, 0.007488 ms, 26.3 % of the copy bandwidth"},
     /* device NVIDIA H200, M=1024,N=32768: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {0, "NVIDIA H200", 90, {1024, 32768}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.06834, 0.9973, 1,
+    {0, "NVIDIA H200", 90, {1024, 32768}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.06834, 0.9973, 1, 0, 0,
      "NVIDIA H200, 2026-12-02, 0.06834 ms, 99.1 % of the copy bandwidth"},
     /* device NVIDIA H200, M=2048,N=8192: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {0, "NVIDIA H200", 90, {2048, 8192}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.03612, 0.9941, 1,
+    {0, "NVIDIA H200", 90, {2048, 8192}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.03612, 0.9941, 1, 0, 0,
      "NVIDIA H200, 2026-12-02, 0.03612 ms, 99.7 % of the copy bandwidth"},
     /* device NVIDIA H200, M=3002,N=1000: TILE=32,PAD=2,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0 */
-    {0, "NVIDIA H200", 90, {3002, 1000}, 0, 32, 2, 0, 8, 1, 1, 1, 0, 1, 0, {32, 8, 1}, 0, 0.012336, 1.0000, 1,
+    {0, "NVIDIA H200", 90, {3002, 1000}, 0, 32, 2, 0, 8, 1, 1, 1, 0, 1, 0, {32, 8, 1}, 0, 0.012336, 1.0000, 1, 0, 0,
      "NVIDIA H200, 2026-12-02, 0.01234 ms, 45.8 % of the copy bandwidth"},
     /* device NVIDIA H200, M=3333,N=5555: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {0, "NVIDIA H200", 90, {3333, 5555}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0416829, 1.0000, 1,
+    {0, "NVIDIA H200", 90, {3333, 5555}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0416829, 1.0000, 1, 0, 0,
      "NVIDIA H200, 2026-12-02, 0.04168 ms, 99.7 % of the copy bandwidth"},
     /* device NVIDIA H200, M=4096,N=4096: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {0, "NVIDIA H200", 90, {4096, 4096}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0359557, 0.9968, 1,
+    {0, "NVIDIA H200", 90, {4096, 4096}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0359557, 0.9968, 1, 0, 0,
      "NVIDIA H200, 2026-12-02, 0.03596 ms, 99.9 % of the copy bandwidth"},
     /* device NVIDIA H200, M=4097,N=4097: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {0, "NVIDIA H200", 90, {4097, 4097}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0380308, 1.0000, 1,
+    {0, "NVIDIA H200", 90, {4097, 4097}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0380308, 1.0000, 1, 0, 0,
      "NVIDIA H200, 2026-12-02, 0.03803 ms, 102.3 % of the copy bandwidth"},
     /* device NVIDIA H200, M=6789,N=12345: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {0, "NVIDIA H200", 90, {6789, 12345}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.176608, 1.0000, 1,
+    {0, "NVIDIA H200", 90, {6789, 12345}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.176608, 1.0000, 1, 0, 0,
      "NVIDIA H200, 2026-12-02, 0.1766 ms, 92.8 % of the copy bandwidth"},
     /* device NVIDIA H200, M=8192,N=2048: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {0, "NVIDIA H200", 90, {8192, 2048}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0360615, 0.9896, 1,
+    {0, "NVIDIA H200", 90, {8192, 2048}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0360615, 0.9896, 1, 0, 0,
      "NVIDIA H200, 2026-12-02, 0.03606 ms, 100.2 % of the copy bandwidth"},
     /* device NVIDIA H200, M=8192,N=8192: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {0, "NVIDIA H200", 90, {8192, 8192}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.132392, 0.9996, 1,
+    {0, "NVIDIA H200", 90, {8192, 8192}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.132392, 0.9996, 1, 0, 0,
      "NVIDIA H200, 2026-12-02, 0.1324 ms, 97.9 % of the copy bandwidth"},
     /* device NVIDIA H200, M=16384,N=16384: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {0, "NVIDIA H200", 90, {16384, 16384}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.522608, 0.9959, 1,
+    {0, "NVIDIA H200", 90, {16384, 16384}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.522608, 0.9959, 1, 0, 0,
      "NVIDIA H200, 2026-12-02, 0.5226 ms, 96.8 % of the copy bandwidth"},
     /* device NVIDIA H200, M=32768,N=1024: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {0, "NVIDIA H200", 90, {32768, 1024}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.068736, 0.9992, 1,
+    {0, "NVIDIA H200", 90, {32768, 1024}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.068736, 0.9992, 1, 0, 0,
      "NVIDIA H200, 2026-12-02, 0.06874 ms, 98.5 % of the copy bandwidth"},
     /* arch sm_90, M=1024,N=1024: TILE=32,PAD=2,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0 */
-    {1, "", 90, {1024, 1024}, 0, 32, 2, 0, 8, 1, 1, 1, 0, 1, 0, {32, 8, 1}, 0, 0.007488, 0.9787, 1,
+    {1, "", 90, {1024, 1024}, 0, 32, 2, 0, 8, 1, 1, 1, 0, 1, 0, {32, 8, 1}, 0, 0.007488, 0.9787, 1, 0, 1,
      "NVIDIA H200, 2026-12-02, 0.007488 ms, 26.3 % of the copy bandwidth"},
     /* arch sm_90, M=1024,N=32768: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {1, "", 90, {1024, 32768}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.06834, 0.9973, 1,
+    {1, "", 90, {1024, 32768}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.06834, 0.9973, 1, 0, 1,
      "NVIDIA H200, 2026-12-02, 0.06834 ms, 99.1 % of the copy bandwidth"},
     /* arch sm_90, M=2048,N=8192: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {1, "", 90, {2048, 8192}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.03612, 0.9941, 1,
+    {1, "", 90, {2048, 8192}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.03612, 0.9941, 1, 0, 1,
      "NVIDIA H200, 2026-12-02, 0.03612 ms, 99.7 % of the copy bandwidth"},
     /* arch sm_90, M=3002,N=1000: TILE=32,PAD=2,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0 */
-    {1, "", 90, {3002, 1000}, 0, 32, 2, 0, 8, 1, 1, 1, 0, 1, 0, {32, 8, 1}, 0, 0.012336, 1.0000, 1,
+    {1, "", 90, {3002, 1000}, 0, 32, 2, 0, 8, 1, 1, 1, 0, 1, 0, {32, 8, 1}, 0, 0.012336, 1.0000, 1, 0, 1,
      "NVIDIA H200, 2026-12-02, 0.01234 ms, 45.8 % of the copy bandwidth"},
     /* arch sm_90, M=3333,N=5555: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {1, "", 90, {3333, 5555}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0416829, 1.0000, 1,
+    {1, "", 90, {3333, 5555}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0416829, 1.0000, 1, 0, 1,
      "NVIDIA H200, 2026-12-02, 0.04168 ms, 99.7 % of the copy bandwidth"},
     /* arch sm_90, M=4096,N=4096: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {1, "", 90, {4096, 4096}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0359557, 0.9968, 1,
+    {1, "", 90, {4096, 4096}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0359557, 0.9968, 1, 0, 1,
      "NVIDIA H200, 2026-12-02, 0.03596 ms, 99.9 % of the copy bandwidth"},
     /* arch sm_90, M=4097,N=4097: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {1, "", 90, {4097, 4097}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0380308, 1.0000, 1,
+    {1, "", 90, {4097, 4097}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0380308, 1.0000, 1, 0, 1,
      "NVIDIA H200, 2026-12-02, 0.03803 ms, 102.3 % of the copy bandwidth"},
     /* arch sm_90, M=6789,N=12345: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {1, "", 90, {6789, 12345}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.176608, 1.0000, 1,
+    {1, "", 90, {6789, 12345}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.176608, 1.0000, 1, 0, 1,
      "NVIDIA H200, 2026-12-02, 0.1766 ms, 92.8 % of the copy bandwidth"},
     /* arch sm_90, M=8192,N=2048: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {1, "", 90, {8192, 2048}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0360615, 0.9896, 1,
+    {1, "", 90, {8192, 2048}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0360615, 0.9896, 1, 0, 1,
      "NVIDIA H200, 2026-12-02, 0.03606 ms, 100.2 % of the copy bandwidth"},
     /* arch sm_90, M=8192,N=8192: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {1, "", 90, {8192, 8192}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.132392, 0.9996, 1,
+    {1, "", 90, {8192, 8192}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.132392, 0.9996, 1, 0, 1,
      "NVIDIA H200, 2026-12-02, 0.1324 ms, 97.9 % of the copy bandwidth"},
     /* arch sm_90, M=16384,N=16384: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {1, "", 90, {16384, 16384}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.522608, 0.9959, 1,
+    {1, "", 90, {16384, 16384}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.522608, 0.9959, 1, 0, 1,
      "NVIDIA H200, 2026-12-02, 0.5226 ms, 96.8 % of the copy bandwidth"},
     /* arch sm_90, M=32768,N=1024: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {1, "", 90, {32768, 1024}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.068736, 0.9992, 1,
+    {1, "", 90, {32768, 1024}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.068736, 0.9992, 1, 0, 1,
      "NVIDIA H200, 2026-12-02, 0.06874 ms, 98.5 % of the copy bandwidth"},
     /* default, M=1024,N=1024: TILE=32,PAD=2,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0 */
-    {2, "", 0, {1024, 1024}, 0, 32, 2, 0, 8, 1, 1, 1, 0, 1, 0, {32, 8, 1}, 0, 0.007488, 0.9787, 1,
+    {2, "", 0, {1024, 1024}, 0, 32, 2, 0, 8, 1, 1, 1, 0, 1, 0, {32, 8, 1}, 0, 0.007488, 0.9787, 1, 0, 2,
      "NVIDIA H200, 2026-12-02, 0.007488 ms, 26.3 % of the copy bandwidth"},
     /* default, M=1024,N=32768: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {2, "", 0, {1024, 32768}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.06834, 0.9973, 1,
+    {2, "", 0, {1024, 32768}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.06834, 0.9973, 1, 0, 2,
      "NVIDIA H200, 2026-12-02, 0.06834 ms, 99.1 % of the copy bandwidth"},
     /* default, M=2048,N=8192: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {2, "", 0, {2048, 8192}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.03612, 0.9941, 1,
+    {2, "", 0, {2048, 8192}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.03612, 0.9941, 1, 0, 2,
      "NVIDIA H200, 2026-12-02, 0.03612 ms, 99.7 % of the copy bandwidth"},
     /* default, M=3002,N=1000: TILE=32,PAD=2,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0 */
-    {2, "", 0, {3002, 1000}, 0, 32, 2, 0, 8, 1, 1, 1, 0, 1, 0, {32, 8, 1}, 0, 0.012336, 1.0000, 1,
+    {2, "", 0, {3002, 1000}, 0, 32, 2, 0, 8, 1, 1, 1, 0, 1, 0, {32, 8, 1}, 0, 0.012336, 1.0000, 1, 0, 2,
      "NVIDIA H200, 2026-12-02, 0.01234 ms, 45.8 % of the copy bandwidth"},
     /* default, M=3333,N=5555: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {2, "", 0, {3333, 5555}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0416829, 1.0000, 1,
+    {2, "", 0, {3333, 5555}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0416829, 1.0000, 1, 0, 2,
      "NVIDIA H200, 2026-12-02, 0.04168 ms, 99.7 % of the copy bandwidth"},
     /* default, M=4096,N=4096: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {2, "", 0, {4096, 4096}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0359557, 0.9968, 1,
+    {2, "", 0, {4096, 4096}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0359557, 0.9968, 1, 0, 2,
      "NVIDIA H200, 2026-12-02, 0.03596 ms, 99.9 % of the copy bandwidth"},
     /* default, M=4097,N=4097: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {2, "", 0, {4097, 4097}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0380308, 1.0000, 1,
+    {2, "", 0, {4097, 4097}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0380308, 1.0000, 1, 0, 2,
      "NVIDIA H200, 2026-12-02, 0.03803 ms, 102.3 % of the copy bandwidth"},
     /* default, M=6789,N=12345: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {2, "", 0, {6789, 12345}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.176608, 1.0000, 1,
+    {2, "", 0, {6789, 12345}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.176608, 1.0000, 1, 0, 2,
      "NVIDIA H200, 2026-12-02, 0.1766 ms, 92.8 % of the copy bandwidth"},
     /* default, M=8192,N=2048: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {2, "", 0, {8192, 2048}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0360615, 0.9896, 1,
+    {2, "", 0, {8192, 2048}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.0360615, 0.9896, 1, 0, 2,
      "NVIDIA H200, 2026-12-02, 0.03606 ms, 100.2 % of the copy bandwidth"},
     /* default, M=8192,N=8192: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {2, "", 0, {8192, 8192}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.132392, 0.9996, 1,
+    {2, "", 0, {8192, 8192}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.132392, 0.9996, 1, 0, 2,
      "NVIDIA H200, 2026-12-02, 0.1324 ms, 97.9 % of the copy bandwidth"},
     /* default, M=16384,N=16384: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {2, "", 0, {16384, 16384}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.522608, 0.9959, 1,
+    {2, "", 0, {16384, 16384}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.522608, 0.9959, 1, 0, 2,
      "NVIDIA H200, 2026-12-02, 0.5226 ms, 96.8 % of the copy bandwidth"},
     /* default, M=32768,N=1024: TILE=64,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=1,ORDER=1,TPB=1,ALIGN=8 */
-    {2, "", 0, {32768, 1024}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.068736, 0.9992, 1,
+    {2, "", 0, {32768, 1024}, 1, 64, 1, 0, 8, 1, 1, 1, 1, 1, 8, {64, 8, 1}, 0, 0.068736, 0.9992, 1, 0, 2,
      "NVIDIA H200, 2026-12-02, 0.06874 ms, 98.5 % of the copy bandwidth"},
   };
   *ct_n = (int)(sizeof e / sizeof e[0]);
   return e;
+}
+
+/* The rule's fill term: the share of the GPU's block slots shipped configuration ct_c keeps busy
+ * over its waves at sizes ct_q, blocks / (waves x slots), its blocks the product over the sizes
+ * of ceil(size / tile) (tile 0: a size its grid does not depend on) times a constant, fitted to
+ * the space's grid function (0: the grid is not such a product), its slots the SMs of the GPU
+ * times the blocks per SM of its occupancy (0: unknown). 0 means no fill term. */
+static inline double cutune_transpose_fill_(int ct_g, int ct_c, const long long *ct_q) {
+  static const long long ct_t[2][2] = {{32, 32}, {0, 0}};
+  static const long long ct_m[2] = {1, 0};
+  static const long long ct_s[3][2] = {{1056, 528}, {1056, 528}, {1056, 528}};
+  long long ct_b = ct_m[ct_c], ct_w, ct_sl = ct_s[ct_g][ct_c];
+  int ct_k;
+  if (ct_b <= 0 || ct_sl <= 0) return 0;
+  for (ct_k = 0; ct_k < 2; ct_k++)
+    if (ct_t[ct_c][ct_k] > 0) ct_b *= ct_q[ct_k] > 0 ? (ct_q[ct_k] + ct_t[ct_c][ct_k] - 1) / ct_t[ct_c][ct_k] : 0;
+  if (ct_b <= 0) return 0;
+  ct_w = (ct_b + ct_sl - 1) / ct_sl;
+  return (double)ct_b / ((double)ct_w * (double)ct_sl);
 }
 
 /* Per entry, each shipped configuration's time there over the best at that level (1 = the best;
@@ -303,7 +324,7 @@ static inline int cutune_transpose_in_(const cutune_transpose_entry *x, int ct_l
  * may be NULL) gets the shapes consulted, nearest first, *ct_nnear their count. */
 static inline int cutune_transpose_pick_(const char *device_name, int cc_major, int cc_minor, const long long *ct_want,
                                  int *ct_near, int *ct_nnear) {
-  int ct_n, ct_level, ct_lv = 2, ct_i, ct_k, ct_m = 0, ct_nn[8], ct_c, ct_best, ct_ret = -1, ct_voted = 0;
+  int ct_n, ct_level, ct_lv = 2, ct_i, ct_k, ct_m = 0, ct_nn[8], ct_c, ct_best, ct_ret = -1, ct_voted = 0, ct_f, ct_g;
   double ct_nd[8], ct_bs = 0, ct_bd = 0;
   const cutune_transpose_entry *e = cutune_transpose_entries_(&ct_n);
   const int ct_arch = 10 * cc_major + cc_minor;
@@ -324,17 +345,23 @@ static inline int cutune_transpose_pick_(const char *device_name, int cc_major, 
       ct_nn[ct_pos] = ct_i, ct_nd[ct_pos] = ct_dist, ct_m++;
     }
   if (ct_m == 0) return 0;
-  if (ct_nd[0] == 1) ct_m = 1; /* a tuned shape itself: its own entry */
+  ct_f = e[ct_nn[0]].fill, ct_g = e[ct_nn[0]].grp;
+  if (ct_nd[0] == 1) ct_m = 1, ct_f = 0; /* a tuned shape itself: its own entry */
   ct_best = e[ct_nn[0]].config;
-  for (ct_c = 0; ct_c < CUTUNE_TRANSPOSE_NCONFIGS && ct_m > 1; ct_c++) {
-    double ct_s = 0;
+  for (ct_c = 0; ct_c < CUTUNE_TRANSPOSE_NCONFIGS && (ct_m > 1 || ct_f); ct_c++) {
+    double ct_s = 0, ct_fq;
     int ct_in = 0;
     for (ct_i = 0; ct_i < ct_n && !ct_in; ct_i++)
       ct_in = e[ct_i].config == ct_c && cutune_transpose_in_(&e[ct_i], ct_lv, device_name, ct_arch);
     if (!ct_in) continue;
+    ct_fq = ct_f ? cutune_transpose_fill_(ct_g, ct_c, ct_want) : 0;
     for (ct_k = 0; ct_k < ct_m; ct_k++) {
-      double ct_r = cutune_transpose_ratio_(ct_nn[ct_k], ct_c);
-      ct_s += ct_r > 0 ? ct_r : 2.0;
+      double ct_r = cutune_transpose_ratio_(ct_nn[ct_k], ct_c), ct_t = ct_r > 0 ? ct_r : 2.0, ct_fp;
+      if (ct_fq > 0 && ct_r > 0) { /* the fill term */
+        ct_fp = cutune_transpose_fill_(ct_g, ct_c, e[ct_nn[ct_k]].problem);
+        if (ct_fp > 0) ct_t = ct_r * ct_fp / ct_fq;
+      }
+      ct_s += ct_t;
     }
     if (!ct_voted || ct_s < ct_bs) ct_bs = ct_s, ct_best = ct_c, ct_voted = 1;
   }
@@ -380,8 +407,10 @@ static inline int cutune_transpose_why(const char *device_name, int cc_major, in
   else if (ct_x->level == 1) snprintf(ct_lv, sizeof ct_lv, "sm_%d", ct_x->arch);
   else snprintf(ct_lv, sizeof ct_lv, "the portable default");
   if (!ct_buf || ct_len <= 0) return ct_x->config;
-  ct_o = snprintf(ct_buf, (size_t)ct_len, "configuration %d (%s's): the kernel of the tuned shape M=%lld,N=%lld, which runs at %.1f %% of the best there (%s); chosen by the sum of ratios over the %d nearest tuned shape%s:", ct_x->config,
-                  ct_lv, ct_x->problem[0], ct_x->problem[1], 100 * ct_x->share, ct_x->source, ct_nnear, ct_nnear == 1 ? "" : "s");
+  ct_o = snprintf(ct_buf, (size_t)ct_len, "configuration %d (%s's): the kernel of the tuned shape M=%lld,N=%lld, which runs at %.1f %% of the best there (%s); chosen by the sum of ratios%s over the %d nearest tuned shape%s:", ct_x->config,
+                  ct_lv, ct_x->problem[0], ct_x->problem[1], 100 * ct_x->share, ct_x->source,
+                  ct_x->fill ? " (each scaled by the GPU's fill there over its fill at these sizes)" : "", ct_nnear,
+                  ct_nnear == 1 ? "" : "s");
   for (ct_k = 0; ct_k < ct_nnear && ct_o > 0 && ct_o < ct_len; ct_k++)
     ct_o += snprintf(ct_buf + ct_o, (size_t)(ct_len - ct_o), " M=%lld,N=%lld", e[ct_near[ct_k]].problem[0], e[ct_near[ct_k]].problem[1]);
   return ct_x->config;

@@ -104,6 +104,8 @@ typedef struct cutune_vecadd_entry {
   double time_ms;         /* this configuration's median at that problem (-1: a choice over several GPUs) */
   double share;           /* the best there / this configuration's time (worst or mean over the GPUs) */
   int knn;                /* the rule's k at this entry's level */
+  int fill;               /* the rule weighs by the GPU's fill at this entry's level */
+  int grp;                /* this entry's level group (the fill term's block slots) */
   const char *source;     /* where it came from */
 } cutune_vecadd_entry;
 
@@ -112,71 +114,90 @@ typedef struct cutune_vecadd_entry {
 static inline const cutune_vecadd_entry *cutune_vecadd_entries_(int *ct_n) {
   static const cutune_vecadd_entry e[] = {
     /* device NVIDIA H200, n=1048576: BLOCK=128,VEC=1,EPT=8,GRID=0,CS=1 */
-    {0, "NVIDIA H200", 90, {1048576}, 0, 128, 1, 8, 0, 1, {128, 1, 1}, 0, 0.00768, 0.9958, 1,
+    {0, "NVIDIA H200", 90, {1048576}, 0, 128, 1, 8, 0, 1, {128, 1, 1}, 0, 0.00768, 0.9958, 1, 0, 0,
      "NVIDIA H200, 2026-12-01, 0.00768 ms, 38.5 % of the copy bandwidth"},
     /* device NVIDIA H200, n=4194304: BLOCK=128,VEC=1,EPT=8,GRID=0,CS=1 */
-    {0, "NVIDIA H200", 90, {4194304}, 0, 128, 1, 8, 0, 1, {128, 1, 1}, 0, 0.018016, 0.9831, 1,
+    {0, "NVIDIA H200", 90, {4194304}, 0, 128, 1, 8, 0, 1, {128, 1, 1}, 0, 0.018016, 0.9831, 1, 0, 0,
      "NVIDIA H200, 2026-12-02, 0.01802 ms, 65.6 % of the copy bandwidth"},
     /* device NVIDIA H200, n=16777216: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
-    {0, "NVIDIA H200", 90, {16777216}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.0488192, 1.0000, 1,
+    {0, "NVIDIA H200", 90, {16777216}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.0488192, 1.0000, 1, 0, 0,
      "NVIDIA H200, 2026-12-01, 0.04882 ms, 102.8 % of the copy bandwidth"},
     /* device NVIDIA H200, n=16777219: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
-    {0, "NVIDIA H200", 90, {16777219}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.048832, 1.0000, 1,
+    {0, "NVIDIA H200", 90, {16777219}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.048832, 1.0000, 1, 0, 0,
      "NVIDIA H200, 2026-12-01, 0.04883 ms, 110.5 % of the copy bandwidth"},
     /* device NVIDIA H200, n=67108864: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
-    {0, "NVIDIA H200", 90, {67108864}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.185973, 0.9990, 1,
+    {0, "NVIDIA H200", 90, {67108864}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.185973, 0.9990, 1, 0, 0,
      "NVIDIA H200, 2026-12-02, 0.186 ms, 103.4 % of the copy bandwidth"},
     /* device NVIDIA H200, n=100000001: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
-    {0, "NVIDIA H200", 90, {100000001}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.275128, 1.0000, 1,
+    {0, "NVIDIA H200", 90, {100000001}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.275128, 1.0000, 1, 0, 0,
      "NVIDIA H200, 2026-12-02, 0.2751 ms, 104.3 % of the copy bandwidth"},
     /* device NVIDIA H200, n=268435456: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
-    {0, "NVIDIA H200", 90, {268435456}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.731168, 1.0000, 1,
+    {0, "NVIDIA H200", 90, {268435456}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.731168, 1.0000, 1, 0, 0,
      "NVIDIA H200, 2026-12-01, 0.7312 ms, 103.3 % of the copy bandwidth"},
     /* arch sm_90, n=1048576: BLOCK=128,VEC=1,EPT=8,GRID=0,CS=1 */
-    {1, "", 90, {1048576}, 0, 128, 1, 8, 0, 1, {128, 1, 1}, 0, 0.00768, 0.9958, 1,
+    {1, "", 90, {1048576}, 0, 128, 1, 8, 0, 1, {128, 1, 1}, 0, 0.00768, 0.9958, 1, 0, 1,
      "NVIDIA H200, 2026-12-01, 0.00768 ms, 38.5 % of the copy bandwidth"},
     /* arch sm_90, n=4194304: BLOCK=128,VEC=1,EPT=8,GRID=0,CS=1 */
-    {1, "", 90, {4194304}, 0, 128, 1, 8, 0, 1, {128, 1, 1}, 0, 0.018016, 0.9831, 1,
+    {1, "", 90, {4194304}, 0, 128, 1, 8, 0, 1, {128, 1, 1}, 0, 0.018016, 0.9831, 1, 0, 1,
      "NVIDIA H200, 2026-12-02, 0.01802 ms, 65.6 % of the copy bandwidth"},
     /* arch sm_90, n=16777216: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
-    {1, "", 90, {16777216}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.0488192, 1.0000, 1,
+    {1, "", 90, {16777216}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.0488192, 1.0000, 1, 0, 1,
      "NVIDIA H200, 2026-12-01, 0.04882 ms, 102.8 % of the copy bandwidth"},
     /* arch sm_90, n=16777219: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
-    {1, "", 90, {16777219}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.048832, 1.0000, 1,
+    {1, "", 90, {16777219}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.048832, 1.0000, 1, 0, 1,
      "NVIDIA H200, 2026-12-01, 0.04883 ms, 110.5 % of the copy bandwidth"},
     /* arch sm_90, n=67108864: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
-    {1, "", 90, {67108864}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.185973, 0.9990, 1,
+    {1, "", 90, {67108864}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.185973, 0.9990, 1, 0, 1,
      "NVIDIA H200, 2026-12-02, 0.186 ms, 103.4 % of the copy bandwidth"},
     /* arch sm_90, n=100000001: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
-    {1, "", 90, {100000001}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.275128, 1.0000, 1,
+    {1, "", 90, {100000001}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.275128, 1.0000, 1, 0, 1,
      "NVIDIA H200, 2026-12-02, 0.2751 ms, 104.3 % of the copy bandwidth"},
     /* arch sm_90, n=268435456: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
-    {1, "", 90, {268435456}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.731168, 1.0000, 1,
+    {1, "", 90, {268435456}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.731168, 1.0000, 1, 0, 1,
      "NVIDIA H200, 2026-12-01, 0.7312 ms, 103.3 % of the copy bandwidth"},
     /* default, n=1048576: BLOCK=128,VEC=1,EPT=8,GRID=0,CS=1 */
-    {2, "", 0, {1048576}, 0, 128, 1, 8, 0, 1, {128, 1, 1}, 0, 0.00768, 0.9958, 1,
+    {2, "", 0, {1048576}, 0, 128, 1, 8, 0, 1, {128, 1, 1}, 0, 0.00768, 0.9958, 1, 0, 2,
      "NVIDIA H200, 2026-12-01, 0.00768 ms, 38.5 % of the copy bandwidth"},
     /* default, n=4194304: BLOCK=128,VEC=1,EPT=8,GRID=0,CS=1 */
-    {2, "", 0, {4194304}, 0, 128, 1, 8, 0, 1, {128, 1, 1}, 0, 0.018016, 0.9831, 1,
+    {2, "", 0, {4194304}, 0, 128, 1, 8, 0, 1, {128, 1, 1}, 0, 0.018016, 0.9831, 1, 0, 2,
      "NVIDIA H200, 2026-12-02, 0.01802 ms, 65.6 % of the copy bandwidth"},
     /* default, n=16777216: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
-    {2, "", 0, {16777216}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.0488192, 1.0000, 1,
+    {2, "", 0, {16777216}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.0488192, 1.0000, 1, 0, 2,
      "NVIDIA H200, 2026-12-01, 0.04882 ms, 102.8 % of the copy bandwidth"},
     /* default, n=16777219: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
-    {2, "", 0, {16777219}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.048832, 1.0000, 1,
+    {2, "", 0, {16777219}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.048832, 1.0000, 1, 0, 2,
      "NVIDIA H200, 2026-12-01, 0.04883 ms, 110.5 % of the copy bandwidth"},
     /* default, n=67108864: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
-    {2, "", 0, {67108864}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.185973, 0.9990, 1,
+    {2, "", 0, {67108864}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.185973, 0.9990, 1, 0, 2,
      "NVIDIA H200, 2026-12-02, 0.186 ms, 103.4 % of the copy bandwidth"},
     /* default, n=100000001: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
-    {2, "", 0, {100000001}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.275128, 1.0000, 1,
+    {2, "", 0, {100000001}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.275128, 1.0000, 1, 0, 2,
      "NVIDIA H200, 2026-12-02, 0.2751 ms, 104.3 % of the copy bandwidth"},
     /* default, n=268435456: BLOCK=128,VEC=2,EPT=1,GRID=0,CS=0 */
-    {2, "", 0, {268435456}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.731168, 1.0000, 1,
+    {2, "", 0, {268435456}, 1, 128, 2, 1, 0, 0, {128, 1, 1}, 0, 0.731168, 1.0000, 1, 0, 2,
      "NVIDIA H200, 2026-12-01, 0.7312 ms, 103.3 % of the copy bandwidth"},
   };
   *ct_n = (int)(sizeof e / sizeof e[0]);
   return e;
+}
+
+/* The rule's fill term: the share of the GPU's block slots shipped configuration ct_c keeps busy
+ * over its waves at sizes ct_q, blocks / (waves x slots), its blocks the product over the sizes
+ * of ceil(size / tile) (tile 0: a size its grid does not depend on) times a constant, fitted to
+ * the space's grid function (0: the grid is not such a product), its slots the SMs of the GPU
+ * times the blocks per SM of its occupancy (0: unknown). 0 means no fill term. */
+static inline double cutune_vecadd_fill_(int ct_g, int ct_c, const long long *ct_q) {
+  static const long long ct_t[2][1] = {{1024}, {256}};
+  static const long long ct_m[2] = {1, 1};
+  static const long long ct_s[3][2] = {{2112, 2112}, {2112, 2112}, {2112, 2112}};
+  long long ct_b = ct_m[ct_c], ct_w, ct_sl = ct_s[ct_g][ct_c];
+  int ct_k;
+  if (ct_b <= 0 || ct_sl <= 0) return 0;
+  for (ct_k = 0; ct_k < 1; ct_k++)
+    if (ct_t[ct_c][ct_k] > 0) ct_b *= ct_q[ct_k] > 0 ? (ct_q[ct_k] + ct_t[ct_c][ct_k] - 1) / ct_t[ct_c][ct_k] : 0;
+  if (ct_b <= 0) return 0;
+  ct_w = (ct_b + ct_sl - 1) / ct_sl;
+  return (double)ct_b / ((double)ct_w * (double)ct_sl);
 }
 
 /* Per entry, each shipped configuration's time there over the best at that level (1 = the best;
@@ -223,7 +244,7 @@ static inline int cutune_vecadd_in_(const cutune_vecadd_entry *x, int ct_level, 
  * may be NULL) gets the shapes consulted, nearest first, *ct_nnear their count. */
 static inline int cutune_vecadd_pick_(const char *device_name, int cc_major, int cc_minor, const long long *ct_want,
                                  int *ct_near, int *ct_nnear) {
-  int ct_n, ct_level, ct_lv = 2, ct_i, ct_k, ct_m = 0, ct_nn[8], ct_c, ct_best, ct_ret = -1, ct_voted = 0;
+  int ct_n, ct_level, ct_lv = 2, ct_i, ct_k, ct_m = 0, ct_nn[8], ct_c, ct_best, ct_ret = -1, ct_voted = 0, ct_f, ct_g;
   double ct_nd[8], ct_bs = 0, ct_bd = 0;
   const cutune_vecadd_entry *e = cutune_vecadd_entries_(&ct_n);
   const int ct_arch = 10 * cc_major + cc_minor;
@@ -244,17 +265,23 @@ static inline int cutune_vecadd_pick_(const char *device_name, int cc_major, int
       ct_nn[ct_pos] = ct_i, ct_nd[ct_pos] = ct_dist, ct_m++;
     }
   if (ct_m == 0) return 0;
-  if (ct_nd[0] == 1) ct_m = 1; /* a tuned shape itself: its own entry */
+  ct_f = e[ct_nn[0]].fill, ct_g = e[ct_nn[0]].grp;
+  if (ct_nd[0] == 1) ct_m = 1, ct_f = 0; /* a tuned shape itself: its own entry */
   ct_best = e[ct_nn[0]].config;
-  for (ct_c = 0; ct_c < CUTUNE_VECADD_NCONFIGS && ct_m > 1; ct_c++) {
-    double ct_s = 0;
+  for (ct_c = 0; ct_c < CUTUNE_VECADD_NCONFIGS && (ct_m > 1 || ct_f); ct_c++) {
+    double ct_s = 0, ct_fq;
     int ct_in = 0;
     for (ct_i = 0; ct_i < ct_n && !ct_in; ct_i++)
       ct_in = e[ct_i].config == ct_c && cutune_vecadd_in_(&e[ct_i], ct_lv, device_name, ct_arch);
     if (!ct_in) continue;
+    ct_fq = ct_f ? cutune_vecadd_fill_(ct_g, ct_c, ct_want) : 0;
     for (ct_k = 0; ct_k < ct_m; ct_k++) {
-      double ct_r = cutune_vecadd_ratio_(ct_nn[ct_k], ct_c);
-      ct_s += ct_r > 0 ? ct_r : 2.0;
+      double ct_r = cutune_vecadd_ratio_(ct_nn[ct_k], ct_c), ct_t = ct_r > 0 ? ct_r : 2.0, ct_fp;
+      if (ct_fq > 0 && ct_r > 0) { /* the fill term */
+        ct_fp = cutune_vecadd_fill_(ct_g, ct_c, e[ct_nn[ct_k]].problem);
+        if (ct_fp > 0) ct_t = ct_r * ct_fp / ct_fq;
+      }
+      ct_s += ct_t;
     }
     if (!ct_voted || ct_s < ct_bs) ct_bs = ct_s, ct_best = ct_c, ct_voted = 1;
   }
@@ -300,8 +327,10 @@ static inline int cutune_vecadd_why(const char *device_name, int cc_major, int c
   else if (ct_x->level == 1) snprintf(ct_lv, sizeof ct_lv, "sm_%d", ct_x->arch);
   else snprintf(ct_lv, sizeof ct_lv, "the portable default");
   if (!ct_buf || ct_len <= 0) return ct_x->config;
-  ct_o = snprintf(ct_buf, (size_t)ct_len, "configuration %d (%s's): the kernel of the tuned shape n=%lld, which runs at %.1f %% of the best there (%s); chosen by the sum of ratios over the %d nearest tuned shape%s:", ct_x->config,
-                  ct_lv, ct_x->problem[0], 100 * ct_x->share, ct_x->source, ct_nnear, ct_nnear == 1 ? "" : "s");
+  ct_o = snprintf(ct_buf, (size_t)ct_len, "configuration %d (%s's): the kernel of the tuned shape n=%lld, which runs at %.1f %% of the best there (%s); chosen by the sum of ratios%s over the %d nearest tuned shape%s:", ct_x->config,
+                  ct_lv, ct_x->problem[0], 100 * ct_x->share, ct_x->source,
+                  ct_x->fill ? " (each scaled by the GPU's fill there over its fill at these sizes)" : "", ct_nnear,
+                  ct_nnear == 1 ? "" : "s");
   for (ct_k = 0; ct_k < ct_nnear && ct_o > 0 && ct_o < ct_len; ct_k++)
     ct_o += snprintf(ct_buf + ct_o, (size_t)(ct_len - ct_o), " n=%lld", e[ct_near[ct_k]].problem[0]);
   return ct_x->config;
