@@ -18,7 +18,10 @@
 # the device's compute capability from nvidia-smi, else 90), NVCC, OUT (where shapes.txt and
 # shapes.csv go; default gpu-out), W (build folder; default $TMPDIR/cutune-shapes), REPS (20).
 # GPU time: the build (about a minute on 16 cores, the SGEMM kernels in parallel) and the timing
-# (about 40 s for the default lists). Exit status: 0, 1 a check failed (a wrong result), 77 no GPU.
+# (about 40 s for the default lists). The build needs no GPU: BUILD_ONLY=1 builds $W/shapes_bench
+# and stops (with ARCH set, on a machine without one), SKIP_BUILD=1 times with the $W/shapes_bench
+# already there (built from the same headers: its line says which).
+# Exit status: 0, 1 a check failed (a wrong result), 2 no binary to time, 77 no GPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HEADERS=${HEADERS:-results}
@@ -39,6 +42,10 @@ done
 
 # the generated units (one per distinct shipped configuration, as cmake/CutuneKernels.cmake
 # makes them), then every unit compiled in parallel and linked with the launchers and cuBLAS
+if [ "${SKIP_BUILD:-0}" = 1 ]; then
+  [ -x "$W/shapes_bench" ] || { echo "shapes.sh: SKIP_BUILD=1 but $W/shapes_bench is not built (BUILD_ONLY=1 builds it)" >&2; exit 2; }
+  echo "shapes.sh: timing the $W/shapes_bench built before ($(cat "$W/built_from" 2>/dev/null || echo 'headers unknown'))"
+else
 t0=$(date +%s)
 rm -rf "$W/gen" "$W/obj"
 CUTUNE_GEN_ONLY=1 CUTUNE_HEADER_DIR="$HEADERS" NVCC="$NVCC" bash kernels/build_nvcc.sh "$ARCH" "$W" "$HEADERS/transpose.h" >/dev/null
@@ -52,7 +59,11 @@ units+=(bench/shapes_bench.cu)
 printf '%s\n' "${units[@]}" | xargs -P "$(nproc)" -I{} sh -c \
   'o="$1/obj/$(echo "$2" | tr / _).o"; "$3" -O3 -arch=sm_"$4" -I "$5" -I kernels -I bench -c "$2" -o "$o"' _ "$W" {} "$NVCC" "$ARCH" "$HEADERS"
 "$NVCC" -arch=sm_"$ARCH" -o "$W/shapes_bench" "$W"/obj/*.o -lcublas
-echo "shapes.sh: built $W/shapes_bench for sm_$ARCH from $HEADERS/{matmul,transpose,vecadd}.h in $(( $(date +%s) - t0 )) s ($(ls "$W"/gen/matmul/config_*.cu | wc -l) SGEMM, $(ls "$W"/gen/transpose/config_*.cu | wc -l) transpose, $(ls "$W"/gen/vecadd/config_*.cu | wc -l) vecadd kernels)"
+from="sm_$ARCH from $HEADERS/{matmul,transpose,vecadd}.h ($(cat "$HEADERS"/matmul.h "$HEADERS"/transpose.h "$HEADERS"/vecadd.h | md5sum | cut -c1-12))"
+echo "$from" > "$W/built_from"
+echo "shapes.sh: built $W/shapes_bench for $from in $(( $(date +%s) - t0 )) s ($(ls "$W"/gen/matmul/config_*.cu | wc -l) SGEMM, $(ls "$W"/gen/transpose/config_*.cu | wc -l) transpose, $(ls "$W"/gen/vecadd/config_*.cu | wc -l) vecadd kernels)"
+[ "${BUILD_ONLY:-0}" = 1 ] && exit 0
+fi
 
 set +e
 "$W/shapes_bench" --reps "$REPS" --csv "$OUT/shapes.csv" "${lists[@]}" | tee "$OUT/shapes.txt"
