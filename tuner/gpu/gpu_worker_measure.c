@@ -111,10 +111,11 @@ static int race_lost(int n, double mean, double sd, double min, double bound) {
 /* Warm-up before the samples: ~WK_WARM_MS of launches (the clocks up, the instruction cache
  * filled), or ~WK_WARM_HOT_MS when the worker's previous job ended less than WK_HOT_GAP_MS
  * before this one started (the GPU never sat idle long enough to clock down); none for a launch
- * of a millisecond or more, whose check and estimate launches were warm-up enough. */
+ * of a millisecond or more (WK_LONG_MS), whose check launch was warm-up enough. */
 #define WK_WARM_MS 1.0
 #define WK_WARM_HOT_MS 0.2
 #define WK_HOT_GAP_MS 5.0
+#define WK_LONG_MS 1.0 /* a long launch: its check launch is its estimate, and it gets no warm-up */
 
 /* Time a checked configuration; t1 is the first estimate of one launch (ms), gap_ms how long
  * the GPU had been without work of this worker when the job started. */
@@ -133,7 +134,7 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, dou
   if (!(t1 > 1e-4)) t1 = 1e-4;
 
   double want = gap_ms < WK_HOT_GAP_MS ? WK_WARM_HOT_MS : WK_WARM_MS;
-  int warm = t1 >= 1.0 ? 0 : (int)ceil(want / t1);
+  int warm = t1 >= WK_LONG_MS ? 0 : (int)ceil(want / t1);
   if (warm > 200) warm = 200;
   double left_ms = (budget_end - now_seconds()) * 1e3;
   if (warm * t1 > 0.25 * left_ms) warm = (int)(0.25 * left_ms / t1);
@@ -379,14 +380,13 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
 
   /* The check: one launch on poisoned outputs and restored inouts (after the reference, when
    * the configuration's own module holds it: gpu_worker_check.c), timed; the comparison of
-   * every output with the reference; then the first estimate of one launch's time. Where this
-   * problem's last configuration took a millisecond or more (a GEMM), the check launch is the
-   * estimate (a module's first launch may start late, which is noise at that length) and no
-   * launch is spent on it; if it then turns out shorter, the estimate launch follows. */
+   * every output with the reference; then the first estimate of one launch's time. Where the
+   * check launch took a millisecond or more (a GEMM, a slow configuration), it is the estimate
+   * (a module's first launch may start late, which is noise at that length) and no launch is
+   * spent on it; shorter, an estimate launch of its own follows. */
   if (wk_reference_in(w, mod, job, res) || wk_seq_setup(w, mod, f, job, cubin, res)) goto out;
   CUevent ca = w->ev[2 * WK_MAX_CHUNK], cb = w->ev[2 * WK_MAX_CHUNK + 1];
   int flush = w->scratch && w->p->working_set < 2 * (size_t)w->info.l2_bytes;
-  int est_launch = !(w->p->last_t1 >= 1.0);
   if ((r = wk_prepare_run(w)) || (r = cu->cuEventRecord(ca, w->stream))) {
     fail_run(w, res, r, "preparing the arguments");
     goto out;
@@ -408,14 +408,12 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
   }
   if (wk_compare(w, res)) goto out;
   float ms = 0;
-  if (!est_launch) {
-    if ((r = cu->cuEventElapsedTime(&ms, ca, cb))) {
-      fail_run(w, res, r, "timing");
-      goto out;
-    }
-    est = ms;
-    est_launch = est < 1.0; /* shorter than its predecessor: an estimate launch after all */
+  if ((r = cu->cuEventElapsedTime(&ms, ca, cb))) {
+    fail_run(w, res, r, "timing");
+    goto out;
   }
+  est = ms;
+  int est_launch = !(est >= WK_LONG_MS);
   if (est_launch) {
     if ((!flush && (r = cu->cuEventRecord(w->ev[0], w->stream))) || (r = enqueue_timed(w, f, g, flush, 1, 0)) ||
         (r = cu->cuEventSynchronize(w->ev[1])) || (r = cu->cuEventElapsedTime(&ms, w->ev[0], w->ev[1]))) {
@@ -424,7 +422,6 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
     }
     est = ms;
   }
-  w->p->last_t1 = est;
   t_check = now_seconds();
   wk_time(w, f, job, t0, est, gap_ms, res);
   t_timed = now_seconds();
