@@ -56,7 +56,7 @@ run() {
   CUTUNE_CACHE=$cache CUDA_CACHE_PATH=$cache/nvrtc timeout "$LIMIT" "$CUTUNE" run --no-progress --results "$res" "$@" \
     > "$W/$name.log" 2>&1
   say "$name exit $?"
-  grep -E "^problem .*: [0-9]+ measured|^  time:|^  raced:|^  modules:|^overlap|side by side:|one after the other|configurations measured in" \
+  grep -E "^problem .*: [0-9]+ measured|^  time:|^  raced( early)?:|^  modules:|^overlap|side by side:|one after the other|configurations measured in" \
     "$W/$name.log" | tee -a "$SUM"
 }
 rate_of() { sed -n 's/.*configurations measured in \([0-9.]*\) s (\([0-9.]*\) per second.*/\2 (\1 s)/p' "$1" | tail -1; }

@@ -320,6 +320,57 @@ int main(int argc, char **argv) {
               r.t_raced);
   }
 
+  {
+    /* racing before the k-th best exists (race_ms NAN, docs/MEASURE.md): against race_early x
+     * the best so far, the engine's (best_ms) or the worker's own on the problem, whichever is
+     * faster; a problem just set up has neither, so its first job is timed in full */
+    REQUIRE(gpu_setup(g, &p, &err) == 0);
+    gpu_job j = fake_job("copy_slow", 1000, 0.5);
+    j.race_ms = NAN, j.race_margin = 0.05, j.race_samples = 3, j.race_early = 3;
+    record_free(&r);
+    REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
+    CHECK_MSG(r.status == ST_OK && r.samples >= 5 && isnan(r.t_raced) && !r.race_ref, "first: %d samples", r.samples);
+    double slow = r.t_median;
+    /* an engine's best of 1/8 its time: the bound is 3/8 of it, and the check launch (4 ms, the
+     * estimate: no estimate launch) took more than twice that: raced after 2 samples */
+    j.best_ms = slow / 8;
+    record_free(&r);
+    REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
+    CHECK_MSG(r.status == ST_OK && r.samples == 2 && record_raced_early(&r), "far above: %d samples", r.samples);
+    CHECK_MSG(fabs(r.t_raced - 3 * slow / 8) < 1e-12, "raced above %.9f, wanted %.9f", r.t_raced, 3 * slow / 8);
+    CHECK(r.t_min > r.t_raced && r.race_ref && !strcmp(r.race_ref, RECORD_RACE_BEST) && isnan(r.t_isolated));
+    /* 1/4 its time: a bound of 3/4, which the check launch does not exceed twice: 3 samples */
+    j.best_ms = slow / 4;
+    record_free(&r);
+    REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
+    CHECK_MSG(r.status == ST_OK && r.samples == 3 && record_raced_early(&r), "above: %d samples", r.samples);
+    /* the worker's own best: copy_ok timed in full on the problem (3 x the slow one's time is no
+     * bound for it) races the slow kernel whose job carries no best */
+    gpu_job o = fake_job("copy_ok", 1000, 0.005);
+    o.race_ms = NAN, o.race_margin = 0.05, o.race_samples = 3, o.race_early = 3;
+    record_free(&r);
+    REQUIRE(gpu_measure(g, &o, &r, &err) == 0);
+    CHECK_MSG(r.status == ST_OK && isnan(r.t_raced) && r.samples >= 10, "copy_ok: %d samples", r.samples);
+    double fast = r.t_median;
+    j.best_ms = NAN;
+    record_free(&r);
+    REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
+    CHECK_MSG(r.status == ST_OK && r.samples == 2 && fabs(r.t_raced - 3 * fast) < 1e-12,
+              "the worker's best: %d samples, raced above %g (wanted %g)", r.samples, r.t_raced, 3 * fast);
+    /* with the k-th best known, that is the reference (race_ref kth), the worker's best aside */
+    j.race_ms = slow / 8;
+    record_free(&r);
+    REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
+    CHECK_MSG(r.status == ST_OK && r.samples == 2 && record_raced(&r) && !record_raced_early(&r) &&
+                  fabs(r.t_raced - slow / 8 * 1.05) < 1e-12 && r.race_ref && !strcmp(r.race_ref, RECORD_RACE_KTH),
+              "k-th: %d samples, raced above %g", r.samples, r.t_raced);
+    /* race_early off: nothing raced before the k-th best */
+    j.race_ms = NAN, j.race_early = 0;
+    record_free(&r);
+    REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
+    CHECK_MSG(r.status == ST_OK && r.samples >= 5 && isnan(r.t_raced), "race_early off: %d samples", r.samples);
+  }
+
   CHECK(RUN("copy_wrong", 256) == ST_WRONG_RESULT);
   CHECK_STR_CONTAINS(r.message, "1 of 1048576 elements differ");
   CHECK_STR_CONTAINS(r.message, "first at index 12345");

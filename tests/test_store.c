@@ -65,7 +65,8 @@ static void make_full(record *r) {
   record_set_str(&r->limiter, "registers");
   r->compile_ms = 231.7;
   r->measure_ms = 3.25, r->m_load_ms = 0.25, r->m_check_ms = 0.5, r->m_timing_ms = 2.0, r->m_isolated_ms = 0.5;
-  r->t_raced = 0.12875; /* a raced record: the bound its samples exceeded */
+  r->t_raced = 0.12875;                           /* a raced record: the bound its samples exceeded ... */
+  record_set_str(&r->race_ref, RECORD_RACE_BEST); /* ... the best so far x --race-early */
   record_set_str(&r->template_hash, "0123456789abcdef0123456789abcdef");
   record_set_str(&r->options_hash, "fedcba9876543210fedcba9876543210");
   record_set_str(&r->nvrtc_version, "13.0");
@@ -97,13 +98,13 @@ static int records_equal(const record *a, const record *b) {
            same_num(a->measure_ms, b->measure_ms) && same_num(a->m_load_ms, b->m_load_ms) &&
            same_num(a->m_check_ms, b->m_check_ms) && same_num(a->m_timing_ms, b->m_timing_ms) &&
            same_num(a->m_isolated_ms, b->m_isolated_ms) && same_num(a->t_raced, b->t_raced) &&
-           same_str(a->template_hash, b->template_hash) && same_str(a->options_hash, b->options_hash) &&
-           same_str(a->nvrtc_version, b->nvrtc_version) && same_str(a->driver_version, b->driver_version) &&
-           same_str(a->device_name, b->device_name) && same_str(a->device_cc, b->device_cc) &&
-           same_str(a->device_uuid, b->device_uuid) && same_str(a->arch, b->arch) &&
-           same_str(a->timestamp, b->timestamp) && same_num(a->sm_clock_mhz, b->sm_clock_mhz) &&
-           same_num(a->mem_clock_mhz, b->mem_clock_mhz) && a->throttle_reasons == b->throttle_reasons &&
-           same_num(a->temperature_c, b->temperature_c);
+           same_str(a->race_ref, b->race_ref) && same_str(a->template_hash, b->template_hash) &&
+           same_str(a->options_hash, b->options_hash) && same_str(a->nvrtc_version, b->nvrtc_version) &&
+           same_str(a->driver_version, b->driver_version) && same_str(a->device_name, b->device_name) &&
+           same_str(a->device_cc, b->device_cc) && same_str(a->device_uuid, b->device_uuid) &&
+           same_str(a->arch, b->arch) && same_str(a->timestamp, b->timestamp) &&
+           same_num(a->sm_clock_mhz, b->sm_clock_mhz) && same_num(a->mem_clock_mhz, b->mem_clock_mhz) &&
+           a->throttle_reasons == b->throttle_reasons && same_num(a->temperature_c, b->temperature_c);
   for (int i = 0; ok && i < a->nparams; i++)
     ok = same_str(a->pname[i], b->pname[i]) && same_str(a->pvalue[i], b->pvalue[i]);
   return ok;
@@ -120,7 +121,7 @@ static void test_round_trip(void) {
   CHECK(!strchr(j.data, '\n'));
   CHECK_STR_CONTAINS(j.data, "\"t_median\":0.13421772812345678");
   CHECK_STR_CONTAINS(j.data, "\"params\":{\"TILE\":\"64\",\"PAD\":\"1\",\"VEC\":\"4\"}");
-  CHECK_STR_CONTAINS(j.data, "\"raced_above\":0.12875}");
+  CHECK_STR_CONTAINS(j.data, "\"raced_above\":0.12875,\"race_ref\":\"best\"}");
   CHECK_STR_CONTAINS(j.data, "\"measure_split_ms\":{\"load\":0.25,\"check\":0.5,\"timing\":2,\"isolated\":0.5}");
   REQUIRE(record_from_json(j.data, &b, &err) == 0);
   CHECK(records_equal(&a, &b));
@@ -137,8 +138,14 @@ static void test_round_trip(void) {
   record_to_json(&a, &j);
   REQUIRE(record_from_json(j.data, &b, &err) == 0);
   CHECK(records_equal(&a, &b));
-  CHECK(record_raced(&b));
+  CHECK(record_raced(&b) && record_raced_early(&b));
   record_free(&a), record_free(&b);
+  /* raced before race_ref was written: against the k-th best */
+  REQUIRE(record_from_json("{\"config\":\"A=1\",\"problem\":\"N=1\",\"status\":\"ok\",\"time_ms\":{\"median\":2,"
+                           "\"raced_above\":1.5}}",
+                           &b, &err) == 0);
+  CHECK(record_raced(&b) && !record_raced_early(&b) && !b.race_ref);
+  record_free(&b);
 
   /* timing only: "unchecked":1, read back; absent (old stores, checked spaces) it is 0 */
   make_full(&a);
@@ -163,7 +170,7 @@ static void test_round_trip(void) {
   REQUIRE(record_from_json(other, &b, &err) == 0);
   CHECK(b.t_median == 1.5e-3 && b.regs == 12 && !strcmp(b.limiter, "threads"));
   /* older than racing and the split: fully timed, split unknown */
-  CHECK(isnan(b.t_raced) && !record_raced(&b) && isnan(b.m_load_ms) && isnan(b.m_timing_ms));
+  CHECK(isnan(b.t_raced) && !record_raced(&b) && !b.race_ref && isnan(b.m_load_ms) && isnan(b.m_timing_ms));
   CHECK(b.nparams == 2 && !strcmp(b.pname[0], "B") && !strcmp(b.pvalue[0], "2") && !strcmp(b.pname[1], "A"));
   record_free(&b);
   /* the same without the \u escape takes the fast reader, which must agree */

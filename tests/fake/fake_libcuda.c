@@ -243,6 +243,7 @@ static const char *known[] = {"ct_cmp_b8",
                               "copy_ok",
                               "copy_slow", /* copy_ok taking 4 ms per launch (a long GEMM's timing) */
                               "copy_wrong",
+                              "copy_race_long", /* copy_race at 2 ms per launch at B = 1024 (cli_fake_race_early.sh) */
                               "copy_partial",
                               "copy_fault",
                               "copy_spin",
@@ -575,6 +576,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
   clk += base + 0.003;
   if (!strcmp(n, "copy_slow")) clk += 4.0;
   if (!strcmp(n, "copy_race")) clk += (N * 8 / 4.0e12) * 1e3 * (1024.0 / (bx * by * bz) - 1);
+  if (!strcmp(n, "copy_race_long")) clk += 2.0 * 1024.0 / (bx * by * bz);
   if (!strcmp(n, "partial_sum") || !strcmp(n, "total_sum")) { /* in float[N], out float[grid]: every launch (a
                                                                    sequence's second pass reads the first's) */
     unsigned long long share = (N + gx - 1) / gx;

@@ -1,7 +1,8 @@
 -- Fixture for tests/cli_fake_race.sh: racing through the fake libcuda.so.1 (tests/fake). The
 -- fake's copy_race takes 1024/B times as long at block B, so only B = 1024 is fast; B comes
 -- first and largest first, so the exhaustive walk times the two fast configurations (U = 1, 2)
--- first and every later one is at least twice as slow: raced out with --top 2.
+-- first and every later one is at least twice as slow: raced out with --top 2. fake_race_early.lua
+-- requires it (its long-launch twin).
 local ct = require "cutune"
 return ct.space {
   name = "fake_race",

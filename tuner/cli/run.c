@@ -103,6 +103,8 @@ static const char run_usage[] =
     "                      fraction X and by more than its noise explains (default 0.05; 'off':\n"
     "                      time every configuration in full); see Racing below\n"
     "  --race-samples N    racing: samples before the first test (default 3, at least 2)\n"
+    "  --race-early F|off  racing before --top configurations are timed in full: against F times\n"
+    "                      the best time so far (default 3; 'off': nothing raced before)\n"
     "  --energy-top N      energy objective: the second pass measures energy for at most the N\n"
     "                      fastest configurations per problem (default 8) ...\n"
     "  --energy-within X   ... that are within X of the best time (default 0.10: 10 %)\n"
@@ -167,11 +169,16 @@ static const char run_usage[] =
     "Racing (docs/MEASURE.md): once --top configurations of a problem are timed in full, each\n"
     "next one is tested after --race-samples samples and after each chunk of samples: raced out\n"
     "when its fastest sample is slower than the --top-th best time x (1 + X) and the mean's excess\n"
-    "over that bound is beyond the 99.9 % one-sided Student t bound of its samples' spread. Every\n"
-    "configuration is checked first, as always; a raced one keeps the time of its few samples\n"
-    "(the search learns it), its record says 'raced_above' (the bound), and the tables count it,\n"
-    "never as a full measurement. What could enter the table of the best (and, with energy among\n"
-    "the objectives, --energy-top) is timed in full.\n"
+    "over that bound is beyond the 99.9 % one-sided Student t bound of its samples' spread.\n"
+    "Before that, the same test runs against --race-early F times the best time so far (the\n"
+    "first configuration of a problem has none and is timed in full). A launch of 1 ms or more\n"
+    "whose check launch took over twice the bound is tested one sample sooner (that launch counts\n"
+    "as one; 2 samples at least). Every configuration is checked first, as always; a raced one\n"
+    "keeps the time of its few samples (the search learns it), its record says 'raced_above' (the\n"
+    "bound) and 'race_ref' (kth or best), and the tables count it, never as a full measurement.\n"
+    "What is within X of the run's --top-th best (with energy among the objectives, of the\n"
+    "--energy-top-th) is timed in full, unless it came before there was one and took more than F\n"
+    "times the best then.\n"
     "\n"
     "Shape sets (docs/SPACE.md: lists, ct.product, ct.zip, generator functions): a run that selects\n"
     "" XSTR(TUNE_SET_MIN) " problems or more tunes them as a set. Each shape gets the budget of one problem (--budget,\n"
@@ -279,7 +286,7 @@ enum {
   O_CROSS_TOP,
   O_CROSS_MAX
 };
-enum { O_RACE = O_CROSS_MAX + 1, O_RACE_SAMPLES, O_BATCH, O_NO_OVERLAP };
+enum { O_RACE = O_CROSS_MAX + 1, O_RACE_SAMPLES, O_RACE_EARLY, O_BATCH, O_NO_OVERLAP };
 
 static const num_opt num_opts[] = {
     {O_DEVICE, "--device", "a GPU ordinal (0, 1, ...)", 0, 1e6, 0, 0, 1},
@@ -303,6 +310,7 @@ static const num_opt num_opts[] = {
     {O_CROSS_MAX, "--cross-max", "a number of kernels from 1 to 4096", 1, 4096, 0, 0, 1},
     {O_RACE, "--race", "a margin as a fraction from 0 to 10 (0.05 is 5 %) or 'off'", 0, 10, 0, 0, 0},
     {O_RACE_SAMPLES, "--race-samples", "an integer from 2 to 256", 2, 256, 0, 0, 1},
+    {O_RACE_EARLY, "--race-early", "a factor from 1.5 to 1000 or 'off'", 1.5, 1000, 0, 0, 0},
     {O_BATCH, "--batch", "'auto' or a number of configurations from 1 to " XSTR(COMPILE_BATCH_MAX), 1,
      COMPILE_BATCH_MAX, 0, 0, 1},
 };
@@ -330,6 +338,7 @@ static void set_number(run_opts *o, int id, double v) {
   case O_CROSS_MAX: o->cross_max = (int)v; break;
   case O_RACE: o->race_margin = v; break;
   case O_RACE_SAMPLES: o->race_samples = (int)v; break;
+  case O_RACE_EARLY: o->race_early = v; break;
   case O_BATCH: o->batch = (int)v; break;
   }
 }
@@ -371,6 +380,7 @@ static int keyword_option(run_opts *o, int id, const char *v) {
   if (!v) return 0;
   if (id == O_SAMPLE && !strcmp(v, "all")) o->sample = RUN_SAMPLE_ALL;
   else if (id == O_RACE && !strcmp(v, "off")) o->race_margin = -1;
+  else if (id == O_RACE_EARLY && !strcmp(v, "off")) o->race_early = 0;
   else if (id == O_BATCH && !strcmp(v, "auto")) o->batch = 0;
   else return 0;
   return 1;
@@ -402,6 +412,7 @@ static int parse_options(int argc, char **argv, run_opts *o) {
       {"cross-only", no_argument, 0, O_CROSS_ONLY}, {"cross-top", required_argument, 0, O_CROSS_TOP},
       {"cross-max", required_argument, 0, O_CROSS_MAX},
       {"race", required_argument, 0, O_RACE}, {"race-samples", required_argument, 0, O_RACE_SAMPLES},
+      {"race-early", required_argument, 0, O_RACE_EARLY},
       {"batch", required_argument, 0, O_BATCH}, {"no-overlap", no_argument, 0, O_NO_OVERLAP},
       {"verbose", no_argument, 0, 'v'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
   /* clang-format on */
@@ -533,7 +544,7 @@ int run_main(int argc, char **argv) {
                 .patience = -1,
                 .cross_top = TUNE_CROSS_TOP,
                 .cross_max = TUNE_CROSS_MAX};
-  o.race_margin = 0.05, o.race_samples = 3; /* racing (docs/MEASURE.md) */
+  o.race_margin = 0.05, o.race_samples = 3, o.race_early = 3; /* racing (docs/MEASURE.md) */
   int st = parse_options(argc, argv, &o);
   if (st >= 0) return st;
   cterr err = {{0}};

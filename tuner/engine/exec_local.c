@@ -194,6 +194,7 @@ static gpu_job make_job(exec_local *e, const lgroup *l, const item *it, char *kn
   job.isolated_samples = 21;          /* contenders only: see gpu_job */
   job.race_ms = l->pp[it->slot].race; /* the k-th best so far (tune.c): racing, docs/MEASURE.md */
   job.race_margin = e->o->race_margin;
+  job.race_early = e->o->race_early; /* before the k-th best: the best so far x this (best_ms) */
   job.race_samples = e->o->race_margin >= 0 ? e->o->race_samples : 0;
   return job;
 }

@@ -55,6 +55,7 @@ typedef struct run_opts {
   double race_margin; /* --race: racing's margin (docs/MEASURE.md); < 0: off */
   int batch;          /* --batch: configurations per NVRTC program; 0 automatic, 1 none */
   int race_samples;   /* --race-samples: samples before the first racing test */
+  double race_early;  /* --race-early: before the k-th best exists, race against the best x this; 0: off */
   int no_overlap;     /* --no-overlap: a run's problems one after the other, never side by side (tune.c) */
 } run_opts;
 

@@ -74,7 +74,7 @@ typedef struct tune_tally {
   int flops;                 /* the space gives flops: progress in TFLOP/s */
   double gpu_ms, compile_ms; /* sums over this run's records: where the time went */
   double split_ms[4];        /* ... the GPU's, by stage: load, check, timing, isolated */
-  size_t ngpu, ncompile, nsplit, raced;
+  size_t ngpu, ncompile, nsplit, raced, raced_early; /* raced_early: against the best so far */
   double *top;          /* the ktop best fully timed medians, ascending: top[ktop-1] is the */
   int ntop, ktop;       /* racing reference (docs/MEASURE.md) */
   const char **modules; /* runtime parameters: each record's options hash (tune_group.ohash) */
@@ -127,15 +127,17 @@ static void time_note(const tune_tally *ty, double wall, int ndev) {
     fprintf(stderr, "; a compile took %.3f s per configuration on average (in parallel processes: --jobs)",
             ty->compile_ms / 1e3 / (double)ty->ncompile);
   fputs("\n", stderr);
-  if (ty->raced)
+  const char *th = ty->ktop == 1 ? "st" : ty->ktop == 2 ? "nd" : ty->ktop == 3 ? "rd" : "th";
+  if (ty->raced > ty->raced_early)
     fprintf(stderr,
             "  raced: %zu of %zu timed configurations stopped early, slower than the %d%s best by more than the "
             "margin and their noise (docs/MEASURE.md; --race off times every one in full)\n",
-            ty->raced, ty->ngpu, ty->ktop,
-            ty->ktop == 1   ? "st"
-            : ty->ktop == 2 ? "nd"
-            : ty->ktop == 3 ? "rd"
-                            : "th");
+            ty->raced - ty->raced_early, ty->ngpu, ty->ktop, th);
+  if (ty->raced_early)
+    fprintf(stderr,
+            "  raced early: %zu of %zu timed configurations stopped before the %d%s best existed, slower than "
+            "--race-early times the best so far by more than their noise (docs/MEASURE.md)\n",
+            ty->raced_early, ty->ngpu, ty->ktop, th);
   if (ty->nmodules) { /* configurations that differ only in runtime parameters share a module */
     qsort(ty->modules, ty->nmodules, sizeof *ty->modules, cmp_strp);
     size_t distinct = 0;
@@ -163,6 +165,7 @@ static int finish_record(tune_ctx *t, int g, tune_tally *ty, size_t cfg, record 
       ty->nsplit++;
     }
     ty->raced += record_raced(rec);
+    ty->raced_early += record_raced_early(rec);
     if (isfinite(rec->compile_ms) && rec->compile_ms > 0) ty->compile_ms += rec->compile_ms, ty->ncompile++;
     if (space_nruntime(t->s) > 0 && rec->status != ST_WORKER_LOST) {
       if (ty->nmodules == ty->capmodules) /* grown by doubling: this runs once a record */

@@ -450,6 +450,9 @@ static void fill_record(const gpu *g, int slot, const wire_result *w, record *re
   rec->m_load_ms = w->load_ms, rec->m_check_ms = w->check_ms;
   rec->m_timing_ms = w->timing_ms, rec->m_isolated_ms = w->isolated_ms;
   rec->t_raced = w->t_raced;
+  record_set_str(&rec->race_ref, !isfinite(w->t_raced)           ? NULL
+                                 : w->race_ref == WIRE_RACE_BEST ? RECORD_RACE_BEST
+                                                                 : RECORD_RACE_KTH);
   rec->samples = w->samples;
   rec->gbps = w->gbps;
   /* against the problem's own copy figure, else the first worker's large copy (restarted
@@ -528,6 +531,7 @@ int gpu_submit(gpu *g, const gpu_job *job, cterr *err) {
   wj->isolated_samples = job->isolated_samples;
   wj->race_ms = job->race_samples > 0 ? job->race_ms : NAN;
   wj->race_margin = job->race_margin;
+  wj->race_early = job->race_samples > 0 ? job->race_early : 0;
   wj->race_samples = job->race_samples;
   wj->nargvals = job->nargvals;
   for (int i = 0; i < job->nargvals; i++) wj->argvals[i] = job->argvals[i];

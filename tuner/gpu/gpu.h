@@ -122,8 +122,11 @@ typedef struct gpu_job {
    * least race_samples samples every sample is slower than race_ms x (1 + race_margin) and the
    * mean's excess over that bound is beyond the 99.9 % one-sided Student t bound of the samples'
    * noise. race_ms is the k-th best fully timed median of the problem (the slowest time that
-   * still enters the tables); NAN (or 0 race_samples): every configuration is timed in full. */
-  double race_ms, race_margin;
+   * still enters the tables). Where it is NAN (fewer than k timed in full), the bound is
+   * best_ms (or the worker's own best on the problem, if faster) x race_early, when race_early
+   * > 1 and there is a best; the record says which (race_ref). 0 race_samples: every
+   * configuration is timed in full. */
+  double race_ms, race_margin, race_early;
   int race_samples;
 } gpu_job;
 

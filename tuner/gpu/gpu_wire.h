@@ -87,11 +87,15 @@ typedef struct wire_job {
   uint64_t ref_key;
   int32_t nlaunches; /* a sequence (0: the kernel alone, all arguments in order) */
   launch_step launches[MAX_LAUNCHES];
-  double race_ms, race_margin; /* racing (gpu_job): the reference and the margin; race_ms NAN: off */
-  int32_t race_samples;
+  double race_ms, race_margin; /* racing (gpu_job): the reference and the margin; race_ms NAN: none yet */
+  double race_early;           /* ... before it: the factor on the best so far (> 1; 0: off) */
+  int32_t race_samples;        /* 0: no racing */
   uint32_t kernel_len;
   uint64_t cubin_len;
 } wire_job;
+
+/* The reference a raced configuration lost to (wire_result.race_ref; record.h race_ref). */
+enum { WIRE_RACE_NONE, WIRE_RACE_KTH, WIRE_RACE_BEST };
 
 typedef struct wire_result {
   int32_t status; /* rec_status */
@@ -110,6 +114,7 @@ typedef struct wire_result {
   double measure_ms;  /* the worker's wall time on the job: load, check, timing, unload */
   double load_ms, check_ms, timing_ms, isolated_ms; /* where measure_ms went (record.h) */
   double t_raced;        /* raced: the bound every sample exceeded (record.h); NAN: timed in full */
+  int32_t race_ref;      /* raced: the reference of that bound (WIRE_RACE_*) */
   int32_t module_reused; /* 1: the module was already loaded (a sibling's: the same cubin) */
 } wire_result;
 

@@ -307,7 +307,7 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
   const char *cubin = p->data + sizeof *s + s->kernel_len; /* dbuf keeps a NUL after: PTX text works too */
 
   if (wk_alloc_args(w, s, err)) return -1;
-  w->p->last_t1 = NAN;
+  w->p->best_full = NAN;
   if ((r = cu->cuCtxSynchronize())) { /* all uploads done before the reference reads them */
     *fatal = wk_context_dead(w, r);
     return cterr_set(err, "uploading the arguments: %s", cuda_errstr(r));

@@ -29,8 +29,8 @@ typedef struct wk_module {
 } wk_module;
 
 /* One problem the worker holds (a setup's slot, gpu.h GPU_PROBLEMS): its arguments on the device
- * with the reference's outputs, its symbols and check kernel, and what its last configuration
- * said of a launch. Jobs name the slot they run on; w->p is it while a job (or a setup) runs. */
+ * with the reference's outputs, its symbols and check kernel, and the best time it measured
+ * there. Jobs name the slot they run on; w->p is it while a job (or a setup) runs. */
 typedef struct wk_prob {
   int have_problem;
   wire_setup setup;
@@ -41,7 +41,7 @@ typedef struct wk_prob {
   uint64_t ref_key;   /* the key of the per-configuration reference now in the arg[].ref copies; 0 none */
   CUmodule check_mod; /* the user's check kernel (gpu_worker_check.c), for this problem */
   CUfunction check_f;
-  double last_t1; /* the last configuration's first estimate of a launch, ms (NAN: none this problem) */
+  double best_full; /* the best median this worker timed in full on the problem, ms (NAN: none yet) */
 } wk_prob;
 
 typedef struct worker {

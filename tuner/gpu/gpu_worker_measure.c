@@ -11,8 +11,9 @@
  * Samples are enqueued in chunks of ~5 ms between host synchronisations, and collected until
  * the relative standard error of the mean is below target (after min_samples), max_samples
  * is reached, 60% of the job's time limit is spent, or the racing rule says the configuration
- * is slower than the k-th best by more than its noise explains (raced: t_raced). The whole
- * method, with the racing rule and its statistics: docs/MEASURE.md. */
+ * is slower than the k-th best (before there is one: race_early times the best so far) by more
+ * than its noise explains (raced: t_raced, race_ref). The whole method, with the racing rule
+ * and its statistics: docs/MEASURE.md. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -108,18 +109,54 @@ static int race_lost(int n, double mean, double sd, double min, double bound) {
   return n >= 2 && min > bound && mean - bound > t999(n - 1) * sd / sqrt((double)n);
 }
 
+/* The best median so far of the job's problem, which decides who is a contender (twice the
+ * samples, the isolated time) and, before the k-th best exists, the racing bound: the engine's
+ * (best_ms) or, in a racing job, this worker's own best timed in full on the problem where it
+ * is faster. The engine's lags behind by the jobs in flight: the job queued behind a problem's
+ * first one left the engine before any time came back. A job without racing keeps the engine's
+ * alone (the energy pass: all contenders; a best_ms <= 0: none). */
+static double job_best(const worker *w, const wire_job *job) {
+  double best = job->best_ms;
+  if (job->race_samples > 0 && !(best <= 0) && isfinite(w->p->best_full) && !(best <= w->p->best_full))
+    best = w->p->best_full;
+  return best;
+}
+
+/* The bound a job races against (docs/MEASURE.md "Racing"), NAN for none, and which reference
+ * it came from into *ref (WIRE_RACE_*): the k-th best fully timed median x (1 + margin) once
+ * the engine has one; before that, the best so far (job_best) x race_early. */
+static double race_bound(const wire_job *job, double best, int *ref) {
+  *ref = WIRE_RACE_NONE;
+  if (job->race_samples <= 0) return NAN;
+  if (isfinite(job->race_ms) && job->race_ms > 0) {
+    *ref = WIRE_RACE_KTH;
+    return job->race_ms * (1 + (job->race_margin > 0 ? job->race_margin : 0));
+  }
+  if (!(job->race_early > 1) || !isfinite(best) || !(best > 0)) return NAN;
+  *ref = WIRE_RACE_BEST;
+  return best * job->race_early;
+}
+
 /* Warm-up before the samples: ~WK_WARM_MS of launches (the clocks up, the instruction cache
  * filled), or ~WK_WARM_HOT_MS when the worker's previous job ended less than WK_HOT_GAP_MS
  * before this one started (the GPU never sat idle long enough to clock down); none for a launch
- * of a millisecond or more, whose check and estimate launches were warm-up enough. */
+ * of a millisecond or more (WK_LONG_MS), whose check launch was warm-up enough. */
 #define WK_WARM_MS 1.0
 #define WK_WARM_HOT_MS 0.2
 #define WK_HOT_GAP_MS 5.0
+#define WK_LONG_MS 1.0 /* a long launch: its check launch is its estimate, and it gets no warm-up */
 
-/* Time a checked configuration; t1 is the first estimate of one launch (ms), gap_ms how long
- * the GPU had been without work of this worker when the job started. */
-static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, double t1, double gap_ms,
-                    wire_result *res) {
+/* A long launch whose check launch took more than WK_FAR times the racing bound: that launch
+ * counts as the first of the race_samples observations of the rule's first part, so the first
+ * test comes one sample sooner (never before 2 samples: the t part needs them). docs/MEASURE.md
+ * "Racing" gives the statistics. */
+#define WK_FAR 2.0
+
+/* Time a checked configuration; t1 is the first estimate of one launch (ms), t1_check 1 when it
+ * is the check launch's own time, gap_ms how long the GPU had been without work of this worker
+ * when the job started, best the problem's best so far (job_best). */
+static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, double t1, int t1_check, double gap_ms,
+                    double best, wire_result *res) {
   const cuda_api *cu = w->cu;
   const launch_geom *g = &job->geom;
   double timeout = job->timeout_s > 0 ? job->timeout_s : 10.0, budget_end = t0 + 0.6 * timeout;
@@ -133,7 +170,7 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, dou
   if (!(t1 > 1e-4)) t1 = 1e-4;
 
   double want = gap_ms < WK_HOT_GAP_MS ? WK_WARM_HOT_MS : WK_WARM_MS;
-  int warm = t1 >= 1.0 ? 0 : (int)ceil(want / t1);
+  int warm = t1 >= WK_LONG_MS ? 0 : (int)ceil(want / t1);
   if (warm > 200) warm = 200;
   double left_ms = (budget_end - now_seconds()) * 1e3;
   if (warm * t1 > 0.25 * left_ms) warm = (int)(0.25 * left_ms / t1);
@@ -161,10 +198,13 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, dou
   int chunk = (int)ceil(5.0 / (K * t1));
   if (chunk < 1) chunk = 1;
   if (chunk > WK_MAX_CHUNK) chunk = WK_MAX_CHUNK;
-  /* Racing: the first chunk is race_samples long; the rule is tried after each chunk. */
-  int race = isfinite(job->race_ms) && job->race_ms > 0 && job->race_samples > 0;
-  double bound = race ? job->race_ms * (1 + (job->race_margin > 0 ? job->race_margin : 0)) : NAN;
+  /* Racing: the first chunk is race_samples long (one less for a long launch far above the
+   * bound: its check launch was the first); the rule is tried after each chunk. */
+  int ref;
+  double bound = race_bound(job, best, &ref);
+  int race = isfinite(bound);
   int rs = job->race_samples < 2 ? 2 : job->race_samples;
+  if (race && t1_check && t1 >= WK_LONG_MS && t1 > WK_FAR * bound && rs > 2) rs--;
   int next = race ? (rs < WK_MAX_CHUNK ? rs : WK_MAX_CHUNK) : chunk;
 
   double *s = xmalloc(2 * (size_t)max_s * sizeof *s), *tmp = s + max_s;
@@ -200,11 +240,12 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, dou
     median = wk_median(s, n, tmp);
     if (race && n >= rs && race_lost(n, mean, sd, min, bound)) {
       res->t_raced = bound;
+      res->race_ref = ref;
       break;
     }
     double now = now_seconds();
     /* a contender for the best gets twice the samples: the winner's figure must hold */
-    int contender = isfinite(job->best_ms) && job->best_ms > 0 && median < 1.03 * job->best_ms;
+    int contender = isfinite(best) && best > 0 && median < 1.03 * best;
     if (n >= min_s && sd / sqrt(n) < target * mean && (!contender || n >= 2 * min_s)) break;
     if (now >= budget_end) break;
     /* racing: a contender goes on in whole chunks, as without racing; the others in chunks
@@ -238,6 +279,10 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, dou
   res->mem_clock_mhz = ns.mem_mhz;
   res->throttle_reasons = ns.reasons;
   res->temperature_c = ns.temp_c;
+  /* the problem's best fully timed median on this worker: the best of the job queued behind
+   * it (job_best) */
+  if (!isfinite(res->t_raced) && isfinite(median) && median > 0 && !(w->p->best_full <= median))
+    w->p->best_full = median;
 }
 
 /* n single launches of f (or of ct_empty when f is NULL), each after a read-only L2 flush (the
@@ -379,14 +424,13 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
 
   /* The check: one launch on poisoned outputs and restored inouts (after the reference, when
    * the configuration's own module holds it: gpu_worker_check.c), timed; the comparison of
-   * every output with the reference; then the first estimate of one launch's time. Where this
-   * problem's last configuration took a millisecond or more (a GEMM), the check launch is the
-   * estimate (a module's first launch may start late, which is noise at that length) and no
-   * launch is spent on it; if it then turns out shorter, the estimate launch follows. */
+   * every output with the reference; then the first estimate of one launch's time. Where the
+   * check launch took a millisecond or more (a GEMM, a slow configuration), it is the estimate
+   * (a module's first launch may start late, which is noise at that length) and no launch is
+   * spent on it; shorter, an estimate launch of its own follows. */
   if (wk_reference_in(w, mod, job, res) || wk_seq_setup(w, mod, f, job, cubin, res)) goto out;
   CUevent ca = w->ev[2 * WK_MAX_CHUNK], cb = w->ev[2 * WK_MAX_CHUNK + 1];
   int flush = w->scratch && w->p->working_set < 2 * (size_t)w->info.l2_bytes;
-  int est_launch = !(w->p->last_t1 >= 1.0);
   if ((r = wk_prepare_run(w)) || (r = cu->cuEventRecord(ca, w->stream))) {
     fail_run(w, res, r, "preparing the arguments");
     goto out;
@@ -408,14 +452,12 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
   }
   if (wk_compare(w, res)) goto out;
   float ms = 0;
-  if (!est_launch) {
-    if ((r = cu->cuEventElapsedTime(&ms, ca, cb))) {
-      fail_run(w, res, r, "timing");
-      goto out;
-    }
-    est = ms;
-    est_launch = est < 1.0; /* shorter than its predecessor: an estimate launch after all */
+  if ((r = cu->cuEventElapsedTime(&ms, ca, cb))) {
+    fail_run(w, res, r, "timing");
+    goto out;
   }
+  est = ms;
+  int est_launch = !(est >= WK_LONG_MS);
   if (est_launch) {
     if ((!flush && (r = cu->cuEventRecord(w->ev[0], w->stream))) || (r = enqueue_timed(w, f, g, flush, 1, 0)) ||
         (r = cu->cuEventSynchronize(w->ev[1])) || (r = cu->cuEventElapsedTime(&ms, w->ev[0], w->ev[1]))) {
@@ -424,12 +466,12 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
     }
     est = ms;
   }
-  w->p->last_t1 = est;
   t_check = now_seconds();
-  wk_time(w, f, job, t0, est, gap_ms, res);
+  double best = job_best(w, job);
+  wk_time(w, f, job, t0, est, !est_launch, gap_ms, best, res);
   t_timed = now_seconds();
   if (res->status == ST_OK && job->isolated_samples > 0 && isfinite(res->t_median) && !isfinite(res->t_raced) &&
-      (!isfinite(job->best_ms) || job->best_ms <= 0 || res->t_median < 1.05 * job->best_ms))
+      (!isfinite(best) || best <= 0 || res->t_median < 1.05 * best))
     wk_time_isolated(w, f, job, res);
   if (job->want_energy > 0 && res->status == ST_OK) wk_energy(w, f, job, res);
 out:;

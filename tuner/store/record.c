@@ -52,7 +52,8 @@ void record_init(record *r) {
   X(device_cc)                                                                                                         \
   X(device_uuid)                                                                                                       \
   X(arch)                                                                                                              \
-  X(timestamp)
+  X(timestamp)                                                                                                         \
+  X(race_ref)
 /* clang-format on */
 
 void record_free(record *r) {
@@ -75,6 +76,10 @@ void record_copy(record *dst, const record *src) {
 }
 
 int record_raced(const record *r) { return r->status == ST_OK && isfinite(r->t_raced); }
+
+int record_raced_early(const record *r) {
+  return record_raced(r) && r->race_ref && !strcmp(r->race_ref, RECORD_RACE_BEST);
+}
 
 void record_set_str(char **field, const char *value) {
   free(*field);

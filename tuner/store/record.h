@@ -52,8 +52,12 @@ typedef struct record {
    * slower than this bound (ms: the k-th best time of the problem when it was measured, times
    * 1 + the racing margin) by more than their noise explains. Its statistics are those of its
    * few samples: an estimate of a time known to be above t_raced, not a full measurement; it is
-   * checked like every other. NAN: timed in full (and in stores written before racing). */
+   * checked like every other. NAN: timed in full (and in stores written before racing).
+   * race_ref says which bound: RECORD_RACE_KTH (that k-th best; also when absent from a raced
+   * record, as in stores written before it) or RECORD_RACE_BEST (fewer than k were timed in
+   * full then: the best time so far x --race-early); NULL on a record timed in full. */
   double t_raced;
+  char *race_ref;
   /* derived */
   double gbps, copy_share, gflops; /* copy_share: gbps / device's measured D2D copy GB/s */
   double cublas_share;             /* the problem's cuBLAS SGEMM time / t_median (cublas_sgemm spaces); NAN */
@@ -94,6 +98,10 @@ void record_set_str(char **field, const char *value); /* replaces, copying value
 int record_field_known(const char *name);
 /* 1 when the record's timing was stopped by the racing rule (t_raced), 0 when it was timed in full. */
 int record_raced(const record *r);
+/* 1 when it was raced against the best so far (race_ref RECORD_RACE_BEST), before the k-th best existed. */
+int record_raced_early(const record *r);
+#define RECORD_RACE_KTH "kth"
+#define RECORD_RACE_BEST "best"
 /* What measuring the record cost, in ms: compile_ms plus measure_ms (the GPU worker's own time on
  * it) or, in records without measure_ms, t_median x samples; 0 when it says neither (the cost
  * of search, strategy_tell_cost, and of `cutune score --cost time`). */

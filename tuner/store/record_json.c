@@ -69,6 +69,7 @@ void record_to_json(const record *r, dbuf *b) {
   if (isfinite(r->t_isolated)) put_num(b, "isolated", r->t_isolated, &g); /* optional: older stores lack it */
   if (isfinite(r->t_iso_floor)) put_num(b, "isolated_floor", r->t_iso_floor, &g);
   if (isfinite(r->t_raced)) put_num(b, "raced_above", r->t_raced, &g); /* optional: a raced record only */
+  if (isfinite(r->t_raced) && r->race_ref) put_str(b, "race_ref", r->race_ref, &g);
   dbuf_puts(b, "}");
   put_num(b, "t_median", r->t_median, &f); /* duplicated at top level for simple tools */
   put_num(b, "gbps", r->gbps, &f);
@@ -166,6 +167,7 @@ static const field time_fields[] = {FN("median", t_median),
                                     FN("isolated", t_isolated),
                                     FN("isolated_floor", t_iso_floor),
                                     FN("raced_above", t_raced),
+                                    FS("race_ref", race_ref),
                                     {NULL, F_STR, 0}};
 static const field split_fields[] = {FN("load", m_load_ms),
                                      FN("check", m_check_ms),
