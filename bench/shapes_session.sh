@@ -56,13 +56,14 @@ want() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 [ -x "$CUTUNE" ] || { echo "shapes_session.sh: $CUTUNE is not built (set CUTUNE=...)" >&2; exit 2; }
 
 # the committed store of a space, copied once into $RES (its folder is the device's)
+# (and its compressed part, <space>.jsonl.gz: results/README.md, "Packed stores")
 seed_store() { # space
   local f
-  for f in results/*/"$1".jsonl; do
+  for f in results/*/"$1".jsonl results/*/"$1".jsonl.gz; do
     [ -f "$f" ] || continue
     local d="$RES/$(basename "$(dirname "$f")")"
     mkdir -p "$d"
-    [ -f "$d/$1.jsonl" ] || cp "$f" "$d/$1.jsonl"
+    [ -f "$d/$(basename "$f")" ] || cp "$f" "$d/"
   done
 }
 

@@ -365,7 +365,17 @@ static int add_dir(ship_data *d, const char *dir, dbuf *warn, cterr *err) {
     char *p = path_join(dir, names[i]);
     struct stat sb;
     if (rc == 0 && stat(p, &sb) == 0) {
-      if (S_ISDIR(sb.st_mode)) rc = add_dir(d, p, warn, err);
+      /* X.jsonl.gz is the compressed part of the store X.jsonl (store.h), read with it; alone
+       * where the store has no plain file */
+      size_t ln = strlen(names[i]);
+      int packed = ln > 9 && !strcmp(names[i] + ln - 9, ".jsonl.gz") && !ends_with(names[i], ".archive.jsonl.gz");
+      if (packed) {
+        names[i][ln - 3] = 0;
+        char *plain = path_join(dir, names[i]);
+        if (!file_exists(plain) && (want ? !strcmp(names[i], want) : is_store_name(names[i])))
+          rc = add_found(d, p, warn, err);
+        free(plain);
+      } else if (S_ISDIR(sb.st_mode)) rc = add_dir(d, p, warn, err);
       else if (want ? !strcmp(names[i], want) : is_store_name(names[i])) rc = add_found(d, p, warn, err);
     }
     free(p), free(names[i]);

@@ -227,14 +227,43 @@ static store *store_new(const char *path) {
   return s;
 }
 
+/* The compressed part of store path (path.gz, for a path ending in .jsonl), loaded first and
+ * read-only where it exists: 0, or -1 with err. */
+static int load_packed(store *s, const char *path, dbuf *warnings, cterr *err) {
+  size_t n = strlen(path);
+  if (n < 6 || strcmp(path + n - 6, ".jsonl")) return 0;
+  char *gz = xasprintf("%s.gz", path);
+  int rc = 0;
+  if (file_exists(gz)) {
+    dbuf data;
+    dbuf_init(&data);
+    rc = input_read(gz, "results file", input_data_max(), 1, &data, err);
+    if (rc == 0) {
+      char *keep = s->path;
+      s->path = gz; /* its lines' warnings name it */
+      rc = load_all(s, &data, 0, warnings, err);
+      s->path = keep;
+    }
+    dbuf_free(&data);
+  }
+  free(gz);
+  return rc;
+}
+
 int store_load(const char *path, store **out, dbuf *warnings, cterr *err) {
   dbuf data;
   dbuf_init(&data);
   *out = NULL;
-  /* read-only: a gzip-compressed store (results.jsonl.gz) reads as well, within the data cap */
-  if (input_read(path, "results file", input_data_max(), 1, &data, err)) return -1;
+  /* read-only: a gzip-compressed store (results.jsonl.gz) reads as well, within the data cap;
+   * a store whose records are all in its compressed part has no plain file */
+  char *gz = xasprintf("%s.gz", path);
+  int packed_only =
+      !file_exists(path) && file_exists(gz) && strlen(path) > 6 && !strcmp(path + strlen(path) - 6, ".jsonl");
+  free(gz);
+  if (!packed_only && input_read(path, "results file", input_data_max(), 1, &data, err)) return -1;
   store *s = store_new(path);
-  int rc = load_all(s, &data, 0, warnings, err);
+  int rc = load_packed(s, path, warnings, err);
+  if (rc == 0) rc = load_all(s, &data, 0, warnings, err);
   dbuf_free(&data);
   if (rc) {
     store_close(s);
@@ -304,7 +333,8 @@ int store_open(const char *path, store **out, dbuf *warnings, cterr *err) {
     goto fail;
   }
   if (!existed) sync_dir(path);
-  if (file_read(path, &data, err) || load_all(s, &data, 1, warnings, err)) goto fail;
+  if (load_packed(s, path, warnings, err) || file_read(path, &data, err) || load_all(s, &data, 1, warnings, err))
+    goto fail;
   dbuf_free(&data);
   *out = s;
   return 0;

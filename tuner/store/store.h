@@ -7,6 +7,11 @@
  * last complete record before anything new is written. Lines that do not parse are reported
  * with file:line and kept in place; they never stop a run.
  *
+ * The compressed part: where <file>.gz exists beside <file> (results/<device>/<space>.jsonl.gz,
+ * written by tools/store-archive --pack), its records belong to the same store: every open and
+ * load reads it first (read-only; appends go to <file>), so a run's answers, the header and the
+ * reports see both. It keeps a committed store small.
+ *
  * Ownership: the store owns the records it has loaded; store_get's pointer lives until
  * store_close. store_append copies. */
 #ifndef CUTUNE_STORE_H
