@@ -43,16 +43,22 @@
     }                                                                                              \
   } while (0)
 
+// Launches per pair of events (a bench's --queue N): 1, each launch between its own pair; N > 1,
+// N launches back to back between a pair and their time / N a sample (the queue stays full, so
+// host time between launches is out of the figure, as in the tuner's batches).
+static int bench_queue = 1;
+
 template <class F>
 static void bench_time(F op, int reps, double *median_ms, double *min_ms) {
   for (int i = 0; i < 3; i++) op();
   CK(cudaGetLastError());
   CK(cudaDeviceSynchronize());
+  const int q = bench_queue > 1 ? bench_queue : 1;
   std::vector<cudaEvent_t> ev(2 * reps);
   for (auto &e : ev) CK(cudaEventCreate(&e));
   for (int i = 0; i < reps; i++) {
     CK(cudaEventRecord(ev[2 * i]));
-    op();
+    for (int k = 0; k < q; k++) op();
     CK(cudaEventRecord(ev[2 * i + 1]));
   }
   CK(cudaGetLastError());
@@ -61,7 +67,7 @@ static void bench_time(F op, int reps, double *median_ms, double *min_ms) {
   for (int i = 0; i < reps; i++) {
     float ms;
     CK(cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]));
-    t[i] = ms;
+    t[i] = ms / q;
   }
   for (auto &e : ev) CK(cudaEventDestroy(e));
   std::sort(t.begin(), t.end());

@@ -16,7 +16,9 @@
 #
 # Environment: HEADERS (folder of matmul.h, transpose.h, vecadd.h; default results), ARCH (default:
 # the device's compute capability from nvidia-smi, else 90), NVCC, OUT (where shapes.txt and
-# shapes.csv go; default gpu-out), W (build folder; default $TMPDIR/cutune-shapes), REPS (20).
+# shapes.csv go; default gpu-out), W (build folder; default $TMPDIR/cutune-shapes), REPS (20),
+# QUEUE (1: each launch between its own events; N: N launches back to back per sample, so that
+# host time between launches is out of the figure; shapes_bench --queue).
 # GPU time: the build (about a minute on 16 cores, the SGEMM kernels in parallel) and the timing
 # (about 40 s for the default lists). The build needs no GPU: BUILD_ONLY=1 builds $W/shapes_bench
 # and stops (with ARCH set, on a machine without one), SKIP_BUILD=1 times with the $W/shapes_bench
@@ -28,6 +30,7 @@ HEADERS=${HEADERS:-results}
 OUT=${OUT:-gpu-out}
 W=${W:-${TMPDIR:-/tmp}/cutune-shapes}
 REPS=${REPS:-20}
+QUEUE=${QUEUE:-1}
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 if [ -z "${ARCH:-}" ]; then
   cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .' || true)
@@ -66,7 +69,7 @@ echo "shapes.sh: built $W/shapes_bench for $from in $(( $(date +%s) - t0 )) s ($
 fi
 
 set +e
-"$W/shapes_bench" --reps "$REPS" --csv "$OUT/shapes.csv" "${lists[@]}" | tee "$OUT/shapes.txt"
+"$W/shapes_bench" --reps "$REPS" --queue "$QUEUE" --csv "$OUT/shapes.csv" "${lists[@]}" | tee "$OUT/shapes.txt"
 rc=${PIPESTATUS[0]}
 set -e
 [ "$rc" -eq 77 ] && { echo "shapes.sh: no CUDA device"; exit 77; }

@@ -14,14 +14,15 @@
 //                    read and written); checked bit for bit against a + b
 //
 // Each is timed as the median of --reps (default 20) launches after 3 warm-up ones, each launch
-// between its own pair of events (bench/bench_common.cuh). "ratio" is vendor time / cutune time
+// between its own pair of events (bench/bench_common.cuh); --queue N: a sample is N launches back
+// to back between a pair, over N (the GPU never waits for the host between them). "ratio" is vendor time / cutune time
 // (>= 1: cutune is at least as fast). Per list file and kind: every shape, the geometric mean
 // of the ratios, the minimum and how many are at or above 1. A list file has one shape per
 // line ("kind sizes... [# comment]"); '#' starts a comment line. --csv FILE writes every row.
 //
 //   nvcc -O3 -arch=sm_90 -I results -I kernels -o shapes_bench bench/shapes_bench.cu <the launchers
 //   and their generated kernels> -lcublas        (bench/shapes.sh does this)
-//   ./shapes_bench [--reps N] [--csv FILE] LIST...
+//   ./shapes_bench [--reps N] [--queue N] [--csv FILE] LIST...
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -222,7 +223,9 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--csv") && i + 1 < argc) csv = argv[++i];
-    else if (argv[i][0] == '-') fprintf(stderr, "usage: %s [--reps N] [--csv FILE] LIST...\n", argv[0]), exit(2);
+    else if (!strcmp(argv[i], "--queue") && i + 1 < argc) bench_queue = atoi(argv[++i]);
+    else if (argv[i][0] == '-')
+      fprintf(stderr, "usage: %s [--reps N] [--queue N] [--csv FILE] LIST...\n", argv[0]), exit(2);
     else lists.push_back(argv[i]);
   }
   if (lists.empty() || reps < 1) fprintf(stderr, "usage: %s [--reps N] [--csv FILE] LIST...\n", argv[0]), exit(2);
@@ -237,8 +240,10 @@ int main(int argc, char **argv) {
   cublasHandle_t h;
   CKB(cublasCreate(&h));
   CKB(cublasGetVersion(h, &cbv));
-  printf("device: %s (sm_%d%d, %d SMs), CUDA runtime %d, driver %d, cuBLAS %d; median of %d launches after 3\n",
-         prop.name, prop.major, prop.minor, prop.multiProcessorCount, rt, drv, cbv, reps);
+  printf("device: %s (sm_%d%d, %d SMs), CUDA runtime %d, driver %d, cuBLAS %d; median of %d %s after 3\n", prop.name,
+         prop.major, prop.minor, prop.multiProcessorCount, rt, drv, cbv, reps,
+         bench_queue > 1 ? "samples of launches back to back (--queue)" : "launches, each between its own events");
+  if (bench_queue > 1) printf("a sample: %d launches back to back between two events, over %d\n", bench_queue, bench_queue);
   printf("ratio = vendor time / cutune time (sgemm: the faster cuBLAS strict-FP32 mode; transpose, vecadd: cudaMemcpy of "
          "the same bytes)\n");
   FILE *cf = csv ? fopen(csv, "w") : nullptr;
