@@ -18,7 +18,8 @@
 # the device's compute capability from nvidia-smi, else 90), NVCC, OUT (where shapes.txt and
 # shapes.csv go; default gpu-out), W (build folder; default $TMPDIR/cutune-shapes), REPS (20),
 # QUEUE (1: each launch between its own events; N: N launches back to back per sample, so that
-# host time between launches is out of the figure; shapes_bench --queue).
+# host time between launches is out of the figure; shapes_bench --queue), CUTUNE_UNITS (nvrtc:
+# the kernels compiled as the tuner compiled them, the default of kernels/build_nvcc.sh; nvcc: nvcc's).
 # GPU time: the build (about a minute on 16 cores, the SGEMM kernels in parallel) and the timing
 # (about 40 s for the default lists). The build needs no GPU: BUILD_ONLY=1 builds $W/shapes_bench
 # and stops (with ARCH set, on a machine without one), SKIP_BUILD=1 times with the $W/shapes_bench

@@ -13,10 +13,19 @@
 # replaces results/ for the others). $CUTUNE_SPACES limits the programs built (default
 # "transpose matmul vecadd", and hgemm where results/hgemm.h exists); CUTUNE_GEN_ONLY=1 writes
 # the generated sources and stops before nvcc.
+# CUTUNE_UNITS=nvrtc (the default): each configuration's device code is compiled the way
+# `cutune run` compiled it when it was measured (NVRTC, kernels/nvrtc_cubin.c: the same compiler
+# and options), one cubin per architecture of ARCH, in one fatbinary embedded in its unit and
+# loaded at first use with cudaLibraryLoadData (the CUDA runtime, no cutune; the driver takes the
+# cubin of the device's architecture); a device of none of them gets a null kernel (the
+# launchers' error). CUTUNE_UNITS=nvcc compiles the template with nvcc instead, whose code differs
+# from NVRTC's (docs/HEADER.md, "The kernels a build ships"). The NVRTC sources, cubins and ptxas
+# reports are in $out/nvrtc/SPACE/ (unit_ID.cu, cubin_ID_ARCH.cubin, ptxas_ID.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 usage="usage: kernels/build_nvcc.sh ARCH OUTDIR [TRANSPOSE_HEADER]"
 arch=${1:?$usage}
+case ${CUTUNE_UNITS:-nvrtc} in nvrtc | nvcc) ;; *) echo "build_nvcc.sh: CUTUNE_UNITS is nvrtc or nvcc, not '$CUTUNE_UNITS'" >&2; exit 2 ;; esac
 out=${2:?$usage}
 transpose_header=${3:-results/transpose.h}
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
@@ -39,14 +48,58 @@ gen() {
     fi
     built[$defs]=$fn
     : > "$f"
-    for d in $defs; do echo "#define ${d%%=*} ${d#*=}" >> "$f"; done
-    printf '#define %s %s\n#include "%s/templates/%s.cu"\n#undef %s\n' "$space" "$fn" "$PWD" "$space" "$space" >> "$f"
-    printf 'extern "C" const void *%s_ptr(void) { return (const void *)&%s; }\n' "$fn" "$fn" >> "$f"
+    if [ "${CUTUNE_UNITS:-nvrtc}" = nvrtc ]; then
+      nvrtc_unit "$space" "$id" "$fn" "$f" $defs
+    else
+      for d in $defs; do echo "#define ${d%%=*} ${d#*=}" >> "$f"; done
+      printf '#define %s %s\n#include "%s/templates/%s.cu"\n#undef %s\n' "$space" "$fn" "$PWD" "$space" "$space" >> "$f"
+      printf 'extern "C" const void *%s_ptr(void) { return (const void *)&%s; }\n' "$fn" "$fn" >> "$f"
+    fi
     echo "extern \"C\" const void *${fn}_ptr(void);" >> "$table"
     cases="$cases    case $id: return ${fn}_ptr();\n"
   done < <(sed -n 's/^ \* cutune-config //p' "$header")
   printf 'extern "C" const void *cutune_%s_kernel(int c) {\n  switch (c) {\n%b    default: return 0;\n  }\n}\n' \
     "$space" "$cases" >> "$table"
+}
+
+# CUTUNE_UNITS=nvrtc: unit F of configuration ID (function FN): the template with the
+# configuration's values (#define, as the tuner's -D) compiled by NVRTC for each architecture of
+# ARCH, the cubins in one fatbinary, and the loader of its kernel
+nvrtc_tool() {
+  local t="$out/nvrtc_cubin"
+  [ -x "$t" ] && [ "$t" -nt kernels/nvrtc_cubin.c ] && return 0
+  mkdir -p "$out"
+  "$NVCC" -O2 -o "$t" kernels/nvrtc_cubin.c -lnvrtc || { echo "build_nvcc.sh: building $t failed" >&2; exit 1; }
+}
+nvrtc_unit() { # SPACE ID FN F DEFS...
+  local space=$1 id=$2 fn=$3 f=$4 a src="$out/nvrtc/$1/unit_$2.cu"
+  shift 4
+  nvrtc_tool
+  mkdir -p "$out/nvrtc/$space"
+  : > "$src"
+  for d in "$@"; do echo "#define ${d%%=*} ${d#*=}" >> "$src"; done
+  printf '#include "%s/templates/%s.cu"\n' "$PWD" "$space" >> "$src"
+  printf '// %s: configuration %s, compiled by NVRTC as `cutune run` compiled it (kernels/build_nvcc.sh)\n' "$fn" "$id" > "$f"
+  printf '#include <cuda_runtime.h>\n' >> "$f"
+  : > "$out/nvrtc/$space/ptxas_$id.txt"
+  local images=()
+  for a in ${arch//,/ }; do
+    [ "$space" = hgemm ] && [ "$a" = 90 ] && a=90a
+    "$out/nvrtc_cubin" "$a" "$src" "$out/nvrtc/$space/cubin_${id}_$a.cubin" >> "$out/nvrtc/$space/ptxas_$id.txt" ||
+      { echo "build_nvcc.sh: NVRTC failed on configuration $id of $space for sm_$a" >&2; exit 1; }
+    images+=("--image3=kind=elf,sm=$a,file=$out/nvrtc/$space/cubin_${id}_$a.cubin")
+  done
+  # one fatbinary of the cubins: the driver loads the one of the device's architecture
+  "$(dirname "$(command -v "$NVCC")")/fatbinary" -64 --create="$out/nvrtc/$space/unit_$id.fatbin" "${images[@]}" ||
+    { echo "build_nvcc.sh: fatbinary failed on configuration $id of $space" >&2; exit 1; }
+  printf 'alignas(8) static const unsigned char %s_fatbin[] = {\n' "$fn" >> "$f"
+  od -An -v -tx1 "$out/nvrtc/$space/unit_$id.fatbin" | sed 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g' >> "$f"
+  printf '};\n' >> "$f"
+  printf 'static const void *%s_load(void) {\n  cudaLibrary_t lib;\n  cudaKernel_t k;\n' "$fn" >> "$f"
+  printf '  if (cudaLibraryLoadData(&lib, %s_fatbin, 0, 0, 0, 0, 0, 0) != cudaSuccess) return 0;\n' "$fn" >> "$f"
+  printf '  if (cudaLibraryGetKernel(&k, lib, "%s") != cudaSuccess) return 0;\n  return (const void *)k;\n}\n' "$space" >> "$f"
+  printf '/* a cudaKernel_t, which cudaLaunchKernel and cudaFuncSetAttribute take as a function */\n' >> "$f"
+  printf 'extern "C" const void *%s_ptr(void) {\n  static const void *k = %s_load(); /* once, thread-safe */\n  return k;\n}\n' "$fn" "$fn" >> "$f"
 }
 
 # -gencode for each architecture of ARCH (sm code, and PTX for the plain ones as -arch=sm_XY gives)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # cli_kernels_hgemm: the production BF16 GEMM (kernels/hgemm_launch.cu, kernels/cutune_hgemm.h)
-# builds with plain nvcc from a header of `cutune header lua/hgemm_space.lua`, for sm_80 and sm_90
+# builds with plain nvcc (kernels/build_nvcc.sh with CUTUNE_UNITS=nvcc) from a header of `cutune header lua/hgemm_space.lua`, for sm_80 and sm_90
 # at once (kernels/build_nvcc.sh 80,90: the hgemm space builds 90 as sm_90a, which its wgmma
 # configurations need), one generated unit per distinct shipped configuration, and the program
 # exits 77 where there is no GPU. No GPU data is needed: the header is written from a store that a
@@ -34,7 +34,7 @@ n=$(sed -n 's/^ \* cutune-config [0-9]* //p' "$H/hgemm.h" | sort -u | wc -l)
 grep -q "cutune-config [0-9]* WG=1 " "$H/hgemm.h" && grep -q "cutune-config [0-9]* WG=0 " "$H/hgemm.h" && ok ||
   fail "the header does not ship both a wgmma and a mma.sync configuration"
 
-expect_status 0 -- env NVCC="$NVCC" CUTUNE_SPACES=hgemm CUTUNE_HEADER_DIR="$H" bash kernels/build_nvcc.sh 80,90 "$TMPROOT/nv"
+expect_status 0 -- env NVCC="$NVCC" CUTUNE_UNITS=nvcc CUTUNE_SPACES=hgemm CUTUNE_HEADER_DIR="$H" bash kernels/build_nvcc.sh 80,90 "$TMPROOT/nv"
 [ -x "$TMPROOT/nv/hgemm_example" ] && ok || fail "build_nvcc.sh built no hgemm_example"
 m=$(ls "$TMPROOT/nv/gen/hgemm"/config_*.cu | wc -l)
 [ "$n" -eq "$m" ] && ok || fail "$m generated units for $n distinct shipped configurations"

@@ -1,11 +1,12 @@
 #!/bin/bash
 # cli_kernels_launchers: the tuned SGEMM and vector add launchers (kernels/matmul_launch.cu,
 # kernels/vecadd_launch.cu) build from the committed headers with plain nvcc for sm_80
-# (kernels/build_nvcc.sh; cli_kernels_example builds them for sm_90 through CMake), with one
+# (kernels/build_nvcc.sh with CUTUNE_UNITS=nvcc; cli_kernels_nvrtc checks the default, NVRTC's
+# units; cli_kernels_example builds them for sm_90 through CMake), with one
 # generated unit per distinct shipped configuration that renames the template's kernel; the committed
 # results/matmul.h and results/vecadd.h are what `cutune header` writes from results/ today;
 # the example programs exit 77 where there is no GPU; a header with split-K and stream-K entries
-# (bench/sk_header.sh) builds the SGEMM example for sm_90 and sm_80. No GPU needed
+# (bench/sk_header.sh) builds the SGEMM example for sm_90 and sm_80 (the default units). No GPU needed
 # (cli_gpu_launcher runs them; bench/templates_session.sh runs the split-K one).
 source "$(dirname "$0")/lib_cli.sh"
 set -e
@@ -19,7 +20,7 @@ for sp in matmul vecadd; do
   else fail "results/$sp.h is not what 'cutune header lua/${sp}_space.lua' writes now"; head -20 "$TMPROOT/diff" >&2; fi
 done
 
-expect_status 0 -- env NVCC="$NVCC" CUTUNE_SPACES="matmul vecadd" bash kernels/build_nvcc.sh 80 "$TMPROOT/nv"
+expect_status 0 -- env NVCC="$NVCC" CUTUNE_UNITS=nvcc CUTUNE_SPACES="matmul vecadd" bash kernels/build_nvcc.sh 80 "$TMPROOT/nv"
 for prog in sgemm_example vecadd_example; do
   if [ -x "$TMPROOT/nv/$prog" ]; then ok; else fail "build_nvcc.sh built no $prog"; fi
 done
@@ -41,7 +42,7 @@ mkdir -p "$D"
 c0=$(sed -n 's/^ \* cutune-config 0 //p' results/matmul.h)
 sed "s/^ \* cutune-config 1 .*/ * cutune-config 1 $c0/" results/matmul.h > "$D/matmul.h"
 if [ "$(grep -c "^ \* cutune-config [01] $c0\$" "$D/matmul.h")" -eq 2 ]; then ok; else fail "the test header lacks the duplicate line"; fi
-expect_status 0 -- env CUTUNE_GEN_ONLY=1 CUTUNE_HEADER_DIR="$D" CUTUNE_SPACES=matmul bash kernels/build_nvcc.sh 80 "$D/nv"
+expect_status 0 -- env CUTUNE_UNITS=nvcc CUTUNE_GEN_ONLY=1 CUTUNE_HEADER_DIR="$D" CUTUNE_SPACES=matmul bash kernels/build_nvcc.sh 80 "$D/nv"
 check_dup() { # folder of generated units
   if [ -f "$1/config_0.cu" ] && [ ! -e "$1/config_1.cu" ] && [ -f "$1/config_2.cu" ]; then ok
   else fail "$1: not config_0.cu and config_2.cu without config_1.cu: $(ls "$1" | tr '\n' ' ')"; fi

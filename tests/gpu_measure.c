@@ -164,7 +164,9 @@ int main(int argc, char **argv) {
   CHECK(run(g, "scale_tiny exact", job_for("scale_tiny", 256), &r) == ST_WRONG_RESULT);
 
   /* racing: with an unreachable spread target, only max_samples or the racing rule ends it;
-   * against a reference of half its time it loses after its first 3 samples */
+   * against a reference of half its time it loses after its first 3 samples (2 where its launch
+   * takes a millisecond or more and the check launch was over twice the bound: that launch is
+   * the first observation, docs/MEASURE.md "Racing"; seen on the H200 on 2026-12-03) */
   gpu_job full = job_for("copy_ok", 256), early;
   full.target_rse = 1e-9;
   full.max_samples = 2000;
@@ -173,7 +175,8 @@ int main(int argc, char **argv) {
   early = full;
   early.race_ms = r.t_median / 2, early.race_margin = 0.05, early.race_samples = 3;
   CHECK(run(g, "copy_ok raced", early, &r) == ST_OK);
-  CHECK(r.samples == 3 && record_raced(&r) && r.t_min > r.t_raced);
+  CHECK_MSG((r.samples == 3 || r.samples == 2) && record_raced(&r) && r.t_min > r.t_raced,
+            "samples %d, raced %d, min %g, bound %g", r.samples, record_raced(&r), r.t_min, r.t_raced);
 
   set_problem(&p, small, ARG_OUTPUT, 1e-5);
   REQUIRE(gpu_setup(g, &p, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
