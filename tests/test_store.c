@@ -130,6 +130,17 @@ static void test_round_trip(void) {
   CHECK(!strcmp(j.data, j2.data)); /* stable key order: the same bytes again */
   record_free(&a), record_free(&b);
 
+  /* numbers far past long long's range write as %g and read back (tools/fuzz found the cast of
+   * 1.1e20 to long long, undefined, in dbuf_json_num) */
+  make_full(&a);
+  a.t_median = 1.1111111111111111e20, a.gbps = -3e300;
+  dbuf_reset(&j);
+  record_to_json(&a, &j);
+  CHECK_STR_CONTAINS(j.data, "\"t_median\":1.1111111111111111e+20");
+  REQUIRE(record_from_json(j.data, &b, &err) == 0);
+  CHECK(b.t_median == a.t_median && b.gbps == a.gbps);
+  record_free(&a), record_free(&b);
+
   /* the same with ASCII text only (the fast reader's path, not jansson's) */
   make_full(&a);
   record_set_str(&a.message, "mismatch at [3,7]: got 1.5\nexpected\t2 \\ \"q\" /");

@@ -143,7 +143,7 @@ void dbuf_json_num(dbuf *b, double v) {
     dbuf_puts(b, "null");
     return;
   }
-  if (v == (double)(long long)v && fabs(v) < 9e15) {
+  if (fabs(v) < 9e15 && v == (double)(long long)v) { /* the range first: a cast out of it is undefined */
     dbuf_printf(b, "%lld", (long long)v);
     return;
   }
