@@ -6,7 +6,8 @@
  * occupancy), so a launcher built by nvcc may not run what the tuner timed; a cubin from here
  * is what it timed. The options are the tuner's (tuner/compile/compile.c, base_opts):
  * --gpu-architecture=sm_XY, -Xptxas=-v and the toolkit's include folder, then the caller's.
- * A build tool of its own (no cutune library, no Lua): it owns its NVRTC calls.
+ * A build tool of its own (no cutune library, no Lua): it owns its NVRTC calls. C that also
+ * compiles as C++ (cmake/CutuneKernels.cmake builds it in projects without C enabled).
  *
  *   nvrtc_cubin ARCH SOURCE OUT.cubin [NVRTC-OPTION...]     ARCH: 90, 90a, 80, ...
  *
@@ -21,11 +22,11 @@ static char *read_all(const char *path) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
   size_t cap = 1 << 16, n = 0, k;
-  char *b = malloc(cap + 1);
+  char *b = (char *)malloc(cap + 1);
   while (b && (k = fread(b + n, 1, cap - n, f)) > 0) {
     n += k;
     if (n == cap) {
-      char *nb = realloc(b, 2 * cap + 1);
+      char *nb = (char *)realloc(b, 2 * cap + 1);
       if (!nb) free(b);
       b = nb, cap *= 2;
     }
@@ -63,7 +64,7 @@ int main(int argc, char **argv) {
   nvrtcResult rc = nvrtcCompileProgram(prog, n, opts);
   size_t ls = 0;
   nvrtcGetProgramLogSize(prog, &ls);
-  char *log = malloc(ls + 1);
+  char *log = (char *)malloc(ls + 1);
   if (log && nvrtcGetProgramLog(prog, log) == NVRTC_SUCCESS) log[ls] = 0;
   if (rc != NVRTC_SUCCESS) {
     fprintf(stderr, "nvrtc_cubin: %s: %s\n%s\n", argv[2], nvrtcGetErrorString(rc), log ? log : "");
@@ -71,7 +72,7 @@ int main(int argc, char **argv) {
   }
   size_t cs = 0;
   char *cubin = NULL;
-  if (nvrtcGetCUBINSize(prog, &cs) != NVRTC_SUCCESS || !cs || !(cubin = malloc(cs)) ||
+  if (nvrtcGetCUBINSize(prog, &cs) != NVRTC_SUCCESS || !cs || !(cubin = (char *)malloc(cs)) ||
       nvrtcGetCUBIN(prog, cubin) != NVRTC_SUCCESS) {
     fprintf(stderr, "nvrtc_cubin: %s: no cubin (a virtual architecture?)\n", argv[2]);
     return 1;

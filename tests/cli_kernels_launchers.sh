@@ -55,7 +55,7 @@ cmake_minimum_required(VERSION 3.20)
 project(dup LANGUAGES CXX CUDA)
 include($SRC/cmake/CutuneKernels.cmake)
 cutune_add_tuned_kernels(TARGET dup SPACE matmul HEADER $D/matmul.h TEMPLATE $SRC/templates/matmul.cu KERNEL matmul
-  ARCHS 80 SOURCES $SRC/kernels/matmul_launch.cu)
+  ARCHS 80 SOURCES $SRC/kernels/matmul_launch.cu UNITS nvcc)
 CM
 expect_status 0 -- cmake -S "$D/cm" -B "$D/cmb" -DCMAKE_CUDA_COMPILER="$NVCC"
 check_dup "$D/cmb/cutune_dup"
