@@ -80,8 +80,11 @@ cutune_add_tuned_kernels(TARGET hg SPACE hgemm HEADER $H/hgemm.h TEMPLATE $SRC/t
 target_include_directories(hg PUBLIC $SRC/kernels)
 CM
 expect_status 0 -- cmake -S "$TMPROOT/cm" -B "$TMPROOT/cmb" -DCMAKE_CUDA_COMPILER="$NVCC"
-m=$(ls "$TMPROOT/cmb/cutune_hg"/config_*.cu | wc -l)
+# the default units (UNITS nvrtc): one NVRTC source per distinct configuration at configure time,
+# its cubins for sm_80 and sm_90a made at build time
+m=$(ls "$TMPROOT/cmb/cutune_hg"/nvrtc_*.cu | wc -l)
 [ "$n" -eq "$m" ] && ok || fail "CMake: $m generated units for $n distinct shipped configurations"
+grep -rq -- "-DARCHS=80,90a" "$TMPROOT/cmb/CMakeFiles/hg.dir/" && ok || fail "CMake's NVRTC units are not made for 80 and 90a"
 grep -q '"80;90a"\|80;90a' "$TMPROOT/cmb/CMakeCache.txt" "$TMPROOT/cmb/CMakeFiles/hg.dir/"*.make 2>/dev/null ||
   grep -rq "sm_90a" "$TMPROOT/cmb/CMakeFiles/hg.dir/" && ok || fail "CMake does not build the library for sm_90a"
 finish
