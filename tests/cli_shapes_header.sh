@@ -128,6 +128,14 @@ set -- $JUDGE
 echo "with the fill term: ${1} of the model's best (geometric mean; least $2; without it $plain)"
 awk -v g="$1" -v p="$plain" 'BEGIN { exit !(g > p) }' && ok || fail "the fill term gives $1 at untuned sizes, without it $plain"
 grep -q "each scaled by the GPU's fill" "$TMPROOT/fill/untuned.out" && ok || fail "the why text does not say the fill term"
+# the SMs of a record's provenance (written since 2026-12-03) win over the table of names: the
+# same store with "sms":66 gives every configuration half the block slots
+sed 's/"cc":"9.0"/"cc":"9.0","sms":66/' "$TMPROOT/fill.jsonl" > "$TMPROOT/fill66.jsonl"
+expect_status 0 -- "$BIN" header "$SP" "$TMPROOT/fill66.jsonl" -o "$TMPROOT/fill66.h"
+slots() { grep -o 'ct_s\[[0-9]*\]\[[0-9]*\] = {.*}' "$1" | sed 's/.*= //' | tr -c '0-9\n' ' '; }
+a=$(slots "$TMPROOT/fill/shapes_model.h") b=$(slots "$TMPROOT/fill66.h")
+[ -n "$a" ] && [ "$(for x in $a; do echo $((x / 2)); done)" = "$(for x in $b; do echo "$x"; done)" ] && ok ||
+  fail "slots with 132 SMs: $a; with the records' 66: $b"
 expect_status 0 -- "$BIN" header "$SP" "$TMPROOT/fill.jsonl" --fill off -o "$TMPROOT/off.h"
 expect_output "k=4 |"
 expect_status 2 -- "$BIN" header "$SP" "$ST" --fill maybe

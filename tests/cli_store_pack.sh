@@ -19,6 +19,7 @@ run() { run_any "$BIN" run --jobs 1 --no-progress --results "$R" "$d/fake_run.lu
 run --problem 0
 [ "$STATUS" -eq 0 ] || [ "$STATUS" -eq 3 ] && ok || fail "first run: exit $STATUS"
 n0=$(grep -c . "$S")
+grep -q '"cc":"9.0","sms":132' "$S" && ok || fail "the records lack the fake device's 132 SMs: $(head -c 600 "$S")"
 [ "$n0" -ge 12 ] && ok || fail "first run wrote $n0 records"
 sort "$S" > "$TMPROOT/before"
 "$BIN" best "$S" > "$TMPROOT/best_before.txt" 2>&1

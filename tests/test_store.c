@@ -78,6 +78,7 @@ static void make_full(record *r) {
   record_set_str(&r->timestamp, "2026-11-29T14:08:04Z");
   r->sm_clock_mhz = 1980, r->mem_clock_mhz = 3201;
   r->throttle_reasons = 0x10000000004LL;
+  r->device_sms = 132;
   r->temperature_c = 41.5;
 }
 
@@ -104,7 +105,8 @@ static int records_equal(const record *a, const record *b) {
            same_str(a->device_cc, b->device_cc) && same_str(a->device_uuid, b->device_uuid) &&
            same_str(a->arch, b->arch) && same_str(a->timestamp, b->timestamp) &&
            same_num(a->sm_clock_mhz, b->sm_clock_mhz) && same_num(a->mem_clock_mhz, b->mem_clock_mhz) &&
-           a->throttle_reasons == b->throttle_reasons && same_num(a->temperature_c, b->temperature_c);
+           a->throttle_reasons == b->throttle_reasons && same_num(a->temperature_c, b->temperature_c) &&
+           a->device_sms == b->device_sms;
   for (int i = 0; ok && i < a->nparams; i++)
     ok = same_str(a->pname[i], b->pname[i]) && same_str(a->pvalue[i], b->pvalue[i]);
   return ok;

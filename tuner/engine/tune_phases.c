@@ -24,6 +24,7 @@ void tune_stamp(tune_ctx *t, int g, record *r, size_t cfg) {
   if (!r->device_name) record_set_str(&r->device_name, dev->name);
   if (!r->device_uuid) record_set_str(&r->device_uuid, dev->uuid);
   if (!r->device_cc) record_set_str(&r->device_cc, dev->cc);
+  if (r->device_sms <= 0 && dev->sms > 0) r->device_sms = dev->sms;
   if (!r->driver_version) record_set_str(&r->driver_version, dev->driver);
 }
 

@@ -147,8 +147,9 @@ int hdr_grid_model(hdr *h, int c, const long long **tile, long long *mult) {
 /* The most warps a multiprocessor holds, by compute capability. */
 static int warps_per_sm(int cc) { return cc == 75 ? 32 : cc == 86 || cc == 87 || cc == 89 || cc / 10 == 12 ? 48 : 64; }
 
-/* Block slots of configuration c on the devices of mask: SMs x blocks per SM (from the record's
- * occupancy and block size), the least over the devices; 0 where one is unknown. */
+/* Block slots of configuration c on the devices of mask: SMs (the record's provenance, else the
+ * table of names) x blocks per SM (from the record's occupancy and block size), the least over
+ * the devices; 0 where one is unknown. */
 static long long slots_of(const hdr *h, const unsigned char *mask, size_t c) {
   long long least = 0;
   for (int d = 0; d < h->nd; d++) {
@@ -156,7 +157,7 @@ static long long slots_of(const hdr *h, const unsigned char *mask, size_t c) {
     const record *r = NULL;
     for (int q = 0; q < h->np && !r; q++) r = REC(h, d, q, c);
     if (!r) continue;
-    int sms = ship_sms_of(h->devs[d]), warps = (r->block_threads + 31) / 32;
+    int sms = r->device_sms > 0 ? (int)r->device_sms : ship_sms_of(h->devs[d]), warps = (r->block_threads + 31) / 32;
     if (!sms || warps <= 0 || !(r->occupancy > 0) || !h->cc[d]) return 0;
     long long bps = (long long)floor(r->occupancy * warps_per_sm(h->cc[d]) / warps + 0.5);
     if (bps <= 0) return 0;

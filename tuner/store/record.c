@@ -35,6 +35,7 @@ void record_init(record *r) {
   r->regs = r->smem_static = r->smem_dynamic = r->local_bytes = r->spill_stores = r->spill_loads = -1;
   r->block_threads = -1;
   r->throttle_reasons = -1;
+  r->device_sms = -1;
 }
 
 /* clang-format off: an X-macro list, one entry a line */

@@ -83,6 +83,7 @@ typedef struct record {
   char *timestamp;
   double sm_clock_mhz, mem_clock_mhz; /* NAN if unknown */
   int64_t throttle_reasons;           /* NVML bitmask, -1 if unknown */
+  int64_t device_sms;                 /* the device's multiprocessors, -1 if unknown (older stores) */
   double temperature_c;
 } record;
 

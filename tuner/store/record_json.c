@@ -112,6 +112,7 @@ void record_to_json(const record *r, dbuf *b) {
   put_str(b, "driver", r->driver_version, &g);
   put_str(b, "device", r->device_name, &g);
   put_str(b, "cc", r->device_cc, &g);
+  if (r->device_sms > 0) put_int(b, "sms", r->device_sms, &g);
   put_str(b, "uuid", r->device_uuid, &g);
   put_str(b, "arch", r->arch, &g);
   put_str(b, "time", r->timestamp, &g);
@@ -190,6 +191,7 @@ static const field prov_fields[] = {FS("template_hash", template_hash),
                                     FS("driver", driver_version),
                                     FS("device", device_name),
                                     FS("cc", device_cc),
+                                    FL("sms", device_sms),
                                     FS("uuid", device_uuid),
                                     FS("arch", arch),
                                     FS("time", timestamp),
