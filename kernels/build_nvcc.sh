@@ -79,8 +79,6 @@ nvrtc_unit() { # SPACE ID FN F DEFS...
   : > "$src"
   for d in "$@"; do echo "#define ${d%%=*} ${d#*=}" >> "$src"; done
   printf '#include "%s/templates/%s.cu"\n' "$PWD" "$space" >> "$src"
-  printf '// %s: configuration %s, compiled by NVRTC as `cutune run` compiled it (kernels/build_nvcc.sh)\n' "$fn" "$id" > "$f"
-  printf '#include <cuda_runtime.h>\n' >> "$f"
   : > "$out/nvrtc/$space/ptxas_$id.txt"
   local images=()
   for a in ${arch//,/ }; do
@@ -92,14 +90,7 @@ nvrtc_unit() { # SPACE ID FN F DEFS...
   # one fatbinary of the cubins: the driver loads the one of the device's architecture
   "$(dirname "$(command -v "$NVCC")")/fatbinary" -64 --create="$out/nvrtc/$space/unit_$id.fatbin" "${images[@]}" ||
     { echo "build_nvcc.sh: fatbinary failed on configuration $id of $space" >&2; exit 1; }
-  printf 'alignas(8) static const unsigned char %s_fatbin[] = {\n' "$fn" >> "$f"
-  od -An -v -tx1 "$out/nvrtc/$space/unit_$id.fatbin" | sed 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g' >> "$f"
-  printf '};\n' >> "$f"
-  printf 'static const void *%s_load(void) {\n  cudaLibrary_t lib;\n  cudaKernel_t k;\n' "$fn" >> "$f"
-  printf '  if (cudaLibraryLoadData(&lib, %s_fatbin, 0, 0, 0, 0, 0, 0) != cudaSuccess) return 0;\n' "$fn" >> "$f"
-  printf '  if (cudaLibraryGetKernel(&k, lib, "%s") != cudaSuccess) return 0;\n  return (const void *)k;\n}\n' "$space" >> "$f"
-  printf '/* a cudaKernel_t, which cudaLaunchKernel and cudaFuncSetAttribute take as a function */\n' >> "$f"
-  printf 'extern "C" const void *%s_ptr(void) {\n  static const void *k = %s_load(); /* once, thread-safe */\n  return k;\n}\n' "$fn" "$fn" >> "$f"
+  "$out/nvrtc_cubin" --embed "$fn" "$space" "$out/nvrtc/$space/unit_$id.fatbin" "$f" || exit 1
 }
 
 # -gencode for each architecture of ARCH (sm code, and PTX for the plain ones as -arch=sm_XY gives)

@@ -10,9 +10,14 @@
  * compiles as C++ (cmake/CutuneKernels.cmake builds it in projects without C enabled).
  *
  *   nvrtc_cubin ARCH SOURCE OUT.cubin [NVRTC-OPTION...]     ARCH: 90, 90a, 80, ...
+ *   nvrtc_cubin --embed FN KERNEL FATBIN OUT.cu
  *
- * Writes OUT.cubin and prints ptxas' report (registers, spills) on standard output; exit 0, or
- * 1 with NVRTC's log on standard error. */
+ * The first writes OUT.cubin and prints ptxas' report (registers, spills) on standard output;
+ * exit 0, or 1 with NVRTC's log on standard error. The second writes the translation unit that
+ * ships a fatbinary of such cubins: its bytes, and FN_ptr(), which loads it with
+ * cudaLibraryLoadData at the first call and returns kernel KERNEL as a cudaKernel_t (which
+ * cudaLaunchKernel and cudaFuncSetAttribute take as a function) — the one text of that unit for
+ * kernels/build_nvcc.sh and cmake/cutune_nvrtc_unit.cmake alike. */
 #include <nvrtc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,9 +41,49 @@ static char *read_all(const char *path) {
   return b;
 }
 
+/* --embed FN KERNEL FATBIN OUT.cu: 0, or 1 said why */
+static int embed(const char *fn, const char *kernel, const char *fatbin, const char *out) {
+  FILE *in = fopen(fatbin, "rb"), *o = in ? fopen(out, "w") : NULL;
+  if (!in || !o) {
+    fprintf(stderr, "nvrtc_cubin: cannot %s %s\n", in ? "write" : "read", in ? out : fatbin);
+    if (in) fclose(in);
+    return 1;
+  }
+  fprintf(o,
+          "// %s: compiled by NVRTC as `cutune run` compiled it when it measured it (kernels/nvrtc_cubin.c)\n"
+          "#include <cuda_runtime.h>\n"
+          "alignas(8) static const unsigned char %s_fatbin[] = {",
+          fn, fn);
+  int c;
+  for (long i = 0; (c = fgetc(in)) != EOF; i++) fprintf(o, "%s0x%02x,", i % 16 ? "" : "\n", c);
+  fclose(in);
+  fprintf(o,
+          "\n};\n"
+          "static const void *%s_load(void) {\n"
+          "  cudaLibrary_t lib;\n"
+          "  cudaKernel_t k;\n"
+          "  if (cudaLibraryLoadData(&lib, %s_fatbin, 0, 0, 0, 0, 0, 0) != cudaSuccess) return 0;\n"
+          "  if (cudaLibraryGetKernel(&k, lib, \"%s\") != cudaSuccess) return 0;\n"
+          "  return (const void *)k;\n"
+          "}\n"
+          "/* a cudaKernel_t, which cudaLaunchKernel and cudaFuncSetAttribute take as a function */\n"
+          "extern \"C\" const void *%s_ptr(void) {\n"
+          "  static const void *k = %s_load(); /* once, thread-safe */\n"
+          "  return k;\n"
+          "}\n",
+          fn, fn, kernel, fn, fn);
+  if (fclose(o) != 0) {
+    fprintf(stderr, "nvrtc_cubin: cannot write %s\n", out);
+    return 1;
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 6 && !strcmp(argv[1], "--embed")) return embed(argv[2], argv[3], argv[4], argv[5]);
   if (argc < 4) {
-    fprintf(stderr, "usage: nvrtc_cubin ARCH SOURCE OUT.cubin [NVRTC-OPTION...]\n");
+    fprintf(stderr, "usage: nvrtc_cubin ARCH SOURCE OUT.cubin [NVRTC-OPTION...]\n"
+                    "       nvrtc_cubin --embed FN KERNEL FATBIN OUT.cu\n");
     return 2;
   }
   char *src = read_all(argv[2]);

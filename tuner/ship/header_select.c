@@ -63,10 +63,10 @@ double hdr_ratio(const hdr *h, int g, int p, int c) {
 
 #define GRID_SIZE_MAX (1LL << 24) /* a tile past this: the grid does not depend on that size */
 
-/* A record of configuration c, on a device of mask (NULL: any), and its problem (*p). */
-static const record *record_of(const hdr *h, const unsigned char *mask, size_t c, int *p) {
+/* A record of configuration c on any device, and its problem (*p). */
+static const record *record_of(const hdr *h, size_t c, int *p) {
   for (int d = 0; d < h->nd; d++)
-    for (int q = 0; q < h->np && (!mask || mask[d]); q++)
+    for (int q = 0; q < h->np; q++)
       if (REC(h, d, q, c)) return *p = q, REC(h, d, q, c);
   return NULL;
 }
@@ -91,7 +91,7 @@ static long long model_blocks(int nv, const long long *tile, long long mult, con
  * spread over 1 .. 2^16 in each dimension, or there is none. */
 static int fit_grid(hdr *h, size_t c) {
   int p, nv = h->nv;
-  const record *r = record_of(h, NULL, c, &p);
+  const record *r = record_of(h, c, &p);
   if (!r || !h->grid || nv > 16) return -1;
   long long *tile = h->gtile + c * (size_t)nv, base[16], q[16];
   memcpy(base, h->dims + (size_t)p * nv, (size_t)nv * sizeof *base);
@@ -387,23 +387,20 @@ static void emit_fill(dbuf *b, hdr *h, const char *sid) {
               "static inline double cutune_%s_fill_(int ct_g, int ct_c, const long long *ct_q) {\n"
               "  static const long long ct_t[%d][%d] = {",
               sid, ns, nv);
-  for (int k = 0; k < h->nship; k++) {
+  dbuf mults;
+  dbuf_init(&mults);
+  for (int k = 0; k < h->nship; k++) { /* the tiles into b, the multipliers for ct_m */
     const long long *tile;
     long long mult;
     int ok = hdr_grid_model(h, h->ship[k], &tile, &mult);
     dbuf_puts(b, k ? ", {" : "{");
     for (int j = 0; j < nv; j++) dbuf_printf(b, "%s%lld", j ? ", " : "", ok ? tile[j] : 0LL);
     dbuf_puts(b, "}");
+    dbuf_printf(&mults, "%s%lld", k ? ", " : "", ok ? mult : 0LL);
   }
-  if (!h->nship) dbuf_puts(b, "{0}");
-  dbuf_printf(b, "};\n  static const long long ct_m[%d] = {", ns);
-  for (int k = 0; k < h->nship; k++) {
-    const long long *tile;
-    long long mult;
-    int ok = hdr_grid_model(h, h->ship[k], &tile, &mult);
-    dbuf_printf(b, "%s%lld", k ? ", " : "", ok ? mult : 0LL);
-  }
-  if (!h->nship) dbuf_puts(b, "0");
+  if (!h->nship) dbuf_puts(b, "{0}"), dbuf_puts(&mults, "0");
+  dbuf_printf(b, "};\n  static const long long ct_m[%d] = {%s", ns, mults.data);
+  dbuf_free(&mults);
   dbuf_printf(b, "};\n  static const long long ct_s[%d][%d] = {", ng, ns);
   for (int g = 0; g < h->ngrp; g++) {
     dbuf_puts(b, g ? ", {" : "{");

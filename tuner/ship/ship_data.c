@@ -367,10 +367,8 @@ static int add_dir(ship_data *d, const char *dir, dbuf *warn, cterr *err) {
     if (rc == 0 && stat(p, &sb) == 0) {
       /* X.jsonl.gz is the compressed part of the store X.jsonl (store.h), read with it; alone
        * where the store has no plain file */
-      size_t ln = strlen(names[i]);
-      int packed = ln > 9 && !strcmp(names[i] + ln - 9, ".jsonl.gz") && !ends_with(names[i], ".archive.jsonl.gz");
-      if (packed) {
-        names[i][ln - 3] = 0;
+      if (ends_with(names[i], ".jsonl.gz") && !ends_with(names[i], ".archive.jsonl.gz")) {
+        names[i][strlen(names[i]) - 3] = 0; /* X.jsonl */
         char *plain = path_join(dir, names[i]);
         if (!file_exists(plain) && (want ? !strcmp(names[i], want) : is_store_name(names[i])))
           rc = add_found(d, p, warn, err);

@@ -227,14 +227,19 @@ static store *store_new(const char *path) {
   return s;
 }
 
-/* The compressed part of store path (path.gz, for a path ending in .jsonl), loaded first and
- * read-only where it exists: 0, or -1 with err. */
-static int load_packed(store *s, const char *path, dbuf *warnings, cterr *err) {
+/* The path of store path's compressed part (path.gz, for a path ending in .jsonl; the caller
+ * frees it), or NULL for another name. */
+static char *packed_path(const char *path) {
   size_t n = strlen(path);
-  if (n < 6 || strcmp(path + n - 6, ".jsonl")) return 0;
-  char *gz = xasprintf("%s.gz", path);
+  return n >= 6 && !strcmp(path + n - 6, ".jsonl") ? xasprintf("%s.gz", path) : NULL;
+}
+
+/* The compressed part of store path, loaded first and read-only where it exists: 0, or -1
+ * with err. */
+static int load_packed(store *s, const char *path, dbuf *warnings, cterr *err) {
+  char *gz = packed_path(path);
   int rc = 0;
-  if (file_exists(gz)) {
+  if (gz && file_exists(gz)) {
     dbuf data;
     dbuf_init(&data);
     rc = input_read(gz, "results file", input_data_max(), 1, &data, err);
@@ -256,9 +261,8 @@ int store_load(const char *path, store **out, dbuf *warnings, cterr *err) {
   *out = NULL;
   /* read-only: a gzip-compressed store (results.jsonl.gz) reads as well, within the data cap;
    * a store whose records are all in its compressed part has no plain file */
-  char *gz = xasprintf("%s.gz", path);
-  int packed_only =
-      !file_exists(path) && file_exists(gz) && strlen(path) > 6 && !strcmp(path + strlen(path) - 6, ".jsonl");
+  char *gz = packed_path(path);
+  int packed_only = gz && !file_exists(path) && file_exists(gz);
   free(gz);
   if (!packed_only && input_read(path, "results file", input_data_max(), 1, &data, err)) return -1;
   store *s = store_new(path);
