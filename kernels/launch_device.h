@@ -1,7 +1,7 @@
 // launch_device.h: what the tuned launchers (kernels/*_launch.cu) need to know about the current
 // CUDA device to pick a header entry (name, compute capability) and to launch it (the opt-in
 // shared memory per block, the multiprocessor count), read once per device and kept; and the
-// grid arithmetic they share.
+// grid arithmetic they share; and the memo of the header's choice per size.
 // Header-only, for nvcc; each launcher's translation unit keeps its own table (64 devices).
 #ifndef CUTUNE_LAUNCH_DEVICE_H
 #define CUTUNE_LAUNCH_DEVICE_H
@@ -42,6 +42,37 @@ static inline cudaError_t current_device(const device_id **out) {
 }
 
 static inline long long cdiv(long long a, long long b) { return (a + b - 1) / b; }
+
+// The last few entries the generated header chose on this thread, by device and sizes. The
+// header's rule runs over every tuned shape and kernel (about 1-2 us for the 45 shapes and 14
+// kernels of the SGEMM header), and a launch of a 10-60 us kernel pays it before the launch
+// reaches the GPU; its answer depends only on the device and the sizes, so a size called again
+// is a lookup. Per thread (thread_local): no lock. D sizes per key, SLOTS keys, oldest replaced.
+template <class Entry, int D, int SLOTS = 8>
+struct pick_memo {
+  struct slot {
+    int dev = -1;
+    long long key[D];
+    const Entry *e = nullptr;
+  };
+  slot s[SLOTS];
+  int next = 0;
+  const Entry *find(int dev, const long long (&key)[D]) const {
+    for (int i = 0; i < SLOTS; i++) {
+      if (s[i].dev != dev) continue;
+      int j = 0;
+      while (j < D && s[i].key[j] == key[j]) j++;
+      if (j == D) return s[i].e;
+    }
+    return nullptr;
+  }
+  void put(int dev, const long long (&key)[D], const Entry *e) {
+    slot &t = s[next];
+    next = (next + 1) % SLOTS;
+    t.dev = dev, t.e = e;
+    for (int j = 0; j < D; j++) t.key[j] = key[j];
+  }
+};
 
 // A one-dimensional grid of `blocks` blocks, or an error where CUDA cannot launch that many.
 static inline cudaError_t grid_1d(long long blocks, dim3 *grid) {

@@ -54,7 +54,9 @@ using cutune_launch::device_id;
 static cudaError_t pick(int M, int N, int K, const device_id **d, const cutune_matmul_entry **e) {
   cudaError_t r = cutune_launch::current_device(d);
   if (r != cudaSuccess) return r;
-  *e = cutune_matmul_select((*d)->name, (*d)->major, (*d)->minor, K, M, N);
+  static thread_local cutune_launch::pick_memo<cutune_matmul_entry, 3> memo;  // the header's rule once per size
+  const long long key[3] = {K, M, N};
+  if (!(*e = memo.find((*d)->ordinal, key))) memo.put((*d)->ordinal, key, *e = cutune_matmul_select((*d)->name, (*d)->major, (*d)->minor, K, M, N));
   return cudaSuccess;
 }
 

@@ -28,7 +28,9 @@ static cudaError_t pick(int rows, int cols, const cutune_transpose_entry **e) {
   const device_id *d;
   cudaError_t r = cutune_launch::current_device(&d);
   if (r != cudaSuccess) return r;
-  *e = cutune_transpose_select(d->name, d->major, d->minor, cols, rows);
+  static thread_local cutune_launch::pick_memo<cutune_transpose_entry, 2> memo;  // the header's rule once per size
+  const long long key[2] = {cols, rows};
+  if (!(*e = memo.find(d->ordinal, key))) memo.put(d->ordinal, key, *e = cutune_transpose_select(d->name, d->major, d->minor, cols, rows));
   return cudaSuccess;
 }
 

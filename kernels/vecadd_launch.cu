@@ -21,7 +21,9 @@ static cudaError_t pick(long long n, const cutune_vecadd_entry **e) {
   const device_id *d;
   cudaError_t r = cutune_launch::current_device(&d);
   if (r != cudaSuccess) return r;
-  *e = cutune_vecadd_select(d->name, d->major, d->minor, n);
+  static thread_local cutune_launch::pick_memo<cutune_vecadd_entry, 1> memo;  // the header's rule once per size
+  const long long key[1] = {n};
+  if (!(*e = memo.find(d->ordinal, key))) memo.put(d->ordinal, key, *e = cutune_vecadd_select(d->name, d->major, d->minor, n));
   return cudaSuccess;
 }
 
