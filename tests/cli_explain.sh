@@ -54,6 +54,13 @@ c=$(grep '"kind":"sanitize"' "$S/transpose.explain.jsonl" | grep -c '"verdict":"
 expect_status 0 -- "$BIN" explain lua/transpose_space.lua --store "$S/transpose.jsonl" --no-profile --sanitize \
   --sanitizer tests/fake/fake_sanitizer.sh --top 1 --no-param-values
 expect_output "memcheck  clean"
+# a packed store (results/README.md) whose folder holds only <space>.jsonl.gz is found by --results
+P=$TMPROOT/packed
+mkdir -p "$P/NVIDIA_H200"
+gzip -c tests/fixtures/explain/transpose_h200.jsonl > "$P/NVIDIA_H200/transpose.jsonl.gz"
+expect_status 0 -- "$BIN" explain lua/transpose_space.lua --results "$P" --no-profile --sanitize \
+  --sanitizer tests/fake/fake_sanitizer.sh --top 1 --no-param-values
+expect_output "memcheck  clean"
 # the hidden worker command refuses what it cannot find, before any GPU is needed
 expect_status 1 -- "$BIN" __profile-one lua/transpose_space.lua TILE=7 0
 expect_output "no valid configuration 'TILE=7'"
