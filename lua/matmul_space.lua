@@ -122,7 +122,9 @@ return ct.space {
     -- added in cluster order). For sizes whose tile count is not a multiple of the SMs (4097^3:
     -- 4.25 waves of 128x256 tiles run as 5; 1100x1284x1060: 54 tiles on 132 SMs) and with
     -- SPLITK for few tiles and a long K (256x256x16384: 2 tiles of 128x256, 512 k tiles each).
-    ct.param("STREAMK", {0, 1, 2}),
+    -- 3 and 4 (since 2026-12-03; the template took 0..4 before): small blocks of small tiles,
+    -- 3-4 per SM, where 2 leave an SM with 4-8 warps (256x256x16384's best had 8).
+    ct.param("STREAMK", {0, 1, 2, 3, 4}),
   },
 
   constraints = {

@@ -135,7 +135,7 @@ static const char run_usage[] =
     "Spaces too large to exhaust: without --budget and --time, a space of more than\n"
     "" XSTR(TUNE_EXHAUSTIVE_MAX) " valid configurations gets a budgeted search on each problem: the default\n"
     "strategy (hybrid) with --budget " XSTR(TUNE_DEFAULT_BUDGET) " --time " XSTR(TUNE_DEFAULT_TIME) ", whichever ends first (the matmul\n"
-    "space, lua/matmul_space.lua: 168,210 configurations, at most " XSTR(TUNE_DEFAULT_TIME) " s per problem). Only what the\n"
+    "space, lua/matmul_space.lua: 196,095 configurations, at most " XSTR(TUNE_DEFAULT_TIME) " s per problem). Only what the\n"
     "strategy asks for is compiled: the compile pool runs at most 2 x --jobs configurations\n"
     "ahead of the GPU (2 x --jobs + 4; (batch + 1) x --jobs + 4 where it batches), in parallel NVRTC processes. Give --budget or --time (or --strategy\n"
     "exhaustive) to override; --budget larger than the space measures all of it. --time\n"
