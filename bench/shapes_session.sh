@@ -15,7 +15,7 @@
 #              120 evaluations in a row gain < 0.5 %; about 6 s each on the H200), then the
 #              cross-measurement (the best 3 kernels of every shape, at most 48, on every
 #              shape): ~420 s. Shapes the store already holds cost only their store answers.
-#   transpose  lua/transpose_shapes.lua, 12 sizes: 8192^2 cold (--budget TR_FIRST, 600), the
+#   transpose  lua/transpose_shapes.lua, 19 sizes: 8192^2 cold (--budget TR_FIRST, 600), the
 #              others seeded (--budget TR_BUDGET, 200), the cross-measurement: ~50 s
 #   vecadd     lua/vecadd_shapes.lua, 7 sizes: 2^28 cold (--budget VA_FIRST, 200), the others
 #              seeded (--budget VA_BUDGET, 100), the cross-measurement: ~30 s
@@ -95,7 +95,7 @@ if want matmul; then
   shape_set matmul "--time $MM_FIRST" "--time $MM_TIME"
 fi
 if want transpose; then
-  say "transpose: lua/transpose_shapes.lua (12 sizes)"
+  say "transpose: lua/transpose_shapes.lua (19 sizes)"
   shape_set transpose "--budget $TR_FIRST" "--budget $TR_BUDGET"
 fi
 if want vecadd; then
