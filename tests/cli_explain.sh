@@ -54,6 +54,12 @@ c=$(grep '"kind":"sanitize"' "$S/transpose.explain.jsonl" | grep -c '"verdict":"
 expect_status 0 -- "$BIN" explain lua/transpose_space.lua --store "$S/transpose.jsonl" --no-profile --sanitize \
   --sanitizer tests/fake/fake_sanitizer.sh --top 1 --no-param-values
 expect_output "memcheck  clean"
+# an ncu that lacks one of the metrics refuses the whole list: explain asks again without it
+FAKE_NCU=missing expect_status 0 -- "$BIN" explain lua/transpose_space.lua --store "$S/transpose.jsonl" \
+  --ncu tests/fake/fake_ncu.sh --top 1 --no-param-values
+expect_output "this ncu has no metric regex:l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm"
+expect_output "DRAM throughput"
+printf '%s\n' "$OUTPUT" | grep -q "not profiled" && fail "no counters after the retry" || ok
 # a packed store (results/README.md) whose folder holds only <space>.jsonl.gz is found by --results
 P=$TMPROOT/packed
 mkdir -p "$P/NVIDIA_H200"

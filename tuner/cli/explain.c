@@ -298,15 +298,21 @@ static int profile(const xopts *o, const char *ncu, const char *self, const spac
   dbuf out;
   dbuf_init(&out);
   int st, rc = 0;
-  char how[256];
-  if (tool_run(argv, o->tool_timeout, &out, &st, how, sizeof how, err) != 0) {
-    rc = -1;
-    goto done;
-  }
+  char how[256], missing[256];
   cterr perr;
-  if (ncu_parse_csv(out.data, out.len, 0, &p->m, &perr) >= 1) {
-    p->have_m = 1;
-    goto done;
+  for (int tries = 0;; tries++) {
+    dbuf_reset(&out);
+    if (tool_run(argv, o->tool_timeout, &out, &st, how, sizeof how, err) != 0) {
+      rc = -1;
+      goto done;
+    }
+    if (ncu_parse_csv(out.data, out.len, 0, &p->m, &perr) >= 1) {
+      p->have_m = 1;
+      goto done;
+    }
+    /* a metric this ncu lacks fails the whole list: again without it (a few at most) */
+    if (tries >= 4 || !ncu_drop_missing(metrics, out.data, missing, sizeof missing)) break;
+    fprintf(stderr, "explain: this ncu has no metric %s: profiling %s again without it\n", missing, p->config);
   }
   if ((*diag = ncu_diagnose(out.data)) && strncmp(*diag, "No kernels", 10) && strncmp(*diag, "ncu reported", 12)) {
     rc = 1;

@@ -44,7 +44,9 @@ static const struct {
     [NM_WAVES_LDSM] = {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum", "shared_wavefronts_ldsm"},
     [NM_SHINST_LDSM] = {"smsp__sass_inst_executed_op_ldsm.sum", "shared_inst_ldsm"},
 };
-/* the optional metrics, each by a regex that matches nothing (rather than failing) where it is absent */
+/* the optional metrics, each by a regex; an ncu that has none of a regex's metrics fails the
+ * list ("Failed to find metric regex:...", seen for the ldsm wavefronts on an H200 with ncu of
+ * CUDA 13.0): explain then profiles again without it (ncu_drop_missing) */
 #define OPTIONAL_REGEX                                                                                                 \
   "regex:sm__pipe_tensor_op_[hg]mma_cycles_active\\.avg\\.pct_of_peak_sustained_active,"                               \
   "regex:l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm\\.sum,"                                                    \
@@ -75,6 +77,30 @@ char *ncu_metrics_arg(void) {
     if (!ncu_metric_optional((ncu_metric)i)) dbuf_printf(&b, "%s,", metric_tab[i].name);
   dbuf_puts(&b, OPTIONAL_REGEX ",regex:" STALL_PREFIX ".*_per_issue_active\\.ratio");
   return dbuf_steal(&b);
+}
+
+int ncu_drop_missing(char *metrics, const char *output, char *name, size_t len) {
+  static const char tag[] = "Failed to find metric ";
+  const char *at = output ? strstr(output, tag) : NULL;
+  if (!at || len == 0) return 0;
+  at += sizeof tag - 1;
+  size_t n = strcspn(at, " \t\r\n");
+  if (n == 0 || n >= len) return 0;
+  memcpy(name, at, n), name[n] = 0;
+  /* the item of the list that is exactly that name */
+  for (char *p = metrics; *p;) {
+    char *end = strchr(p, ',');
+    size_t k = end ? (size_t)(end - p) : strlen(p);
+    if (k == n && !strncmp(p, name, n)) {
+      if (end) memmove(p, end + 1, strlen(end + 1) + 1);
+      else if (p > metrics) p[-1] = 0; /* the last: drop its comma too */
+      else *p = 0;
+      return 1;
+    }
+    if (!end) break;
+    p = end + 1;
+  }
+  return 0;
 }
 
 char *ncu_kernel_filter(const char *kernel) {

@@ -83,6 +83,11 @@ void ncu_metrics_init(ncu_metrics *m); /* every value NAN, no stalls */
 
 /* The --metrics argument: the fixed set and the stall regex, comma-separated (caller frees). */
 char *ncu_metrics_arg(void);
+/* Where ncu refused the --metrics list because it lacks one of them ("Failed to find metric
+ * NAME" in its output: older or newer ncu versions, other chips), remove NAME from `metrics` (the
+ * comma-separated list given) and copy it to `name` (room for len); 1 done, 0 nothing of the
+ * kind, or the name is not in the list. */
+int ncu_drop_missing(char *metrics, const char *output, char *name, size_t len);
 
 /* The -k argument that selects the launches of a space's kernel, given as the space names it (a
  * plain name, or a C++ name expression: "&ns::k<float, 4>", "k<TILE>"): ncu matches -k against
