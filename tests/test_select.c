@@ -2,7 +2,9 @@
  * optimum cover where greedy alone is wrong (a redundant first pick; a non-redundant greedy
  * cover of three where two suffice), the cap on kernels, the assignment, the rule and its
  * leave-one-out (k = 1 exactly computed by hand; a noisy label that makes k = 2 better), and the
- * fill term (a kernel that fills a GPU at one size and an eighth of it at another). */
+ * fill term (a kernel that fills a GPU at one size and an eighth of it at another), and the tie
+ * rule of leave-one-out (the largest k where the shapes cannot tell them apart, a clear best
+ * kept, no k larger than the shapes left). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,6 +207,44 @@ static void test_fill(void) {
   select_free(&r);
 }
 
+static void test_loo_tie(void) {
+  /* one kernel best everywhere: every k is as good: auto k takes the largest, 4 */
+  int np = 10, nc = 2;
+  double *R = table(np, nc, 1.3);
+  for (int p = 0; p < np; p++) R[p * nc] = 1.0;
+  long long *d = line_dims(np);
+  sel_input in = {.np = np, .nc = nc, .nv = 1, .R = R, .dims = d, .tol = 0.03, .maxk = 16, .knn = 0};
+  sel_result r;
+  REQUIRE(select_kernels(&in, &r) == 0);
+  CHECK_MSG(r.knn == SELECT_K_MAX && r.fill == 0, "k = %d", r.knn);
+  select_free(&r);
+  /* regimes in runs of two shapes (kernel 0 best at 1, 2, then kernel 1 at 4, 8, ...): 1-NN
+   * reaches 0.900 in leave-one-out, k = 2 0.854, k = 3 and 4 0.769: the clear best, k = 1, stays */
+  for (int p = 0; p < np; p++) {
+    const int a = (p / 2) % 2;
+    R[p * nc] = a ? 1.0 : 1.3, R[p * nc + 1] = a ? 1.3 : 1.0;
+  }
+  REQUIRE(select_kernels(&in, &r) == 0);
+  CHECK_MSG(r.knn == 1, "k = %d", r.knn);
+  select_free(&r);
+  /* runs of three: k = 1 and k = 3 tie (0.924 each), k = 2 0.900, k = 4 0.832: the larger of the
+   * tied, 3 */
+  for (int p = 0; p < np; p++) {
+    const int a = (p / 3) % 2;
+    R[p * nc] = a ? 1.0 : 1.3, R[p * nc + 1] = a ? 1.3 : 1.0;
+  }
+  REQUIRE(select_kernels(&in, &r) == 0);
+  CHECK_MSG(r.knn == 3, "k = %d", r.knn);
+  select_free(&r);
+  /* two shapes: leave-one-out leaves one neighbour, so k stays 1 */
+  in.np = 2;
+  for (int p = 0; p < 2; p++) R[p * nc] = 1.0, R[p * nc + 1] = 1.3;
+  REQUIRE(select_kernels(&in, &r) == 0);
+  CHECK_MSG(r.knn == 1, "k = %d", r.knn);
+  select_free(&r);
+  free(R), free(d);
+}
+
 int main(void) {
   test_redundant_first();
   test_greedy_trap();
@@ -212,5 +252,6 @@ int main(void) {
   test_rule();
   test_unmeasured();
   test_fill();
+  test_loo_tie();
   return check_report();
 }

@@ -52,7 +52,7 @@ static const char header_usage[] =
     "  --cover X            a kernel covers a shape within this fraction of its best (default 0.03)\n"
     "  --max-kernels N      kernels per level at most (default 16)\n"
     "  --knn auto|K         the rule's k for sizes never tuned (default auto: leave-one-out picks\n"
-    "                       1 to 4)\n"
+    "                       1 to 4; of those within 0.5 % of the best, the largest)\n"
     "  --fill auto|on|off   the rule's fill term: each neighbour's ratio scaled by how full the\n"
     "                       kernel keeps the GPU there over how full at the size asked (waves of\n"
     "                       blocks on SMs x blocks per SM; docs/HEADER.md); default auto:\n"

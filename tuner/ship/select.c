@@ -338,10 +338,20 @@ int select_kernels(const sel_input *in, sel_result *out) {
       }
     if (out->loo_full) select_free(&lo);
   }
-  int bk = fmin_ * (SELECT_K_MAX + 1) + kmin; /* ties: fill off, then the smaller k */
+  /* The best (f, k) by the geometric mean; then, among those within SELECT_LOO_TIE of it (which
+   * the shapes cannot tell apart), the simplest: fill off before on, then the largest k (the
+   * rule that averages more neighbours varies less from one untuned size to the next). */
+  int bk = fmin_ * (SELECT_K_MAX + 1) + kmin;
   for (int f = fmin_; f <= fmax_; f++)
     for (int k = kmin; k <= kmax && k <= SELECT_K_MAX; k++)
       if (sum[f * (SELECT_K_MAX + 1) + k] < sum[bk] - 1e-12) bk = f * (SELECT_K_MAX + 1) + k;
+  /* (no larger k than leave-one-out could try: with n shapes, n - 1 neighbours are left) */
+  const double bound = sum[bk] + out->loo_n * log1p(SELECT_LOO_TIE) + 1e-12;
+  int ktop = kmax < SELECT_K_MAX ? kmax : SELECT_K_MAX;
+  if (ktop > out->coverable - 1) ktop = out->coverable - 1 > kmin ? out->coverable - 1 : kmin;
+  for (int f = fmin_, done = 0; f <= fmax_ && !done; f++)
+    for (int k = ktop; k >= kmin && !done; k--)
+      if (sum[f * (SELECT_K_MAX + 1) + k] <= bound) bk = f * (SELECT_K_MAX + 1) + k, done = 1;
   out->knn = bk % (SELECT_K_MAX + 1), out->fill = bk / (SELECT_K_MAX + 1);
   out->loo_judged = judged[bk], out->loo_within = within[bk];
   out->loo_geo = judged[bk] ? exp(geo[bk] / judged[bk]) : NAN;

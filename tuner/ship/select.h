@@ -42,6 +42,7 @@
 #define SELECT_EXACT_MAX 40 /* distinct useful kernels at most for the exhaustive smaller-set search */
 #define SELECT_LOO_MAX 256  /* shapes at most for leave-one-out with the set chosen again each time */
 #define SELECT_K_MAX 4      /* the rule's k is chosen among 1 .. this */
+#define SELECT_LOO_TIE 0.005 /* leave-one-out means this close to the best are a tie: the simpler rule */
 
 typedef struct sel_input {
   int np, nc, nv;
