@@ -72,6 +72,13 @@ struct pick_memo {
     t.dev = dev, t.e = e;
     for (int j = 0; j < D; j++) t.key[j] = key[j];
   }
+  // The entry for (dev, key): the one kept, else select()'s, kept.
+  template <class Select>
+  const Entry *get(int dev, const long long (&key)[D], Select select) {
+    const Entry *e = find(dev, key);
+    if (!e) put(dev, key, e = select());
+    return e;
+  }
 };
 
 // A one-dimensional grid of `blocks` blocks, or an error where CUDA cannot launch that many.

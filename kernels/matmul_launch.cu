@@ -56,7 +56,7 @@ static cudaError_t pick(int M, int N, int K, const device_id **d, const cutune_m
   if (r != cudaSuccess) return r;
   static thread_local cutune_launch::pick_memo<cutune_matmul_entry, 3> memo;  // the header's rule once per size
   const long long key[3] = {K, M, N};
-  if (!(*e = memo.find((*d)->ordinal, key))) memo.put((*d)->ordinal, key, *e = cutune_matmul_select((*d)->name, (*d)->major, (*d)->minor, K, M, N));
+  *e = memo.get((*d)->ordinal, key, [&] { return cutune_matmul_select((*d)->name, (*d)->major, (*d)->minor, K, M, N); });
   return cudaSuccess;
 }
 

@@ -30,7 +30,7 @@ static cudaError_t pick(int rows, int cols, const cutune_transpose_entry **e) {
   if (r != cudaSuccess) return r;
   static thread_local cutune_launch::pick_memo<cutune_transpose_entry, 2> memo;  // the header's rule once per size
   const long long key[2] = {cols, rows};
-  if (!(*e = memo.find(d->ordinal, key))) memo.put(d->ordinal, key, *e = cutune_transpose_select(d->name, d->major, d->minor, cols, rows));
+  *e = memo.get(d->ordinal, key, [&] { return cutune_transpose_select(d->name, d->major, d->minor, cols, rows); });
   return cudaSuccess;
 }
 

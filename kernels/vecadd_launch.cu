@@ -23,7 +23,7 @@ static cudaError_t pick(long long n, const cutune_vecadd_entry **e) {
   if (r != cudaSuccess) return r;
   static thread_local cutune_launch::pick_memo<cutune_vecadd_entry, 1> memo;  // the header's rule once per size
   const long long key[1] = {n};
-  if (!(*e = memo.find(d->ordinal, key))) memo.put(d->ordinal, key, *e = cutune_vecadd_select(d->name, d->major, d->minor, n));
+  *e = memo.get(d->ordinal, key, [&] { return cutune_vecadd_select(d->name, d->major, d->minor, n); });
   return cudaSuccess;
 }
 

@@ -210,13 +210,9 @@ char *explain_find_store(const char *results_dir, const char *store_path, const 
   struct dirent *de;
   while (d && (de = readdir(d))) {
     if (de->d_name[0] == '.') continue;
-    char *dir = path_join(results_dir, de->d_name), *p = path_join(dir, file), *gz = xasprintf("%s.gz", p);
+    char *dir = path_join(results_dir, de->d_name), *p = path_join(dir, file);
     free(dir);
-    /* a packed store may hold only its compressed part (results/README.md): the store's path is
-     * the plain one either way, which store_load reads together with the .gz */
-    const int there = file_exists(p) || file_exists(gz);
-    free(gz);
-    if (there) {
+    if (store_exists(p)) { /* its plain file or only its compressed part (store.h) */
       count++;
       if (!found) found = p;
       else free(p);

@@ -297,8 +297,9 @@ int select_kernels(const sel_input *in, sel_result *out) {
    * SELECT_LOO_MAX shapes, the set kept), then the rule for every k */
   int kmax = in->knn > 0 ? in->knn : SELECT_K_MAX, kmin = in->knn > 0 ? in->knn : 1;
   int fmin_ = in->fill && in->use_fill > 0 ? 1 : 0, fmax_ = in->fill && in->use_fill != 0 ? 1 : 0;
-  /* per (fill off/on, k): [f * (SELECT_K_MAX + 1) + k] */
-  enum { NK = 2 * (SELECT_K_MAX + 1) };
+  /* per (fill off/on, k): [FK(f, k)] */
+#define FK(f, k) ((f) * (SELECT_K_MAX + 1) + (k))
+  enum { NK = FK(2, 0) };
   double sum[NK] = {0}, worst[NK], geo[NK] = {0};
   int judged[NK] = {0}, within[NK] = {0};
   for (int k = 0; k < NK; k++) worst[k] = 1;
@@ -323,7 +324,7 @@ int select_kernels(const sel_input *in, sel_result *out) {
     out->loo_n++;
     for (int f = fmin_; f <= fmax_; f++)
       for (int k = kmin; k <= kmax && k <= SELECT_K_MAX; k++) {
-        int fk = f * (SELECT_K_MAX + 1) + k;
+        int fk = FK(f, k);
         lo.knn = k, lo.fill = f;
         int c = select_rule(in, &lo, in->dims + (size_t)p * in->nv, p, NULL);
         double v = c >= 0 ? R_(in, p, c) : INFINITY;
@@ -341,17 +342,18 @@ int select_kernels(const sel_input *in, sel_result *out) {
   /* The best (f, k) by the geometric mean; then, among those within SELECT_LOO_TIE of it (which
    * the shapes cannot tell apart), the simplest: fill off before on, then the largest k (the
    * rule that averages more neighbours varies less from one untuned size to the next). */
-  int bk = fmin_ * (SELECT_K_MAX + 1) + kmin;
+  int bk = FK(fmin_, kmin);
   for (int f = fmin_; f <= fmax_; f++)
     for (int k = kmin; k <= kmax && k <= SELECT_K_MAX; k++)
-      if (sum[f * (SELECT_K_MAX + 1) + k] < sum[bk] - 1e-12) bk = f * (SELECT_K_MAX + 1) + k;
+      if (sum[FK(f, k)] < sum[bk] - 1e-12) bk = FK(f, k);
   /* (no larger k than leave-one-out could try: with n shapes, n - 1 neighbours are left) */
   const double bound = sum[bk] + out->loo_n * log1p(SELECT_LOO_TIE) + 1e-12;
   int ktop = kmax < SELECT_K_MAX ? kmax : SELECT_K_MAX;
   if (ktop > out->coverable - 1) ktop = out->coverable - 1 > kmin ? out->coverable - 1 : kmin;
   for (int f = fmin_, done = 0; f <= fmax_ && !done; f++)
     for (int k = ktop; k >= kmin && !done; k--)
-      if (sum[f * (SELECT_K_MAX + 1) + k] <= bound) bk = f * (SELECT_K_MAX + 1) + k, done = 1;
+      if (sum[FK(f, k)] <= bound) bk = FK(f, k), done = 1;
+#undef FK
   out->knn = bk % (SELECT_K_MAX + 1), out->fill = bk / (SELECT_K_MAX + 1);
   out->loo_judged = judged[bk], out->loo_within = within[bk];
   out->loo_geo = judged[bk] ? exp(geo[bk] / judged[bk]) : NAN;

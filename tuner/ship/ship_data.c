@@ -393,10 +393,19 @@ int ship_data_add(ship_data *d, const char *path, dbuf *warn, cterr *err) {
 
 /* ---- compute capability from a device name ---- */
 
-static const struct {
+/* A table of device names: the first row whose pattern the name contains gives the value. */
+typedef struct {
   const char *pat;
-  int cc;
-} cc_table[] = {
+  int value;
+} name_row;
+
+static int name_lookup(const name_row *t, size_t n, const char *device_name) {
+  for (size_t i = 0; i < n; i++)
+    if (strstr(device_name, t[i].pat)) return t[i].value;
+  return 0;
+}
+
+static const name_row cc_table[] = {
     {"GH200", 90},     {"H200", 90},         {"H100", 90},         {"H800", 90},         {"H20", 90},
     {"B200", 100},     {"B100", 100},        {"GB200", 100},       {"L40", 89},          {"L4", 89},
     {"RTX 40", 89},    {"RTX 6000 Ada", 89}, {"RTX 5000 Ada", 89}, {"RTX 4000 Ada", 89}, {"A100", 80},
@@ -416,19 +425,14 @@ int ship_cc_of(const ship_opts *o, const char *device_name, const char *cc_text)
   if (!strstr(device_name, "NVIDIA") && !strstr(device_name, "Tesla") && !strstr(device_name, "GeForce") &&
       !strstr(device_name, "Quadro"))
     return 0;
-  for (size_t i = 0; i < sizeof cc_table / sizeof cc_table[0]; i++)
-    if (strstr(device_name, cc_table[i].pat)) return cc_table[i].cc;
-  return 0;
+  return name_lookup(cc_table, sizeof cc_table / sizeof cc_table[0], device_name);
 }
 
 /* ---- multiprocessors from a device name ---- */
 
 /* First match wins: the more specific names come first ("H100 PCIe" before "H100", "A100"
  * before "A10", "RTX A4000" before "A40"). */
-static const struct {
-  const char *pat;
-  int sms;
-} sm_table[] = {
+static const name_row sm_table[] = {
     {"H100 PCIe", 114}, {"GH200", 132},    {"H200", 132},     {"H100", 132},    {"H800", 132},
     {"H20", 78},        {"B200", 148},     {"A100", 108},     {"A800", 108},    {"A30", 56},
     {"RTX A6000", 84},  {"RTX A5000", 64}, {"RTX A4000", 48}, {"A40", 84},      {"A10G", 80},
@@ -438,8 +442,5 @@ static const struct {
 };
 
 int ship_sms_of(const char *device_name) {
-  if (!device_name) return 0;
-  for (size_t i = 0; i < sizeof sm_table / sizeof sm_table[0]; i++)
-    if (strstr(device_name, sm_table[i].pat)) return sm_table[i].sms;
-  return 0;
+  return device_name ? name_lookup(sm_table, sizeof sm_table / sizeof sm_table[0], device_name) : 0;
 }

@@ -255,15 +255,21 @@ static int load_packed(store *s, const char *path, dbuf *warnings, cterr *err) {
   return rc;
 }
 
+int store_exists(const char *path) {
+  if (file_exists(path)) return 1;
+  char *gz = packed_path(path);
+  const int there = gz && file_exists(gz);
+  free(gz);
+  return there;
+}
+
 int store_load(const char *path, store **out, dbuf *warnings, cterr *err) {
   dbuf data;
   dbuf_init(&data);
   *out = NULL;
   /* read-only: a gzip-compressed store (results.jsonl.gz) reads as well, within the data cap;
    * a store whose records are all in its compressed part has no plain file */
-  char *gz = packed_path(path);
-  int packed_only = gz && !file_exists(path) && file_exists(gz);
-  free(gz);
+  const int packed_only = !file_exists(path) && store_exists(path);
   if (!packed_only && input_read(path, "results file", input_data_max(), 1, &data, err)) return -1;
   store *s = store_new(path);
   int rc = load_packed(s, path, warnings, err);

@@ -34,6 +34,8 @@ int store_open(const char *path, store **out, dbuf *warnings, cterr *err);
  * too, and the whole (decompressed) file is capped at input_data_max() (base/input.h). */
 int store_load(const char *path, store **out, dbuf *warnings, cterr *err);
 void store_close(store *s);
+/* Whether there is a store at path: its plain file, or only its compressed part (path.gz). */
+int store_exists(const char *path);
 
 const char *store_file(const store *s);
 size_t store_count(const store *s);
