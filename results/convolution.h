@@ -242,6 +242,7 @@ static inline int cutune_convolution_pick_(const char *device_name, int cc_major
                                  int *ct_near, int *ct_nnear) {
   int ct_n, ct_level, ct_lv = 2, ct_i, ct_k, ct_m = 0, ct_nn[8], ct_c, ct_best, ct_ret = -1, ct_voted = 0, ct_f, ct_g;
   double ct_nd[8], ct_bs = 0, ct_bd = 0;
+  char ct_have[CUTUNE_CONVOLUTION_NCONFIGS + 1] = {0}; /* the kernels of the level's entries */
   const cutune_convolution_entry *e = cutune_convolution_entries_(&ct_n);
   const int ct_arch = 10 * cc_major + cc_minor;
   for (ct_level = 0; ct_level < 3 && ct_m == 0; ct_level++)
@@ -249,7 +250,7 @@ static inline int cutune_convolution_pick_(const char *device_name, int cc_major
       double ct_dist = 1; /* product of max/min ratios: exp of the L1 distance of the logs */
       int ct_pos, ct_kk = e[ct_i].knn < 1 ? 1 : e[ct_i].knn > 8 ? 8 : e[ct_i].knn;
       if (!cutune_convolution_in_(&e[ct_i], ct_level, device_name, ct_arch)) continue;
-      ct_lv = ct_level;
+      ct_lv = ct_level, ct_have[e[ct_i].config] = 1;
       for (ct_k = 0; ct_k < 2; ct_k++) {
         double ct_a = ct_want[ct_k] > 0 ? (double)ct_want[ct_k] : 1, ct_b = (double)e[ct_i].problem[ct_k];
         ct_dist *= ct_a > ct_b ? ct_a / ct_b : ct_b / ct_a;
@@ -266,10 +267,7 @@ static inline int cutune_convolution_pick_(const char *device_name, int cc_major
   ct_best = e[ct_nn[0]].config;
   for (ct_c = 0; ct_c < CUTUNE_CONVOLUTION_NCONFIGS && (ct_m > 1 || ct_f); ct_c++) {
     double ct_s = 0, ct_fq;
-    int ct_in = 0;
-    for (ct_i = 0; ct_i < ct_n && !ct_in; ct_i++)
-      ct_in = e[ct_i].config == ct_c && cutune_convolution_in_(&e[ct_i], ct_lv, device_name, ct_arch);
-    if (!ct_in) continue;
+    if (!ct_have[ct_c]) continue;
     ct_fq = ct_f ? cutune_convolution_fill_(ct_g, ct_c, ct_want) : 0;
     for (ct_k = 0; ct_k < ct_m; ct_k++) {
       double ct_r = cutune_convolution_ratio_(ct_nn[ct_k], ct_c), ct_t = ct_r > 0 ? ct_r : 2.0, ct_fp;

@@ -468,6 +468,7 @@ void hdr_emit_selector(dbuf *b, hdr *h, const char *sid, const char *SID) {
       "  int ct_n, ct_level, ct_lv = 2, ct_i, ct_k, ct_m = 0, ct_nn[8], ct_c, ct_best, ct_ret = -1, ct_voted = 0, "
       "ct_f, ct_g;\n"
       "  double ct_nd[8], ct_bs = 0, ct_bd = 0;\n"
+      "  char ct_have[CUTUNE_%s_NCONFIGS + 1] = {0}; /* the kernels of the level's entries */\n"
       "  const cutune_%s_entry *e = cutune_%s_entries_(&ct_n);\n"
       "  const int ct_arch = 10 * cc_major + cc_minor;\n"
       "  for (ct_level = 0; ct_level < 3 && ct_m == 0; ct_level++)\n"
@@ -475,7 +476,7 @@ void hdr_emit_selector(dbuf *b, hdr *h, const char *sid, const char *SID) {
       "      double ct_dist = 1; /* product of max/min ratios: exp of the L1 distance of the logs */\n"
       "      int ct_pos, ct_kk = e[ct_i].knn < 1 ? 1 : e[ct_i].knn > 8 ? 8 : e[ct_i].knn;\n"
       "      if (!cutune_%s_in_(&e[ct_i], ct_level, device_name, ct_arch)) continue;\n"
-      "      ct_lv = ct_level;\n"
+      "      ct_lv = ct_level, ct_have[e[ct_i].config] = 1;\n"
       "      for (ct_k = 0; ct_k < %d; ct_k++) {\n"
       "        double ct_a = ct_want[ct_k] > 0 ? (double)ct_want[ct_k] : 1, ct_b = (double)e[ct_i].problem[ct_k];\n"
       "        ct_dist *= ct_a > ct_b ? ct_a / ct_b : ct_b / ct_a;\n"
@@ -492,10 +493,7 @@ void hdr_emit_selector(dbuf *b, hdr *h, const char *sid, const char *SID) {
       "  ct_best = e[ct_nn[0]].config;\n"
       "  for (ct_c = 0; ct_c < CUTUNE_%s_NCONFIGS && (ct_m > 1 || ct_f); ct_c++) {\n"
       "    double ct_s = 0, ct_fq;\n"
-      "    int ct_in = 0;\n"
-      "    for (ct_i = 0; ct_i < ct_n && !ct_in; ct_i++)\n"
-      "      ct_in = e[ct_i].config == ct_c && cutune_%s_in_(&e[ct_i], ct_lv, device_name, ct_arch);\n"
-      "    if (!ct_in) continue;\n"
+      "    if (!ct_have[ct_c]) continue;\n"
       "    ct_fq = ct_f ? cutune_%s_fill_(ct_g, ct_c, ct_want) : 0;\n"
       "    for (ct_k = 0; ct_k < ct_m; ct_k++) {\n"
       "      double ct_r = cutune_%s_ratio_(ct_nn[ct_k], ct_c), ct_t = ct_r > 0 ? ct_r : %.1f, ct_fp;\n"
@@ -509,7 +507,7 @@ void hdr_emit_selector(dbuf *b, hdr *h, const char *sid, const char *SID) {
       "  }\n"
       "  for (ct_k = 0; ct_k < ct_m && ct_ret < 0; ct_k++)\n"
       "    if (e[ct_nn[ct_k]].config == ct_best) ct_ret = ct_nn[ct_k];\n",
-      sid, sid, sid, sid, h->nv, SID, sid, sid, sid, SELECT_PENALTY, sid);
+      sid, SID, sid, sid, sid, h->nv, SID, sid, sid, SELECT_PENALTY, sid);
   dbuf_printf(
       b,
       "  if (ct_ret < 0) {\n"
