@@ -122,6 +122,20 @@ static void test_csv(void) {
   CHECK_MSG(strstr(r.data, "compute-bound at 81 % of SM peak") && strstr(r.data, "tensor pipe (wgmma) 78 % of peak"),
             "%s", r.data);
   dbuf_free(&r);
+  /* an mma.sync kernel where the GMMA counter reads 0, and an ncu without the GMMA counter (whose
+   * HMMA counter counts wgmma too: it cannot say which path), and no LSU shared instructions */
+  m.v[NM_TENSOR_GMMA] = 0, m.v[NM_TENSOR_HMMA] = 64.2;
+  dbuf_init(&r);
+  ncu_reading(&m, &r);
+  CHECK_MSG(strstr(r.data, "tensor pipe (mma.sync) 64 % of peak"), "%s", r.data);
+  dbuf_free(&r);
+  m.v[NM_TENSOR_GMMA] = NAN, m.v[NM_SHINST_LD] = 0, m.v[NM_SHINST_ST] = 0;
+  dbuf_init(&r);
+  ncu_reading(&m, &r);
+  CHECK_MSG(strstr(r.data, "tensor pipe (HMMA counter) 64 % of peak") && !strstr(r.data, "mma.sync") &&
+                strstr(r.data, "no shared-memory instructions"),
+            "%s", r.data);
+  dbuf_free(&r);
   CHECK(ncu_metric_optional(NM_TENSOR_GMMA) && !ncu_metric_optional(NM_DRAM_PCT));
 }
 

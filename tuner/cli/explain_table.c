@@ -86,8 +86,8 @@ void explain_print_table(const pick *pk, int n, const char *sname, const char *p
   row("registers per thread", pk, n, f_regs, 0, 0);
   row("static shared memory per block, B", pk, n, f_smem, 0, 0);
   row("local-memory sectors (spills)", pk, n, f_local, 0, 0);
-  row("tensor pipe, mma.sync, % of peak", pk, n, f_tensor_h, 1, 0);
-  row("tensor pipe, wgmma, % of peak", pk, n, f_tensor_g, 1, 0);
+  row("tensor pipe, HMMA counter, % of peak", pk, n, f_tensor_h, 1, 0);
+  row("tensor pipe, GMMA counter, % of peak", pk, n, f_tensor_g, 1, 0);
   printf("\nreadings:\n");
   for (int i = 0; i < n; i++) {
     dbuf r;

@@ -363,7 +363,7 @@ void ncu_reading(const ncu_metrics *m, dbuf *o) {
       dbuf_puts(o, "; no bank conflicts");
     }
   } else if (m->v[NM_SHINST_LD] == 0 && m->v[NM_SHINST_ST] == 0 && !(m->v[NM_SHINST_LDSM] > 0)) {
-    dbuf_puts(o, "; no shared memory");
+    dbuf_puts(o, "; no shared-memory instructions"); /* TMA and wgmma reach it without them */
   }
   /* ldmatrix: 4 wavefronts per x4 instruction without conflicts (four 8x8 matrices of 128 bytes) */
   double lw = m->v[NM_WAVES_LDSM], li = m->v[NM_SHINST_LDSM];
@@ -380,8 +380,11 @@ void ncu_reading(const ncu_metrics *m, dbuf *o) {
   }
   /* the tensor pipes, where the kernel uses them */
   double th = m->v[NM_TENSOR_HMMA], tg = m->v[NM_TENSOR_GMMA];
+  /* an ncu without the GMMA counter (CUDA 13.0's on the H200) counts wgmma's work in the HMMA one:
+   * 76 % there for a wgmma kernel at 68 % of the dense BF16 peak, so it cannot name the path */
   if (isfinite(tg) && tg >= 1) dbuf_printf(o, "; tensor pipe (wgmma) %.0f %% of peak", tg);
-  else if (isfinite(th) && th >= 1) dbuf_printf(o, "; tensor pipe (mma.sync) %.0f %% of peak", th);
+  else if (isfinite(th) && th >= 1)
+    dbuf_printf(o, "; tensor pipe (%s) %.0f %% of peak", isfinite(tg) ? "mma.sync" : "HMMA counter", th);
   double sp =
       (isfinite(m->v[NM_LOCAL_LD]) ? m->v[NM_LOCAL_LD] : 0) + (isfinite(m->v[NM_LOCAL_ST]) ? m->v[NM_LOCAL_ST] : 0);
   if (sp > 0) dbuf_printf(o, "; register spilling: %.0f local-memory sectors", sp);
