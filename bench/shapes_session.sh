@@ -56,10 +56,12 @@ want() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 [ -x "$CUTUNE" ] || { echo "shapes_session.sh: $CUTUNE is not built (set CUTUNE=...)" >&2; exit 2; }
 
 # the committed store of a space, copied once into $RES (its folder is the device's)
-# (and its compressed part, <space>.jsonl.gz: results/README.md, "Packed stores")
+# (and its compressed part, <space>.jsonl.gz: results/README.md, "Packed stores"; and its
+# archive, so that tools/store-archive at the end appends to it: the tgz's archive then holds
+# every older record, and copying it over results/ loses none)
 seed_store() { # space
   local f
-  for f in results/*/"$1".jsonl results/*/"$1".jsonl.gz; do
+  for f in results/*/"$1".jsonl results/*/"$1".jsonl.gz results/*/"$1".archive.jsonl.gz; do
     [ -f "$f" ] || continue
     local d="$RES/$(basename "$(dirname "$f")")"
     mkdir -p "$d"
