@@ -210,19 +210,20 @@ static inline double cutune_convolution_fill_(int ct_g, int ct_c, const long lon
 }
 
 /* Per entry, each shipped configuration's time there over the best at that level (1 = the best;
- * 0 = not measured): what cutune_convolution_select sums over the nearest tuned shapes. */
+ * 0 = not measured): what cutune_convolution_select sums over the nearest tuned shapes. Entries with
+ * the same ratios (one GPU's levels) share a row of ct_r. */
 static inline double cutune_convolution_ratio_(int ct_i, int ct_c) {
-  static const double ct_r[8][5] = {
+  static const double ct_r[6][5] = {
     {1.4872, 1.4867, 1.0000, 1.8361, 1.4525},
     {1.3752, 0.0000, 1.2963, 1.0000, 1.2355},
     {1.0109, 1.0000, 1.6639, 1.5306, 1.2863},
     {1.0000, 1.0286, 1.8324, 1.5604, 1.4106},
-    {1.4872, 1.4867, 1.0000, 1.8361, 1.4525},
     {1.0109, 1.0286, 1.8324, 1.5604, 1.4106},
-    {1.3752, 0.0000, 1.2963, 1.0000, 1.2355},
     {1.4872, 0.0000, 1.8324, 1.8361, 1.4525},
   };
-  return ct_r[ct_i][ct_c];
+  static const int ct_row[8] = {
+    0, 1, 2, 3, 0, 4, 1, 5};
+  return ct_r[ct_row[ct_i]][ct_c];
 }
 
 /* Whether entry x belongs to the level group asked for. */

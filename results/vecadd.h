@@ -201,23 +201,10 @@ static inline double cutune_vecadd_fill_(int ct_g, int ct_c, const long long *ct
 }
 
 /* Per entry, each shipped configuration's time there over the best at that level (1 = the best;
- * 0 = not measured): what cutune_vecadd_select sums over the nearest tuned shapes. */
+ * 0 = not measured): what cutune_vecadd_select sums over the nearest tuned shapes. Entries with
+ * the same ratios (one GPU's levels) share a row of ct_r. */
 static inline double cutune_vecadd_ratio_(int ct_i, int ct_c) {
-  static const double ct_r[21][2] = {
-    {1.0042, 1.0460},
-    {1.0172, 1.0334},
-    {1.0637, 1.0000},
-    {1.0574, 1.0000},
-    {1.0654, 1.0010},
-    {1.0590, 1.0000},
-    {1.0641, 1.0000},
-    {1.0042, 1.0460},
-    {1.0172, 1.0334},
-    {1.0637, 1.0000},
-    {1.0574, 1.0000},
-    {1.0654, 1.0010},
-    {1.0590, 1.0000},
-    {1.0641, 1.0000},
+  static const double ct_r[7][2] = {
     {1.0042, 1.0460},
     {1.0172, 1.0334},
     {1.0637, 1.0000},
@@ -226,7 +213,9 @@ static inline double cutune_vecadd_ratio_(int ct_i, int ct_c) {
     {1.0590, 1.0000},
     {1.0641, 1.0000},
   };
-  return ct_r[ct_i][ct_c];
+  static const int ct_row[21] = {
+    0, 1, 2, 3, 4, 5, 6, 0, 1, 2, 3, 4, 5, 6, 0, 1, 2, 3, 4, 5, 6};
+  return ct_r[ct_row[ct_i]][ct_c];
 }
 
 /* Whether entry x belongs to the level group asked for. */

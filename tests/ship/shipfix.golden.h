@@ -200,24 +200,23 @@ static inline double cutune_shipfix_fill_(int ct_g, int ct_c, const long long *c
 }
 
 /* Per entry, each shipped configuration's time there over the best at that level (1 = the best;
- * 0 = not measured): what cutune_shipfix_select sums over the nearest tuned shapes. */
+ * 0 = not measured): what cutune_shipfix_select sums over the nearest tuned shapes. Entries with
+ * the same ratios (one GPU's levels) share a row of ct_r. */
 static inline double cutune_shipfix_ratio_(int ct_i, int ct_c) {
-  static const double ct_r[13][9] = {
+  static const double ct_r[9][9] = {
     {2.2000, 2.4000, 2.6000, 1.0200, 1.4000, 3.6000, 1.0000, 2.4000, 4.0000},
     {1.2000, 1.0000, 2.6000, 2.8000, 3.0000, 3.6000, 3.8000, 4.0000, 4.2000},
     {2.2000, 2.4000, 2.6000, 1.0200, 1.4000, 3.6000, 3.8000, 1.0000, 3.0000},
     {2.2000, 2.4000, 2.6000, 1.0200, 1.4000, 3.6000, 3.8000, 4.0000, 1.0000},
     {1.2000, 2.4000, 1.0000, 2.8000, 3.0000, 3.6000, 3.8000, 4.0000, 4.2000},
     {2.2000, 2.4000, 2.6000, 2.0000, 1.4000, 1.0000, 3.8000, 4.0000, 4.2000},
-    {2.2000, 2.4000, 2.6000, 1.0200, 1.4000, 3.6000, 1.0000, 2.4000, 4.0000},
-    {1.2000, 1.0000, 2.6000, 2.8000, 3.0000, 3.6000, 3.8000, 4.0000, 4.2000},
-    {2.2000, 2.4000, 2.6000, 2.0000, 1.4000, 1.0000, 3.8000, 4.0000, 4.2000},
     {2.2000, 2.4000, 2.6000, 1.0200, 1.4000, 3.6000, 3.8000, 4.0000, 3.0000},
-    {1.2000, 2.4000, 1.0000, 2.8000, 3.0000, 3.6000, 3.8000, 4.0000, 4.2000},
     {2.2000, 2.4000, 2.6000, 2.0000, 1.4000, 3.6000, 3.8000, 4.0000, 4.2000},
     {1.2000, 2.4000, 2.6000, 2.8000, 3.0000, 3.6000, 3.8000, 4.0000, 4.2000},
   };
-  return ct_r[ct_i][ct_c];
+  static const int ct_row[13] = {
+    0, 1, 2, 3, 4, 5, 0, 1, 5, 6, 4, 7, 8};
+  return ct_r[ct_row[ct_i]][ct_c];
 }
 
 /* Whether entry x belongs to the level group asked for. */

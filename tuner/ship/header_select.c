@@ -425,23 +425,40 @@ static void emit_fill(dbuf *b, hdr *h, const char *sid) {
 
 void hdr_emit_selector(dbuf *b, hdr *h, const char *sid, const char *SID) {
   emit_fill(b, h, sid);
-  /* the ratio table: per entry, each shipped kernel's ratio at the entry's shape and level */
+  /* the ratio table: per entry, each shipped kernel's ratio at the entry's shape and level; the
+   * levels of one GPU share their rows (a device, its architecture and the default hold the same
+   * shapes and kernels), so each distinct row is written once and the entries index it */
+  const int ne = h->ne > 0 ? h->ne : 1;
+  char **rows = xcalloc((size_t)ne, sizeof *rows);
+  int *row_of = xcalloc((size_t)ne, sizeof *row_of), nrows = 0;
+  for (int i = 0; i < h->ne; i++) {
+    dbuf r;
+    dbuf_init(&r);
+    for (int k = 0; k < h->nship; k++) {
+      double v = hdr_ratio(h, h->e[i].group, h->e[i].p, h->ship[k]);
+      dbuf_printf(&r, "%s%.4f", k ? ", " : "", isfinite(v) ? v : 0.0);
+    }
+    int j = 0;
+    while (j < nrows && strcmp(rows[j], r.data ? r.data : "")) j++;
+    if (j == nrows) rows[nrows++] = dbuf_steal(&r);
+    else dbuf_free(&r);
+    row_of[i] = j;
+  }
   dbuf_printf(b,
               "/* Per entry, each shipped configuration's time there over the best at that level (1 = the best;\n"
-              " * 0 = not measured): what cutune_%s_select sums over the nearest tuned shapes. */\n"
+              " * 0 = not measured): what cutune_%s_select sums over the nearest tuned shapes. Entries with\n"
+              " * the same ratios (one GPU's levels) share a row of ct_r. */\n"
               "static inline double cutune_%s_ratio_(int ct_i, int ct_c) {\n"
               "  static const double ct_r[%d][%d] = {\n",
-              sid, sid, h->ne > 0 ? h->ne : 1, h->nship > 0 ? h->nship : 1);
-  for (int i = 0; i < h->ne; i++) {
-    dbuf_puts(b, "    {");
-    for (int k = 0; k < h->nship; k++) {
-      double r = hdr_ratio(h, h->e[i].group, h->e[i].p, h->ship[k]);
-      dbuf_printf(b, "%s%.4f", k ? ", " : "", isfinite(r) ? r : 0.0);
-    }
-    dbuf_puts(b, "},\n");
-  }
-  if (!h->ne) dbuf_puts(b, "    {0},\n");
-  dbuf_printf(b, "  };\n  return ct_r[ct_i][ct_c];\n}\n\n");
+              sid, sid, nrows > 0 ? nrows : 1, h->nship > 0 ? h->nship : 1);
+  for (int j = 0; j < nrows; j++) dbuf_printf(b, "    {%s},\n", rows[j]);
+  if (!nrows) dbuf_puts(b, "    {0},\n");
+  dbuf_printf(b, "  };\n  static const int ct_row[%d] = {", ne);
+  for (int i = 0; i < h->ne; i++) dbuf_printf(b, "%s%s%d", i ? "," : "", i % 32 ? " " : "\n    ", row_of[i]);
+  if (!h->ne) dbuf_puts(b, "0");
+  dbuf_puts(b, "};\n  return ct_r[ct_row[ct_i]][ct_c];\n}\n\n");
+  for (int j = 0; j < nrows; j++) free(rows[j]);
+  free(rows), free(row_of);
   /* group membership */
   dbuf_printf(b,
               "/* Whether entry x belongs to the level group asked for. */\n"
