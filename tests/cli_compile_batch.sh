@@ -4,7 +4,8 @@
 # would; a member whose compile worker crashes is that member's failure only; resources are the
 # same as compiled alone; each member keeps a cache entry of its own (a warm run compiles
 # nothing); a template that cannot be batched turns batching off and still compiles whole; a
-# template that includes a header is not batched; a batched module runs through the fake driver.
+# template that includes a header is not batched; a batched module runs through the fake driver;
+# a C++ kernel (its name mangled) batches; a space that fills symbols does not.
 . "$(dirname "$0")/lib_cli.sh"
 set -e
 CO=(run --compile-only --arch sm_90 --no-progress)
@@ -75,4 +76,27 @@ if [ -f "$FAKE/libcuda.so.1" ]; then
   n=$(cat "$TMPROOT/cache-gpu"/*/*.meta | grep -o '"lowered":"cutune_b' | wc -l)
   [ "$n" -ge 2 ] && ok || fail "the fake run's compiles were not batched ($n entries)"
 fi
+
+# 7. a C++ kernel (mangled name) batches: every member found, none compiled again alone; the
+#    batched modules run through the fake by their lowered names
+C="$TMPROOT/cache-cxx"
+run_any "$BIN" "${CO[@]}" --jobs 1 --cache "$C" --batch 4 tests/spaces/batch_cxx.lua
+expect_output "8 configurations for sm_90 in" "C++ kernel"
+expect_output ": 8 compiled, 0 from the cache, 0 failed" "C++ kernel: all compiled"
+expect_output "(8 configurations in 2 batches of up to 4)" "C++ kernel: batched"
+if printf '%s' "$OUTPUT" | grep -q "compiled again alone"; then fail "a C++ kernel's batch failed"; else ok; fi
+n=$(cat "$C"/*/*.meta | grep -o '"lowered":"_ZN9cutune_b[0-9]*[0-9]*cutune_b[0-9]*_copy_ok' | wc -l)
+[ "$n" -eq 8 ] && ok || fail "$n cache entries with a batch member's mangled name (wanted 8)"
+if [ -f "$FAKE/libcuda.so.1" ]; then
+  LD_LIBRARY_PATH="$FAKE${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" run_any "$BIN" run --jobs 1 --no-progress --race off \
+    --batch 4 --results "$TMPROOT/results-cxx" --cache "$TMPROOT/cache-cxx-gpu" tests/spaces/batch_cxx.lua
+  [ "$STATUS" -eq 0 ] && ok || { fail "batched C++ run through the fake: exit $STATUS"; printf '%s\n' "$OUTPUT" | tail -5 >&2; }
+  expect_output "8 of 8 configurations passed" "batched C++ run through the fake"
+fi
+
+# 8. a space that fills a __constant__ variable is never batched (the GPU worker finds it by its
+#    own name, which a member's namespace would change)
+run_any "$BIN" "${CO[@]}" --jobs 1 --no-cache --batch 4 tests/spaces/realk/fake_const.lua
+expect_output ": 2 compiled, 0 from the cache, 0 failed" "symbols: compiled"
+if printf '%s' "$OUTPUT" | grep "NVRTC programs" | grep -q batches; then fail "a space with symbols was batched"; else ok; fi
 finish

@@ -277,15 +277,16 @@ static int demangle(const char *m, char *base, size_t n, long *targ) {
 }
 static char instances[64][80]; /* "copy_tpl:3": a template kernel's instance as a CUfunction */
 CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
-  /* a member of a batched compile (compile.h): cutune_b<i>_<kernel> is that kernel */
+  char base[128];
+  long targ;
+  if (demangle(name, base, sizeof base, &targ)) name = base;
+  /* a member of a batched compile (compile.h): cutune_b<i>_<kernel> (a C++ one's last name, in
+   * namespace cutune_b<i>) is that kernel */
   if (!strncmp(name, "cutune_b", 8) && name[8] >= '0' && name[8] <= '9') {
     const char *p = name + 8;
     while (*p >= '0' && *p <= '9') p++;
     if (*p == '_') name = p + 1;
   }
-  char base[128];
-  long targ;
-  if (demangle(name, base, sizeof base, &targ)) name = base;
   for (int i = 0; known[i]; i++)
     if (!strcmp(known[i], name)) {
       *f = (CUfunction)known[i];

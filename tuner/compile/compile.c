@@ -473,10 +473,20 @@ int compile_now_batch(const compile_job *jobs, int n, compile_result *res, cterr
   for (int i = 0; i < nc; i++) opts[no++] = common[i];
   const char *path = jobs[0].src_path ? jobs[0].src_path : "kernel.cu";
   char *name = xasprintf("%s (%d configurations)", path, n);
+  /* each member's kernel as a name expression, cutune_b<i>::cutune_b<i>_<kernel>: lowered, it is
+   * the entry's name in the cubin, the same as the renamed kernel for an extern "C" one, mangled
+   * (namespace included) for a C++ one */
+  char expr[COMPILE_BATCH_MAX][300];
+  compile_job names = {0};
+  for (int i = 0; i < n; i++) {
+    snprintf(expr[i], sizeof expr[i], "cutune_b%d::" COMPILE_BATCH_ENTRY_FMT, i, i, jobs[0].kernel);
+    if (i) names.names[i - 1] = expr[i];
+  }
+  names.kernel = expr[0], names.nnames = n - 1;
   compile_result all;
   compile_result_init(&all);
   nvrtcResult rc = NVRTC_SUCCESS;
-  int ran = nvrtc_run(name, src.data, 1, &jobs[0].src, &path, NULL, no, opts, &all, &rc, err);
+  int ran = nvrtc_run(name, src.data, 1, &jobs[0].src, &path, &names, no, opts, &all, &rc, err);
   free(name);
   dbuf_free(&src);
   if (ran != 0) {
@@ -488,7 +498,9 @@ int compile_now_batch(const compile_job *jobs, int n, compile_result *res, cterr
   double own[COMPILE_BATCH_MAX], own_sum = 0;
   int have_own = 1, noreport = !strstr(log, "Compiling entry function");
   for (int i = 0; i < n; i++) {
-    snprintf(entry[i], sizeof entry[i], COMPILE_BATCH_ENTRY_FMT, i, jobs[0].kernel);
+    compile_lowered(&all, i, expr[i], entry[i], sizeof entry[i]);
+    if (strstr(entry[i], "::")) /* not lowered (the compile failed): the extern "C" form, for the log */
+      snprintf(entry[i], sizeof entry[i], COMPILE_BATCH_ENTRY_FMT, i, jobs[0].kernel);
     own[i] = entry_ms(log, entry[i]);
     if (isfinite(own[i])) own_sum += own[i];
     else have_own = 0;

@@ -39,6 +39,9 @@ typedef struct compile_job {
   const char *names[COMPILE_MAX_NAMES];
   const struct compile_job *next; /* a further program of the same configuration, compiled with this
                                      one into a bundle (compile_bundle.c); NULL: one program */
+  int alone;                      /* 1: never compiled in a batch (compile_batch.c): the module's symbols keep their own
+                names (the GPU worker fills the space's __constant__ and __device__ variables by
+                name, which a batch member's namespace would change) */
 } compile_job;
 
 typedef struct kresources {
@@ -136,7 +139,7 @@ const void *compile_bundle_image(const void *data, size_t len, int i, size_t *il
  * each comes back with `retry` set, to be compiled alone.
  * compile_batch_safe: the job's template can be batched (it includes nothing, has no
  * #pragma once, its kernel is a plain identifier, and it has no
- * further names (symbols, other kernels) and no further programs). compile_batch_compatible: a and b can
+ * further names (other kernels), no further programs, no symbols to fill: compile_job.alone). compile_batch_compatible: a and b can
  * share a program (batch-safe, the same template, kernel, architecture, and the same options
  * other than -D, in order). */
 #define COMPILE_BATCH_MAX 16

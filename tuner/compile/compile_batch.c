@@ -13,10 +13,14 @@
  *
  * Which templates: those that include nothing (an included header's guard or `#pragma once`
  * would hide it from every member but the first), have no `#pragma once`, whose kernel is a
- * plain identifier (an extern "C" name) and whose job names nothing else (symbols to fill,
- * other kernels) and chains no further program. Anything else the batch cannot compile — a template
- * that defines an extern "C" function besides the kernel, or specialises a template of another
- * namespace — fails the batch, whose members are then compiled alone (compile_pool.c), which
+ * plain identifier (an extern "C" name, or a C++ function's: each member's kernel is found in
+ * the cubin by the name expression cutune_b<i>::cutune_b<i>_<kernel>, lowered, as compile.c
+ * does for a kernel alone), whose job names nothing else (other kernels, a reference in its
+ * program) and chains no further program, and whose space fills no __constant__ or __device__
+ * variable (compile_job.alone: the GPU worker finds those by their own names, which a member's
+ * namespace would change). Anything else the batch cannot compile — a template that defines an
+ * extern "C" function besides the kernel, or specialises a template of another namespace —
+ * fails the batch, whose members are then compiled alone (compile_pool.c), which
  * also turns batching off for the rest of the run when they all compile alone. */
 #include <ctype.h>
 #include <stdlib.h>
@@ -68,7 +72,7 @@ static int unsafe_line(const char *p, const char *le, void *arg) {
 int compile_batch_safe(const compile_job *job) {
   /* names (symbols, other kernels) and further programs are looked up by their own names in
    * the module: a member's would be cutune_b<i>::... */
-  return job && job->src && is_ident(job->kernel) && job->nnames == 0 && !job->next && !job->twice &&
+  return job && job->src && !job->alone && is_ident(job->kernel) && job->nnames == 0 && !job->next && !job->twice &&
          !each_line(job->src, unsafe_line, NULL);
 }
 

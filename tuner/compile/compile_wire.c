@@ -32,6 +32,7 @@ void wire_job_copy(wire_job *dst, const compile_job *src) {
   dst->job.arch = own(dst, src->arch);
   dst->job.lineinfo = src->lineinfo;
   dst->job.twice = src->twice;
+  dst->job.alone = src->alone;
   dst->job.nopts = src->nopts;
   for (int i = 0; i < src->nopts && i < COMPILE_MAX_OPTS; i++) dst->job.opts[i] = own(dst, src->opts[i]);
   dst->job.nnames = src->nnames;
@@ -83,6 +84,7 @@ void wire_encode_job(dbuf *out, const compile_job *job) {
   put_str(out, job->arch);
   put_i32(out, job->lineinfo);
   put_i32(out, job->twice);
+  put_i32(out, job->alone);
   put_i32(out, job->nopts);
   for (int i = 0; i < job->nopts; i++) put_str(out, job->opts[i]);
   put_i32(out, job->nnames);
@@ -190,6 +192,7 @@ int wire_decode_job(const char *body, size_t n, wire_job *out) {
   out->job.src_path = s[0], out->job.src = s[1], out->job.kernel = s[2], out->job.arch = s[3];
   out->job.lineinfo = (int)get_u32(&c);
   out->job.twice = (int)get_u32(&c);
+  out->job.alone = (int)get_u32(&c);
   int nopts = (int)get_u32(&c);
   if (c.bad || nopts < 0 || nopts > COMPILE_MAX_OPTS) goto bad;
   out->job.nopts = nopts;

@@ -190,6 +190,7 @@ int job_make(const space *s, const compile_source *src, size_t cfg, const char *
   job->src_digest = src->digest;
   job->kernel = space_kernel(s);
   job->arch = hold->arch;
+  job->alone = space_nsymbols(s) > 0; /* the GPU worker finds them by their names */
   if (space_ref_per_config(s)) job->names[job->nnames++] = space_ref_kernel(s); /* in each configuration's program */
   job->nopts = hold->n;
   for (int i = 0; i < hold->n; i++) job->opts[i] = hold->opts[i];
