@@ -96,6 +96,11 @@ const char *path_basename(const char *path);
 char *self_exe_path(void); /* /proc/self/exe resolved; NULL if unknown */
 
 double now_seconds(void); /* monotonic clock */
+/* Where a run's time goes, for whoever profiles cutune itself: with CUTUNE_TRACE=FILE set, one
+ * line per call appended to FILE ("+1.234 s  pid 4321  <what>"), seconds since the first
+ * process of the run called it (CUTUNE_TRACE_T0, which it sets and its workers inherit: the
+ * monotonic clock is the machine's). Without CUTUNE_TRACE, nothing. */
+void trace_mark(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *iso8601_now(void);  /* UTC, e.g. 2026-11-29T14:08:04Z */
 
 /* Turn an arbitrary name into something safe for a file name: [A-Za-z0-9._-], others '_'; a

@@ -170,6 +170,7 @@ int main(int argc, char **argv) {
     return compile_worker_main(argc > 2 && !strcmp(argv[2], COMPILE_WORKER_NO_NVRTC_CACHE));
   if (!strcmp(cmd, "__gpu-worker")) return gpu_worker_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "__profile-one")) return profile_one_main(argc - 1, argv + 1);
+  trace_mark("cutune %s", cmd); /* CUTUNE_TRACE: the run's clock starts here (util.h) */
   /* Whole lines, each in one write, on both streams even into a pipe or file: a table row on
    * stdout and a progress line on stderr sharing one log (2>&1 | tee) never cut each other.
    * (After the workers above: their stdout is a binary protocol.) */

@@ -401,7 +401,11 @@ int compile_worker_main(int no_nvrtc_cache) {
     compile_result res[COMPILE_BATCH_MAX];
     cterr err;
     err.msg[0] = 0;
+    static int served;
+    double tc = now_seconds();
     int rc = n == 1 ? compile_bundle(&cj[0], &res[0], &err) : compile_now_batch(cj, n, res, &err);
+    if (served++ < 2)
+      trace_mark("compile worker: %d configuration(s) of %s in %.0f ms", n, cj[0].kernel, (now_seconds() - tc) * 1e3);
     if (rc == 0 && n == 1 && cj[0].twice) { /* the pool's probe: the second compile counts */
       compile_result_free(&res[0]);
       rc = compile_bundle(&cj[0], &res[0], &err);

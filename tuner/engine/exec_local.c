@@ -578,11 +578,14 @@ int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int 
     sl->group = g;
     e->base.group[g].ndevices++;
   }
+  trace_mark("GPU workers up (%d)", n);
   if (job_open_pool(o, self_exe, &e->pool, &e->jobs, err) != 0) goto fail;
+  trace_mark("compile pool open (%d workers)", e->jobs);
   for (int g = 0; g < e->base.ngroups; g++)
     if (job_compile_reference(s, e->lg[g].arch, e->pool, &e->lg[g].ref, err) != 0 ||
         job_compile_check(s, e->lg[g].arch, e->pool, &e->lg[g].check, err) != 0)
       goto fail;
+  trace_mark("reference compiled");
   *out = &e->base;
   return 0;
 fail:

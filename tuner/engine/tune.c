@@ -413,8 +413,10 @@ static int tune_problems(tune_ctx *t, const int *probs, int np, size_t *n_measur
       cterr_set(err, "a record for problem %d, which is not being tuned", d.prob);
       goto done;
     }
+    if (w == 1 && *n_measured < 3) trace_mark("record %zu (problem %d)", *n_measured + 1, d.prob);
     if (w == 1 && finish_record(t, d.group, &ty[i * ng + d.group], d.cfg, &d.rec, n_measured, err) != 0) goto done;
   }
+  trace_mark("problems done: %zu records so far", *n_measured);
   rc = 0;
 done:
   if (rc != 0) x->ops->drain(x); /* an error elsewhere: the next problem starts clean */
@@ -538,6 +540,7 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
 
+  trace_mark("run: %s", space_path(s));
   if (job_load_source(s, &src, err) != 0) goto done;
   t.src = &src;
   /* the template and every file it includes: a header edit re-measures */

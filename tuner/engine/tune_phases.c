@@ -139,6 +139,7 @@ void tune_report_problem(tune_ctx *t, int g, int prob, run_outcome *out, int pri
  * the baselines) and, unless quiet, say what each one's reference is. */
 int tune_setup_problems(tune_ctx *t, const int *probs, int n, int quiet, cterr *err) {
   if (t->x->ops->problems(t->x, probs, n, err) != 0) return -1;
+  trace_mark("%d problem(s) set up (references run)", n);
   if (quiet || t->o->quiet) return 0;
   for (int i = 0; i < n * t->x->ngroups; i++) {
     int g = i % t->x->ngroups, prob = probs[i / t->x->ngroups];

@@ -323,6 +323,7 @@ int gpu_start_all(gpu **out, const char *self_exe, const int *ordinals, int n, c
     snprintf(mode, sizeof mode, "%d", g->ordinal);
     rc = worker_spawn(g, mode, 0, err);
   }
+  trace_mark("GPU workers spawned (%d)", n);
   for (int i = 0; i < n && rc == 0; i++) rc = worker_hello(out[i], &out[i]->info, err);
   if (rc != 0)
     for (int i = 0; i < n; i++) gpu_stop(out[i]), out[i] = NULL;

@@ -402,7 +402,9 @@ static int wk_init(worker *w, int ordinal, int measure_copy, cterr *err) {
   CUresult r;
   const cuda_api *cu = w->cu = cuda_api_load(err);
   if (!cu) return -1;
+  trace_mark("GPU worker: driver loaded");
   if ((r = cu->cuInit(0))) return cterr_set(err, "no CUDA device: cuInit: %s", cuda_errstr(r));
+  trace_mark("GPU worker: cuInit");
   int n = 0;
   if ((r = cu->cuDeviceGetCount(&n))) return cterr_set(err, "cuDeviceGetCount: %s", cuda_errstr(r));
   if (ordinal < 0 || ordinal >= n) return cterr_set(err, "no CUDA device %d (this machine has %d)", ordinal, n);
@@ -445,6 +447,7 @@ static int wk_init(worker *w, int ordinal, int measure_copy, cterr *err) {
   (void)cu->cuDevicePrimaryCtxSetFlags(w->dev, CU_CTX_SCHED_BLOCKING_SYNC);
   if ((r = cu->cuDevicePrimaryCtxRetain(&w->ctx, w->dev)) || (r = cu->cuCtxSetCurrent(w->ctx)))
     return cterr_set(err, "creating a CUDA context on device %d: %s", ordinal, cuda_errstr(r));
+  trace_mark("GPU worker: context");
   /* A blocking stream: it waits for the synchronous copies of setup (which use the legacy
    * stream and may return before their DMA is done). */
   if ((r = cu->cuStreamCreate(&w->stream, CU_STREAM_DEFAULT)))
@@ -470,6 +473,7 @@ static int wk_init(worker *w, int ordinal, int measure_copy, cterr *err) {
   for (int i = 0; i < 8 && !r; i++) r = cu->cuModuleGetFunction(dst[i], w->helpers, more[i]);
   w->iso_floor_ms = NAN;
   if (r) return cterr_set(err, "helper kernels: %s", cuda_errstr(r));
+  trace_mark("GPU worker: helper kernels loaded");
   if ((r = cu->cuMemAlloc(&w->cmp_res, 16)) || (r = cu->cuMemAlloc(&w->red_res, 8 * sizeof(double))))
     return cterr_set(err, "cuMemAlloc: %s", cuda_errstr(r));
   w->scratch_bytes = 2 * (size_t)(in->l2_bytes > 0 ? in->l2_bytes : (64 << 20));
@@ -482,7 +486,9 @@ static int wk_init(worker *w, int ordinal, int measure_copy, cterr *err) {
   }
 
   w->nv = nvml_open(in->uuid[0] ? in->uuid : NULL, pci[0] ? pci : NULL);
+  trace_mark("GPU worker: NVML");
   in->copy_gbps = measure_copy ? wk_copy_bw(w, (size_t)1 << 30) : NAN;
+  trace_mark("GPU worker: copy bandwidth measured");
   return 0;
 }
 
