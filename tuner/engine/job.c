@@ -341,6 +341,53 @@ void job_hold_free(job_hold *h) {
   h->n = 0;
 }
 
+struct job_ohashes {
+  const space *s;
+  const compile_source *src;
+  char *arch;
+  size_t n;
+  char (*h)[33]; /* h[cfg][0] == 0: not computed yet (calloc: untouched pages cost nothing) */
+  unsigned char *bad;
+};
+
+job_ohashes *job_ohashes_new(const space *s, const compile_source *src, const char *arch, cterr *err) {
+  job_ohashes *t = xcalloc(1, sizeof *t);
+  t->s = s, t->src = src, t->arch = xstrdup(arch);
+  t->n = configset_count(space_configs(s));
+  t->h = xcalloc(t->n ? t->n : 1, sizeof *t->h);
+  t->bad = xcalloc(t->n ? t->n : 1, 1);
+  if (t->n) {
+    compile_job job;
+    job_hold hold;
+    int rc = job_make(s, src, 0, arch, &job, &hold, err);
+    if (rc == 0) job_options_hash(&job, t->h[0]);
+    job_hold_free(&hold);
+    if (rc != 0) {
+      job_ohashes_free(t);
+      return NULL;
+    }
+  }
+  return t;
+}
+
+const char *job_ohash(job_ohashes *t, size_t cfg) {
+  if (!t || cfg >= t->n || t->bad[cfg]) return "";
+  if (!t->h[cfg][0]) {
+    compile_job job;
+    job_hold hold;
+    cterr e;
+    if (job_make(t->s, t->src, cfg, t->arch, &job, &hold, &e) == 0) job_options_hash(&job, t->h[cfg]);
+    else t->bad[cfg] = 1;
+    job_hold_free(&hold);
+  }
+  return t->bad[cfg] ? "" : t->h[cfg];
+}
+
+void job_ohashes_free(job_ohashes *t) {
+  if (!t) return;
+  free(t->arch), free(t->h), free(t->bad), free(t);
+}
+
 void job_options_hash(const compile_job *job, char out[33]) {
   sha256_ctx c;
   uint8_t dg[32];

@@ -124,6 +124,16 @@ int job_template_hash(const space *s, char out[33], cterr *err);
 void job_check_params(const space *s, const compile_source *src, dbuf *warn);
 /* sha256 (16 bytes hex) of a job's option list, for provenance and resume. */
 void job_options_hash(const compile_job *job, char out[33]);
+/* The options hash of every configuration of a space for one architecture (the resume key),
+ * each computed when first asked for: a space of millions (Kernel Tuner's convolution, 1.87 M)
+ * pays only for the configurations a run touches (all of them up front took 5.6 s there, before
+ * the first measurement). job_ohashes_new makes configuration 0's job to check the space can be
+ * made at all (err otherwise); job_ohash gives "" for one whose job cannot be made, which
+ * matches no record. The strings live as long as the table. */
+typedef struct job_ohashes job_ohashes;
+job_ohashes *job_ohashes_new(const space *s, const compile_source *src, const char *arch, cterr *err);
+const char *job_ohash(job_ohashes *h, size_t cfg);
+void job_ohashes_free(job_ohashes *h);
 
 /* Whether --problem (if given) selects problem prob. o->problem holds one item per --problem,
  * separated by ';': an index, a range A-B, a comma list of them (0,3,5-9), sizes (anything with

@@ -9,7 +9,7 @@
 
 struct shape_book {
   const space *s;
-  char (*ohash)[33];
+  job_ohashes *ohash;
   const char *thash;
   transfer *tx;
   int nv;
@@ -19,7 +19,7 @@ struct shape_book {
  * parameters share one module, hence one family). */
 static uint64_t family(const shape_book *b, size_t cfg) {
   uint64_t h = 1469598103934665603ULL;
-  for (const char *p = b->ohash[cfg]; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+  for (const char *p = job_ohash(b->ohash, cfg); *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
   return h;
 }
 
@@ -35,7 +35,7 @@ void shapes_book_note(shape_book *b, int prob, size_t cfg, const record *r) {
   transfer_note(b->tx, prob, cfg, family(b, cfg), r->t_median);
 }
 
-shape_book *shapes_book_new(const space *s, const store *st, const char *template_hash, char (*ohash)[33]) {
+shape_book *shapes_book_new(const space *s, const store *st, const char *template_hash, job_ohashes *ohash) {
   shape_book *b = xcalloc(1, sizeof *b);
   b->s = s, b->ohash = ohash, b->thash = template_hash;
   b->nv = space_problem_nvars(s, 0);
@@ -53,7 +53,7 @@ shape_book *shapes_book_new(const space *s, const store *st, const char *templat
     int prob = space_problem_index(s, r->problem);
     if (prob < 0) continue;
     long cfg = configset_find_named(cs, r->nparams, r->pname, r->pvalue);
-    if (cfg < 0 || !r->options_hash || strcmp(r->options_hash, ohash[cfg])) continue;
+    if (cfg < 0 || !r->options_hash || strcmp(r->options_hash, job_ohash(ohash, (size_t)cfg))) continue;
     shapes_book_note(b, prob, (size_t)cfg, r);
   }
   return b;

@@ -19,6 +19,7 @@
 
 #include <stdio.h>
 
+#include "job.h"
 #include "search/transfer.h"
 #include "space/space.h"
 #include "store/store.h"
@@ -27,7 +28,7 @@ typedef struct shape_book shape_book;
 
 /* A book over space s for one group: ohash (the group's options hash of every configuration)
  * and template_hash select the store's records that count; they are read now. */
-shape_book *shapes_book_new(const space *s, const store *st, const char *template_hash, char (*ohash)[33]);
+shape_book *shapes_book_new(const space *s, const store *st, const char *template_hash, job_ohashes *ohash);
 void shapes_book_free(shape_book *b);
 /* A record of configuration cfg on problem prob (a successful one counts). */
 void shapes_book_note(shape_book *b, int prob, size_t cfg, const record *r);

@@ -22,20 +22,6 @@ static void on_sigint(int sig) {
 
 /* The options hash of every configuration for arch, once: it keys resume lookups, provenance
  * and the final report. */
-static int hash_all_options(tune_ctx *t, const char *arch, char (**out)[33], cterr *err) {
-  size_t n = configset_count(space_configs(t->s));
-  char(*h)[33] = xcalloc(n ? n : 1, sizeof *h);
-  *out = h;
-  for (size_t i = 0; i < n; i++) {
-    compile_job job;
-    job_hold hold;
-    if (job_make(t->s, t->src, i, arch, &job, &hold, err) != 0) return -1;
-    job_options_hash(&job, h[i]);
-    job_hold_free(&hold);
-  }
-  return 0;
-}
-
 static double record_value(const record *r) { return record_timed(r) ? r->t_median : INFINITY; }
 
 /* What measuring r cost, in seconds (record_cost_ms, as `cutune score --cost time` counts a
@@ -171,7 +157,7 @@ static int finish_record(tune_ctx *t, int g, tune_tally *ty, size_t cfg, record 
       if (ty->nmodules == ty->capmodules) /* grown by doubling: this runs once a record */
         ty->capmodules = ty->capmodules ? 2 * ty->capmodules : 256,
         ty->modules = xrealloc(ty->modules, ty->capmodules * sizeof *ty->modules);
-      ty->modules[ty->nmodules++] = t->grp[g].ohash[cfg];
+      ty->modules[ty->nmodules++] = job_ohash(t->grp[g].ohash, cfg);
     }
     if (t->o->verbose)
       progress_log(ty->pg, "%-40s %-13s %s", rec->config, rec_status_name(rec->status),
@@ -300,7 +286,7 @@ static void cost_of(tune_ctx *t, int g, const tune_tally *ty, double wall) {
   c->seeds = ty->nseeds, c->nfrom = ty->nfrom, c->stalled = ty->stalled;
   memcpy(c->from, ty->from, sizeof c->from);
   for (int k = 0; k < ty->nseeds && ty->best_cfg >= 0; k++) /* a seed, or a runtime sibling of one */
-    c->best_seeded |= !strcmp(t->grp[g].ohash[ty->seeds[k]], t->grp[g].ohash[ty->best_cfg]);
+    c->best_seeded |= !strcmp(job_ohash(t->grp[g].ohash, ty->seeds[k]), job_ohash(t->grp[g].ohash, ty->best_cfg));
 }
 
 /* Tune problems probs[0..np-1] (set up together in the exec) on every group at once: each
@@ -561,7 +547,7 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
     dbuf_reset(&warn);
     if (store_open(tg->spath, &tg->st, &warn, err) != 0) goto done;
     if (warn.len) fprintf(stderr, "%s", warn.data);
-    if (hash_all_options(&t, tg->arch, &tg->ohash, err) != 0) goto done;
+    if (!(tg->ohash = job_ohashes_new(s, t.src, tg->arch, err))) goto done;
     if (!o->quiet) {
       char count[32] = "";
       if (eg->ndevices > 1) snprintf(count, sizeof count, " x%d", eg->ndevices);
@@ -620,7 +606,7 @@ done:
   exec_free(t.x);
   for (int g = 0; g < EXEC_MAX_GROUPS; g++) {
     store_close(t.grp[g].st);
-    free(t.grp[g].spath), free(t.grp[g].ohash), free(rows[g]);
+    free(t.grp[g].spath), job_ohashes_free(t.grp[g].ohash), free(rows[g]);
     shapes_book_free(t.book[g]);
   }
   free(order);

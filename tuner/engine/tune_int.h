@@ -17,7 +17,7 @@
 typedef struct tune_group {
   store *st;
   char *spath;
-  char (*ohash)[33]; /* options hash of every configuration for this group's arch (resume key) */
+  job_ohashes *ohash; /* options hash of each configuration for this group's arch (resume key) */
   const char *arch;
   char label[192]; /* "" with one group, else " on <model>" */
 } tune_group;

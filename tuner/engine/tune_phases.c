@@ -20,7 +20,7 @@ volatile sig_atomic_t tune_interrupted;
 void tune_stamp(tune_ctx *t, int g, record *r, size_t cfg) {
   const gpu_device_info *dev = &t->x->group[g].info;
   if (!r->template_hash) record_set_str(&r->template_hash, t->template_hash);
-  if (!r->options_hash) record_set_str(&r->options_hash, t->grp[g].ohash[cfg]);
+  if (!r->options_hash) record_set_str(&r->options_hash, job_ohash(t->grp[g].ohash, cfg));
   if (!r->device_name) record_set_str(&r->device_name, dev->name);
   if (!r->device_uuid) record_set_str(&r->device_uuid, dev->uuid);
   if (!r->device_cc) record_set_str(&r->device_cc, dev->cc);
@@ -36,9 +36,9 @@ const record *tune_stored(const tune_ctx *t, int g, int prob, size_t cfg, size_t
   const tune_group *tg = &t->grp[g];
   const char *pkey = space_problem_key(t->s, prob);
   char *key = configset_row_key(cs, configset_row(cs, cfg));
-  const record *r = store_find(tg->st, key, pkey, t->template_hash, tg->ohash[cfg]);
+  const record *r = store_find(tg->st, key, pkey, t->template_hash, job_ohash(tg->ohash, cfg));
   if (ntimeouts)
-    *ntimeouts = store_count_status(tg->st, key, pkey, t->template_hash, tg->ohash[cfg], ST_COMPILE_TIMEOUT);
+    *ntimeouts = store_count_status(tg->st, key, pkey, t->template_hash, job_ohash(tg->ohash, cfg), ST_COMPILE_TIMEOUT);
   free(key);
   return r;
 }
