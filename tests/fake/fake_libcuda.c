@@ -170,6 +170,15 @@ CUresult cuMemFree(CUdeviceptr p) {
   free(m);
   return 0;
 }
+/* page-locked host memory: plain memory here */
+CUresult cuMemAllocHost(void **p, size_t b) {
+  if (sticky) return 700;
+  return (*p = malloc(b ? b : 1)) ? 0 : 2;
+}
+CUresult cuMemFreeHost(void *p) {
+  free(p);
+  return 0;
+}
 CUresult cuMemcpyHtoD(CUdeviceptr d, const void *s, size_t n) {
   memcpy((void *)d, s, n);
   return sticky ? 700 : 0;

@@ -38,6 +38,8 @@
   X(cuCtxSynchronize)                                                                                                  \
   X(cuMemAlloc)                                                                                                        \
   X(cuMemFree)                                                                                                         \
+  X(cuMemAllocHost)                                                                                                    \
+  X(cuMemFreeHost)                                                                                                     \
   X(cuMemcpyHtoD)                                                                                                      \
   X(cuMemcpyDtoH)                                                                                                      \
   X(cuMemcpyDtoD)                                                                                                      \

@@ -7,6 +7,7 @@
  * GPU_PROBLEMS problems held at once, each job naming its slot) and the command loop. gpu_worker_measure.c checks and times one configuration. */
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,10 +116,71 @@ static void fill_chunk(const argspec *a, rng *r, int64_t start, int64_t n, unsig
   }
 }
 
+/* The seeded fill in streams of WK_FILL_STREAM elements: element i of a buffer comes from the
+ * stream of block i / WK_FILL_STREAM, seeded with the buffer's seed ^ (0xbf58476d1ce4e5b9 x
+ * block): block 0's is the buffer's own, so a buffer of at most that many elements has the data
+ * it had before blocks (docs/SPACE.md, "The input fill"). The blocks are independent, so a large
+ * buffer (Kernel Tuner's reduction: 800 M floats, 4.7 s on one core of the H200's host) is
+ * filled by several threads. */
+#define WK_FILL_STREAM ((int64_t)1 << 20)
+#define WK_FILL_THREADS 16
+#define WK_FILL_STAGE (32 * WK_FILL_STREAM) /* elements per copy to the device */
+
+static uint64_t fill_seed(uint64_t seed, int stream) { return seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(stream + 1)); }
+
+/* Elements [from, to) of argument a into out (element from at out[0]); from is a multiple of
+ * WK_FILL_STREAM. */
+static void fill_range(const argspec *a, uint64_t base, int64_t from, int64_t to, unsigned char *out) {
+  int es = wk_elsize(a->type);
+  for (int64_t c0 = from; c0 < to;) {
+    int64_t blk = c0 / WK_FILL_STREAM, end = (blk + 1) * WK_FILL_STREAM;
+    if (end > to) end = to;
+    rng g;
+    rng_seed(&g, base ^ (0xbf58476d1ce4e5b9ull * (uint64_t)blk));
+    fill_chunk(a, &g, c0, end - c0, out + (size_t)(c0 - from) * (size_t)es);
+    c0 = end;
+  }
+}
+
+typedef struct fill_task {
+  const argspec *a;
+  uint64_t base;
+  int64_t from, to;
+  unsigned char *out;
+} fill_task;
+
+static void *fill_thread(void *arg) {
+  fill_task *t = arg;
+  fill_range(t->a, t->base, t->from, t->to, t->out);
+  return NULL;
+}
+
+/* fill_range over [from, to) on up to WK_FILL_THREADS threads, each a run of whole streams. */
+static void fill_parallel(const argspec *a, uint64_t base, int64_t from, int64_t to, unsigned char *out) {
+  int64_t streams = (to - from + WK_FILL_STREAM - 1) / WK_FILL_STREAM;
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  int nt = (int)(streams < WK_FILL_THREADS ? streams : WK_FILL_THREADS);
+  if (cores > 0 && nt > cores) nt = (int)cores;
+  if (nt <= 1) {
+    fill_range(a, base, from, to, out);
+    return;
+  }
+  fill_task t[WK_FILL_THREADS];
+  pthread_t th[WK_FILL_THREADS];
+  int started[WK_FILL_THREADS] = {0}, es = wk_elsize(a->type);
+  for (int k = 0; k < nt; k++) {
+    int64_t s0 = from + streams * k / nt * WK_FILL_STREAM, s1 = from + streams * (k + 1) / nt * WK_FILL_STREAM;
+    t[k] = (fill_task){a, base, s0, s1 < to ? s1 : to, out + (size_t)(s0 - from) * (size_t)es};
+    if (k > 0) started[k] = pthread_create(&th[k], NULL, fill_thread, &t[k]) == 0;
+  }
+  for (int k = 0; k < nt; k++)
+    if (k == 0 || !started[k]) fill_thread(&t[k]); /* this thread's share, and any that did not start */
+  for (int k = 1; k < nt; k++)
+    if (started[k]) pthread_join(th[k], NULL);
+}
+
 void wk_fill_host(const argspec *a, uint64_t seed, int stream, int64_t n, unsigned char *out) {
-  rng g;
-  rng_seed(&g, seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(stream + 1)));
-  fill_chunk(a, &g, 0, n, out);
+  fill_parallel(a, fill_seed(seed, stream), 0, n, out);
 }
 
 static void free_problem(worker *w) {
@@ -146,23 +208,28 @@ static int upload_arg(worker *w, int i, const argspec *a, uint64_t seed, cterr *
       return cterr_set(err, "zero-filling argument '%s': %s", a->name, cuda_errstr(r));
     return 0;
   }
-  /* Each argument draws from its own stream of the seed so that adding an argument does not
-   * change the data of the others. Chunks keep host memory small for GB-sized buffers. */
-  rng g;
-  rng_seed(&g, seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(i + 1)));
+  /* Each argument draws from its own streams of the seed so that adding an argument does not
+   * change the data of the others. Stages of WK_FILL_STAGE elements keep host memory small for
+   * GB-sized buffers. */
+  uint64_t base = fill_seed(seed, i);
   int es = wk_elsize(a->type);
-  const int64_t chunk = (16 << 20) / es;
-  unsigned char *host = xmalloc((size_t)chunk * es);
+  const int64_t chunk = a->count < WK_FILL_STAGE ? a->count : WK_FILL_STAGE;
+  /* page-locked where the buffer is large: a copy from it runs at the link's speed, two to three
+   * times a pageable one's */
+  void *pinned = NULL;
+  if (a->count > WK_FILL_STREAM && cu->cuMemAllocHost(&pinned, (size_t)chunk * es)) pinned = NULL;
+  unsigned char *host = pinned ? pinned : xmalloc((size_t)chunk * es);
   int rc = 0;
   for (int64_t s = 0; s < a->count; s += chunk) {
     int64_t n = a->count - s < chunk ? a->count - s : chunk;
-    fill_chunk(a, &g, s, n, host);
+    fill_parallel(a, base, s, s + n, host);
     if ((r = cu->cuMemcpyHtoD(d->d + (CUdeviceptr)(s * es), host, (size_t)(n * es)))) {
       rc = cterr_set(err, "copying argument '%s' to the device: %s", a->name, cuda_errstr(r));
       break;
     }
   }
-  free(host);
+  if (pinned) cu->cuMemFreeHost(pinned);
+  else free(host);
   return rc;
 }
 
