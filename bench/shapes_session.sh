@@ -10,8 +10,8 @@
 #   STEPS="transpose vecadd headers bench" bench/shapes_session.sh   the rest, about 3 minutes
 #
 # Steps (STEPS, default "matmul transpose vecadd headers bench"), with the expected GPU time:
-#   matmul     lua/matmul_shapes.lua, 45 shapes: the anchor 4096^3 cold (--time MM_FIRST, 60 s),
-#              then the 44 others (--time MM_TIME, 12 s each at most; a seeded search ends once
+#   matmul     lua/matmul_shapes.lua, 53 shapes: the anchor 4096^3 cold (--time MM_FIRST, 60 s),
+#              then the 52 others (--time MM_TIME, 12 s each at most; a seeded search ends once
 #              120 evaluations in a row gain < 0.5 %; about 6 s each on the H200), then the
 #              cross-measurement (the best 3 kernels of every shape, at most 48, on every
 #              shape): ~420 s. Shapes the store already holds cost only their store answers.
@@ -93,7 +93,7 @@ shape_set() { # space first-args rest-args
 }
 
 if want matmul; then
-  say "matmul: lua/matmul_shapes.lua (45 shapes), transfer, cross-measurement"
+  say "matmul: lua/matmul_shapes.lua (53 shapes), transfer, cross-measurement"
   shape_set matmul "--time $MM_FIRST" "--time $MM_TIME"
 fi
 if want transpose; then

@@ -67,6 +67,18 @@ local problems = {
   {M = 2048, N = 8192, K = 8192},
   {M = 6144, N = 6144, K = 2048},
   {M = 100, N = 100, K = 100},
+  -- added in the fourth session of 2026-12-03: shapes of bench/shapes.txt that took a neighbour's
+  -- kernel at 80-87 % of cuBLAS (a decode-sized M, a long-K square, a short and wide one, a
+  -- small ragged one), and gaps the unseen list fell into (medium squares with short K, a small
+  -- M x N with a long K); none of bench/shapes_unseen.txt
+  {M = 128, N = 4096, K = 4096},
+  {M = 256, N = 32768, K = 512},
+  {M = 512, N = 512, K = 32768},
+  {M = 777, N = 1111, K = 555},
+  {M = 3072, N = 3072, K = 3072},
+  {M = 3072, N = 3072, K = 768},
+  {M = 2048, N = 2048, K = 512},
+  {M = 512, N = 1024, K = 12288},
 }
 -- The tolerance rule of matmul_space.lua (4 u Kmax) over these shapes' largest K.
 local kmax = 0

@@ -372,6 +372,14 @@ int main(int argc, char **argv) {
     record_free(&r);
     REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
     CHECK_MSG(r.status == ST_OK && r.samples >= 5 && isnan(r.t_raced), "race_early off: %d samples", r.samples);
+    /* a contender (within 3 % of the best) whose mean is already far tighter than --rse asks
+     * (the fake's launches do not vary) gets no doubled samples: min_samples (5 for 4 ms; 6 in
+     * chunks of 2), not 10 */
+    j.race_samples = 0, j.best_ms = slow;
+    record_free(&r);
+    REQUIRE(gpu_measure(g, &j, &r, &err) == 0);
+    CHECK_MSG(r.status == ST_OK && r.samples >= 5 && r.samples < 10 && r.t_std < 1e-3 * r.t_mean,
+              "tight contender: %d samples", r.samples);
   }
 
   CHECK(RUN("copy_wrong", 256) == ST_WRONG_RESULT);

@@ -25,6 +25,7 @@
 
 #define WK_SAMPLE_FLOOR_MS 12.0 /* min_samples of long launches: about this much of launches */
 #define WK_ISO_CAP_MS 8.0       /* the isolated time: about this much of launches at most */
+#define WK_TIGHT 0.2            /* a contender's relative error this far under --rse needs no more samples */
 
 int wk_context_dead(worker *w, CUresult r) {
   switch (r) {
@@ -274,9 +275,12 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, dou
       break;
     }
     double now = now_seconds();
-    /* a contender for the best gets twice the samples: the winner's figure must hold */
+    /* a contender for the best gets twice the samples: the winner's figure must hold; unless
+     * its mean is already five times tighter than asked (a long GEMM's launches vary by ~0.05 %:
+     * more samples would not move its figure) */
     int contender = isfinite(best) && best > 0 && median < 1.03 * best;
-    if (n >= min_s && sd / sqrt(n) < target * mean && (!contender || n >= 2 * min_s)) break;
+    double rse = sd / sqrt(n);
+    if (n >= min_s && rse < target * mean && (!contender || n >= 2 * min_s || rse < WK_TIGHT * target * mean)) break;
     if (now >= budget_end) break;
     /* racing: a contender goes on in whole chunks, as without racing; the others in chunks
      * twice the last, so that the rule is tried again soon */
