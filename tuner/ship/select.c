@@ -27,10 +27,14 @@ typedef struct cover {
   const unsigned char *live; /* shapes taking part (leave-one-out leaves one out) */
   double *rmin;
   uint64_t *cov; /* nc x words: shapes kernel c covers */
+  double *lc;    /* np x nc: log(R / Rmin) of kernel c on live shape p, INFINITY where unmeasured */
+  int *fo, *fp;  /* kernel c's live shapes with a finite LC_: fp[fo[c] .. fo[c+1]) (most kernels of a
+                    store were measured on a few shapes: the swaps look at those alone) */
 } cover;
 
 #define R_(in, p, c) ((in)->R[(size_t)(p) * (size_t)(in)->nc + (size_t)(c)])
 #define COV(cv, c) ((cv)->cov + (size_t)(c) * (size_t)(cv)->words)
+#define LC_(cv, p, c) ((cv)->lc[(size_t)(p) * (size_t)(cv)->in->nc + (size_t)(c)])
 
 static int popcount_and(const uint64_t *a, const uint64_t *b, int w) {
   int n = 0;
@@ -43,17 +47,29 @@ static void cover_init(cover *cv, const sel_input *in, const unsigned char *live
   cv->words = (in->np + 63) / 64;
   cv->rmin = xmalloc((size_t)(in->np ? in->np : 1) * sizeof *cv->rmin);
   cv->cov = xcalloc((size_t)in->nc * (size_t)cv->words + 1, sizeof *cv->cov);
+  cv->lc = xmalloc(((size_t)in->np * (size_t)in->nc + 1) * sizeof *cv->lc);
   for (int p = 0; p < in->np; p++) {
     double m = INFINITY;
     for (int c = 0; c < in->nc; c++) m = fmin(m, R_(in, p, c));
     cv->rmin[p] = m;
+    for (int c = 0; c < in->nc; c++) /* computed once: the swaps below try every kernel many times */
+      LC_(cv, p, c) = isfinite(m) && isfinite(R_(in, p, c)) ? log(R_(in, p, c) / m) : INFINITY;
     if (!live[p] || !isfinite(m)) continue;
     for (int c = 0; c < in->nc; c++)
       if (R_(in, p, c) <= m * (1 + in->tol) + 1e-12) COV(cv, c)[p / 64] |= 1ULL << (p % 64);
   }
+  cv->fo = xmalloc(((size_t)in->nc + 1) * sizeof *cv->fo);
+  cv->fp = xmalloc(((size_t)in->np * (size_t)in->nc + 1) * sizeof *cv->fp);
+  int k = 0;
+  for (int c = 0; c < in->nc; c++) {
+    cv->fo[c] = k;
+    for (int p = 0; p < in->np; p++)
+      if (live[p] && isfinite(cv->rmin[p]) && isfinite(LC_(cv, p, c))) cv->fp[k++] = p;
+  }
+  cv->fo[in->nc] = k;
 }
 
-static void cover_free(cover *cv) { free(cv->rmin), free(cv->cov); }
+static void cover_free(cover *cv) { free(cv->rmin), free(cv->cov), free(cv->lc), free(cv->fo), free(cv->fp); }
 
 static int set_covers(const cover *cv, const int *set, int n, uint64_t *acc) {
   memset(acc, 0, (size_t)cv->words * sizeof *acc);
@@ -64,11 +80,10 @@ static int set_covers(const cover *cv, const int *set, int n, uint64_t *acc) {
   return k;
 }
 
-/* A live shape's share of the cost swaps lower: log(ratio / Rmin), a large constant where the
+/* A live shape's share of the cost swaps lower: log(ratio / Rmin) of the set's least ratio
+ * there (the least of its kernels' LC_, the log being monotonic), a large constant where the
  * set has no kernel measured there. */
-static double shape_cost(const cover *cv, int p, double ratio) {
-  return isfinite(ratio) ? log(ratio / cv->rmin[p]) : 20.0;
-}
+static double shape_cost(double lc) { return isfinite(lc) ? lc : 20.0; }
 
 /* The sum over the live shapes of shape_cost of the set's least ratio there. */
 static double set_cost(const cover *cv, const int *set, int n) {
@@ -77,8 +92,8 @@ static double set_cost(const cover *cv, const int *set, int n) {
   for (int p = 0; p < in->np; p++) {
     if (!cv->live[p] || !isfinite(cv->rmin[p])) continue;
     double m = INFINITY;
-    for (int j = 0; j < n; j++) m = fmin(m, R_(in, p, set[j]));
-    cost += shape_cost(cv, p, m);
+    for (int j = 0; j < n; j++) m = fmin(m, LC_(cv, p, set[j]));
+    cost += shape_cost(m);
   }
   return cost;
 }
@@ -91,28 +106,34 @@ static void improve_swaps(const cover *cv, int *set, int n, int need, uint64_t *
   double cost = set_cost(cv, set, n);
   for (int round = 0, better = 1; better && round < 50; round++) {
     better = 0;
-    for (int j = 0; j < n; j++) /* mx[j][p]: the least ratio on p of the set without its j-th */
+    for (int j = 0; j < n; j++) /* mx[j][p]: the least LC_ on p of the set without its j-th */
       for (int p = 0; p < in->np; p++) {
         double m = INFINITY;
         for (int q = 0; q < n; q++)
-          if (q != j) m = fmin(m, R_(in, p, set[q]));
+          if (q != j) m = fmin(m, LC_(cv, p, set[q]));
         mx[(size_t)j * in->np + p] = m;
       }
-    for (int j = 0; j < n && !better; j++)
+    for (int j = 0; j < n && !better; j++) {
+      const double *mj = mx + (size_t)j * in->np;
+      double base = 0; /* the set's cost without its j-th */
+      for (int p = 0; p < in->np; p++)
+        if (cv->live[p] && isfinite(cv->rmin[p])) base += shape_cost(mj[p]);
       for (int c = 0; c < in->nc && !better; c++) {
         int in_set = 0;
         for (int q = 0; q < n && !in_set; q++) in_set = set[q] == c;
         if (in_set) continue;
-        double c2 = 0;
-        for (int p = 0; p < in->np; p++)
-          if (cv->live[p] && isfinite(cv->rmin[p]))
-            c2 += shape_cost(cv, p, fmin(mx[(size_t)j * in->np + p], R_(in, p, c)));
+        double c2 = base; /* with c in its place: only c's measured shapes change */
+        for (int i = cv->fo[c]; i < cv->fo[c + 1]; i++) {
+          int p = cv->fp[i];
+          c2 += shape_cost(fmin(mj[p], LC_(cv, p, c))) - shape_cost(mj[p]);
+        }
         if (c2 >= cost - 1e-9) continue;
         int save = set[j];
         set[j] = c;
-        if (set_covers(cv, set, n, acc) >= need) cost = c2, better = 1;
+        if (set_covers(cv, set, n, acc) >= need) cost = set_cost(cv, set, n), better = 1;
         else set[j] = save;
       }
+    }
   }
   free(mx);
 }
@@ -120,7 +141,10 @@ static void improve_swaps(const cover *cv, int *set, int n, int need, uint64_t *
 static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
 
 /* The smallest set covering `need` shapes among the distinct useful kernels, if they are few:
- * every subset of size k < n, in order; 1 and set/n replaced when one is found. */
+ * every subset of size k < n, in order, SELECT_EXACT_TRIES subsets at most over all k (the
+ * leave-one-out runs this once per tuned shape: with a budget per k, 53 shapes and ~30 useful
+ * kernels kept `cutune header` busy for minutes); 1 and set/n replaced when one is found. */
+#define SELECT_EXACT_TRIES 300000.0
 static int exact_smaller(const cover *cv, int *set, int *n, int need, uint64_t *acc) {
   const sel_input *in = cv->in;
   int *u = xmalloc((size_t)(in->nc ? in->nc : 1) * sizeof *u), nu = 0, found = 0;
@@ -138,10 +162,12 @@ static int exact_smaller(const cover *cv, int *set, int *n, int need, uint64_t *
     }
     if (keep) u[nu++] = c;
   }
+  double left = SELECT_EXACT_TRIES;
   for (int k = 1; k < *n && nu <= SELECT_EXACT_MAX && !found; k++) {
     double combos = 1; /* C(nu, k), bounded */
     for (int i = 0; i < k; i++) combos = combos * (nu - i) / (i + 1);
-    if (combos > 2e6) break;
+    if (combos > left) break;
+    left -= combos;
     int idx[64], pick[64];
     for (int i = 0; i < k; i++) idx[i] = i;
     while (!found) {
@@ -177,7 +203,7 @@ static int choose_set(const cover *cv, int *set) {
       double cost = 0;
       for (int p = 0; p < in->np; p++)
         if ((unc[p / 64] >> (p % 64) & 1) && (COV(cv, c)[p / 64] >> (p % 64) & 1))
-          cost += log(R_(in, p, c) / cv->rmin[p]);
+          cost += LC_(cv, p, c);
       if (k > bn || cost < bcost - 1e-12) best = c, bn = k, bcost = cost;
     }
     if (best < 0) break;
