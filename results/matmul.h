@@ -3,7 +3,7 @@
  *   cutune header lua/matmul_space.lua -o results/matmul.h
  *
  * Measured on (GPU, architecture, source):
- *   NVIDIA H200                  sm_90    results/NVIDIA_H200/matmul.jsonl.gz
+ *   NVIDIA H200                  sm_90    results/NVIDIA_H200/matmul.jsonl
  *
  * Selection (cutune_matmul_select): the entries of the device name (exact, as the CUDA
  * runtime's cudaDeviceProp.name), else of its architecture (sm_XY from the compute
@@ -26,9 +26,9 @@
  * 'least' the lowest, and how many came within 3 %.
  *
  *  level                        shapes kernels covered   least rule | left out: judged    mean   least  within 3 %
- *  NVIDIA H200                      45      14   45/45  97.1 %  k=4 |            45/45  91.7 %  58.5 %       18/45
- *  sm_90 (architecture)             45      14   45/45  97.1 %  k=4 |            45/45  91.7 %  58.5 %       18/45
- *  portable default                 45      14   45/45  97.1 %  k=4 |            45/45  91.7 %  58.5 %       18/45
+ *  NVIDIA H200                      53      16   53/53  97.6 %  k=4 |            53/53  92.1 %  59.5 %       20/53
+ *  sm_90 (architecture)             53      16   53/53  97.6 %  k=4 |            53/53  92.1 %  59.5 %       20/53
+ *  portable default                 53      16   53/53  97.6 %  k=4 |            53/53  92.1 %  59.5 %       20/53
  *
  * Performance portability: the share of each GPU's own best time that the portable default
  * (and the GPU's architecture entry) reaches on that GPU, per problem measured.
@@ -37,48 +37,56 @@
  *   NVIDIA H200                  K=64,M=4096,N=4096     0.07443 ms       100.0 %       100.0 %
  *   NVIDIA H200                  K=100,M=100,N=100      0.007104 ms        98.9 %        98.9 %
  *   NVIDIA H200                  K=128,M=128,N=128      0.007008 ms       100.0 %       100.0 %
- *   NVIDIA H200                  K=128,M=16384,N=16384    1.636 ms        98.6 %        98.6 %
+ *   NVIDIA H200                  K=128,M=16384,N=16384    1.636 ms       100.0 %       100.0 %
  *   NVIDIA H200                  K=256,M=256,N=256      0.008896 ms        99.3 %        99.3 %
  *   NVIDIA H200                  K=256,M=256,N=32768     0.1115 ms       100.0 %       100.0 %
  *   NVIDIA H200                  K=256,M=8192,N=8192     0.7906 ms       100.0 %       100.0 %
- *   NVIDIA H200                  K=256,M=32768,N=256     0.1128 ms       100.0 %       100.0 %
+ *   NVIDIA H200                  K=256,M=32768,N=256     0.1126 ms        99.8 %        99.8 %
  *   NVIDIA H200                  K=384,M=384,N=384      0.01194 ms       100.0 %       100.0 %
+ *   NVIDIA H200                  K=512,M=256,N=32768     0.1999 ms       100.0 %       100.0 %
  *   NVIDIA H200                  K=512,M=512,N=512      0.01738 ms       100.0 %       100.0 %
- *   NVIDIA H200                  K=512,M=8192,N=2048     0.3945 ms       100.0 %       100.0 %
- *   NVIDIA H200                  K=768,M=768,N=768      0.03571 ms       100.0 %       100.0 %
- *   NVIDIA H200                  K=768,M=2048,N=768      0.0703 ms        99.9 %        99.9 %
- *   NVIDIA H200                  K=768,M=2048,N=2304     0.1904 ms        99.2 %        99.2 %
+ *   NVIDIA H200                  K=512,M=2048,N=2048     0.1067 ms        99.5 %        99.5 %
+ *   NVIDIA H200                  K=512,M=8192,N=2048      0.394 ms        99.9 %        99.9 %
+ *   NVIDIA H200                  K=555,M=777,N=1111     0.04086 ms       100.0 %       100.0 %
+ *   NVIDIA H200                  K=768,M=768,N=768      0.03568 ms       100.0 %       100.0 %
+ *   NVIDIA H200                  K=768,M=2048,N=768     0.06888 ms       100.0 %       100.0 %
+ *   NVIDIA H200                  K=768,M=2048,N=2304     0.1904 ms        99.9 %        99.9 %
  *   NVIDIA H200                  K=768,M=2048,N=3072     0.2253 ms       100.0 %       100.0 %
- *   NVIDIA H200                  K=999,M=1000,N=1003    0.06426 ms       100.0 %       100.0 %
- *   NVIDIA H200                  K=1024,M=256,N=4096     0.0612 ms       100.0 %       100.0 %
- *   NVIDIA H200                  K=1024,M=1024,N=1024   0.06096 ms       100.0 %       100.0 %
+ *   NVIDIA H200                  K=768,M=3072,N=3072     0.3433 ms        99.8 %        99.8 %
+ *   NVIDIA H200                  K=999,M=1000,N=1003    0.06426 ms        99.6 %        99.6 %
+ *   NVIDIA H200                  K=1024,M=256,N=4096     0.0609 ms       100.0 %       100.0 %
+ *   NVIDIA H200                  K=1024,M=1024,N=1024   0.06042 ms        99.0 %        99.0 %
  *   NVIDIA H200                  K=1024,M=4096,N=4096    0.7553 ms        99.3 %        99.3 %
- *   NVIDIA H200                  K=1060,M=1100,N=1284   0.09501 ms       100.0 %       100.0 %
- *   NVIDIA H200                  K=1536,M=1536,N=1536      0.18 ms        99.8 %        99.8 %
- *   NVIDIA H200                  K=2048,M=1024,N=8192    0.7281 ms        98.7 %        98.7 %
- *   NVIDIA H200                  K=2048,M=2048,N=2048    0.3736 ms       100.0 %       100.0 %
- *   NVIDIA H200                  K=2048,M=6144,N=6144     3.241 ms        98.4 %        98.4 %
- *   NVIDIA H200                  K=2048,M=8192,N=1024    0.7307 ms        98.8 %        98.8 %
- *   NVIDIA H200                  K=2049,M=1333,N=777     0.1503 ms        97.8 %        97.8 %
+ *   NVIDIA H200                  K=1060,M=1100,N=1284   0.09181 ms       100.0 %       100.0 %
+ *   NVIDIA H200                  K=1536,M=1536,N=1536    0.1798 ms        99.9 %        99.9 %
+ *   NVIDIA H200                  K=2048,M=1024,N=8192    0.7281 ms        98.9 %        98.9 %
+ *   NVIDIA H200                  K=2048,M=2048,N=2048    0.3734 ms        99.7 %        99.7 %
+ *   NVIDIA H200                  K=2048,M=6144,N=6144     3.241 ms        98.5 %        98.5 %
+ *   NVIDIA H200                  K=2048,M=8192,N=1024    0.7307 ms        99.2 %        99.2 %
+ *   NVIDIA H200                  K=2049,M=1333,N=777     0.1503 ms        98.0 %        98.0 %
  *   NVIDIA H200                  K=3000,M=3000,N=3000     1.229 ms       100.0 %       100.0 %
- *   NVIDIA H200                  K=3072,M=2048,N=768     0.2302 ms        99.5 %        99.5 %
+ *   NVIDIA H200                  K=3072,M=2048,N=768     0.2302 ms        99.9 %        99.9 %
+ *   NVIDIA H200                  K=3072,M=3072,N=3072     1.249 ms       100.0 %       100.0 %
  *   NVIDIA H200                  K=4096,M=32,N=4096     0.04549 ms        99.9 %        99.9 %
  *   NVIDIA H200                  K=4096,M=64,N=11008     0.1489 ms        99.9 %        99.9 %
- *   NVIDIA H200                  K=4096,M=128,N=16384    0.3769 ms        98.9 %        98.9 %
- *   NVIDIA H200                  K=4096,M=512,N=4096     0.3791 ms        98.4 %        98.4 %
- *   NVIDIA H200                  K=4096,M=512,N=11008     0.995 ms       100.0 %       100.0 %
+ *   NVIDIA H200                  K=4096,M=128,N=4096     0.1188 ms       100.0 %       100.0 %
+ *   NVIDIA H200                  K=4096,M=128,N=16384     0.373 ms        97.8 %        97.8 %
+ *   NVIDIA H200                  K=4096,M=512,N=4096     0.3785 ms        98.2 %        98.2 %
+ *   NVIDIA H200                  K=4096,M=512,N=11008     0.995 ms        99.3 %        99.3 %
  *   NVIDIA H200                  K=4096,M=4096,N=64     0.07149 ms       100.0 %       100.0 %
- *   NVIDIA H200                  K=4096,M=4096,N=4096     2.856 ms        98.5 %        98.5 %
- *   NVIDIA H200                  K=4096,M=16384,N=128    0.3975 ms        97.1 %        97.1 %
- *   NVIDIA H200                  K=4097,M=4097,N=4097     3.466 ms        99.7 %        99.7 %
+ *   NVIDIA H200                  K=4096,M=4096,N=4096     2.856 ms        98.7 %        98.7 %
+ *   NVIDIA H200                  K=4096,M=16384,N=128    0.3975 ms        97.6 %        97.6 %
+ *   NVIDIA H200                  K=4097,M=4097,N=4097     3.466 ms        99.9 %        99.9 %
  *   NVIDIA H200                  K=8192,M=64,N=1024     0.04598 ms       100.0 %       100.0 %
  *   NVIDIA H200                  K=8192,M=128,N=128     0.02483 ms       100.0 %       100.0 %
  *   NVIDIA H200                  K=8192,M=512,N=512      0.1183 ms       100.0 %       100.0 %
- *   NVIDIA H200                  K=8192,M=2048,N=8192     5.666 ms        98.8 %        98.8 %
+ *   NVIDIA H200                  K=8192,M=2048,N=8192     5.666 ms        98.4 %        98.4 %
  *   NVIDIA H200                  K=11008,M=16,N=4096    0.08626 ms        99.7 %        99.7 %
  *   NVIDIA H200                  K=11008,M=512,N=4096    0.9831 ms       100.0 %       100.0 %
+ *   NVIDIA H200                  K=12288,M=512,N=1024    0.2987 ms       100.0 %       100.0 %
  *   NVIDIA H200                  K=16384,M=256,N=256    0.07186 ms       100.0 %       100.0 %
- *   NVIDIA H200                  K=16384,M=1024,N=1024   0.7359 ms        99.7 %        99.7 %
+ *   NVIDIA H200                  K=16384,M=1024,N=1024   0.7359 ms       100.0 %       100.0 %
+ *   NVIDIA H200                  K=32768,M=512,N=512     0.3896 ms        99.5 %        99.5 %
  *
  * Launch contract: an entry carries the parameter values and the block dimensions (and
  * dynamic shared bytes) the space's block/shared functions give; the launcher computes the
@@ -87,8 +95,8 @@
  * Shipped configurations (one line each, read by cmake/CutuneKernels.cmake):
  * (runtime parameters, which the lines leave out: they are no -D but the kernel argument the
  * space gives them, which the launcher passes from the entry: GROUPM)
- * cutune-config 0 BM=128 BN=128 BK=32 WM=32 WN=64 TM=8 TN=8 STAGES=4 SDB=0 PAD=4 REGDB=0 UNROLL=0 HOIST=1 SPLITK=3 STREAMK=0
- * cutune-config 1 BM=128 BN=128 BK=32 WM=32 WN=64 TM=8 TN=8 STAGES=4 SDB=0 PAD=4 REGDB=1 UNROLL=0 HOIST=1 SPLITK=2 STREAMK=0
+ * cutune-config 0 BM=128 BN=128 BK=32 WM=16 WN=128 TM=8 TN=8 STAGES=4 SDB=0 PAD=4 REGDB=1 UNROLL=0 HOIST=1 SPLITK=2 STREAMK=0
+ * cutune-config 1 BM=128 BN=128 BK=32 WM=32 WN=64 TM=8 TN=8 STAGES=3 SDB=0 PAD=4 REGDB=0 UNROLL=0 HOIST=1 SPLITK=3 STREAMK=0
  * cutune-config 2 BM=128 BN=256 BK=16 WM=32 WN=128 TM=16 TN=8 STAGES=3 SDB=0 PAD=4 REGDB=0 UNROLL=0 HOIST=1 SPLITK=1 STREAMK=0
  * cutune-config 3 BM=128 BN=256 BK=16 WM=32 WN=128 TM=16 TN=8 STAGES=4 SDB=0 PAD=4 REGDB=1 UNROLL=0 HOIST=1 SPLITK=2 STREAMK=1
  * cutune-config 4 BM=32 BN=128 BK=32 WM=32 WN=32 TM=8 TN=4 STAGES=3 SDB=0 PAD=4 REGDB=1 UNROLL=0 HOIST=1 SPLITK=2 STREAMK=2
@@ -96,11 +104,13 @@
  * cutune-config 6 BM=32 BN=64 BK=16 WM=16 WN=64 TM=8 TN=4 STAGES=2 SDB=0 PAD=4 REGDB=0 UNROLL=0 HOIST=1 SPLITK=8 STREAMK=0
  * cutune-config 7 BM=32 BN=64 BK=16 WM=16 WN=64 TM=8 TN=4 STAGES=3 SDB=0 PAD=4 REGDB=1 UNROLL=0 HOIST=1 SPLITK=8 STREAMK=4
  * cutune-config 8 BM=32 BN=64 BK=16 WM=32 WN=32 TM=8 TN=4 STAGES=3 SDB=0 PAD=4 REGDB=0 UNROLL=0 HOIST=1 SPLITK=2 STREAMK=0
- * cutune-config 9 BM=64 BN=128 BK=16 WM=16 WN=128 TM=8 TN=8 STAGES=4 SDB=0 PAD=4 REGDB=1 UNROLL=0 HOIST=1 SPLITK=1 STREAMK=0
- * cutune-config 10 BM=64 BN=128 BK=16 WM=32 WN=64 TM=16 TN=4 STAGES=3 SDB=0 PAD=4 REGDB=1 UNROLL=0 HOIST=1 SPLITK=2 STREAMK=2
- * cutune-config 11 BM=64 BN=128 BK=32 WM=16 WN=64 TM=8 TN=4 STAGES=2 SDB=0 PAD=4 REGDB=1 UNROLL=0 HOIST=1 SPLITK=2 STREAMK=0
- * cutune-config 12 BM=64 BN=256 BK=32 WM=16 WN=128 TM=8 TN=8 STAGES=2 SDB=0 PAD=4 REGDB=1 UNROLL=0 HOIST=1 SPLITK=1 STREAMK=0
- * cutune-config 13 BM=64 BN=64 BK=32 WM=64 WN=16 TM=4 TN=8 STAGES=2 SDB=0 PAD=4 REGDB=1 UNROLL=0 HOIST=1 SPLITK=2 STREAMK=2
+ * cutune-config 9 BM=64 BN=128 BK=16 WM=16 WN=128 TM=4 TN=16 STAGES=3 SDB=0 PAD=4 REGDB=1 UNROLL=0 HOIST=1 SPLITK=1 STREAMK=0
+ * cutune-config 10 BM=64 BN=128 BK=16 WM=16 WN=128 TM=8 TN=8 STAGES=4 SDB=0 PAD=4 REGDB=1 UNROLL=0 HOIST=1 SPLITK=1 STREAMK=0
+ * cutune-config 11 BM=64 BN=128 BK=16 WM=32 WN=64 TM=16 TN=4 STAGES=2 SDB=0 PAD=4 REGDB=0 UNROLL=0 HOIST=1 SPLITK=2 STREAMK=0
+ * cutune-config 12 BM=64 BN=128 BK=16 WM=32 WN=64 TM=16 TN=4 STAGES=3 SDB=0 PAD=4 REGDB=1 UNROLL=0 HOIST=1 SPLITK=2 STREAMK=2
+ * cutune-config 13 BM=64 BN=128 BK=16 WM=32 WN=64 TM=16 TN=4 STAGES=3 SDB=0 PAD=4 REGDB=1 UNROLL=0 HOIST=1 SPLITK=2 STREAMK=3
+ * cutune-config 14 BM=64 BN=256 BK=32 WM=16 WN=128 TM=8 TN=8 STAGES=2 SDB=0 PAD=4 REGDB=1 UNROLL=0 HOIST=1 SPLITK=1 STREAMK=0
+ * cutune-config 15 BM=64 BN=64 BK=32 WM=64 WN=16 TM=4 TN=8 STAGES=2 SDB=0 PAD=4 REGDB=1 UNROLL=0 HOIST=1 SPLITK=2 STREAMK=2
  */
 #ifndef CUTUNE_MATMUL_H_
 #define CUTUNE_MATMUL_H_
@@ -108,27 +118,29 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CUTUNE_MATMUL_NCONFIGS 14
+#define CUTUNE_MATMUL_NCONFIGS 16
 #define CUTUNE_MATMUL_NPARAMS 16
 #define CUTUNE_MATMUL_NDIMS 3
 
 #define CUTUNE_MATMUL_RUNTIME_GROUPM 1 /* a kernel argument, not a -D */
 
 /* Each shipped configuration as an X-macro: X(NAME, value) per parameter. */
-#define CUTUNE_MATMUL_CONFIG_0(X) X(BM, 128) X(BN, 128) X(BK, 32) X(WM, 32) X(WN, 64) X(TM, 8) X(TN, 8) X(STAGES, 4) X(SDB, 0) X(PAD, 4) X(REGDB, 0) X(UNROLL, 0) X(GROUPM, 1) X(HOIST, 1) X(SPLITK, 3) X(STREAMK, 0)
-#define CUTUNE_MATMUL_CONFIG_1(X) X(BM, 128) X(BN, 128) X(BK, 32) X(WM, 32) X(WN, 64) X(TM, 8) X(TN, 8) X(STAGES, 4) X(SDB, 0) X(PAD, 4) X(REGDB, 1) X(UNROLL, 0) X(GROUPM, 8) X(HOIST, 1) X(SPLITK, 2) X(STREAMK, 0)
-#define CUTUNE_MATMUL_CONFIG_2(X) X(BM, 128) X(BN, 256) X(BK, 16) X(WM, 32) X(WN, 128) X(TM, 16) X(TN, 8) X(STAGES, 3) X(SDB, 0) X(PAD, 4) X(REGDB, 0) X(UNROLL, 0) X(GROUPM, 16) X(HOIST, 1) X(SPLITK, 1) X(STREAMK, 0)
-#define CUTUNE_MATMUL_CONFIG_3(X) X(BM, 128) X(BN, 256) X(BK, 16) X(WM, 32) X(WN, 128) X(TM, 16) X(TN, 8) X(STAGES, 4) X(SDB, 0) X(PAD, 4) X(REGDB, 1) X(UNROLL, 0) X(GROUPM, 16) X(HOIST, 1) X(SPLITK, 2) X(STREAMK, 1)
+#define CUTUNE_MATMUL_CONFIG_0(X) X(BM, 128) X(BN, 128) X(BK, 32) X(WM, 16) X(WN, 128) X(TM, 8) X(TN, 8) X(STAGES, 4) X(SDB, 0) X(PAD, 4) X(REGDB, 1) X(UNROLL, 0) X(GROUPM, 1) X(HOIST, 1) X(SPLITK, 2) X(STREAMK, 0)
+#define CUTUNE_MATMUL_CONFIG_1(X) X(BM, 128) X(BN, 128) X(BK, 32) X(WM, 32) X(WN, 64) X(TM, 8) X(TN, 8) X(STAGES, 3) X(SDB, 0) X(PAD, 4) X(REGDB, 0) X(UNROLL, 0) X(GROUPM, 16) X(HOIST, 1) X(SPLITK, 3) X(STREAMK, 0)
+#define CUTUNE_MATMUL_CONFIG_2(X) X(BM, 128) X(BN, 256) X(BK, 16) X(WM, 32) X(WN, 128) X(TM, 16) X(TN, 8) X(STAGES, 3) X(SDB, 0) X(PAD, 4) X(REGDB, 0) X(UNROLL, 0) X(GROUPM, 1) X(HOIST, 1) X(SPLITK, 1) X(STREAMK, 0)
+#define CUTUNE_MATMUL_CONFIG_3(X) X(BM, 128) X(BN, 256) X(BK, 16) X(WM, 32) X(WN, 128) X(TM, 16) X(TN, 8) X(STAGES, 4) X(SDB, 0) X(PAD, 4) X(REGDB, 1) X(UNROLL, 0) X(GROUPM, 1) X(HOIST, 1) X(SPLITK, 2) X(STREAMK, 1)
 #define CUTUNE_MATMUL_CONFIG_4(X) X(BM, 32) X(BN, 128) X(BK, 32) X(WM, 32) X(WN, 32) X(TM, 8) X(TN, 4) X(STAGES, 3) X(SDB, 0) X(PAD, 4) X(REGDB, 1) X(UNROLL, 0) X(GROUPM, 1) X(HOIST, 1) X(SPLITK, 2) X(STREAMK, 2)
 #define CUTUNE_MATMUL_CONFIG_5(X) X(BM, 32) X(BN, 32) X(BK, 16) X(WM, 16) X(WN, 32) X(TM, 4) X(TN, 4) X(STAGES, 2) X(SDB, 0) X(PAD, 4) X(REGDB, 1) X(UNROLL, 0) X(GROUPM, 1) X(HOIST, 1) X(SPLITK, 8) X(STREAMK, 0)
 #define CUTUNE_MATMUL_CONFIG_6(X) X(BM, 32) X(BN, 64) X(BK, 16) X(WM, 16) X(WN, 64) X(TM, 8) X(TN, 4) X(STAGES, 2) X(SDB, 0) X(PAD, 4) X(REGDB, 0) X(UNROLL, 0) X(GROUPM, 16) X(HOIST, 1) X(SPLITK, 8) X(STREAMK, 0)
 #define CUTUNE_MATMUL_CONFIG_7(X) X(BM, 32) X(BN, 64) X(BK, 16) X(WM, 16) X(WN, 64) X(TM, 8) X(TN, 4) X(STAGES, 3) X(SDB, 0) X(PAD, 4) X(REGDB, 1) X(UNROLL, 0) X(GROUPM, 16) X(HOIST, 1) X(SPLITK, 8) X(STREAMK, 4)
 #define CUTUNE_MATMUL_CONFIG_8(X) X(BM, 32) X(BN, 64) X(BK, 16) X(WM, 32) X(WN, 32) X(TM, 8) X(TN, 4) X(STAGES, 3) X(SDB, 0) X(PAD, 4) X(REGDB, 0) X(UNROLL, 0) X(GROUPM, 1) X(HOIST, 1) X(SPLITK, 2) X(STREAMK, 0)
-#define CUTUNE_MATMUL_CONFIG_9(X) X(BM, 64) X(BN, 128) X(BK, 16) X(WM, 16) X(WN, 128) X(TM, 8) X(TN, 8) X(STAGES, 4) X(SDB, 0) X(PAD, 4) X(REGDB, 1) X(UNROLL, 0) X(GROUPM, 16) X(HOIST, 1) X(SPLITK, 1) X(STREAMK, 0)
-#define CUTUNE_MATMUL_CONFIG_10(X) X(BM, 64) X(BN, 128) X(BK, 16) X(WM, 32) X(WN, 64) X(TM, 16) X(TN, 4) X(STAGES, 3) X(SDB, 0) X(PAD, 4) X(REGDB, 1) X(UNROLL, 0) X(GROUPM, 16) X(HOIST, 1) X(SPLITK, 2) X(STREAMK, 2)
-#define CUTUNE_MATMUL_CONFIG_11(X) X(BM, 64) X(BN, 128) X(BK, 32) X(WM, 16) X(WN, 64) X(TM, 8) X(TN, 4) X(STAGES, 2) X(SDB, 0) X(PAD, 4) X(REGDB, 1) X(UNROLL, 0) X(GROUPM, 1) X(HOIST, 1) X(SPLITK, 2) X(STREAMK, 0)
-#define CUTUNE_MATMUL_CONFIG_12(X) X(BM, 64) X(BN, 256) X(BK, 32) X(WM, 16) X(WN, 128) X(TM, 8) X(TN, 8) X(STAGES, 2) X(SDB, 0) X(PAD, 4) X(REGDB, 1) X(UNROLL, 0) X(GROUPM, 16) X(HOIST, 1) X(SPLITK, 1) X(STREAMK, 0)
-#define CUTUNE_MATMUL_CONFIG_13(X) X(BM, 64) X(BN, 64) X(BK, 32) X(WM, 64) X(WN, 16) X(TM, 4) X(TN, 8) X(STAGES, 2) X(SDB, 0) X(PAD, 4) X(REGDB, 1) X(UNROLL, 0) X(GROUPM, 1) X(HOIST, 1) X(SPLITK, 2) X(STREAMK, 2)
+#define CUTUNE_MATMUL_CONFIG_9(X) X(BM, 64) X(BN, 128) X(BK, 16) X(WM, 16) X(WN, 128) X(TM, 4) X(TN, 16) X(STAGES, 3) X(SDB, 0) X(PAD, 4) X(REGDB, 1) X(UNROLL, 0) X(GROUPM, 1) X(HOIST, 1) X(SPLITK, 1) X(STREAMK, 0)
+#define CUTUNE_MATMUL_CONFIG_10(X) X(BM, 64) X(BN, 128) X(BK, 16) X(WM, 16) X(WN, 128) X(TM, 8) X(TN, 8) X(STAGES, 4) X(SDB, 0) X(PAD, 4) X(REGDB, 1) X(UNROLL, 0) X(GROUPM, 16) X(HOIST, 1) X(SPLITK, 1) X(STREAMK, 0)
+#define CUTUNE_MATMUL_CONFIG_11(X) X(BM, 64) X(BN, 128) X(BK, 16) X(WM, 32) X(WN, 64) X(TM, 16) X(TN, 4) X(STAGES, 2) X(SDB, 0) X(PAD, 4) X(REGDB, 0) X(UNROLL, 0) X(GROUPM, 8) X(HOIST, 1) X(SPLITK, 2) X(STREAMK, 0)
+#define CUTUNE_MATMUL_CONFIG_12(X) X(BM, 64) X(BN, 128) X(BK, 16) X(WM, 32) X(WN, 64) X(TM, 16) X(TN, 4) X(STAGES, 3) X(SDB, 0) X(PAD, 4) X(REGDB, 1) X(UNROLL, 0) X(GROUPM, 16) X(HOIST, 1) X(SPLITK, 2) X(STREAMK, 2)
+#define CUTUNE_MATMUL_CONFIG_13(X) X(BM, 64) X(BN, 128) X(BK, 16) X(WM, 32) X(WN, 64) X(TM, 16) X(TN, 4) X(STAGES, 3) X(SDB, 0) X(PAD, 4) X(REGDB, 1) X(UNROLL, 0) X(GROUPM, 8) X(HOIST, 1) X(SPLITK, 2) X(STREAMK, 3)
+#define CUTUNE_MATMUL_CONFIG_14(X) X(BM, 64) X(BN, 256) X(BK, 32) X(WM, 16) X(WN, 128) X(TM, 8) X(TN, 8) X(STAGES, 2) X(SDB, 0) X(PAD, 4) X(REGDB, 1) X(UNROLL, 0) X(GROUPM, 16) X(HOIST, 1) X(SPLITK, 1) X(STREAMK, 0)
+#define CUTUNE_MATMUL_CONFIG_15(X) X(BM, 64) X(BN, 64) X(BK, 32) X(WM, 64) X(WN, 16) X(TM, 4) X(TN, 8) X(STAGES, 2) X(SDB, 0) X(PAD, 4) X(REGDB, 1) X(UNROLL, 0) X(GROUPM, 1) X(HOIST, 1) X(SPLITK, 2) X(STREAMK, 2)
 
 /* Device code built for one target: CUTUNE_MATMUL_<PARAM> are the parameters of the entry of
  * that architecture (CUTUNE_MATMUL_ARCH, e.g. 90, else __CUDA_ARCH__ / 10) at its largest problem,
@@ -153,7 +165,7 @@
 #define CUTUNE_MATMUL_PAD 4
 #define CUTUNE_MATMUL_REGDB 1
 #define CUTUNE_MATMUL_UNROLL 0
-#define CUTUNE_MATMUL_GROUPM 16
+#define CUTUNE_MATMUL_GROUPM 1
 #define CUTUNE_MATMUL_HOIST 1
 #define CUTUNE_MATMUL_SPLITK 2
 #define CUTUNE_MATMUL_STREAMK 1
@@ -170,7 +182,7 @@
 #define CUTUNE_MATMUL_PAD 4
 #define CUTUNE_MATMUL_REGDB 1
 #define CUTUNE_MATMUL_UNROLL 0
-#define CUTUNE_MATMUL_GROUPM 16
+#define CUTUNE_MATMUL_GROUPM 1
 #define CUTUNE_MATMUL_HOIST 1
 #define CUTUNE_MATMUL_SPLITK 2
 #define CUTUNE_MATMUL_STREAMK 1
@@ -213,7 +225,7 @@ typedef struct cutune_matmul_entry {
 static inline const cutune_matmul_entry *cutune_matmul_entries_(int *ct_n) {
   static const cutune_matmul_entry e[] = {
     /* device NVIDIA H200, K=64,M=4096,N=4096: BM=64,BN=128,BK=16,WM=16,WN=128,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {0, "NVIDIA H200", 90, {64, 4096, 4096}, 9, 64, 128, 16, 16, 128, 8, 8, 4, 0, 4, 1, 0, 16, 1, 1, 0, {128, 1, 1}, 50176, 0.074432, 1.0000, 4, 0, 0,
+    {0, "NVIDIA H200", 90, {64, 4096, 4096}, 10, 64, 128, 16, 16, 128, 8, 8, 4, 0, 4, 1, 0, 16, 1, 1, 0, {128, 1, 1}, 50176, 0.074432, 1.0000, 4, 0, 0,
      "NVIDIA H200, 2026-12-03, 0.07443 ms, 28.85 TFLOP/s"},
     /* device NVIDIA H200, K=100,M=100,N=100: BM=32,BN=32,BK=16,WM=16,WN=32,TM=4,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=8,STREAMK=0 */
     {0, "NVIDIA H200", 90, {100, 100, 100}, 5, 32, 32, 16, 16, 32, 4, 4, 2, 0, 4, 1, 0, 1, 1, 8, 0, {64, 1, 1}, 8704, 0.007184, 0.9888, 4, 0, 0,
@@ -221,108 +233,126 @@ static inline const cutune_matmul_entry *cutune_matmul_entries_(int *ct_n) {
     /* device NVIDIA H200, K=128,M=128,N=128: BM=32,BN=32,BK=16,WM=16,WN=32,TM=4,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=8,STREAMK=0 */
     {0, "NVIDIA H200", 90, {128, 128, 128}, 5, 32, 32, 16, 16, 32, 4, 4, 2, 0, 4, 1, 0, 1, 1, 8, 0, {64, 1, 1}, 8704, 0.007008, 1.0000, 4, 0, 0,
      "NVIDIA H200, 2026-12-03, 0.007008 ms, 598.5 GFLOP/s"},
-    /* device NVIDIA H200, K=128,M=16384,N=16384: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {0, "NVIDIA H200", 90, {128, 16384, 16384}, 12, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 1.65984, 0.9858, 4, 0, 0,
-     "NVIDIA H200, 2026-12-03, 1.66 ms, 41.40 TFLOP/s"},
+    /* device NVIDIA H200, K=128,M=16384,N=16384: BM=64,BN=128,BK=16,WM=16,WN=128,TM=4,TN=16,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=1,STREAMK=0 */
+    {0, "NVIDIA H200", 90, {128, 16384, 16384}, 9, 64, 128, 16, 16, 128, 4, 16, 3, 0, 4, 1, 0, 1, 1, 1, 0, {128, 1, 1}, 37632, 1.63632, 1.0000, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 1.636 ms, 42.00 TFLOP/s"},
     /* device NVIDIA H200, K=256,M=256,N=256: BM=32,BN=32,BK=16,WM=16,WN=32,TM=4,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=8,STREAMK=0 */
     {0, "NVIDIA H200", 90, {256, 256, 256}, 5, 32, 32, 16, 16, 32, 4, 4, 2, 0, 4, 1, 0, 1, 1, 8, 0, {64, 1, 1}, 8704, 0.00896, 0.9929, 4, 0, 0,
      "NVIDIA H200, 2026-12-03, 0.00896 ms, 3.74 TFLOP/s"},
     /* device NVIDIA H200, K=256,M=256,N=32768: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {0, "NVIDIA H200", 90, {256, 256, 32768}, 12, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.111504, 1.0000, 4, 0, 0,
+    {0, "NVIDIA H200", 90, {256, 256, 32768}, 14, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.111504, 1.0000, 4, 0, 0,
      "NVIDIA H200, 2026-12-03, 0.1115 ms, 38.52 TFLOP/s"},
     /* device NVIDIA H200, K=256,M=8192,N=8192: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {0, "NVIDIA H200", 90, {256, 8192, 8192}, 12, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.790592, 1.0000, 4, 0, 0,
+    {0, "NVIDIA H200", 90, {256, 8192, 8192}, 14, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.790592, 1.0000, 4, 0, 0,
      "NVIDIA H200, 2026-12-03, 0.7906 ms, 43.46 TFLOP/s"},
     /* device NVIDIA H200, K=256,M=32768,N=256: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {0, "NVIDIA H200", 90, {256, 32768, 256}, 12, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.112832, 1.0000, 4, 0, 0,
+    {0, "NVIDIA H200", 90, {256, 32768, 256}, 14, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.112832, 0.9977, 4, 0, 0,
      "NVIDIA H200, 2026-12-03, 0.1128 ms, 38.07 TFLOP/s"},
     /* device NVIDIA H200, K=384,M=384,N=384: BM=32,BN=64,BK=16,WM=16,WN=64,TM=8,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=8,STREAMK=0 */
     {0, "NVIDIA H200", 90, {384, 384, 384}, 6, 32, 64, 16, 16, 64, 8, 4, 2, 0, 4, 0, 0, 16, 1, 8, 0, {64, 1, 1}, 12800, 0.011936, 1.0000, 4, 0, 0,
      "NVIDIA H200, 2026-12-03, 0.01194 ms, 9.49 TFLOP/s"},
+    /* device NVIDIA H200, K=512,M=256,N=32768: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
+    {0, "NVIDIA H200", 90, {512, 256, 32768}, 14, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.199899, 1.0000, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 0.1999 ms, 42.97 TFLOP/s"},
     /* device NVIDIA H200, K=512,M=512,N=512: BM=32,BN=64,BK=16,WM=32,WN=32,TM=8,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=0 */
     {0, "NVIDIA H200", 90, {512, 512, 512}, 8, 32, 64, 16, 32, 32, 8, 4, 3, 0, 4, 0, 0, 1, 1, 2, 0, {64, 1, 1}, 19200, 0.017376, 1.0000, 4, 0, 0,
      "NVIDIA H200, 2026-12-02, 0.01738 ms, 15.45 TFLOP/s"},
+    /* device NVIDIA H200, K=512,M=2048,N=2048: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
+    {0, "NVIDIA H200", 90, {512, 2048, 2048}, 14, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.10728, 0.9949, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 0.1073 ms, 40.04 TFLOP/s"},
     /* device NVIDIA H200, K=512,M=8192,N=2048: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {0, "NVIDIA H200", 90, {512, 8192, 2048}, 12, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.394496, 1.0000, 4, 0, 0,
+    {0, "NVIDIA H200", 90, {512, 8192, 2048}, 14, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.394496, 0.9989, 4, 0, 0,
      "NVIDIA H200, 2026-12-03, 0.3945 ms, 43.55 TFLOP/s"},
-    /* device NVIDIA H200, K=768,M=768,N=768: BM=128,BN=128,BK=32,WM=32,WN=64,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=3,STREAMK=0 */
-    {0, "NVIDIA H200", 90, {768, 768, 768}, 0, 128, 128, 32, 32, 64, 8, 8, 4, 0, 4, 0, 0, 1, 1, 3, 0, {256, 1, 1}, 133120, 0.035712, 1.0000, 4, 0, 0,
-     "NVIDIA H200, 2026-12-03, 0.03571 ms, 25.37 TFLOP/s"},
-    /* device NVIDIA H200, K=768,M=2048,N=768: BM=64,BN=128,BK=32,WM=16,WN=64,TM=8,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=0 */
-    {0, "NVIDIA H200", 90, {768, 2048, 768}, 11, 64, 128, 32, 16, 64, 8, 4, 2, 0, 4, 1, 0, 1, 1, 2, 0, {256, 1, 1}, 50176, 0.070368, 0.9991, 4, 0, 0,
-     "NVIDIA H200, 2026-12-03, 0.07037 ms, 34.33 TFLOP/s"},
-    /* device NVIDIA H200, K=768,M=2048,N=2304: BM=64,BN=128,BK=32,WM=16,WN=64,TM=8,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=0 */
-    {0, "NVIDIA H200", 90, {768, 2048, 2304}, 11, 64, 128, 32, 16, 64, 8, 4, 2, 0, 4, 1, 0, 1, 1, 2, 0, {256, 1, 1}, 50176, 0.192016, 0.9919, 4, 0, 0,
-     "NVIDIA H200, 2026-12-03, 0.192 ms, 37.75 TFLOP/s"},
+    /* device NVIDIA H200, K=555,M=777,N=1111: BM=128,BN=128,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=0 */
+    {0, "NVIDIA H200", 90, {555, 777, 1111}, 0, 128, 128, 32, 16, 128, 8, 8, 4, 0, 4, 1, 0, 1, 1, 2, 0, {256, 1, 1}, 133120, 0.040864, 1.0000, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 0.04086 ms, 23.45 TFLOP/s"},
+    /* device NVIDIA H200, K=768,M=768,N=768: BM=128,BN=128,BK=32,WM=32,WN=64,TM=8,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=3,STREAMK=0 */
+    {0, "NVIDIA H200", 90, {768, 768, 768}, 1, 128, 128, 32, 32, 64, 8, 8, 3, 0, 4, 0, 0, 16, 1, 3, 0, {256, 1, 1}, 99840, 0.03568, 1.0000, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 0.03568 ms, 25.39 TFLOP/s"},
+    /* device NVIDIA H200, K=768,M=2048,N=768: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=8,HOIST=1,SPLITK=2,STREAMK=0 */
+    {0, "NVIDIA H200", 90, {768, 2048, 768}, 11, 64, 128, 16, 32, 64, 16, 4, 2, 0, 4, 0, 0, 8, 1, 2, 0, {128, 1, 1}, 32768, 0.06888, 1.0000, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 0.06888 ms, 35.07 TFLOP/s"},
+    /* device NVIDIA H200, K=768,M=2048,N=2304: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=8,HOIST=1,SPLITK=2,STREAMK=0 */
+    {0, "NVIDIA H200", 90, {768, 2048, 2304}, 11, 64, 128, 16, 32, 64, 16, 4, 2, 0, 4, 0, 0, 8, 1, 2, 0, {128, 1, 1}, 32768, 0.19056, 0.9993, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 0.1906 ms, 38.03 TFLOP/s"},
     /* device NVIDIA H200, K=768,M=2048,N=3072: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {0, "NVIDIA H200", 90, {768, 2048, 3072}, 12, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.225344, 1.0000, 4, 0, 0,
+    {0, "NVIDIA H200", 90, {768, 2048, 3072}, 14, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.225344, 1.0000, 4, 0, 0,
      "NVIDIA H200, 2026-12-03, 0.2253 ms, 42.88 TFLOP/s"},
-    /* device NVIDIA H200, K=999,M=1000,N=1003: BM=128,BN=128,BK=32,WM=32,WN=64,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=8,HOIST=1,SPLITK=2,STREAMK=0 */
-    {0, "NVIDIA H200", 90, {999, 1000, 1003}, 1, 128, 128, 32, 32, 64, 8, 8, 4, 0, 4, 1, 0, 8, 1, 2, 0, {256, 1, 1}, 133120, 0.064256, 1.0000, 4, 0, 0,
-     "NVIDIA H200, 2026-12-03, 0.06426 ms, 31.19 TFLOP/s"},
-    /* device NVIDIA H200, K=1024,M=256,N=4096: BM=128,BN=128,BK=32,WM=32,WN=64,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=8,HOIST=1,SPLITK=2,STREAMK=0 */
-    {0, "NVIDIA H200", 90, {1024, 256, 4096}, 1, 128, 128, 32, 32, 64, 8, 8, 4, 0, 4, 1, 0, 8, 1, 2, 0, {256, 1, 1}, 133120, 0.0612, 1.0000, 4, 0, 0,
-     "NVIDIA H200, 2026-12-03, 0.0612 ms, 35.09 TFLOP/s"},
-    /* device NVIDIA H200, K=1024,M=1024,N=1024: BM=128,BN=128,BK=32,WM=32,WN=64,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=8,HOIST=1,SPLITK=2,STREAMK=0 */
-    {0, "NVIDIA H200", 90, {1024, 1024, 1024}, 1, 128, 128, 32, 32, 64, 8, 8, 4, 0, 4, 1, 0, 8, 1, 2, 0, {256, 1, 1}, 133120, 0.06096, 1.0000, 4, 0, 0,
-     "NVIDIA H200, 2026-12-03, 0.06096 ms, 35.23 TFLOP/s"},
+    /* device NVIDIA H200, K=768,M=3072,N=3072: BM=64,BN=128,BK=16,WM=16,WN=128,TM=4,TN=16,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=1,STREAMK=0 */
+    {0, "NVIDIA H200", 90, {768, 3072, 3072}, 9, 64, 128, 16, 16, 128, 4, 16, 3, 0, 4, 1, 0, 1, 1, 1, 0, {128, 1, 1}, 37632, 0.343856, 0.9983, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 0.3439 ms, 42.16 TFLOP/s"},
+    /* device NVIDIA H200, K=999,M=1000,N=1003: BM=128,BN=128,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=0 */
+    {0, "NVIDIA H200", 90, {999, 1000, 1003}, 0, 128, 128, 32, 16, 128, 8, 8, 4, 0, 4, 1, 0, 1, 1, 2, 0, {256, 1, 1}, 133120, 0.064544, 0.9955, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 0.06454 ms, 31.05 TFLOP/s"},
+    /* device NVIDIA H200, K=1024,M=256,N=4096: BM=128,BN=128,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=0 */
+    {0, "NVIDIA H200", 90, {1024, 256, 4096}, 0, 128, 128, 32, 16, 128, 8, 8, 4, 0, 4, 1, 0, 1, 1, 2, 0, {256, 1, 1}, 133120, 0.060896, 1.0000, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 0.0609 ms, 35.26 TFLOP/s"},
+    /* device NVIDIA H200, K=1024,M=1024,N=1024: BM=128,BN=128,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=0 */
+    {0, "NVIDIA H200", 90, {1024, 1024, 1024}, 0, 128, 128, 32, 16, 128, 8, 8, 4, 0, 4, 1, 0, 1, 1, 2, 0, {256, 1, 1}, 133120, 0.061056, 0.9895, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 0.06106 ms, 35.17 TFLOP/s"},
     /* device NVIDIA H200, K=1024,M=4096,N=4096: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {0, "NVIDIA H200", 90, {1024, 4096, 4096}, 12, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.760288, 0.9934, 4, 0, 0,
+    {0, "NVIDIA H200", 90, {1024, 4096, 4096}, 14, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.760288, 0.9934, 4, 0, 0,
      "NVIDIA H200, 2026-12-03, 0.7603 ms, 45.19 TFLOP/s"},
-    /* device NVIDIA H200, K=1060,M=1100,N=1284: BM=64,BN=128,BK=32,WM=16,WN=64,TM=8,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=0 */
-    {0, "NVIDIA H200", 90, {1060, 1100, 1284}, 11, 64, 128, 32, 16, 64, 8, 4, 2, 0, 4, 1, 0, 1, 1, 2, 0, {256, 1, 1}, 50176, 0.095008, 1.0000, 4, 0, 0,
-     "NVIDIA H200, 2026-12-02, 0.09501 ms, 31.52 TFLOP/s"},
-    /* device NVIDIA H200, K=1536,M=1536,N=1536: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {0, "NVIDIA H200", 90, {1536, 1536, 1536}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 0.180256, 0.9985, 4, 0, 0,
-     "NVIDIA H200, 2026-12-03, 0.1803 ms, 40.21 TFLOP/s"},
-    /* device NVIDIA H200, K=2048,M=1024,N=8192: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {0, "NVIDIA H200", 90, {2048, 1024, 8192}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 16, 1, 1, 0, {256, 1, 1}, 74496, 0.737744, 0.9870, 4, 0, 0,
-     "NVIDIA H200, 2026-12-02, 0.7377 ms, 46.57 TFLOP/s"},
-    /* device NVIDIA H200, K=2048,M=2048,N=2048: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {0, "NVIDIA H200", 90, {2048, 2048, 2048}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 16, 1, 1, 0, {256, 1, 1}, 74496, 0.373632, 1.0000, 4, 0, 0,
-     "NVIDIA H200, 2026-12-02, 0.3736 ms, 45.98 TFLOP/s"},
-    /* device NVIDIA H200, K=2048,M=6144,N=6144: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {0, "NVIDIA H200", 90, {2048, 6144, 6144}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 16, 1, 1, 0, {256, 1, 1}, 74496, 3.29322, 0.9842, 4, 0, 0,
-     "NVIDIA H200, 2026-12-03, 3.293 ms, 46.95 TFLOP/s"},
-    /* device NVIDIA H200, K=2048,M=8192,N=1024: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {0, "NVIDIA H200", 90, {2048, 8192, 1024}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 16, 1, 1, 0, {256, 1, 1}, 74496, 0.739424, 0.9881, 4, 0, 0,
-     "NVIDIA H200, 2026-12-02, 0.7394 ms, 46.47 TFLOP/s"},
-    /* device NVIDIA H200, K=2049,M=1333,N=777: BM=64,BN=64,BK=32,WM=64,WN=16,TM=4,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=2 */
-    {0, "NVIDIA H200", 90, {2049, 1333, 777}, 13, 64, 64, 32, 64, 16, 4, 8, 2, 0, 4, 1, 0, 1, 1, 2, 2, {128, 1, 1}, 33792, 0.153568, 0.9785, 4, 0, 0,
-     "NVIDIA H200, 2026-12-03, 0.1536 ms, 27.64 TFLOP/s"},
-    /* device NVIDIA H200, K=3000,M=3000,N=3000: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {0, "NVIDIA H200", 90, {3000, 3000, 3000}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 1.22858, 1.0000, 4, 0, 0,
+    /* device NVIDIA H200, K=1060,M=1100,N=1284: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=8,HOIST=1,SPLITK=2,STREAMK=3 */
+    {0, "NVIDIA H200", 90, {1060, 1100, 1284}, 13, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 8, 1, 2, 3, {128, 1, 1}, 37632, 0.091808, 1.0000, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 0.09181 ms, 32.61 TFLOP/s"},
+    /* device NVIDIA H200, K=1536,M=1536,N=1536: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {0, "NVIDIA H200", 90, {1536, 1536, 1536}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 0.179984, 0.9992, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 0.18 ms, 40.27 TFLOP/s"},
+    /* device NVIDIA H200, K=2048,M=1024,N=8192: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=1,STREAMK=0 */
+    {0, "NVIDIA H200", 90, {2048, 1024, 8192}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 1, 1, 1, 0, {256, 1, 1}, 74496, 0.736528, 0.9886, 4, 0, 0,
+     "NVIDIA H200, 2026-12-02, 0.7365 ms, 46.65 TFLOP/s"},
+    /* device NVIDIA H200, K=2048,M=2048,N=2048: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=1,STREAMK=0 */
+    {0, "NVIDIA H200", 90, {2048, 2048, 2048}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 1, 1, 1, 0, {256, 1, 1}, 74496, 0.37456, 0.9969, 4, 0, 0,
+     "NVIDIA H200, 2026-12-02, 0.3746 ms, 45.87 TFLOP/s"},
+    /* device NVIDIA H200, K=2048,M=6144,N=6144: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=1,STREAMK=0 */
+    {0, "NVIDIA H200", 90, {2048, 6144, 6144}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 1, 1, 1, 0, {256, 1, 1}, 74496, 3.28867, 0.9855, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 3.289 ms, 47.02 TFLOP/s"},
+    /* device NVIDIA H200, K=2048,M=8192,N=1024: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=1,STREAMK=0 */
+    {0, "NVIDIA H200", 90, {2048, 8192, 1024}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 1, 1, 1, 0, {256, 1, 1}, 74496, 0.736464, 0.9922, 4, 0, 0,
+     "NVIDIA H200, 2026-12-02, 0.7365 ms, 46.66 TFLOP/s"},
+    /* device NVIDIA H200, K=2049,M=1333,N=777: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=8,HOIST=1,SPLITK=2,STREAMK=3 */
+    {0, "NVIDIA H200", 90, {2049, 1333, 777}, 13, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 8, 1, 2, 3, {128, 1, 1}, 37632, 0.15328, 0.9803, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 0.1533 ms, 27.69 TFLOP/s"},
+    /* device NVIDIA H200, K=3000,M=3000,N=3000: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {0, "NVIDIA H200", 90, {3000, 3000, 3000}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 1.22858, 1.0000, 4, 0, 0,
      "NVIDIA H200, 2026-12-02, 1.229 ms, 43.95 TFLOP/s"},
-    /* device NVIDIA H200, K=3072,M=2048,N=768: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {0, "NVIDIA H200", 90, {3072, 2048, 768}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 0.231456, 0.9947, 4, 0, 0,
-     "NVIDIA H200, 2026-12-03, 0.2315 ms, 41.75 TFLOP/s"},
+    /* device NVIDIA H200, K=3072,M=2048,N=768: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {0, "NVIDIA H200", 90, {3072, 2048, 768}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 0.230432, 0.9992, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 0.2304 ms, 41.94 TFLOP/s"},
+    /* device NVIDIA H200, K=3072,M=3072,N=3072: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {0, "NVIDIA H200", 90, {3072, 3072, 3072}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 1.24894, 1.0000, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 1.249 ms, 46.42 TFLOP/s"},
     /* device NVIDIA H200, K=4096,M=32,N=4096: BM=32,BN=128,BK=32,WM=32,WN=32,TM=8,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=2 */
     {0, "NVIDIA H200", 90, {4096, 32, 4096}, 4, 32, 128, 32, 32, 32, 8, 4, 3, 0, 4, 1, 0, 1, 1, 2, 2, {128, 1, 1}, 62976, 0.04552, 0.9993, 4, 0, 0,
      "NVIDIA H200, 2026-12-03, 0.04552 ms, 23.59 TFLOP/s"},
     /* device NVIDIA H200, K=4096,M=64,N=11008: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=2 */
-    {0, "NVIDIA H200", 90, {4096, 64, 11008}, 10, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 16, 1, 2, 2, {128, 1, 1}, 37632, 0.148981, 0.9994, 4, 0, 0,
+    {0, "NVIDIA H200", 90, {4096, 64, 11008}, 12, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 16, 1, 2, 2, {128, 1, 1}, 37632, 0.148981, 0.9994, 4, 0, 0,
      "NVIDIA H200, 2026-12-03, 0.149 ms, 38.74 TFLOP/s"},
-    /* device NVIDIA H200, K=4096,M=128,N=16384: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {0, "NVIDIA H200", 90, {4096, 128, 16384}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 0.380912, 0.9894, 4, 0, 0,
-     "NVIDIA H200, 2026-12-03, 0.3809 ms, 45.10 TFLOP/s"},
-    /* device NVIDIA H200, K=4096,M=512,N=4096: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {0, "NVIDIA H200", 90, {4096, 512, 4096}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 0.385104, 0.9844, 4, 0, 0,
-     "NVIDIA H200, 2026-12-03, 0.3851 ms, 44.61 TFLOP/s"},
-    /* device NVIDIA H200, K=4096,M=512,N=11008: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {0, "NVIDIA H200", 90, {4096, 512, 11008}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 0.994976, 1.0000, 4, 0, 0,
-     "NVIDIA H200, 2026-12-03, 0.995 ms, 46.40 TFLOP/s"},
+    /* device NVIDIA H200, K=4096,M=128,N=4096: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=2 */
+    {0, "NVIDIA H200", 90, {4096, 128, 4096}, 12, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 16, 1, 2, 2, {128, 1, 1}, 37632, 0.118784, 1.0000, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 0.1188 ms, 36.16 TFLOP/s"},
+    /* device NVIDIA H200, K=4096,M=128,N=16384: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {0, "NVIDIA H200", 90, {4096, 128, 16384}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 0.381352, 0.9780, 4, 0, 0,
+     "NVIDIA H200, 2026-12-02, 0.3814 ms, 45.05 TFLOP/s"},
+    /* device NVIDIA H200, K=4096,M=512,N=4096: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {0, "NVIDIA H200", 90, {4096, 512, 4096}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 0.3856, 0.9815, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 0.3856 ms, 44.55 TFLOP/s"},
+    /* device NVIDIA H200, K=4096,M=512,N=11008: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {0, "NVIDIA H200", 90, {4096, 512, 11008}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 1.0015, 0.9934, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 1.002 ms, 46.10 TFLOP/s"},
     /* device NVIDIA H200, K=4096,M=4096,N=64: BM=64,BN=64,BK=32,WM=64,WN=16,TM=4,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=2 */
-    {0, "NVIDIA H200", 90, {4096, 4096, 64}, 13, 64, 64, 32, 64, 16, 4, 8, 2, 0, 4, 1, 0, 1, 1, 2, 2, {128, 1, 1}, 33792, 0.071488, 1.0000, 4, 0, 0,
+    {0, "NVIDIA H200", 90, {4096, 4096, 64}, 15, 64, 64, 32, 64, 16, 4, 8, 2, 0, 4, 1, 0, 1, 1, 2, 2, {128, 1, 1}, 33792, 0.071488, 1.0000, 4, 0, 0,
      "NVIDIA H200, 2026-12-03, 0.07149 ms, 30.04 TFLOP/s"},
-    /* device NVIDIA H200, K=4096,M=4096,N=4096: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {0, "NVIDIA H200", 90, {4096, 4096, 4096}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 16, 1, 1, 0, {256, 1, 1}, 74496, 2.89795, 0.9854, 4, 0, 0,
-     "NVIDIA H200, 2026-12-02, 2.898 ms, 47.43 TFLOP/s"},
-    /* device NVIDIA H200, K=4096,M=16384,N=128: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=2 */
-    {0, "NVIDIA H200", 90, {4096, 16384, 128}, 10, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 16, 1, 2, 2, {128, 1, 1}, 37632, 0.409296, 0.9712, 4, 0, 0,
-     "NVIDIA H200, 2026-12-03, 0.4093 ms, 41.97 TFLOP/s"},
-    /* device NVIDIA H200, K=4097,M=4097,N=4097: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {0, "NVIDIA H200", 90, {4097, 4097, 4097}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 3.47723, 0.9967, 4, 0, 0,
-     "NVIDIA H200, 2026-12-03, 3.477 ms, 39.55 TFLOP/s"},
+    /* device NVIDIA H200, K=4096,M=4096,N=4096: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=1,STREAMK=0 */
+    {0, "NVIDIA H200", 90, {4096, 4096, 4096}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 1, 1, 1, 0, {256, 1, 1}, 74496, 2.8937, 0.9869, 4, 0, 0,
+     "NVIDIA H200, 2026-12-02, 2.894 ms, 47.50 TFLOP/s"},
+    /* device NVIDIA H200, K=4096,M=16384,N=128: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=8,HOIST=1,SPLITK=2,STREAMK=3 */
+    {0, "NVIDIA H200", 90, {4096, 16384, 128}, 13, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 8, 1, 2, 3, {128, 1, 1}, 37632, 0.407424, 0.9756, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 0.4074 ms, 42.17 TFLOP/s"},
+    /* device NVIDIA H200, K=4097,M=4097,N=4097: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {0, "NVIDIA H200", 90, {4097, 4097, 4097}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 3.47005, 0.9988, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 3.47 ms, 39.64 TFLOP/s"},
     /* device NVIDIA H200, K=8192,M=64,N=1024: BM=32,BN=128,BK=32,WM=32,WN=32,TM=8,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=2 */
     {0, "NVIDIA H200", 90, {8192, 64, 1024}, 4, 32, 128, 32, 32, 32, 8, 4, 3, 0, 4, 1, 0, 1, 1, 2, 2, {128, 1, 1}, 62976, 0.045984, 1.0000, 4, 0, 0,
      "NVIDIA H200, 2026-12-03, 0.04598 ms, 23.35 TFLOP/s"},
@@ -330,25 +360,31 @@ static inline const cutune_matmul_entry *cutune_matmul_entries_(int *ct_n) {
     {0, "NVIDIA H200", 90, {8192, 128, 128}, 7, 32, 64, 16, 16, 64, 8, 4, 3, 0, 4, 1, 0, 16, 1, 8, 4, {64, 1, 1}, 19200, 0.024832, 1.0000, 4, 0, 0,
      "NVIDIA H200, 2026-12-03, 0.02483 ms, 10.81 TFLOP/s"},
     /* device NVIDIA H200, K=8192,M=512,N=512: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=2 */
-    {0, "NVIDIA H200", 90, {8192, 512, 512}, 10, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 16, 1, 2, 2, {128, 1, 1}, 37632, 0.118304, 1.0000, 4, 0, 0,
+    {0, "NVIDIA H200", 90, {8192, 512, 512}, 12, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 16, 1, 2, 2, {128, 1, 1}, 37632, 0.118304, 1.0000, 4, 0, 0,
      "NVIDIA H200, 2026-12-03, 0.1183 ms, 36.30 TFLOP/s"},
-    /* device NVIDIA H200, K=8192,M=2048,N=8192: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {0, "NVIDIA H200", 90, {8192, 2048, 8192}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 5.73256, 0.9884, 4, 0, 0,
-     "NVIDIA H200, 2026-12-03, 5.733 ms, 47.95 TFLOP/s"},
+    /* device NVIDIA H200, K=8192,M=2048,N=8192: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {0, "NVIDIA H200", 90, {8192, 2048, 8192}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 5.75902, 0.9839, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 5.759 ms, 47.73 TFLOP/s"},
     /* device NVIDIA H200, K=11008,M=16,N=4096: BM=32,BN=128,BK=32,WM=32,WN=32,TM=8,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=2 */
     {0, "NVIDIA H200", 90, {11008, 16, 4096}, 4, 32, 128, 32, 32, 32, 8, 4, 3, 0, 4, 1, 0, 1, 1, 2, 2, {128, 1, 1}, 62976, 0.086528, 0.9969, 4, 0, 0,
      "NVIDIA H200, 2026-12-03, 0.08653 ms, 16.67 TFLOP/s"},
-    /* device NVIDIA H200, K=11008,M=512,N=4096: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {0, "NVIDIA H200", 90, {11008, 512, 4096}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 0.983488, 0.9996, 4, 0, 0,
-     "NVIDIA H200, 2026-12-03, 0.9835 ms, 46.95 TFLOP/s"},
+    /* device NVIDIA H200, K=11008,M=512,N=4096: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {0, "NVIDIA H200", 90, {11008, 512, 4096}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 0.983136, 1.0000, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 0.9831 ms, 46.96 TFLOP/s"},
+    /* device NVIDIA H200, K=12288,M=512,N=1024: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {0, "NVIDIA H200", 90, {12288, 512, 1024}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 0.298816, 0.9997, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 0.2988 ms, 43.12 TFLOP/s"},
     /* device NVIDIA H200, K=16384,M=256,N=256: BM=32,BN=128,BK=32,WM=32,WN=32,TM=8,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=2 */
     {0, "NVIDIA H200", 90, {16384, 256, 256}, 4, 32, 128, 32, 32, 32, 8, 4, 3, 0, 4, 1, 0, 1, 1, 2, 2, {128, 1, 1}, 62976, 0.071856, 1.0000, 4, 0, 0,
      "NVIDIA H200, 2026-12-03, 0.07186 ms, 29.89 TFLOP/s"},
-    /* device NVIDIA H200, K=16384,M=1024,N=1024: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {0, "NVIDIA H200", 90, {16384, 1024, 1024}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 0.738256, 0.9968, 4, 0, 0,
-     "NVIDIA H200, 2026-12-03, 0.7383 ms, 46.54 TFLOP/s"},
+    /* device NVIDIA H200, K=16384,M=1024,N=1024: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {0, "NVIDIA H200", 90, {16384, 1024, 1024}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 0.735872, 1.0000, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 0.7359 ms, 46.69 TFLOP/s"},
+    /* device NVIDIA H200, K=32768,M=512,N=512: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {0, "NVIDIA H200", 90, {32768, 512, 512}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 0.391576, 0.9950, 4, 0, 0,
+     "NVIDIA H200, 2026-12-03, 0.3916 ms, 43.87 TFLOP/s"},
     /* arch sm_90, K=64,M=4096,N=4096: BM=64,BN=128,BK=16,WM=16,WN=128,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {1, "", 90, {64, 4096, 4096}, 9, 64, 128, 16, 16, 128, 8, 8, 4, 0, 4, 1, 0, 16, 1, 1, 0, {128, 1, 1}, 50176, 0.074432, 1.0000, 4, 0, 1,
+    {1, "", 90, {64, 4096, 4096}, 10, 64, 128, 16, 16, 128, 8, 8, 4, 0, 4, 1, 0, 16, 1, 1, 0, {128, 1, 1}, 50176, 0.074432, 1.0000, 4, 0, 1,
      "NVIDIA H200, 2026-12-03, 0.07443 ms, 28.85 TFLOP/s"},
     /* arch sm_90, K=100,M=100,N=100: BM=32,BN=32,BK=16,WM=16,WN=32,TM=4,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=8,STREAMK=0 */
     {1, "", 90, {100, 100, 100}, 5, 32, 32, 16, 16, 32, 4, 4, 2, 0, 4, 1, 0, 1, 1, 8, 0, {64, 1, 1}, 8704, 0.007184, 0.9888, 4, 0, 1,
@@ -356,108 +392,126 @@ static inline const cutune_matmul_entry *cutune_matmul_entries_(int *ct_n) {
     /* arch sm_90, K=128,M=128,N=128: BM=32,BN=32,BK=16,WM=16,WN=32,TM=4,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=8,STREAMK=0 */
     {1, "", 90, {128, 128, 128}, 5, 32, 32, 16, 16, 32, 4, 4, 2, 0, 4, 1, 0, 1, 1, 8, 0, {64, 1, 1}, 8704, 0.007008, 1.0000, 4, 0, 1,
      "NVIDIA H200, 2026-12-03, 0.007008 ms, 598.5 GFLOP/s"},
-    /* arch sm_90, K=128,M=16384,N=16384: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {1, "", 90, {128, 16384, 16384}, 12, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 1.65984, 0.9858, 4, 0, 1,
-     "NVIDIA H200, 2026-12-03, 1.66 ms, 41.40 TFLOP/s"},
+    /* arch sm_90, K=128,M=16384,N=16384: BM=64,BN=128,BK=16,WM=16,WN=128,TM=4,TN=16,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=1,STREAMK=0 */
+    {1, "", 90, {128, 16384, 16384}, 9, 64, 128, 16, 16, 128, 4, 16, 3, 0, 4, 1, 0, 1, 1, 1, 0, {128, 1, 1}, 37632, 1.63632, 1.0000, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 1.636 ms, 42.00 TFLOP/s"},
     /* arch sm_90, K=256,M=256,N=256: BM=32,BN=32,BK=16,WM=16,WN=32,TM=4,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=8,STREAMK=0 */
     {1, "", 90, {256, 256, 256}, 5, 32, 32, 16, 16, 32, 4, 4, 2, 0, 4, 1, 0, 1, 1, 8, 0, {64, 1, 1}, 8704, 0.00896, 0.9929, 4, 0, 1,
      "NVIDIA H200, 2026-12-03, 0.00896 ms, 3.74 TFLOP/s"},
     /* arch sm_90, K=256,M=256,N=32768: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {1, "", 90, {256, 256, 32768}, 12, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.111504, 1.0000, 4, 0, 1,
+    {1, "", 90, {256, 256, 32768}, 14, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.111504, 1.0000, 4, 0, 1,
      "NVIDIA H200, 2026-12-03, 0.1115 ms, 38.52 TFLOP/s"},
     /* arch sm_90, K=256,M=8192,N=8192: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {1, "", 90, {256, 8192, 8192}, 12, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.790592, 1.0000, 4, 0, 1,
+    {1, "", 90, {256, 8192, 8192}, 14, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.790592, 1.0000, 4, 0, 1,
      "NVIDIA H200, 2026-12-03, 0.7906 ms, 43.46 TFLOP/s"},
     /* arch sm_90, K=256,M=32768,N=256: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {1, "", 90, {256, 32768, 256}, 12, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.112832, 1.0000, 4, 0, 1,
+    {1, "", 90, {256, 32768, 256}, 14, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.112832, 0.9977, 4, 0, 1,
      "NVIDIA H200, 2026-12-03, 0.1128 ms, 38.07 TFLOP/s"},
     /* arch sm_90, K=384,M=384,N=384: BM=32,BN=64,BK=16,WM=16,WN=64,TM=8,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=8,STREAMK=0 */
     {1, "", 90, {384, 384, 384}, 6, 32, 64, 16, 16, 64, 8, 4, 2, 0, 4, 0, 0, 16, 1, 8, 0, {64, 1, 1}, 12800, 0.011936, 1.0000, 4, 0, 1,
      "NVIDIA H200, 2026-12-03, 0.01194 ms, 9.49 TFLOP/s"},
+    /* arch sm_90, K=512,M=256,N=32768: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
+    {1, "", 90, {512, 256, 32768}, 14, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.199899, 1.0000, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 0.1999 ms, 42.97 TFLOP/s"},
     /* arch sm_90, K=512,M=512,N=512: BM=32,BN=64,BK=16,WM=32,WN=32,TM=8,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=0 */
     {1, "", 90, {512, 512, 512}, 8, 32, 64, 16, 32, 32, 8, 4, 3, 0, 4, 0, 0, 1, 1, 2, 0, {64, 1, 1}, 19200, 0.017376, 1.0000, 4, 0, 1,
      "NVIDIA H200, 2026-12-02, 0.01738 ms, 15.45 TFLOP/s"},
+    /* arch sm_90, K=512,M=2048,N=2048: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
+    {1, "", 90, {512, 2048, 2048}, 14, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.10728, 0.9949, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 0.1073 ms, 40.04 TFLOP/s"},
     /* arch sm_90, K=512,M=8192,N=2048: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {1, "", 90, {512, 8192, 2048}, 12, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.394496, 1.0000, 4, 0, 1,
+    {1, "", 90, {512, 8192, 2048}, 14, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.394496, 0.9989, 4, 0, 1,
      "NVIDIA H200, 2026-12-03, 0.3945 ms, 43.55 TFLOP/s"},
-    /* arch sm_90, K=768,M=768,N=768: BM=128,BN=128,BK=32,WM=32,WN=64,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=3,STREAMK=0 */
-    {1, "", 90, {768, 768, 768}, 0, 128, 128, 32, 32, 64, 8, 8, 4, 0, 4, 0, 0, 1, 1, 3, 0, {256, 1, 1}, 133120, 0.035712, 1.0000, 4, 0, 1,
-     "NVIDIA H200, 2026-12-03, 0.03571 ms, 25.37 TFLOP/s"},
-    /* arch sm_90, K=768,M=2048,N=768: BM=64,BN=128,BK=32,WM=16,WN=64,TM=8,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=0 */
-    {1, "", 90, {768, 2048, 768}, 11, 64, 128, 32, 16, 64, 8, 4, 2, 0, 4, 1, 0, 1, 1, 2, 0, {256, 1, 1}, 50176, 0.070368, 0.9991, 4, 0, 1,
-     "NVIDIA H200, 2026-12-03, 0.07037 ms, 34.33 TFLOP/s"},
-    /* arch sm_90, K=768,M=2048,N=2304: BM=64,BN=128,BK=32,WM=16,WN=64,TM=8,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=0 */
-    {1, "", 90, {768, 2048, 2304}, 11, 64, 128, 32, 16, 64, 8, 4, 2, 0, 4, 1, 0, 1, 1, 2, 0, {256, 1, 1}, 50176, 0.192016, 0.9919, 4, 0, 1,
-     "NVIDIA H200, 2026-12-03, 0.192 ms, 37.75 TFLOP/s"},
+    /* arch sm_90, K=555,M=777,N=1111: BM=128,BN=128,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=0 */
+    {1, "", 90, {555, 777, 1111}, 0, 128, 128, 32, 16, 128, 8, 8, 4, 0, 4, 1, 0, 1, 1, 2, 0, {256, 1, 1}, 133120, 0.040864, 1.0000, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 0.04086 ms, 23.45 TFLOP/s"},
+    /* arch sm_90, K=768,M=768,N=768: BM=128,BN=128,BK=32,WM=32,WN=64,TM=8,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=3,STREAMK=0 */
+    {1, "", 90, {768, 768, 768}, 1, 128, 128, 32, 32, 64, 8, 8, 3, 0, 4, 0, 0, 16, 1, 3, 0, {256, 1, 1}, 99840, 0.03568, 1.0000, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 0.03568 ms, 25.39 TFLOP/s"},
+    /* arch sm_90, K=768,M=2048,N=768: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=8,HOIST=1,SPLITK=2,STREAMK=0 */
+    {1, "", 90, {768, 2048, 768}, 11, 64, 128, 16, 32, 64, 16, 4, 2, 0, 4, 0, 0, 8, 1, 2, 0, {128, 1, 1}, 32768, 0.06888, 1.0000, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 0.06888 ms, 35.07 TFLOP/s"},
+    /* arch sm_90, K=768,M=2048,N=2304: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=8,HOIST=1,SPLITK=2,STREAMK=0 */
+    {1, "", 90, {768, 2048, 2304}, 11, 64, 128, 16, 32, 64, 16, 4, 2, 0, 4, 0, 0, 8, 1, 2, 0, {128, 1, 1}, 32768, 0.19056, 0.9993, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 0.1906 ms, 38.03 TFLOP/s"},
     /* arch sm_90, K=768,M=2048,N=3072: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {1, "", 90, {768, 2048, 3072}, 12, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.225344, 1.0000, 4, 0, 1,
+    {1, "", 90, {768, 2048, 3072}, 14, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.225344, 1.0000, 4, 0, 1,
      "NVIDIA H200, 2026-12-03, 0.2253 ms, 42.88 TFLOP/s"},
-    /* arch sm_90, K=999,M=1000,N=1003: BM=128,BN=128,BK=32,WM=32,WN=64,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=8,HOIST=1,SPLITK=2,STREAMK=0 */
-    {1, "", 90, {999, 1000, 1003}, 1, 128, 128, 32, 32, 64, 8, 8, 4, 0, 4, 1, 0, 8, 1, 2, 0, {256, 1, 1}, 133120, 0.064256, 1.0000, 4, 0, 1,
-     "NVIDIA H200, 2026-12-03, 0.06426 ms, 31.19 TFLOP/s"},
-    /* arch sm_90, K=1024,M=256,N=4096: BM=128,BN=128,BK=32,WM=32,WN=64,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=8,HOIST=1,SPLITK=2,STREAMK=0 */
-    {1, "", 90, {1024, 256, 4096}, 1, 128, 128, 32, 32, 64, 8, 8, 4, 0, 4, 1, 0, 8, 1, 2, 0, {256, 1, 1}, 133120, 0.0612, 1.0000, 4, 0, 1,
-     "NVIDIA H200, 2026-12-03, 0.0612 ms, 35.09 TFLOP/s"},
-    /* arch sm_90, K=1024,M=1024,N=1024: BM=128,BN=128,BK=32,WM=32,WN=64,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=8,HOIST=1,SPLITK=2,STREAMK=0 */
-    {1, "", 90, {1024, 1024, 1024}, 1, 128, 128, 32, 32, 64, 8, 8, 4, 0, 4, 1, 0, 8, 1, 2, 0, {256, 1, 1}, 133120, 0.06096, 1.0000, 4, 0, 1,
-     "NVIDIA H200, 2026-12-03, 0.06096 ms, 35.23 TFLOP/s"},
+    /* arch sm_90, K=768,M=3072,N=3072: BM=64,BN=128,BK=16,WM=16,WN=128,TM=4,TN=16,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=1,STREAMK=0 */
+    {1, "", 90, {768, 3072, 3072}, 9, 64, 128, 16, 16, 128, 4, 16, 3, 0, 4, 1, 0, 1, 1, 1, 0, {128, 1, 1}, 37632, 0.343856, 0.9983, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 0.3439 ms, 42.16 TFLOP/s"},
+    /* arch sm_90, K=999,M=1000,N=1003: BM=128,BN=128,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=0 */
+    {1, "", 90, {999, 1000, 1003}, 0, 128, 128, 32, 16, 128, 8, 8, 4, 0, 4, 1, 0, 1, 1, 2, 0, {256, 1, 1}, 133120, 0.064544, 0.9955, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 0.06454 ms, 31.05 TFLOP/s"},
+    /* arch sm_90, K=1024,M=256,N=4096: BM=128,BN=128,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=0 */
+    {1, "", 90, {1024, 256, 4096}, 0, 128, 128, 32, 16, 128, 8, 8, 4, 0, 4, 1, 0, 1, 1, 2, 0, {256, 1, 1}, 133120, 0.060896, 1.0000, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 0.0609 ms, 35.26 TFLOP/s"},
+    /* arch sm_90, K=1024,M=1024,N=1024: BM=128,BN=128,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=0 */
+    {1, "", 90, {1024, 1024, 1024}, 0, 128, 128, 32, 16, 128, 8, 8, 4, 0, 4, 1, 0, 1, 1, 2, 0, {256, 1, 1}, 133120, 0.061056, 0.9895, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 0.06106 ms, 35.17 TFLOP/s"},
     /* arch sm_90, K=1024,M=4096,N=4096: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {1, "", 90, {1024, 4096, 4096}, 12, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.760288, 0.9934, 4, 0, 1,
+    {1, "", 90, {1024, 4096, 4096}, 14, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.760288, 0.9934, 4, 0, 1,
      "NVIDIA H200, 2026-12-03, 0.7603 ms, 45.19 TFLOP/s"},
-    /* arch sm_90, K=1060,M=1100,N=1284: BM=64,BN=128,BK=32,WM=16,WN=64,TM=8,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=0 */
-    {1, "", 90, {1060, 1100, 1284}, 11, 64, 128, 32, 16, 64, 8, 4, 2, 0, 4, 1, 0, 1, 1, 2, 0, {256, 1, 1}, 50176, 0.095008, 1.0000, 4, 0, 1,
-     "NVIDIA H200, 2026-12-02, 0.09501 ms, 31.52 TFLOP/s"},
-    /* arch sm_90, K=1536,M=1536,N=1536: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {1, "", 90, {1536, 1536, 1536}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 0.180256, 0.9985, 4, 0, 1,
-     "NVIDIA H200, 2026-12-03, 0.1803 ms, 40.21 TFLOP/s"},
-    /* arch sm_90, K=2048,M=1024,N=8192: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {1, "", 90, {2048, 1024, 8192}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 16, 1, 1, 0, {256, 1, 1}, 74496, 0.737744, 0.9870, 4, 0, 1,
-     "NVIDIA H200, 2026-12-02, 0.7377 ms, 46.57 TFLOP/s"},
-    /* arch sm_90, K=2048,M=2048,N=2048: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {1, "", 90, {2048, 2048, 2048}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 16, 1, 1, 0, {256, 1, 1}, 74496, 0.373632, 1.0000, 4, 0, 1,
-     "NVIDIA H200, 2026-12-02, 0.3736 ms, 45.98 TFLOP/s"},
-    /* arch sm_90, K=2048,M=6144,N=6144: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {1, "", 90, {2048, 6144, 6144}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 16, 1, 1, 0, {256, 1, 1}, 74496, 3.29322, 0.9842, 4, 0, 1,
-     "NVIDIA H200, 2026-12-03, 3.293 ms, 46.95 TFLOP/s"},
-    /* arch sm_90, K=2048,M=8192,N=1024: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {1, "", 90, {2048, 8192, 1024}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 16, 1, 1, 0, {256, 1, 1}, 74496, 0.739424, 0.9881, 4, 0, 1,
-     "NVIDIA H200, 2026-12-02, 0.7394 ms, 46.47 TFLOP/s"},
-    /* arch sm_90, K=2049,M=1333,N=777: BM=64,BN=64,BK=32,WM=64,WN=16,TM=4,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=2 */
-    {1, "", 90, {2049, 1333, 777}, 13, 64, 64, 32, 64, 16, 4, 8, 2, 0, 4, 1, 0, 1, 1, 2, 2, {128, 1, 1}, 33792, 0.153568, 0.9785, 4, 0, 1,
-     "NVIDIA H200, 2026-12-03, 0.1536 ms, 27.64 TFLOP/s"},
-    /* arch sm_90, K=3000,M=3000,N=3000: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {1, "", 90, {3000, 3000, 3000}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 1.22858, 1.0000, 4, 0, 1,
+    /* arch sm_90, K=1060,M=1100,N=1284: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=8,HOIST=1,SPLITK=2,STREAMK=3 */
+    {1, "", 90, {1060, 1100, 1284}, 13, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 8, 1, 2, 3, {128, 1, 1}, 37632, 0.091808, 1.0000, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 0.09181 ms, 32.61 TFLOP/s"},
+    /* arch sm_90, K=1536,M=1536,N=1536: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {1, "", 90, {1536, 1536, 1536}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 0.179984, 0.9992, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 0.18 ms, 40.27 TFLOP/s"},
+    /* arch sm_90, K=2048,M=1024,N=8192: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=1,STREAMK=0 */
+    {1, "", 90, {2048, 1024, 8192}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 1, 1, 1, 0, {256, 1, 1}, 74496, 0.736528, 0.9886, 4, 0, 1,
+     "NVIDIA H200, 2026-12-02, 0.7365 ms, 46.65 TFLOP/s"},
+    /* arch sm_90, K=2048,M=2048,N=2048: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=1,STREAMK=0 */
+    {1, "", 90, {2048, 2048, 2048}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 1, 1, 1, 0, {256, 1, 1}, 74496, 0.37456, 0.9969, 4, 0, 1,
+     "NVIDIA H200, 2026-12-02, 0.3746 ms, 45.87 TFLOP/s"},
+    /* arch sm_90, K=2048,M=6144,N=6144: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=1,STREAMK=0 */
+    {1, "", 90, {2048, 6144, 6144}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 1, 1, 1, 0, {256, 1, 1}, 74496, 3.28867, 0.9855, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 3.289 ms, 47.02 TFLOP/s"},
+    /* arch sm_90, K=2048,M=8192,N=1024: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=1,STREAMK=0 */
+    {1, "", 90, {2048, 8192, 1024}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 1, 1, 1, 0, {256, 1, 1}, 74496, 0.736464, 0.9922, 4, 0, 1,
+     "NVIDIA H200, 2026-12-02, 0.7365 ms, 46.66 TFLOP/s"},
+    /* arch sm_90, K=2049,M=1333,N=777: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=8,HOIST=1,SPLITK=2,STREAMK=3 */
+    {1, "", 90, {2049, 1333, 777}, 13, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 8, 1, 2, 3, {128, 1, 1}, 37632, 0.15328, 0.9803, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 0.1533 ms, 27.69 TFLOP/s"},
+    /* arch sm_90, K=3000,M=3000,N=3000: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {1, "", 90, {3000, 3000, 3000}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 1.22858, 1.0000, 4, 0, 1,
      "NVIDIA H200, 2026-12-02, 1.229 ms, 43.95 TFLOP/s"},
-    /* arch sm_90, K=3072,M=2048,N=768: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {1, "", 90, {3072, 2048, 768}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 0.231456, 0.9947, 4, 0, 1,
-     "NVIDIA H200, 2026-12-03, 0.2315 ms, 41.75 TFLOP/s"},
+    /* arch sm_90, K=3072,M=2048,N=768: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {1, "", 90, {3072, 2048, 768}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 0.230432, 0.9992, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 0.2304 ms, 41.94 TFLOP/s"},
+    /* arch sm_90, K=3072,M=3072,N=3072: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {1, "", 90, {3072, 3072, 3072}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 1.24894, 1.0000, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 1.249 ms, 46.42 TFLOP/s"},
     /* arch sm_90, K=4096,M=32,N=4096: BM=32,BN=128,BK=32,WM=32,WN=32,TM=8,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=2 */
     {1, "", 90, {4096, 32, 4096}, 4, 32, 128, 32, 32, 32, 8, 4, 3, 0, 4, 1, 0, 1, 1, 2, 2, {128, 1, 1}, 62976, 0.04552, 0.9993, 4, 0, 1,
      "NVIDIA H200, 2026-12-03, 0.04552 ms, 23.59 TFLOP/s"},
     /* arch sm_90, K=4096,M=64,N=11008: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=2 */
-    {1, "", 90, {4096, 64, 11008}, 10, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 16, 1, 2, 2, {128, 1, 1}, 37632, 0.148981, 0.9994, 4, 0, 1,
+    {1, "", 90, {4096, 64, 11008}, 12, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 16, 1, 2, 2, {128, 1, 1}, 37632, 0.148981, 0.9994, 4, 0, 1,
      "NVIDIA H200, 2026-12-03, 0.149 ms, 38.74 TFLOP/s"},
-    /* arch sm_90, K=4096,M=128,N=16384: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {1, "", 90, {4096, 128, 16384}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 0.380912, 0.9894, 4, 0, 1,
-     "NVIDIA H200, 2026-12-03, 0.3809 ms, 45.10 TFLOP/s"},
-    /* arch sm_90, K=4096,M=512,N=4096: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {1, "", 90, {4096, 512, 4096}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 0.385104, 0.9844, 4, 0, 1,
-     "NVIDIA H200, 2026-12-03, 0.3851 ms, 44.61 TFLOP/s"},
-    /* arch sm_90, K=4096,M=512,N=11008: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {1, "", 90, {4096, 512, 11008}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 0.994976, 1.0000, 4, 0, 1,
-     "NVIDIA H200, 2026-12-03, 0.995 ms, 46.40 TFLOP/s"},
+    /* arch sm_90, K=4096,M=128,N=4096: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=2 */
+    {1, "", 90, {4096, 128, 4096}, 12, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 16, 1, 2, 2, {128, 1, 1}, 37632, 0.118784, 1.0000, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 0.1188 ms, 36.16 TFLOP/s"},
+    /* arch sm_90, K=4096,M=128,N=16384: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {1, "", 90, {4096, 128, 16384}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 0.381352, 0.9780, 4, 0, 1,
+     "NVIDIA H200, 2026-12-02, 0.3814 ms, 45.05 TFLOP/s"},
+    /* arch sm_90, K=4096,M=512,N=4096: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {1, "", 90, {4096, 512, 4096}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 0.3856, 0.9815, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 0.3856 ms, 44.55 TFLOP/s"},
+    /* arch sm_90, K=4096,M=512,N=11008: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {1, "", 90, {4096, 512, 11008}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 1.0015, 0.9934, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 1.002 ms, 46.10 TFLOP/s"},
     /* arch sm_90, K=4096,M=4096,N=64: BM=64,BN=64,BK=32,WM=64,WN=16,TM=4,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=2 */
-    {1, "", 90, {4096, 4096, 64}, 13, 64, 64, 32, 64, 16, 4, 8, 2, 0, 4, 1, 0, 1, 1, 2, 2, {128, 1, 1}, 33792, 0.071488, 1.0000, 4, 0, 1,
+    {1, "", 90, {4096, 4096, 64}, 15, 64, 64, 32, 64, 16, 4, 8, 2, 0, 4, 1, 0, 1, 1, 2, 2, {128, 1, 1}, 33792, 0.071488, 1.0000, 4, 0, 1,
      "NVIDIA H200, 2026-12-03, 0.07149 ms, 30.04 TFLOP/s"},
-    /* arch sm_90, K=4096,M=4096,N=4096: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {1, "", 90, {4096, 4096, 4096}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 16, 1, 1, 0, {256, 1, 1}, 74496, 2.89795, 0.9854, 4, 0, 1,
-     "NVIDIA H200, 2026-12-02, 2.898 ms, 47.43 TFLOP/s"},
-    /* arch sm_90, K=4096,M=16384,N=128: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=2 */
-    {1, "", 90, {4096, 16384, 128}, 10, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 16, 1, 2, 2, {128, 1, 1}, 37632, 0.409296, 0.9712, 4, 0, 1,
-     "NVIDIA H200, 2026-12-03, 0.4093 ms, 41.97 TFLOP/s"},
-    /* arch sm_90, K=4097,M=4097,N=4097: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {1, "", 90, {4097, 4097, 4097}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 3.47723, 0.9967, 4, 0, 1,
-     "NVIDIA H200, 2026-12-03, 3.477 ms, 39.55 TFLOP/s"},
+    /* arch sm_90, K=4096,M=4096,N=4096: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=1,STREAMK=0 */
+    {1, "", 90, {4096, 4096, 4096}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 1, 1, 1, 0, {256, 1, 1}, 74496, 2.8937, 0.9869, 4, 0, 1,
+     "NVIDIA H200, 2026-12-02, 2.894 ms, 47.50 TFLOP/s"},
+    /* arch sm_90, K=4096,M=16384,N=128: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=8,HOIST=1,SPLITK=2,STREAMK=3 */
+    {1, "", 90, {4096, 16384, 128}, 13, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 8, 1, 2, 3, {128, 1, 1}, 37632, 0.407424, 0.9756, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 0.4074 ms, 42.17 TFLOP/s"},
+    /* arch sm_90, K=4097,M=4097,N=4097: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {1, "", 90, {4097, 4097, 4097}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 3.47005, 0.9988, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 3.47 ms, 39.64 TFLOP/s"},
     /* arch sm_90, K=8192,M=64,N=1024: BM=32,BN=128,BK=32,WM=32,WN=32,TM=8,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=2 */
     {1, "", 90, {8192, 64, 1024}, 4, 32, 128, 32, 32, 32, 8, 4, 3, 0, 4, 1, 0, 1, 1, 2, 2, {128, 1, 1}, 62976, 0.045984, 1.0000, 4, 0, 1,
      "NVIDIA H200, 2026-12-03, 0.04598 ms, 23.35 TFLOP/s"},
@@ -465,25 +519,31 @@ static inline const cutune_matmul_entry *cutune_matmul_entries_(int *ct_n) {
     {1, "", 90, {8192, 128, 128}, 7, 32, 64, 16, 16, 64, 8, 4, 3, 0, 4, 1, 0, 16, 1, 8, 4, {64, 1, 1}, 19200, 0.024832, 1.0000, 4, 0, 1,
      "NVIDIA H200, 2026-12-03, 0.02483 ms, 10.81 TFLOP/s"},
     /* arch sm_90, K=8192,M=512,N=512: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=2 */
-    {1, "", 90, {8192, 512, 512}, 10, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 16, 1, 2, 2, {128, 1, 1}, 37632, 0.118304, 1.0000, 4, 0, 1,
+    {1, "", 90, {8192, 512, 512}, 12, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 16, 1, 2, 2, {128, 1, 1}, 37632, 0.118304, 1.0000, 4, 0, 1,
      "NVIDIA H200, 2026-12-03, 0.1183 ms, 36.30 TFLOP/s"},
-    /* arch sm_90, K=8192,M=2048,N=8192: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {1, "", 90, {8192, 2048, 8192}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 5.73256, 0.9884, 4, 0, 1,
-     "NVIDIA H200, 2026-12-03, 5.733 ms, 47.95 TFLOP/s"},
+    /* arch sm_90, K=8192,M=2048,N=8192: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {1, "", 90, {8192, 2048, 8192}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 5.75902, 0.9839, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 5.759 ms, 47.73 TFLOP/s"},
     /* arch sm_90, K=11008,M=16,N=4096: BM=32,BN=128,BK=32,WM=32,WN=32,TM=8,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=2 */
     {1, "", 90, {11008, 16, 4096}, 4, 32, 128, 32, 32, 32, 8, 4, 3, 0, 4, 1, 0, 1, 1, 2, 2, {128, 1, 1}, 62976, 0.086528, 0.9969, 4, 0, 1,
      "NVIDIA H200, 2026-12-03, 0.08653 ms, 16.67 TFLOP/s"},
-    /* arch sm_90, K=11008,M=512,N=4096: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {1, "", 90, {11008, 512, 4096}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 0.983488, 0.9996, 4, 0, 1,
-     "NVIDIA H200, 2026-12-03, 0.9835 ms, 46.95 TFLOP/s"},
+    /* arch sm_90, K=11008,M=512,N=4096: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {1, "", 90, {11008, 512, 4096}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 0.983136, 1.0000, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 0.9831 ms, 46.96 TFLOP/s"},
+    /* arch sm_90, K=12288,M=512,N=1024: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {1, "", 90, {12288, 512, 1024}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 0.298816, 0.9997, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 0.2988 ms, 43.12 TFLOP/s"},
     /* arch sm_90, K=16384,M=256,N=256: BM=32,BN=128,BK=32,WM=32,WN=32,TM=8,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=2 */
     {1, "", 90, {16384, 256, 256}, 4, 32, 128, 32, 32, 32, 8, 4, 3, 0, 4, 1, 0, 1, 1, 2, 2, {128, 1, 1}, 62976, 0.071856, 1.0000, 4, 0, 1,
      "NVIDIA H200, 2026-12-03, 0.07186 ms, 29.89 TFLOP/s"},
-    /* arch sm_90, K=16384,M=1024,N=1024: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {1, "", 90, {16384, 1024, 1024}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 0.738256, 0.9968, 4, 0, 1,
-     "NVIDIA H200, 2026-12-03, 0.7383 ms, 46.54 TFLOP/s"},
+    /* arch sm_90, K=16384,M=1024,N=1024: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {1, "", 90, {16384, 1024, 1024}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 0.735872, 1.0000, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 0.7359 ms, 46.69 TFLOP/s"},
+    /* arch sm_90, K=32768,M=512,N=512: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {1, "", 90, {32768, 512, 512}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 0.391576, 0.9950, 4, 0, 1,
+     "NVIDIA H200, 2026-12-03, 0.3916 ms, 43.87 TFLOP/s"},
     /* default, K=64,M=4096,N=4096: BM=64,BN=128,BK=16,WM=16,WN=128,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {2, "", 0, {64, 4096, 4096}, 9, 64, 128, 16, 16, 128, 8, 8, 4, 0, 4, 1, 0, 16, 1, 1, 0, {128, 1, 1}, 50176, 0.074432, 1.0000, 4, 0, 2,
+    {2, "", 0, {64, 4096, 4096}, 10, 64, 128, 16, 16, 128, 8, 8, 4, 0, 4, 1, 0, 16, 1, 1, 0, {128, 1, 1}, 50176, 0.074432, 1.0000, 4, 0, 2,
      "NVIDIA H200, 2026-12-03, 0.07443 ms, 28.85 TFLOP/s"},
     /* default, K=100,M=100,N=100: BM=32,BN=32,BK=16,WM=16,WN=32,TM=4,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=8,STREAMK=0 */
     {2, "", 0, {100, 100, 100}, 5, 32, 32, 16, 16, 32, 4, 4, 2, 0, 4, 1, 0, 1, 1, 8, 0, {64, 1, 1}, 8704, 0.007184, 0.9888, 4, 0, 2,
@@ -491,108 +551,126 @@ static inline const cutune_matmul_entry *cutune_matmul_entries_(int *ct_n) {
     /* default, K=128,M=128,N=128: BM=32,BN=32,BK=16,WM=16,WN=32,TM=4,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=8,STREAMK=0 */
     {2, "", 0, {128, 128, 128}, 5, 32, 32, 16, 16, 32, 4, 4, 2, 0, 4, 1, 0, 1, 1, 8, 0, {64, 1, 1}, 8704, 0.007008, 1.0000, 4, 0, 2,
      "NVIDIA H200, 2026-12-03, 0.007008 ms, 598.5 GFLOP/s"},
-    /* default, K=128,M=16384,N=16384: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {2, "", 0, {128, 16384, 16384}, 12, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 1.65984, 0.9858, 4, 0, 2,
-     "NVIDIA H200, 2026-12-03, 1.66 ms, 41.40 TFLOP/s"},
+    /* default, K=128,M=16384,N=16384: BM=64,BN=128,BK=16,WM=16,WN=128,TM=4,TN=16,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=1,STREAMK=0 */
+    {2, "", 0, {128, 16384, 16384}, 9, 64, 128, 16, 16, 128, 4, 16, 3, 0, 4, 1, 0, 1, 1, 1, 0, {128, 1, 1}, 37632, 1.63632, 1.0000, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 1.636 ms, 42.00 TFLOP/s"},
     /* default, K=256,M=256,N=256: BM=32,BN=32,BK=16,WM=16,WN=32,TM=4,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=8,STREAMK=0 */
     {2, "", 0, {256, 256, 256}, 5, 32, 32, 16, 16, 32, 4, 4, 2, 0, 4, 1, 0, 1, 1, 8, 0, {64, 1, 1}, 8704, 0.00896, 0.9929, 4, 0, 2,
      "NVIDIA H200, 2026-12-03, 0.00896 ms, 3.74 TFLOP/s"},
     /* default, K=256,M=256,N=32768: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {2, "", 0, {256, 256, 32768}, 12, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.111504, 1.0000, 4, 0, 2,
+    {2, "", 0, {256, 256, 32768}, 14, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.111504, 1.0000, 4, 0, 2,
      "NVIDIA H200, 2026-12-03, 0.1115 ms, 38.52 TFLOP/s"},
     /* default, K=256,M=8192,N=8192: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {2, "", 0, {256, 8192, 8192}, 12, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.790592, 1.0000, 4, 0, 2,
+    {2, "", 0, {256, 8192, 8192}, 14, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.790592, 1.0000, 4, 0, 2,
      "NVIDIA H200, 2026-12-03, 0.7906 ms, 43.46 TFLOP/s"},
     /* default, K=256,M=32768,N=256: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {2, "", 0, {256, 32768, 256}, 12, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.112832, 1.0000, 4, 0, 2,
+    {2, "", 0, {256, 32768, 256}, 14, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.112832, 0.9977, 4, 0, 2,
      "NVIDIA H200, 2026-12-03, 0.1128 ms, 38.07 TFLOP/s"},
     /* default, K=384,M=384,N=384: BM=32,BN=64,BK=16,WM=16,WN=64,TM=8,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=8,STREAMK=0 */
     {2, "", 0, {384, 384, 384}, 6, 32, 64, 16, 16, 64, 8, 4, 2, 0, 4, 0, 0, 16, 1, 8, 0, {64, 1, 1}, 12800, 0.011936, 1.0000, 4, 0, 2,
      "NVIDIA H200, 2026-12-03, 0.01194 ms, 9.49 TFLOP/s"},
+    /* default, K=512,M=256,N=32768: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
+    {2, "", 0, {512, 256, 32768}, 14, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.199899, 1.0000, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 0.1999 ms, 42.97 TFLOP/s"},
     /* default, K=512,M=512,N=512: BM=32,BN=64,BK=16,WM=32,WN=32,TM=8,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=0 */
     {2, "", 0, {512, 512, 512}, 8, 32, 64, 16, 32, 32, 8, 4, 3, 0, 4, 0, 0, 1, 1, 2, 0, {64, 1, 1}, 19200, 0.017376, 1.0000, 4, 0, 2,
      "NVIDIA H200, 2026-12-02, 0.01738 ms, 15.45 TFLOP/s"},
+    /* default, K=512,M=2048,N=2048: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
+    {2, "", 0, {512, 2048, 2048}, 14, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.10728, 0.9949, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 0.1073 ms, 40.04 TFLOP/s"},
     /* default, K=512,M=8192,N=2048: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {2, "", 0, {512, 8192, 2048}, 12, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.394496, 1.0000, 4, 0, 2,
+    {2, "", 0, {512, 8192, 2048}, 14, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.394496, 0.9989, 4, 0, 2,
      "NVIDIA H200, 2026-12-03, 0.3945 ms, 43.55 TFLOP/s"},
-    /* default, K=768,M=768,N=768: BM=128,BN=128,BK=32,WM=32,WN=64,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=3,STREAMK=0 */
-    {2, "", 0, {768, 768, 768}, 0, 128, 128, 32, 32, 64, 8, 8, 4, 0, 4, 0, 0, 1, 1, 3, 0, {256, 1, 1}, 133120, 0.035712, 1.0000, 4, 0, 2,
-     "NVIDIA H200, 2026-12-03, 0.03571 ms, 25.37 TFLOP/s"},
-    /* default, K=768,M=2048,N=768: BM=64,BN=128,BK=32,WM=16,WN=64,TM=8,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=0 */
-    {2, "", 0, {768, 2048, 768}, 11, 64, 128, 32, 16, 64, 8, 4, 2, 0, 4, 1, 0, 1, 1, 2, 0, {256, 1, 1}, 50176, 0.070368, 0.9991, 4, 0, 2,
-     "NVIDIA H200, 2026-12-03, 0.07037 ms, 34.33 TFLOP/s"},
-    /* default, K=768,M=2048,N=2304: BM=64,BN=128,BK=32,WM=16,WN=64,TM=8,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=0 */
-    {2, "", 0, {768, 2048, 2304}, 11, 64, 128, 32, 16, 64, 8, 4, 2, 0, 4, 1, 0, 1, 1, 2, 0, {256, 1, 1}, 50176, 0.192016, 0.9919, 4, 0, 2,
-     "NVIDIA H200, 2026-12-03, 0.192 ms, 37.75 TFLOP/s"},
+    /* default, K=555,M=777,N=1111: BM=128,BN=128,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=0 */
+    {2, "", 0, {555, 777, 1111}, 0, 128, 128, 32, 16, 128, 8, 8, 4, 0, 4, 1, 0, 1, 1, 2, 0, {256, 1, 1}, 133120, 0.040864, 1.0000, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 0.04086 ms, 23.45 TFLOP/s"},
+    /* default, K=768,M=768,N=768: BM=128,BN=128,BK=32,WM=32,WN=64,TM=8,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=3,STREAMK=0 */
+    {2, "", 0, {768, 768, 768}, 1, 128, 128, 32, 32, 64, 8, 8, 3, 0, 4, 0, 0, 16, 1, 3, 0, {256, 1, 1}, 99840, 0.03568, 1.0000, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 0.03568 ms, 25.39 TFLOP/s"},
+    /* default, K=768,M=2048,N=768: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=8,HOIST=1,SPLITK=2,STREAMK=0 */
+    {2, "", 0, {768, 2048, 768}, 11, 64, 128, 16, 32, 64, 16, 4, 2, 0, 4, 0, 0, 8, 1, 2, 0, {128, 1, 1}, 32768, 0.06888, 1.0000, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 0.06888 ms, 35.07 TFLOP/s"},
+    /* default, K=768,M=2048,N=2304: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=8,HOIST=1,SPLITK=2,STREAMK=0 */
+    {2, "", 0, {768, 2048, 2304}, 11, 64, 128, 16, 32, 64, 16, 4, 2, 0, 4, 0, 0, 8, 1, 2, 0, {128, 1, 1}, 32768, 0.19056, 0.9993, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 0.1906 ms, 38.03 TFLOP/s"},
     /* default, K=768,M=2048,N=3072: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {2, "", 0, {768, 2048, 3072}, 12, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.225344, 1.0000, 4, 0, 2,
+    {2, "", 0, {768, 2048, 3072}, 14, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.225344, 1.0000, 4, 0, 2,
      "NVIDIA H200, 2026-12-03, 0.2253 ms, 42.88 TFLOP/s"},
-    /* default, K=999,M=1000,N=1003: BM=128,BN=128,BK=32,WM=32,WN=64,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=8,HOIST=1,SPLITK=2,STREAMK=0 */
-    {2, "", 0, {999, 1000, 1003}, 1, 128, 128, 32, 32, 64, 8, 8, 4, 0, 4, 1, 0, 8, 1, 2, 0, {256, 1, 1}, 133120, 0.064256, 1.0000, 4, 0, 2,
-     "NVIDIA H200, 2026-12-03, 0.06426 ms, 31.19 TFLOP/s"},
-    /* default, K=1024,M=256,N=4096: BM=128,BN=128,BK=32,WM=32,WN=64,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=8,HOIST=1,SPLITK=2,STREAMK=0 */
-    {2, "", 0, {1024, 256, 4096}, 1, 128, 128, 32, 32, 64, 8, 8, 4, 0, 4, 1, 0, 8, 1, 2, 0, {256, 1, 1}, 133120, 0.0612, 1.0000, 4, 0, 2,
-     "NVIDIA H200, 2026-12-03, 0.0612 ms, 35.09 TFLOP/s"},
-    /* default, K=1024,M=1024,N=1024: BM=128,BN=128,BK=32,WM=32,WN=64,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=8,HOIST=1,SPLITK=2,STREAMK=0 */
-    {2, "", 0, {1024, 1024, 1024}, 1, 128, 128, 32, 32, 64, 8, 8, 4, 0, 4, 1, 0, 8, 1, 2, 0, {256, 1, 1}, 133120, 0.06096, 1.0000, 4, 0, 2,
-     "NVIDIA H200, 2026-12-03, 0.06096 ms, 35.23 TFLOP/s"},
+    /* default, K=768,M=3072,N=3072: BM=64,BN=128,BK=16,WM=16,WN=128,TM=4,TN=16,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=1,STREAMK=0 */
+    {2, "", 0, {768, 3072, 3072}, 9, 64, 128, 16, 16, 128, 4, 16, 3, 0, 4, 1, 0, 1, 1, 1, 0, {128, 1, 1}, 37632, 0.343856, 0.9983, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 0.3439 ms, 42.16 TFLOP/s"},
+    /* default, K=999,M=1000,N=1003: BM=128,BN=128,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=0 */
+    {2, "", 0, {999, 1000, 1003}, 0, 128, 128, 32, 16, 128, 8, 8, 4, 0, 4, 1, 0, 1, 1, 2, 0, {256, 1, 1}, 133120, 0.064544, 0.9955, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 0.06454 ms, 31.05 TFLOP/s"},
+    /* default, K=1024,M=256,N=4096: BM=128,BN=128,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=0 */
+    {2, "", 0, {1024, 256, 4096}, 0, 128, 128, 32, 16, 128, 8, 8, 4, 0, 4, 1, 0, 1, 1, 2, 0, {256, 1, 1}, 133120, 0.060896, 1.0000, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 0.0609 ms, 35.26 TFLOP/s"},
+    /* default, K=1024,M=1024,N=1024: BM=128,BN=128,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=0 */
+    {2, "", 0, {1024, 1024, 1024}, 0, 128, 128, 32, 16, 128, 8, 8, 4, 0, 4, 1, 0, 1, 1, 2, 0, {256, 1, 1}, 133120, 0.061056, 0.9895, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 0.06106 ms, 35.17 TFLOP/s"},
     /* default, K=1024,M=4096,N=4096: BM=64,BN=256,BK=32,WM=16,WN=128,TM=8,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {2, "", 0, {1024, 4096, 4096}, 12, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.760288, 0.9934, 4, 0, 2,
+    {2, "", 0, {1024, 4096, 4096}, 14, 64, 256, 32, 16, 128, 8, 8, 2, 0, 4, 1, 0, 16, 1, 1, 0, {256, 1, 1}, 82944, 0.760288, 0.9934, 4, 0, 2,
      "NVIDIA H200, 2026-12-03, 0.7603 ms, 45.19 TFLOP/s"},
-    /* default, K=1060,M=1100,N=1284: BM=64,BN=128,BK=32,WM=16,WN=64,TM=8,TN=4,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=0 */
-    {2, "", 0, {1060, 1100, 1284}, 11, 64, 128, 32, 16, 64, 8, 4, 2, 0, 4, 1, 0, 1, 1, 2, 0, {256, 1, 1}, 50176, 0.095008, 1.0000, 4, 0, 2,
-     "NVIDIA H200, 2026-12-02, 0.09501 ms, 31.52 TFLOP/s"},
-    /* default, K=1536,M=1536,N=1536: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {2, "", 0, {1536, 1536, 1536}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 0.180256, 0.9985, 4, 0, 2,
-     "NVIDIA H200, 2026-12-03, 0.1803 ms, 40.21 TFLOP/s"},
-    /* default, K=2048,M=1024,N=8192: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {2, "", 0, {2048, 1024, 8192}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 16, 1, 1, 0, {256, 1, 1}, 74496, 0.737744, 0.9870, 4, 0, 2,
-     "NVIDIA H200, 2026-12-02, 0.7377 ms, 46.57 TFLOP/s"},
-    /* default, K=2048,M=2048,N=2048: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {2, "", 0, {2048, 2048, 2048}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 16, 1, 1, 0, {256, 1, 1}, 74496, 0.373632, 1.0000, 4, 0, 2,
-     "NVIDIA H200, 2026-12-02, 0.3736 ms, 45.98 TFLOP/s"},
-    /* default, K=2048,M=6144,N=6144: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {2, "", 0, {2048, 6144, 6144}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 16, 1, 1, 0, {256, 1, 1}, 74496, 3.29322, 0.9842, 4, 0, 2,
-     "NVIDIA H200, 2026-12-03, 3.293 ms, 46.95 TFLOP/s"},
-    /* default, K=2048,M=8192,N=1024: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {2, "", 0, {2048, 8192, 1024}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 16, 1, 1, 0, {256, 1, 1}, 74496, 0.739424, 0.9881, 4, 0, 2,
-     "NVIDIA H200, 2026-12-02, 0.7394 ms, 46.47 TFLOP/s"},
-    /* default, K=2049,M=1333,N=777: BM=64,BN=64,BK=32,WM=64,WN=16,TM=4,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=2 */
-    {2, "", 0, {2049, 1333, 777}, 13, 64, 64, 32, 64, 16, 4, 8, 2, 0, 4, 1, 0, 1, 1, 2, 2, {128, 1, 1}, 33792, 0.153568, 0.9785, 4, 0, 2,
-     "NVIDIA H200, 2026-12-03, 0.1536 ms, 27.64 TFLOP/s"},
-    /* default, K=3000,M=3000,N=3000: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {2, "", 0, {3000, 3000, 3000}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 1.22858, 1.0000, 4, 0, 2,
+    /* default, K=1060,M=1100,N=1284: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=8,HOIST=1,SPLITK=2,STREAMK=3 */
+    {2, "", 0, {1060, 1100, 1284}, 13, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 8, 1, 2, 3, {128, 1, 1}, 37632, 0.091808, 1.0000, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 0.09181 ms, 32.61 TFLOP/s"},
+    /* default, K=1536,M=1536,N=1536: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {2, "", 0, {1536, 1536, 1536}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 0.179984, 0.9992, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 0.18 ms, 40.27 TFLOP/s"},
+    /* default, K=2048,M=1024,N=8192: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=1,STREAMK=0 */
+    {2, "", 0, {2048, 1024, 8192}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 1, 1, 1, 0, {256, 1, 1}, 74496, 0.736528, 0.9886, 4, 0, 2,
+     "NVIDIA H200, 2026-12-02, 0.7365 ms, 46.65 TFLOP/s"},
+    /* default, K=2048,M=2048,N=2048: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=1,STREAMK=0 */
+    {2, "", 0, {2048, 2048, 2048}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 1, 1, 1, 0, {256, 1, 1}, 74496, 0.37456, 0.9969, 4, 0, 2,
+     "NVIDIA H200, 2026-12-02, 0.3746 ms, 45.87 TFLOP/s"},
+    /* default, K=2048,M=6144,N=6144: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=1,STREAMK=0 */
+    {2, "", 0, {2048, 6144, 6144}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 1, 1, 1, 0, {256, 1, 1}, 74496, 3.28867, 0.9855, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 3.289 ms, 47.02 TFLOP/s"},
+    /* default, K=2048,M=8192,N=1024: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=1,STREAMK=0 */
+    {2, "", 0, {2048, 8192, 1024}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 1, 1, 1, 0, {256, 1, 1}, 74496, 0.736464, 0.9922, 4, 0, 2,
+     "NVIDIA H200, 2026-12-02, 0.7365 ms, 46.66 TFLOP/s"},
+    /* default, K=2049,M=1333,N=777: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=8,HOIST=1,SPLITK=2,STREAMK=3 */
+    {2, "", 0, {2049, 1333, 777}, 13, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 8, 1, 2, 3, {128, 1, 1}, 37632, 0.15328, 0.9803, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 0.1533 ms, 27.69 TFLOP/s"},
+    /* default, K=3000,M=3000,N=3000: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {2, "", 0, {3000, 3000, 3000}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 1.22858, 1.0000, 4, 0, 2,
      "NVIDIA H200, 2026-12-02, 1.229 ms, 43.95 TFLOP/s"},
-    /* default, K=3072,M=2048,N=768: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {2, "", 0, {3072, 2048, 768}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 0.231456, 0.9947, 4, 0, 2,
-     "NVIDIA H200, 2026-12-03, 0.2315 ms, 41.75 TFLOP/s"},
+    /* default, K=3072,M=2048,N=768: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {2, "", 0, {3072, 2048, 768}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 0.230432, 0.9992, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 0.2304 ms, 41.94 TFLOP/s"},
+    /* default, K=3072,M=3072,N=3072: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {2, "", 0, {3072, 3072, 3072}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 1.24894, 1.0000, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 1.249 ms, 46.42 TFLOP/s"},
     /* default, K=4096,M=32,N=4096: BM=32,BN=128,BK=32,WM=32,WN=32,TM=8,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=2 */
     {2, "", 0, {4096, 32, 4096}, 4, 32, 128, 32, 32, 32, 8, 4, 3, 0, 4, 1, 0, 1, 1, 2, 2, {128, 1, 1}, 62976, 0.04552, 0.9993, 4, 0, 2,
      "NVIDIA H200, 2026-12-03, 0.04552 ms, 23.59 TFLOP/s"},
     /* default, K=4096,M=64,N=11008: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=2 */
-    {2, "", 0, {4096, 64, 11008}, 10, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 16, 1, 2, 2, {128, 1, 1}, 37632, 0.148981, 0.9994, 4, 0, 2,
+    {2, "", 0, {4096, 64, 11008}, 12, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 16, 1, 2, 2, {128, 1, 1}, 37632, 0.148981, 0.9994, 4, 0, 2,
      "NVIDIA H200, 2026-12-03, 0.149 ms, 38.74 TFLOP/s"},
-    /* default, K=4096,M=128,N=16384: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {2, "", 0, {4096, 128, 16384}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 0.380912, 0.9894, 4, 0, 2,
-     "NVIDIA H200, 2026-12-03, 0.3809 ms, 45.10 TFLOP/s"},
-    /* default, K=4096,M=512,N=4096: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {2, "", 0, {4096, 512, 4096}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 0.385104, 0.9844, 4, 0, 2,
-     "NVIDIA H200, 2026-12-03, 0.3851 ms, 44.61 TFLOP/s"},
-    /* default, K=4096,M=512,N=11008: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {2, "", 0, {4096, 512, 11008}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 0.994976, 1.0000, 4, 0, 2,
-     "NVIDIA H200, 2026-12-03, 0.995 ms, 46.40 TFLOP/s"},
+    /* default, K=4096,M=128,N=4096: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=2 */
+    {2, "", 0, {4096, 128, 4096}, 12, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 16, 1, 2, 2, {128, 1, 1}, 37632, 0.118784, 1.0000, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 0.1188 ms, 36.16 TFLOP/s"},
+    /* default, K=4096,M=128,N=16384: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {2, "", 0, {4096, 128, 16384}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 0.381352, 0.9780, 4, 0, 2,
+     "NVIDIA H200, 2026-12-02, 0.3814 ms, 45.05 TFLOP/s"},
+    /* default, K=4096,M=512,N=4096: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {2, "", 0, {4096, 512, 4096}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 0.3856, 0.9815, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 0.3856 ms, 44.55 TFLOP/s"},
+    /* default, K=4096,M=512,N=11008: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {2, "", 0, {4096, 512, 11008}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 1.0015, 0.9934, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 1.002 ms, 46.10 TFLOP/s"},
     /* default, K=4096,M=4096,N=64: BM=64,BN=64,BK=32,WM=64,WN=16,TM=4,TN=8,STAGES=2,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=2 */
-    {2, "", 0, {4096, 4096, 64}, 13, 64, 64, 32, 64, 16, 4, 8, 2, 0, 4, 1, 0, 1, 1, 2, 2, {128, 1, 1}, 33792, 0.071488, 1.0000, 4, 0, 2,
+    {2, "", 0, {4096, 4096, 64}, 15, 64, 64, 32, 64, 16, 4, 8, 2, 0, 4, 1, 0, 1, 1, 2, 2, {128, 1, 1}, 33792, 0.071488, 1.0000, 4, 0, 2,
      "NVIDIA H200, 2026-12-03, 0.07149 ms, 30.04 TFLOP/s"},
-    /* default, K=4096,M=4096,N=4096: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=1,STREAMK=0 */
-    {2, "", 0, {4096, 4096, 4096}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 16, 1, 1, 0, {256, 1, 1}, 74496, 2.89795, 0.9854, 4, 0, 2,
-     "NVIDIA H200, 2026-12-02, 2.898 ms, 47.43 TFLOP/s"},
-    /* default, K=4096,M=16384,N=128: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=2 */
-    {2, "", 0, {4096, 16384, 128}, 10, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 16, 1, 2, 2, {128, 1, 1}, 37632, 0.409296, 0.9712, 4, 0, 2,
-     "NVIDIA H200, 2026-12-03, 0.4093 ms, 41.97 TFLOP/s"},
-    /* default, K=4097,M=4097,N=4097: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {2, "", 0, {4097, 4097, 4097}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 3.47723, 0.9967, 4, 0, 2,
-     "NVIDIA H200, 2026-12-03, 3.477 ms, 39.55 TFLOP/s"},
+    /* default, K=4096,M=4096,N=4096: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=3,SDB=0,PAD=4,REGDB=0,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=1,STREAMK=0 */
+    {2, "", 0, {4096, 4096, 4096}, 2, 128, 256, 16, 32, 128, 16, 8, 3, 0, 4, 0, 0, 1, 1, 1, 0, {256, 1, 1}, 74496, 2.8937, 0.9869, 4, 0, 2,
+     "NVIDIA H200, 2026-12-02, 2.894 ms, 47.50 TFLOP/s"},
+    /* default, K=4096,M=16384,N=128: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=8,HOIST=1,SPLITK=2,STREAMK=3 */
+    {2, "", 0, {4096, 16384, 128}, 13, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 8, 1, 2, 3, {128, 1, 1}, 37632, 0.407424, 0.9756, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 0.4074 ms, 42.17 TFLOP/s"},
+    /* default, K=4097,M=4097,N=4097: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {2, "", 0, {4097, 4097, 4097}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 3.47005, 0.9988, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 3.47 ms, 39.64 TFLOP/s"},
     /* default, K=8192,M=64,N=1024: BM=32,BN=128,BK=32,WM=32,WN=32,TM=8,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=2 */
     {2, "", 0, {8192, 64, 1024}, 4, 32, 128, 32, 32, 32, 8, 4, 3, 0, 4, 1, 0, 1, 1, 2, 2, {128, 1, 1}, 62976, 0.045984, 1.0000, 4, 0, 2,
      "NVIDIA H200, 2026-12-03, 0.04598 ms, 23.35 TFLOP/s"},
@@ -600,23 +678,29 @@ static inline const cutune_matmul_entry *cutune_matmul_entries_(int *ct_n) {
     {2, "", 0, {8192, 128, 128}, 7, 32, 64, 16, 16, 64, 8, 4, 3, 0, 4, 1, 0, 16, 1, 8, 4, {64, 1, 1}, 19200, 0.024832, 1.0000, 4, 0, 2,
      "NVIDIA H200, 2026-12-03, 0.02483 ms, 10.81 TFLOP/s"},
     /* default, K=8192,M=512,N=512: BM=64,BN=128,BK=16,WM=32,WN=64,TM=16,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=2 */
-    {2, "", 0, {8192, 512, 512}, 10, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 16, 1, 2, 2, {128, 1, 1}, 37632, 0.118304, 1.0000, 4, 0, 2,
+    {2, "", 0, {8192, 512, 512}, 12, 64, 128, 16, 32, 64, 16, 4, 3, 0, 4, 1, 0, 16, 1, 2, 2, {128, 1, 1}, 37632, 0.118304, 1.0000, 4, 0, 2,
      "NVIDIA H200, 2026-12-03, 0.1183 ms, 36.30 TFLOP/s"},
-    /* default, K=8192,M=2048,N=8192: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {2, "", 0, {8192, 2048, 8192}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 5.73256, 0.9884, 4, 0, 2,
-     "NVIDIA H200, 2026-12-03, 5.733 ms, 47.95 TFLOP/s"},
+    /* default, K=8192,M=2048,N=8192: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {2, "", 0, {8192, 2048, 8192}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 5.75902, 0.9839, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 5.759 ms, 47.73 TFLOP/s"},
     /* default, K=11008,M=16,N=4096: BM=32,BN=128,BK=32,WM=32,WN=32,TM=8,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=2 */
     {2, "", 0, {11008, 16, 4096}, 4, 32, 128, 32, 32, 32, 8, 4, 3, 0, 4, 1, 0, 1, 1, 2, 2, {128, 1, 1}, 62976, 0.086528, 0.9969, 4, 0, 2,
      "NVIDIA H200, 2026-12-03, 0.08653 ms, 16.67 TFLOP/s"},
-    /* default, K=11008,M=512,N=4096: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {2, "", 0, {11008, 512, 4096}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 0.983488, 0.9996, 4, 0, 2,
-     "NVIDIA H200, 2026-12-03, 0.9835 ms, 46.95 TFLOP/s"},
+    /* default, K=11008,M=512,N=4096: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {2, "", 0, {11008, 512, 4096}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 0.983136, 1.0000, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 0.9831 ms, 46.96 TFLOP/s"},
+    /* default, K=12288,M=512,N=1024: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {2, "", 0, {12288, 512, 1024}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 0.298816, 0.9997, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 0.2988 ms, 43.12 TFLOP/s"},
     /* default, K=16384,M=256,N=256: BM=32,BN=128,BK=32,WM=32,WN=32,TM=8,TN=4,STAGES=3,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=2 */
     {2, "", 0, {16384, 256, 256}, 4, 32, 128, 32, 32, 32, 8, 4, 3, 0, 4, 1, 0, 1, 1, 2, 2, {128, 1, 1}, 62976, 0.071856, 1.0000, 4, 0, 2,
      "NVIDIA H200, 2026-12-03, 0.07186 ms, 29.89 TFLOP/s"},
-    /* default, K=16384,M=1024,N=1024: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=16,HOIST=1,SPLITK=2,STREAMK=1 */
-    {2, "", 0, {16384, 1024, 1024}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 16, 1, 2, 1, {256, 1, 1}, 131072, 0.738256, 0.9968, 4, 0, 2,
-     "NVIDIA H200, 2026-12-03, 0.7383 ms, 46.54 TFLOP/s"},
+    /* default, K=16384,M=1024,N=1024: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {2, "", 0, {16384, 1024, 1024}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 0.735872, 1.0000, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 0.7359 ms, 46.69 TFLOP/s"},
+    /* default, K=32768,M=512,N=512: BM=128,BN=256,BK=16,WM=32,WN=128,TM=16,TN=8,STAGES=4,SDB=0,PAD=4,REGDB=1,UNROLL=0,GROUPM=1,HOIST=1,SPLITK=2,STREAMK=1 */
+    {2, "", 0, {32768, 512, 512}, 3, 128, 256, 16, 32, 128, 16, 8, 4, 0, 4, 1, 0, 1, 1, 2, 1, {256, 1, 1}, 131072, 0.391576, 0.9950, 4, 0, 2,
+     "NVIDIA H200, 2026-12-03, 0.3916 ms, 43.87 TFLOP/s"},
   };
   *ct_n = (int)(sizeof e / sizeof e[0]);
   return e;
@@ -628,9 +712,9 @@ static inline const cutune_matmul_entry *cutune_matmul_entries_(int *ct_n) {
  * the space's grid function (0: the grid is not such a product), its slots the SMs of the GPU
  * times the blocks per SM of its occupancy (0: unknown). 0 means no fill term. */
 static inline double cutune_matmul_fill_(int ct_g, int ct_c, const long long *ct_q) {
-  static const long long ct_t[14][3] = {{0, 128, 128}, {0, 128, 128}, {0, 128, 256}, {0, 0, 0}, {0, 0, 0}, {0, 32, 32}, {0, 32, 64}, {0, 0, 0}, {0, 32, 64}, {0, 64, 128}, {0, 0, 0}, {0, 64, 128}, {0, 64, 256}, {0, 0, 0}};
-  static const long long ct_m[14] = {3, 2, 1, 0, 0, 8, 8, 0, 2, 1, 0, 2, 1, 0};
-  static const long long ct_s[3][14] = {{132, 132, 132, 132, 396, 1848, 1320, 1056, 1056, 528, 396, 396, 264, 528}, {132, 132, 132, 132, 396, 1848, 1320, 1056, 1056, 528, 396, 396, 264, 528}, {132, 132, 132, 132, 396, 1848, 1320, 1056, 1056, 528, 396, 396, 264, 528}};
+  static const long long ct_t[16][3] = {{0, 128, 128}, {0, 128, 128}, {0, 128, 256}, {0, 0, 0}, {0, 0, 0}, {0, 32, 32}, {0, 32, 64}, {0, 0, 0}, {0, 32, 64}, {0, 64, 128}, {0, 64, 128}, {0, 64, 128}, {0, 0, 0}, {0, 0, 0}, {0, 64, 256}, {0, 0, 0}};
+  static const long long ct_m[16] = {2, 3, 1, 0, 0, 8, 8, 0, 2, 1, 1, 2, 0, 0, 1, 0};
+  static const long long ct_s[3][16] = {{132, 132, 132, 132, 396, 1848, 1320, 1056, 1056, 528, 528, 396, 396, 396, 264, 528}, {132, 132, 132, 132, 396, 1848, 1320, 1056, 1056, 528, 528, 396, 396, 396, 264, 528}, {132, 132, 132, 132, 396, 1848, 1320, 1056, 1056, 528, 528, 396, 396, 396, 264, 528}};
   long long ct_b = ct_m[ct_c], ct_w, ct_sl = ct_s[ct_g][ct_c];
   int ct_k;
   if (ct_b <= 0 || ct_sl <= 0) return 0;
@@ -645,59 +729,67 @@ static inline double cutune_matmul_fill_(int ct_g, int ct_c, const long long *ct
  * 0 = not measured): what cutune_matmul_select sums over the nearest tuned shapes. Entries with
  * the same ratios (one GPU's levels) share a row of ct_r. */
 static inline double cutune_matmul_ratio_(int ct_i, int ct_c) {
-  static const double ct_r[45][14] = {
-    {3.1122, 1.8500, 1.3723, 1.8001, 2.1096, 6.5989, 4.2635, 6.5150, 1.3637, 1.0000, 1.8310, 1.2721, 1.0916, 2.2794},
-    {2.0856, 2.0721, 4.5000, 3.7432, 1.7613, 1.0113, 1.0450, 1.8559, 1.3514, 2.2072, 2.4144, 1.5676, 2.9910, 1.8063},
-    {2.1324, 2.0502, 4.9132, 3.9954, 1.8082, 1.0000, 1.0913, 2.0502, 1.3333, 2.3242, 2.5434, 1.6256, 3.0046, 1.8037},
-    {2.8814, 1.6810, 1.2788, 1.4804, 1.8030, 4.7471, 3.0962, 4.6872, 1.3636, 1.0658, 1.5408, 1.2723, 1.0144, 1.9634},
-    {2.1115, 2.3489, 6.4712, 4.4568, 1.8058, 1.0072, 1.1385, 1.9532, 1.3525, 2.7374, 2.9820, 1.6942, 3.8381, 1.8345},
-    {1.8720, 1.3256, 1.0796, 1.2940, 1.4628, 2.9304, 1.9145, 2.8145, 1.2137, 1.0340, 1.3230, 1.1385, 1.0000, 1.5483},
-    {1.9268, 1.3705, 1.1523, 1.2276, 1.4414, 3.0610, 2.0363, 2.9919, 1.2599, 1.0470, 1.2475, 1.1863, 1.0000, 1.5451},
-    {1.8469, 1.3253, 1.0692, 1.2714, 1.4206, 2.8383, 1.8749, 2.8661, 1.1974, 1.0299, 1.3054, 1.1271, 1.0000, 1.5227},
-    {1.8713, 2.2761, 6.6166, 3.1206, 2.0322, 1.2949, 1.0000, 1.5845, 1.2145, 2.6676, 2.3029, 1.6005, 3.8445, 2.0858},
-    {1.6077, 1.9263, 5.8122, 2.3775, 1.3610, 1.3260, 1.1050, 1.5580, 1.0000, 2.3389, 1.5488, 1.3094, 3.3959, 1.4291},
-    {1.6432, 1.2230, 1.0406, 1.1136, 1.3185, 2.2193, 1.5770, 2.2912, 1.2089, 1.0622, 1.1724, 1.1417, 1.0000, 1.3706},
-    {1.0000, 1.3127, 4.1138, 1.3996, 1.0914, 1.4579, 1.1353, 1.6147, 1.1461, 1.5824, 1.1487, 1.3799, 2.3620, 1.1317},
-    {1.3705, 1.2795, 2.1338, 1.1256, 1.1670, 1.7051, 1.2858, 1.8325, 1.0765, 1.2977, 1.1238, 1.0009, 1.2194, 1.2230},
-    {1.2943, 1.1392, 1.5307, 1.0181, 1.1295, 1.7743, 1.3114, 1.8958, 1.0848, 1.0831, 1.0510, 1.0082, 1.1735, 1.1824},
-    {1.3736, 1.1579, 1.3133, 1.0930, 1.2526, 1.9821, 1.4597, 2.1191, 1.2069, 1.0780, 1.1514, 1.1205, 1.0000, 1.3121},
-    {1.3850, 1.0000, 3.6043, 1.2201, 1.3456, 1.8152, 1.4163, 2.0423, 1.2470, 1.3456, 1.2146, 1.0797, 1.9338, 1.2654},
-    {1.3835, 1.0000, 3.1671, 1.2099, 1.1927, 1.6863, 1.2763, 1.8416, 1.1022, 1.1937, 1.1325, 1.0327, 1.7767, 1.2408},
-    {1.3916, 1.0000, 3.1921, 1.2147, 1.1927, 1.6950, 1.2814, 1.8247, 1.1060, 1.2005, 1.1433, 1.0375, 1.8063, 1.2409},
-    {1.4127, 1.1606, 1.0094, 1.0499, 1.2462, 1.9537, 1.4379, 2.0960, 1.2102, 1.0839, 1.1221, 1.1385, 1.0066, 1.2987},
-    {1.4089, 1.2947, 2.1964, 1.1634, 1.1526, 1.6736, 1.2519, 1.7787, 1.0987, 1.3523, 1.0505, 1.0000, 1.2506, 1.1708},
-    {1.2760, 1.3498, 1.6024, 1.0015, 1.1322, 1.7250, 1.2901, 1.8427, 1.1391, 1.3409, 1.0646, 1.1589, 1.6368, 1.1775},
-    {1.4302, 1.1593, 1.0132, 1.0466, 1.2411, 1.8859, 1.4075, 2.0382, 1.2546, 1.1268, 1.1318, 1.1593, 1.0436, 1.3036},
-    {1.3962, 1.1335, 1.0000, 1.0552, 1.2232, 1.8542, 1.3990, 1.9871, 1.2515, 1.1250, 1.1231, 1.1483, 1.0432, 1.2561},
-    {1.3634, 1.1371, 1.0161, 1.0372, 1.2240, 1.9007, 1.4017, 2.0325, 1.2200, 1.0904, 1.1198, 1.1345, 1.0472, 1.2514},
-    {1.4177, 1.1505, 1.0120, 1.0375, 1.2213, 1.8708, 1.4006, 2.0104, 1.2536, 1.1235, 1.1197, 1.1576, 1.0535, 1.2430},
-    {1.0925, 1.5453, 2.8525, 1.0801, 1.1865, 1.4556, 1.2031, 1.7478, 1.2797, 1.7295, 1.0350, 1.2661, 1.5971, 1.0220},
-    {1.2985, 1.1175, 1.2976, 1.0000, 1.1747, 1.7177, 1.3091, 1.8737, 1.1516, 1.0967, 1.0581, 1.1240, 1.1359, 1.1544},
-    {1.3978, 1.3658, 2.4245, 1.0053, 1.1325, 1.6884, 1.2851, 1.8022, 1.1748, 1.4548, 1.0538, 1.0793, 1.3468, 1.1675},
-    {3.1017, 4.4608, 15.6356, 2.6303, 1.0007, 1.4780, 1.1706, 1.2789, 1.7918, 5.4780, 1.5477, 2.7098, 8.5586, 1.5589},
-    {2.7533, 2.6848, 4.9055, 1.7792, 1.0697, 1.5882, 1.2580, 1.6736, 1.2264, 1.6992, 1.0006, 1.4928, 2.6738, 1.1330},
-    {1.4985, 1.1012, 1.9515, 1.0107, 1.1733, 1.7691, 1.3646, 1.8892, 1.2388, 1.2070, 1.0850, 1.1366, 1.0678, 1.2211},
-    {1.4845, 1.1072, 1.9466, 1.0158, 1.1889, 1.7605, 1.3538, 1.8973, 1.2325, 1.1743, 1.0963, 1.1374, 1.0711, 1.2284},
-    {1.2700, 1.2504, 1.4426, 1.0000, 1.1796, 1.7695, 1.3374, 1.9031, 1.1987, 1.2428, 1.0818, 1.1564, 1.1417, 1.2251},
-    {2.0143, 2.9172, 10.1714, 2.8881, 1.6880, 1.4566, 1.2010, 1.4069, 1.1799, 3.4996, 1.6406, 1.7717, 5.7247, 1.0000},
-    {1.3268, 1.1603, 1.0148, 1.0177, 1.1997, 1.8337, 1.3726, 1.9616, 1.2370, 1.1263, 1.1160, 1.1649, 1.0472, 1.2400},
-    {1.4122, 1.0326, 1.8213, 1.8616, 1.1181, 1.6857, 1.2939, 1.7945, 1.1804, 1.0943, 1.0297, 1.0870, 1.9264, 1.1207},
-    {1.2065, 1.0841, 1.1502, 1.0033, 1.3289, 1.7744, 1.4054, 2.0947, 1.2565, 1.1182, 1.1243, 1.1086, 1.1113, 1.2339},
-    {5.8622, 8.5344, 30.7293, 1.9763, 1.0000, 1.3744, 1.5017, 1.2269, 3.3716, 10.7397, 1.2011, 5.3800, 17.3104, 1.0320},
-    {11.2217, 16.4510, 56.6856, 4.7113, 1.4504, 1.8969, 1.9948, 1.0000, 6.1972, 19.8119, 2.8840, 10.0915, 32.0013, 1.4253},
-    {2.3635, 3.4612, 12.0327, 1.0784, 1.0546, 1.6062, 1.3844, 1.5791, 1.4263, 4.2421, 1.0000, 2.1242, 6.7471, 1.0676},
-    {1.3177, 1.1615, 1.0171, 1.0117, 1.2069, 1.7955, 1.3908, 1.9616, 1.4336, 1.1404, 1.1698, 1.2236, 1.0667, 1.2968},
-    {4.1886, 6.1779, 21.8496, 3.0678, 1.0031, 1.8061, 1.4842, 1.4751, 2.3669, 7.6049, 1.7293, 3.6481, 11.9759, 1.8165},
-    {1.4865, 1.1076, 1.9985, 1.0004, 1.1734, 1.7771, 1.3832, 1.8699, 1.2702, 1.2398, 1.0797, 1.1682, 1.0906, 1.2177},
-    {7.6206, 11.2594, 39.2376, 1.5097, 1.0000, 1.7070, 1.7938, 1.3699, 4.2182, 13.5529, 1.0929, 6.8310, 22.3514, 1.0189},
-    {1.4790, 1.1030, 3.9493, 1.0032, 1.1709, 1.7797, 1.3649, 1.8620, 1.2877, 1.3803, 1.0762, 1.1834, 2.1806, 1.1912},
+  static const double ct_r[53][16] = {
+    {1.8474, 3.1023, 0.0000, 1.8052, 2.1096, 6.5989, 4.2635, 6.5150, 1.3637, 1.0916, 1.0000, 1.3586, 1.8310, 1.5090, 1.0916, 2.2794},
+    {2.0991, 2.1892, 0.0000, 3.8018, 1.7613, 1.0113, 1.0450, 1.8559, 1.3514, 2.5023, 2.2072, 1.8198, 2.4144, 2.4820, 2.9910, 1.8063},
+    {2.1096, 2.2237, 0.0000, 4.1005, 1.8082, 1.0000, 1.0913, 2.0502, 1.3333, 2.6530, 2.3242, 1.7808, 2.5434, 2.6484, 3.0046, 1.8037},
+    {1.6799, 2.9029, 0.0000, 1.4712, 1.8030, 4.7471, 3.0962, 4.6872, 1.3636, 1.0000, 1.0658, 1.2917, 1.5408, 1.3403, 1.0144, 1.9634},
+    {2.3813, 2.0935, 0.0000, 4.6331, 1.8058, 1.0072, 1.1385, 1.9532, 1.3525, 3.0072, 2.7374, 1.8849, 2.9820, 3.0288, 3.8381, 1.8345},
+    {1.3540, 1.8522, 0.0000, 1.2957, 1.4628, 2.9304, 1.9145, 2.8145, 1.2137, 1.0238, 1.0340, 1.1396, 1.3230, 1.2381, 1.0000, 1.5483},
+    {1.3631, 1.9178, 1.1495, 1.2263, 1.4414, 3.0610, 2.0363, 2.9919, 1.2599, 1.0072, 1.0470, 1.1682, 1.2475, 1.2014, 1.0000, 1.5451},
+    {1.3326, 1.8354, 0.0000, 1.2729, 1.4238, 2.8448, 1.8792, 2.8727, 1.2001, 1.0156, 1.0323, 1.1228, 1.3084, 1.2217, 1.0023, 1.5262},
+    {2.3083, 1.8257, 0.0000, 3.1394, 2.0322, 1.2949, 1.0000, 1.5845, 1.2145, 2.9209, 2.6676, 1.7185, 2.3029, 2.2332, 3.8445, 2.0858},
+    {1.2301, 1.6700, 0.0000, 1.1470, 1.3265, 2.3994, 1.5881, 2.3214, 1.2219, 1.0402, 1.0744, 1.1320, 1.2040, 1.1665, 1.0000, 1.3897},
+    {1.9669, 1.6206, 5.7680, 2.3775, 1.3610, 1.3260, 1.1050, 1.5580, 1.0000, 2.4180, 2.3389, 1.4107, 1.5488, 1.7219, 3.3959, 1.4291},
+    {1.1836, 1.6124, 0.0000, 1.1893, 1.3254, 2.1097, 1.5287, 2.2377, 1.1968, 1.0511, 1.0661, 1.1117, 1.2187, 1.1857, 1.0051, 1.3824},
+    {1.2306, 1.6403, 0.0000, 1.1108, 1.3200, 2.2218, 1.5788, 2.2938, 1.2102, 1.0231, 1.0634, 1.1242, 1.1737, 1.1356, 1.0011, 1.3722},
+    {1.0000, 1.3751, 0.0000, 1.4902, 1.2858, 1.7048, 1.3532, 2.0023, 1.1856, 1.4714, 1.3085, 1.0846, 1.2020, 1.2522, 1.8606, 1.2905},
+    {1.3157, 1.0000, 0.0000, 1.4117, 1.0924, 1.4592, 1.1363, 1.6161, 1.1471, 1.6547, 1.5839, 1.3901, 1.1498, 1.2000, 2.3641, 1.1327},
+    {1.3185, 1.3863, 0.0000, 1.1672, 1.1912, 1.7403, 1.3124, 1.8704, 1.0987, 1.3287, 1.3245, 1.0000, 1.1470, 1.1345, 1.2446, 1.2483},
+    {1.1418, 1.2914, 1.5339, 1.0189, 1.1296, 1.7745, 1.3115, 1.8960, 1.0849, 1.0538, 1.0832, 1.0007, 1.0511, 1.0198, 1.1736, 1.1825},
+    {1.1596, 1.3613, 1.3103, 1.0939, 1.2526, 1.9821, 1.4597, 2.1191, 1.2069, 1.0405, 1.0780, 1.1112, 1.1514, 1.1213, 1.0000, 1.3121},
+    {1.1327, 1.3276, 0.0000, 1.0485, 1.2081, 1.9401, 1.4081, 2.0567, 1.1439, 1.0017, 1.0370, 1.0772, 1.1073, 1.0694, 1.0596, 1.2722},
+    {1.0045, 1.3954, 3.5986, 1.2241, 1.3456, 1.8152, 1.4163, 2.0423, 1.2470, 1.4343, 1.3456, 1.0867, 1.2146, 1.2161, 1.9338, 1.2654},
+    {1.0000, 1.3868, 3.1802, 1.2086, 1.1986, 1.6947, 1.2827, 1.8508, 1.1077, 1.2265, 1.1997, 1.0531, 1.1382, 1.1697, 1.7856, 1.2470},
+    {1.0106, 1.3967, 3.2428, 1.2293, 1.2034, 1.7103, 1.2929, 1.8411, 1.1160, 1.2320, 1.2113, 1.0461, 1.1536, 1.1727, 1.8226, 1.2521},
+    {1.1615, 1.4075, 1.0082, 1.0486, 1.2462, 1.9537, 1.4379, 2.0960, 1.2102, 1.0391, 1.0839, 1.1236, 1.1221, 1.0975, 1.0066, 1.2987},
+    {1.3297, 1.4587, 2.2754, 1.2046, 1.1928, 1.7320, 1.2956, 1.8407, 1.1370, 1.3963, 1.3994, 1.0312, 1.0871, 1.0000, 1.2942, 1.2116},
+    {1.3566, 1.2548, 1.6026, 1.0008, 1.1331, 1.7263, 1.2911, 1.8441, 1.1400, 1.3036, 1.3420, 1.1470, 1.0655, 1.0536, 1.6381, 1.1785},
+    {1.1588, 1.4092, 1.0115, 1.0457, 1.2411, 1.8859, 1.4075, 2.0382, 1.2546, 1.0804, 1.1268, 1.1499, 1.1318, 1.1097, 1.0436, 1.3036},
+    {1.1394, 1.3952, 1.0031, 1.0568, 1.2239, 1.8553, 1.3999, 1.9883, 1.2522, 1.0785, 1.1257, 1.1404, 1.1237, 1.1123, 1.0438, 1.2568},
+    {1.1357, 1.3604, 1.0147, 1.0279, 1.2240, 1.9007, 1.4017, 2.0325, 1.2200, 1.0287, 1.0904, 1.1145, 1.1198, 1.1038, 1.0472, 1.2514},
+    {1.1548, 1.4223, 1.0079, 1.0378, 1.2213, 1.8708, 1.4006, 2.0104, 1.2536, 1.0745, 1.1235, 1.1452, 1.1197, 1.1053, 1.0535, 1.2430},
+    {1.5432, 1.0934, 0.0000, 1.0790, 1.1865, 1.4556, 1.2031, 1.7478, 1.2797, 1.6978, 1.7295, 1.2308, 1.0350, 1.0201, 1.5971, 1.0220},
+    {1.1208, 1.2893, 1.2955, 1.0000, 1.1747, 1.7177, 1.3091, 1.8737, 1.1516, 1.0430, 1.0967, 1.1096, 1.0581, 1.0448, 1.1359, 1.1544},
+    {1.3668, 1.3921, 2.4194, 1.0008, 1.1325, 1.6884, 1.2851, 1.8022, 1.1748, 1.4217, 1.4548, 1.0603, 1.0538, 1.0516, 1.3468, 1.1675},
+    {1.1192, 1.2696, 1.3000, 1.0000, 1.1833, 1.8051, 1.3483, 1.9105, 1.1964, 1.0565, 1.1028, 1.1196, 1.0875, 1.0762, 1.1311, 1.2108},
+    {4.4784, 3.0890, 0.0000, 2.6275, 1.0007, 1.4780, 1.1706, 1.2789, 1.7918, 5.4042, 5.4780, 2.8463, 1.5477, 1.6194, 8.5586, 1.5589},
+    {2.7244, 2.7443, 0.0000, 1.7780, 1.0697, 1.5882, 1.2580, 1.6736, 1.2264, 1.6867, 1.6992, 1.4621, 1.0006, 1.0164, 2.6738, 1.1330},
+    {1.7629, 1.2239, 0.0000, 1.0312, 1.0372, 1.5286, 1.2266, 1.6164, 1.1651, 2.1517, 2.1665, 1.1347, 1.0000, 1.0152, 3.3691, 1.0682},
+    {1.1156, 1.5132, 1.9727, 1.0225, 1.1856, 1.7876, 1.3790, 1.9091, 1.2519, 1.1725, 1.2196, 1.1608, 1.0964, 1.0938, 1.0790, 1.2339},
+    {1.0991, 1.4874, 0.0000, 1.0188, 1.1908, 1.7634, 1.3559, 1.9003, 1.2345, 1.1328, 1.1762, 1.1537, 1.0981, 1.0949, 1.0728, 1.2304},
+    {1.2436, 1.2681, 0.0000, 1.0066, 1.1796, 1.7695, 1.3374, 1.9031, 1.1987, 1.1788, 1.2428, 1.1472, 1.0818, 1.0723, 1.1417, 1.2251},
+    {2.9279, 2.0139, 0.0000, 2.8881, 1.6880, 1.4566, 1.2010, 1.4069, 1.1799, 3.4593, 3.4996, 1.8223, 1.6406, 1.6813, 5.7247, 1.0000},
+    {1.1527, 1.3285, 1.0133, 1.0178, 1.1997, 1.8337, 1.3726, 1.9616, 1.2370, 1.0712, 1.1263, 1.1439, 1.1160, 1.0961, 1.0472, 1.2400},
+    {1.0352, 1.4104, 1.8232, 1.8618, 1.1181, 1.6857, 1.2939, 1.7945, 1.1804, 1.0584, 1.0943, 1.0755, 1.0297, 1.0250, 1.9264, 1.1207},
+    {1.0834, 1.2144, 0.0000, 1.0012, 1.3289, 1.7744, 1.4054, 2.0947, 1.2565, 1.0600, 1.1182, 1.0892, 1.1243, 1.0924, 1.1113, 1.2339},
+    {8.5518, 5.8386, 0.0000, 1.9941, 1.0000, 1.3744, 1.5017, 1.2269, 3.3716, 10.7265, 10.7397, 5.4217, 1.2011, 1.3695, 17.3104, 1.0320},
+    {16.4820, 11.3041, 0.0000, 4.7281, 1.4504, 1.8969, 1.9948, 1.0000, 6.1972, 19.7784, 19.8119, 10.0361, 2.8840, 3.9085, 32.0013, 1.4253},
+    {3.4758, 2.3668, 11.9529, 1.0779, 1.0546, 1.6062, 1.3844, 1.5791, 1.4263, 4.2499, 4.2421, 2.1704, 1.0000, 1.0446, 6.7471, 1.0676},
+    {1.1535, 1.3212, 0.0000, 1.0164, 1.2069, 1.7955, 1.3908, 1.9616, 1.4336, 1.0740, 1.1404, 1.1467, 1.1698, 1.0946, 1.0667, 1.2968},
+    {6.2012, 4.1860, 0.0000, 3.0641, 1.0031, 1.8061, 1.4842, 1.4751, 2.3669, 7.3914, 7.6049, 3.8188, 1.7293, 1.7528, 11.9759, 1.8165},
+    {1.1070, 1.4949, 0.0000, 1.0000, 1.1734, 1.7771, 1.3832, 1.8699, 1.2702, 1.1921, 1.2398, 1.1673, 1.0797, 1.0759, 1.0906, 1.2177},
+    {2.0428, 1.3783, 0.0000, 1.0003, 1.1252, 1.7173, 1.3925, 1.7608, 1.3176, 2.5250, 2.5261, 1.2965, 1.0460, 1.0511, 4.0102, 1.1444},
+    {11.2875, 7.6330, 39.2420, 1.5195, 1.0000, 1.7070, 1.7938, 1.3699, 4.2182, 13.5783, 13.5529, 6.8488, 1.0929, 1.1993, 22.3514, 1.0189},
+    {1.1045, 1.4836, 0.0000, 1.0000, 1.1709, 1.7797, 1.3649, 1.8620, 1.2877, 1.3647, 1.3803, 1.1849, 1.0762, 1.0827, 2.1806, 1.1912},
+    {4.1464, 2.7848, 0.0000, 1.0050, 1.1229, 1.9178, 1.5768, 1.7630, 1.6880, 5.1019, 5.0939, 2.5614, 1.0484, 1.0619, 8.1689, 1.1340},
   };
-  static const int ct_row[135] = {
+  static const int ct_row[159] = {
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
-    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
-    19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 0, 1, 2, 3, 4, 5,
-    6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37,
-    38, 39, 40, 41, 42, 43, 44};
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42,
+    43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+    22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52};
   return ct_r[ct_row[ct_i]][ct_c];
 }
 
