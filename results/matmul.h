@@ -3,7 +3,7 @@
  *   cutune header lua/matmul_space.lua -o results/matmul.h
  *
  * Measured on (GPU, architecture, source):
- *   NVIDIA H200                  sm_90    results/NVIDIA_H200/matmul.jsonl
+ *   NVIDIA H200                  sm_90    results/NVIDIA_H200/matmul.jsonl.gz
  *
  * Selection (cutune_matmul_select): the entries of the device name (exact, as the CUDA
  * runtime's cudaDeviceProp.name), else of its architecture (sm_XY from the compute
