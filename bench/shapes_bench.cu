@@ -9,7 +9,8 @@
 //                    (relative L2 error of C at most 1e-4; a real bug is 1e-2 or worse)
 //   transpose R C    cutune_transpose of an R x C matrix against cudaMemcpy (device to device) of
 //                    the same bytes (R * C floats: as many bytes read and written); checked bit
-//                    for bit against a naive transpose
+//                    for bit against a naive transpose; its "why" line also gives a float4 copy
+//                    kernel's time for those bytes, timed the same way, and memcpy's ratio to it
 //   vecadd N         cutune_vecadd against cudaMemcpy of the same bytes (1.5 N floats: 12 N bytes
 //                    read and written); checked bit for bit against a + b
 //
@@ -169,11 +170,20 @@ static row run_transpose(const shape &s, int reps) {
   r.cutune_ms = bench_median_ms([&] { cutune_transpose(out, in, (int)rows, (int)cols, 0); }, reps);
   r.vendor_ms = bench_median_ms([&] { CK(cudaMemcpyAsync(ref, in, n * 4, cudaMemcpyDeviceToDevice)); }, reps);
   r.ratio = r.vendor_ms / r.cutune_ms;
+  /* a plain float4 copy kernel of the same bytes, timed the same way: what a launched kernel
+   * that moves them at best gets against cudaMemcpy (single launches pay a kernel's start
+   * between their events; a sequence of copies does not) */
+  const long long n4 = n / 4;
+  const double copy_ms = bench_median_ms(
+      [&] { bench_copy_float4<<<bench_cdiv(n4, 256), 256>>>((float4 *)ref, (const float4 *)in, n4); }, reps);
   char params[256], why[1024];
   int config;
   CK(cutune_transpose_describe((int)rows, (int)cols, &config, params, sizeof params, nullptr, nullptr, nullptr, nullptr));
   CK(cutune_transpose_why((int)rows, (int)cols, why, sizeof why));
-  r.config = std::to_string(config) + " " + params, r.why = why;
+  char copy[160];
+  snprintf(copy, sizeof copy, " [a float4 copy kernel: %.4f ms, memcpy / it %.3f]", copy_ms,
+           r.vendor_ms * ((double)n4 * 4 / (double)n) / copy_ms);
+  r.config = std::to_string(config) + " " + params, r.why = std::string(why) + copy;
   for (float *p : {in, out, ref}) CK(cudaFree(p));
   return r;
 }
