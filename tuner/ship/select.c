@@ -202,8 +202,7 @@ static int choose_set(const cover *cv, int *set) {
       if (k == 0 || k < bn) continue;
       double cost = 0;
       for (int p = 0; p < in->np; p++)
-        if ((unc[p / 64] >> (p % 64) & 1) && (COV(cv, c)[p / 64] >> (p % 64) & 1))
-          cost += LC_(cv, p, c);
+        if ((unc[p / 64] >> (p % 64) & 1) && (COV(cv, c)[p / 64] >> (p % 64) & 1)) cost += LC_(cv, p, c);
       if (k > bn || cost < bcost - 1e-12) best = c, bn = k, bcost = cost;
     }
     if (best < 0) break;
