@@ -13,6 +13,7 @@
 #include "check.h"
 #include "gpu/gpu.h"
 #include "gpu/gpu_wire.h"
+#include "gpu/gpu_worker_int.h"
 
 static int64_t N;
 
@@ -232,6 +233,25 @@ static void test_setup_failure_frees_guards(const char *self) {
 
 int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "__gpu-worker")) return gpu_worker_main(argc - 1, argv + 1);
+  /* the input fill's format (docs/SPACE.md, "The input fill"), no driver needed: element i from
+   * the stream of block i / 2^20, seeded seed ^ (0x9e3779b97f4a7c15 * (index + 1)) ^
+   * (0xbf58476d1ce4e5b9 * block), whichever thread filled the block */
+  {
+    const int64_t blk = (int64_t)1 << 20, n = 3 * blk + 5;
+    argspec a = {.kind = ARG_INPUT, .type = EL_F32, .count = n};
+    float *got = xmalloc((size_t)n * 4), *want = xmalloc((size_t)n * 4);
+    wk_fill_host(&a, 7, 2, n, (unsigned char *)got);
+    for (int64_t b = 0; b * blk < n; b++) {
+      rng r;
+      rng_seed(&r, 7 ^ (0x9e3779b97f4a7c15ull * 3) ^ (0xbf58476d1ce4e5b9ull * (uint64_t)b));
+      for (int64_t i = b * blk; i < n && i < (b + 1) * blk; i++) want[i] = (float)(-1.0 + 2.0 * rng_uniform(&r));
+    }
+    int64_t bad = 0;
+    for (int64_t i = 0; i < n; i++) bad += memcmp(&got[i], &want[i], 4) != 0;
+    CHECK_MSG(bad == 0, "the fill of %lld floats: %lld differ from the documented streams", (long long)n,
+              (long long)bad);
+    free(got), free(want);
+  }
   char *self = self_exe_path();
   REQUIRE(self);
   char *dir = path_dirname(self), *fake = path_join(dir, "../fakecuda"), *lib = path_join(fake, "libcuda.so.1");
