@@ -2,7 +2,8 @@
 # Several GPUs of one host without a GPU: the fake driver (tests/fake) presents two H200s and an
 # A100. `run --devices all` measures every configuration once per model: the H200 store holds
 # the same (config, problem) set as a one-device run, nothing twice, from both H200s; the A100
-# records go to a store of their own, compiled for sm_80. A second run measures nothing.
+# records go to a store of their own, compiled for sm_80. A second run measures nothing. A
+# driver without devices: the plain run compiles only.
 . "$(dirname "$0")/lib_cli.sh"
 FAKE=$(dirname "$BIN")/fakecuda
 [ -e "$FAKE/libcuda.so.1" ] || { echo "skipped: the fake libcuda.so.1 was not built"; exit 77; }
@@ -61,4 +62,13 @@ expect_status 2 -- "$BIN" run --devices 0,7 $SPACE
 expect_output "device 7 does not exist (this machine has 3)"
 expect_status 2 -- "$BIN" run --devices 1,x $SPACE
 expect_output "--devices needs 'all' or ordinals"
+# a driver without devices: the plain run (its devices not counted first) finds none when its
+# GPU worker starts, and compiles only, as a run that counted them would; nothing is stored
+CUTUNE_FAKE_DEVICES=none expect_status 0 -- "$BIN" run --no-progress --jobs 2 --results "$TMPROOT/none" $SPACE
+expect_output "no CUDA device found (no CUDA device 0 (this machine has 0))"
+expect_output "timing needs a GPU"
+[ ! -e "$TMPROOT/none" ] || [ -z "$(ls -A "$TMPROOT/none")" ] && ok || fail "the run without a device stored something"
+# another --device is counted first, as before: one the machine lacks is a bad command line
+CUTUNE_FAKE_DEVICES="NVIDIA H200" expect_status 2 -- "$BIN" run --device 1 $SPACE
+expect_output "--device 1: this machine has 1 CUDA device"
 finish

@@ -482,15 +482,22 @@ static int parse_options(int argc, char **argv, run_opts *o) {
 }
 
 /* Where the run measures: the GPU ordinals (*nord of them), or why it compiles only (*why, NULL
- * when it measures; whybuf holds the text). -1 to go on, else the exit status. */
+ * when it measures; whybuf holds the text). -1 to go on, else the exit status. *unprobed: 1
+ * where the devices were not counted (the plain run on device 0: its GPU worker's start says
+ * whether there is one, run_outcome.no_device, and the run then compiles only), 0 otherwise. */
 static int choose_devices(const run_opts *o, const char *self, int ranks, int *ordinals, int *nord, const char **why,
-                          char *whybuf, size_t whylen) {
+                          char *whybuf, size_t whylen, int *unprobed) {
   cterr err = {{0}};
   *nord = 0;
   *why = NULL;
+  *unprobed = 0;
   if (ranks > 1 && dist_launched_rank() == 0) return -1; /* an MPI run's coordinator: the other ranks measure */
   if (o->compile_only) {
     *why = "--compile-only was given";
+    return -1;
+  }
+  if (!o->devices && ranks <= 1 && o->device == 0 && !o->sample && !o->csv) {
+    ordinals[(*nord)++] = 0, *unprobed = 1;
     return -1;
   }
   int n = gpu_count(self, &err);
@@ -574,8 +581,8 @@ int run_main(int argc, char **argv) {
   if (ranks > 1 && o.compile_only) ranks = 1;
   const char *why = NULL;
   char whybuf[CTERR_MAX + 64];
-  int ordinals[EXEC_MAX_DEVICES], nord = 0, rc = 0;
-  st = choose_devices(&o, self, ranks, ordinals, &nord, &why, whybuf, sizeof whybuf);
+  int ordinals[EXEC_MAX_DEVICES], nord = 0, rc = 0, unprobed = 0;
+  st = choose_devices(&o, self, ranks, ordinals, &nord, &why, whybuf, sizeof whybuf, &unprobed);
   if (st < 0 && !why && (o.sample || o.csv)) {
     fprintf(stderr, "cutune run: %s is for runs without a GPU (add --compile-only%s)\n",
             o.sample ? "--sample" : "--csv",
@@ -593,6 +600,12 @@ int run_main(int argc, char **argv) {
     rc = run_tune(s, &o, self, ordinals, 0, &out, &err);
   else if (why) rc = run_compile_only(s, &o, self, why, &out, &err);
   else rc = run_tune(s, &o, self, ordinals, nord, &out, &err);
+  if (rc != 0 && unprobed && out.no_device) { /* no GPU after all: as a counted run without one */
+    snprintf(whybuf, sizeof whybuf, "no CUDA device found (%s)", err.msg);
+    out = (run_outcome){0};
+    err.msg[0] = 0;
+    rc = run_compile_only(s, &o, self, whybuf, &out, &err);
+  }
   fflush(stdout);
   if (rc != 0) fprintf(stderr, "cutune: %s\n", err.msg);
   free(self);

@@ -65,6 +65,7 @@ typedef struct run_opts {
 typedef struct run_outcome {
   size_t configs, failed;
   int interrupted;
+  int no_device; /* run_tune: the GPU worker found no driver or device (gpu_error_is_no_device) */
 } run_outcome;
 
 /* Compile the space's reference kernel (its template with -DCUTUNE_REFERENCE=1 and the

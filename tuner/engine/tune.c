@@ -532,7 +532,10 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
   /* the template and every file it includes: a header edit re-measures */
   job_source_hash(&src, t.template_hash);
   int served = 0;
-  if (exec_open(s, o, self_exe, ordinals, ndevices, t.src, &t.x, &served, err) != 0) goto done;
+  if (exec_open(s, o, self_exe, ordinals, ndevices, t.src, &t.x, &served, err) != 0) {
+    out->no_device = ndevices > 0 && gpu_error_is_no_device(err);
+    goto done;
+  }
   if (served) { /* this process was a rank serving the coordinator: it has nothing to report */
     rc = 0;
     goto done;

@@ -293,6 +293,11 @@ int gpu_count(const char *self_exe, cterr *err) {
   return n;
 }
 
+int gpu_error_is_no_device(const cterr *err) {
+  /* the worker's own messages (gpu_worker.c, wk_init; cuda_api.c) */
+  return err && (!strncmp(err->msg, "no CUDA driver", 14) || !strncmp(err->msg, "no CUDA device", 14));
+}
+
 int gpu_start(gpu **out, const char *self_exe, int ordinal, cterr *err) {
   *out = NULL;
   if (!self_exe) return cterr_set(err, "cannot locate the cutune executable to start a GPU worker");

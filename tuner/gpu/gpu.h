@@ -34,6 +34,10 @@ typedef struct gpu gpu;
 /* How many CUDA devices this machine has, asked of a short-lived worker so that this process
  * stays CUDA-free. 0 with err filled ("no CUDA driver: libcuda.so.1 not found") when none. */
 int gpu_count(const char *self_exe, cterr *err);
+/* Whether err is a GPU worker's start failing for want of a CUDA driver or device (what
+ * gpu_count would have reported as none), rather than any other error: a caller that skipped
+ * gpu_count (one worker's start fewer: ~0.1 s on the H200) can then carry on without a GPU. */
+int gpu_error_is_no_device(const cterr *err);
 
 int gpu_start(gpu **out, const char *self_exe, int ordinal, cterr *err);
 /* n workers at once (devices ordinals[0..n-1]): all are spawned before any is waited for, so
