@@ -4,7 +4,8 @@
 //   CK(call), CKB(call)   exit(1) naming the file, line and call on a CUDA runtime / cuBLAS error
 //                         (CKB is expanded only where a benchmark includes cublas_v2.h and uses it)
 //   bench_time(op, reps, &median_ms, &min_ms)
-//                         3 warm-up runs of op(); then `reps` runs queued back to back, each between
+//                         warm-up runs of op() for at least BENCH_WARM_MS (default 50) ms of wall
+//                         time, 3 at least; then `reps` runs queued back to back, each between
 //                         its own pair of CUDA events (the GPU never waits for the host); the median
 //                         (mean of the middle two for an even count) and the minimum, in ms
 //   bench_copy_float4     one float4 per thread (TARGETS.md's "float4 copy kernel"), block 256
@@ -20,6 +21,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -48,11 +50,31 @@
 // host time between launches is out of the figure, as in the tuner's batches).
 static int bench_queue = 1;
 
+// The warm-up of every measurement, by time: an idle H200 sits at 345 MHz and its clock takes
+// milliseconds to come up, so 3 launches of a 40 us kernel right after a shape's setup (allocation,
+// fill, the host-side check) timed the first of two operations at a lower clock than the second:
+// the shipped transpose at 4096^2 measured 40.6 us before cudaMemcpy's 34.9, and 36.9 against
+// 35.3 after 300 ms of copies (2026-12-03, docs/PERFORMANCE.md). BENCH_WARM_MS overrides it.
+static double bench_warm_ms() {
+  const char *e = getenv("BENCH_WARM_MS");
+  double v = e && *e ? atof(e) : 50.0;
+  return v >= 0 ? v : 50.0;
+}
+
 template <class F>
 static void bench_time(F op, int reps, double *median_ms, double *min_ms) {
-  for (int i = 0; i < 3; i++) op();
-  CK(cudaGetLastError());
-  CK(cudaDeviceSynchronize());
+  {
+    const double want = bench_warm_ms();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0;; i++) {
+      op();
+      if (i < 2 || (i > 2 && i % 8 != 7)) continue;  // a host synchronisation after 3, then every 8
+      CK(cudaGetLastError());
+      CK(cudaDeviceSynchronize());
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      if (i >= 2 && ms >= want) break;
+    }
+  }
   const int q = bench_queue > 1 ? bench_queue : 1;
   std::vector<cudaEvent_t> ev(2 * reps);
   for (auto &e : ev) CK(cudaEventCreate(&e));

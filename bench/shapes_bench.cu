@@ -14,7 +14,7 @@
 //   vecadd N         cutune_vecadd against cudaMemcpy of the same bytes (1.5 N floats: 12 N bytes
 //                    read and written); checked bit for bit against a + b
 //
-// Each is timed as the median of --reps (default 20) launches after 3 warm-up ones, each launch
+// Each is timed as the median of --reps (default 20) launches after a warm-up of at least 50 ms (BENCH_WARM_MS), each launch
 // between its own pair of events (bench/bench_common.cuh); --queue N: a sample is N launches back
 // to back between a pair, over N (the GPU never waits for the host between them). "ratio" is vendor time / cutune time
 // (>= 1: cutune is at least as fast). Per list file and kind: every shape, the geometric mean
@@ -250,9 +250,10 @@ int main(int argc, char **argv) {
   cublasHandle_t h;
   CKB(cublasCreate(&h));
   CKB(cublasGetVersion(h, &cbv));
-  printf("device: %s (sm_%d%d, %d SMs), CUDA runtime %d, driver %d, cuBLAS %d; median of %d %s after 3\n", prop.name,
+  printf("device: %s (sm_%d%d, %d SMs), CUDA runtime %d, driver %d, cuBLAS %d; median of %d %s after %.0f ms of warm-up\n", prop.name,
          prop.major, prop.minor, prop.multiProcessorCount, rt, drv, cbv, reps,
-         bench_queue > 1 ? "samples of launches back to back (--queue)" : "launches, each between its own events");
+         bench_queue > 1 ? "samples of launches back to back (--queue)" : "launches, each between its own events",
+         bench_warm_ms());
   if (bench_queue > 1) printf("a sample: %d launches back to back between two events, over %d\n", bench_queue, bench_queue);
   printf("ratio = vendor time / cutune time (sgemm: the faster cuBLAS strict-FP32 mode; transpose, vecadd: cudaMemcpy of "
          "the same bytes)\n");

@@ -10,7 +10,7 @@
 // then every configuration (--only: those named): checked against a float64 reference kernel (an
 // element passes when |c - ref| <= 4 * 2^-24 * max(K, 64) * max(1, |ref|): lua/matmul_space.lua's
 // rule with this K), split-K and stream-K ones run twice more and compared bit for bit
-// (deterministic), then timed (3 warm-ups, median of --reps launches each between its own event
+// (deterministic), then timed (warm-ups for 50 ms, median of --reps launches each between its own event
 // pair: bench/bench_common.cuh). The grid is kernels/matmul_launch.cu's: one tile per cluster, or
 // with STREAMK a persistent grid of STREAMK blocks per SM of this GPU, no more clusters than it
 // holds at once (cudaOccupancyMaxActiveClusters; lines "RESIDENT name ..."), with one

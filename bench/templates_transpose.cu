@@ -8,7 +8,7 @@
 // Per shape (R rows x C columns of `in`): cudaMemcpy device-to-device of the same bytes and a
 // float4 copy kernel (bench_copy_float4), then every configuration (--only: those named):
 // checked bit for bit against a one-element-per-thread transpose (output poisoned first), then
-// timed; all timed the same way (3 warm-ups, median of --reps launches each between its own event
+// timed; all timed the same way (warm-ups for 50 ms, median of --reps launches each between its own event
 // pair: bench/bench_common.cuh). Lines:
 //   COPY shape us share_of_memcpy          (the float4 copy kernel)
 //   ROW shape config us share_of_memcpy ok|WRONG(n)

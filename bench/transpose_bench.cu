@@ -14,7 +14,7 @@
 //   cutune best           templates/transpose.cu compiled here with the -D values of cutune's
 //                         winner (bench/transpose.sh passes them), launched with the space's geometry
 //
-// Method, identical for every row: 3 warm-up runs; then REPS runs queued back to back, each between
+// Method, identical for every row: warm-up runs for 50 ms (bench_common.cuh); then REPS runs queued back to back, each between
 // its own pair of CUDA events, so the GPU never waits for the host; the median of the REPS event
 // times is reported (min beside it in the CSV). No L2 flush: 8192^2 moves 512 MB, ~9x the H200's
 // 60 MB L2, so each run sees a cold L2 for its inputs (4096^2 moves 128 MB: ~2x; read its figures
