@@ -4,9 +4,9 @@
  *
  * Timing. Memory-bound kernels of tens of microseconds are the hard case: launch gaps and the
  * L2 cache (50 MB on an H100/H200) distort them. When all buffers together fit in twice the L2,
- * consecutive launches would find their data cached, so L2 is flushed (a 2 x L2 memset) before
- * every launch and single launches are timed with an event pair each. Otherwise batches of K
- * back-to-back launches (K chosen so that a batch lasts >= 0.5 ms) are timed between
+ * consecutive launches would find their data cached, so L2 is flushed (a read of a 2 x L2
+ * buffer, which leaves it clean: flush_clean) before every launch and single launches are timed with an event pair each. Otherwise batches of K
+ * back-to-back launches (K chosen so that a batch lasts >= WK_BATCH_MS) are timed between
  * consecutive events, which takes launch overhead and event resolution out of the figure.
  * Samples are enqueued in chunks of ~5 ms between host synchronisations, and collected until
  * the relative standard error of the mean is below target (after min_samples), max_samples
@@ -25,6 +25,11 @@
 
 #define WK_SAMPLE_FLOOR_MS 12.0 /* min_samples of long launches: about this much of launches */
 #define WK_ISO_CAP_MS 8.0       /* the isolated time: about this much of launches at most */
+/* A batch's length. An event pair between launches costs the H200 ~0.5-1 us (single launches
+ * against queued ones, 2026-12-03): 0.2-0.4 % of a 0.25 ms batch, the same share for every
+ * configuration (K is chosen per configuration), within --rse; the samples of a fully timed
+ * configuration take half the GPU time they took at 0.5 ms. */
+#define WK_BATCH_MS 0.25
 #define WK_TIGHT 0.2            /* a contender's relative error this far under --rse needs no more samples */
 
 int wk_context_dead(worker *w, CUresult r) {
@@ -77,14 +82,26 @@ double wk_median(const double *v, int n, double *scratch) {
   return n % 2 ? scratch[n / 2] : 0.5 * (scratch[n / 2 - 1] + scratch[n / 2]);
 }
 
-/* Enqueue one sample (flush mode: memset + event pair around one launch) or K launches. */
+/* The L2 flush before a flushed launch: the compare helper reads the 2 x L2 scratch buffer
+ * against itself, which leaves L2 full of clean lines; the previous launch's dirty lines are
+ * written back during it, before the launch's first event. (A memset of the buffer, the flush
+ * of the timing before 2026-12-03, left L2 full of dirty lines, and the launch paid for their
+ * write-back: a 7 us transpose of 3002 x 1000 timed 11.8 us, with a heavy tail, whose median
+ * moved by 5 % between two runs on the H200.) */
+static CUresult flush_clean(worker *w) {
+  unsigned long long words = w->scratch_bytes / 4;
+  unsigned long long blocks = (words + 255) / 256, cap = (unsigned long long)w->info.sms * 16;
+  if (blocks > cap) blocks = cap;
+  void *pf[] = {&w->scratch, &w->scratch, &words, &w->cmp_res};
+  return w->cu->cuLaunchKernel(w->cmp_bits[2], (unsigned)blocks, 1, 1, 256, 1, 1, 0, w->stream, pf, NULL);
+}
+
+/* Enqueue one sample (flush mode: the clean flush + event pair around one launch) or K launches. */
 static CUresult enqueue_timed(worker *w, CUfunction f, const launch_geom *g, int flush, int K, int j) {
   const cuda_api *cu = w->cu;
   CUresult r = CUDA_SUCCESS;
   if (flush) {
-    if ((r = cu->cuMemsetD32Async(w->scratch, (unsigned)j, w->scratch_bytes / 4, w->stream)) ||
-        (r = cu->cuEventRecord(w->ev[2 * j], w->stream)) || (r = wk_launch(w, f, g)))
-      return r;
+    if ((r = flush_clean(w)) || (r = cu->cuEventRecord(w->ev[2 * j], w->stream)) || (r = wk_launch(w, f, g))) return r;
     return cu->cuEventRecord(w->ev[2 * j + 1], w->stream);
   }
   for (int k = 0; k < K && !r; k++) r = wk_launch(w, f, g);
@@ -226,7 +243,7 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, dou
   }
   int K = 1;
   if (!flush) {
-    double k = ceil(0.5 / t1);
+    double k = ceil(WK_BATCH_MS / t1);
     K = k > 100000 ? 100000 : (int)k;
   }
   int chunk = (int)ceil(5.0 / (K * t1));
@@ -319,15 +336,9 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, dou
  * lines), each between its own event pair; their median in ms into *ms. */
 static CUresult iso_median(worker *w, CUfunction f, const launch_geom *g, int n, double *ms_out) {
   const cuda_api *cu = w->cu;
-  unsigned long long words = w->scratch_bytes / 4;
-  unsigned long long blocks = (words + 255) / 256, cap = (unsigned long long)w->info.sms * 16;
-  if (blocks > cap) blocks = cap;
-  void *pf[] = {&w->scratch, &w->scratch, &words, &w->cmp_res};
   CUresult r = CUDA_SUCCESS;
   for (int j = 0; j < n && !r; j++) {
-    if ((r = cu->cuLaunchKernel(w->cmp_bits[2], (unsigned)blocks, 1, 1, 256, 1, 1, 0, w->stream, pf, NULL)) ||
-        (r = cu->cuEventRecord(w->ev[2 * j], w->stream)))
-      break;
+    if ((r = flush_clean(w)) || (r = cu->cuEventRecord(w->ev[2 * j], w->stream))) break;
     r = f ? wk_launch(w, f, g) : cu->cuLaunchKernel(w->empty, 1, 1, 1, 32, 1, 1, 0, w->stream, NULL, NULL);
     if (!r) r = cu->cuEventRecord(w->ev[2 * j + 1], w->stream);
   }
