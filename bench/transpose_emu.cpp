@@ -110,8 +110,13 @@ static void __syncthreads(void) {
   swapcontext(&thr_ctx[cur], &sched_ctx);
 }
 
+static int g_order;  // the kernel's argument ORDER where -DORDER does not fix it (main: each of 0..3)
 static void thread_entry(void) {
+#ifdef ORDER
   transpose(g_out, g_in, g_N, g_M);
+#else
+  transpose(g_out, g_in, g_N, g_M, g_order);
+#endif
   done[cur] = true;
 }
 
@@ -258,8 +263,24 @@ int main(void) {
                                  {64, 1},    {1, 64},   {130, 66},  {66, 130}, {72, 40}, {33, 200},
                                  {197, 203}, {130, 259}, {259, 130}, {195, 129}};
   int bad = 0;
-  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-    if (check(sizes[i][0], sizes[i][1], i == 0 ? 1 : i == 12 ? 2 : 0) != 0) bad++;
+  // ORDER a run-time argument (no -DORDER, as lua/transpose_space.lua compiles it): every size in
+  // each of the four orders (bank conflicts and shared sectors counted in the first)
+#ifdef ORDER
+  const int orders = 1;
+#else
+  const int orders = 4;
+#endif
+  long sectors0 = 0, lines0 = 0;  // the first order's counts
+  for (int o = 0; o < orders; o++) {
+    g_order = o;
+    if (o == 1) sectors0 = shared_sectors, lines0 = shared_lines;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+      if (check(sizes[i][0], sizes[i][1], o ? 0 : i == 0 ? 1 : i == 12 ? 2 : 0) != 0) {
+        bad++;
+        if (orders > 1) fprintf(stderr, "  (with the argument ORDER=%d)\n", o);
+      }
+  }
+  if (orders > 1) shared_sectors = sectors0, shared_lines = lines0;
   printf("TILE=%d PAD=%d SWIZZLE=%d BLOCK_ROWS=%d VEC=%d ALIGN=%d: %s", TILE, PAD, SWIZZLE, BLOCK_ROWS, VEC, ALIGN,
          bad ? "WRONG" : "correct");
   // over all sizes: writes to a sector (line) of out that another block writes too, row

@@ -2,7 +2,8 @@
 // generated header which shipped configuration fits the current device and size, computes the
 // grid the way lua/transpose_space.lua does (the header's launch contract: with ALIGN, the tiles
 // along the rows of in are ceil((N + ALIGN - 1) / TILE) when N % ALIGN != 0), and launches the
-// kernel cutune_add_tuned_kernels compiled for that configuration. A header written before the
+// kernel cutune_add_tuned_kernels compiled for that configuration, with the runtime parameter
+// ORDER as its fifth argument (a header whose ORDER was a -D: four). A header written before the
 // space had ALIGN launches plain tiles.
 #include <stdio.h>
 #include <string.h>
@@ -49,7 +50,12 @@ extern "C" cudaError_t cutune_transpose(float *out, const float *in, int rows, i
     const long long gy = a && N % a ? cdiv(N + a - 1, e->TILE) : cdiv(N, e->TILE);
     grid = dim3((unsigned)cdiv(M, e->TILE), (unsigned)cdiv(gy, e->TPB));
   }
+#ifdef CUTUNE_TRANSPOSE_RUNTIME_ORDER  // ORDER is the kernel's argument (a runtime parameter of the space)
+  int order = e->ORDER;
+  void *args[] = {&out, &in, &N, &M, &order};
+#else  // a header of a space whose ORDER was a -D
   void *args[] = {&out, &in, &N, &M};
+#endif
   return cudaLaunchKernel(k, grid, block, args, e->shared_bytes, stream);
 }
 

@@ -17,7 +17,10 @@
 //               as each line is read or written once); replaces LDG. Not a parameter of
 //               lua/transpose_space.lua (the committed store's records have no CS): measured
 //               first by bench/templates_session.sh.
-//   ORDER       the order in which blocks walk the tiles (tiled kernels only):
+//   ORDER       the order in which blocks walk the tiles (tiled kernels only), read at run time: the
+//               kernel's fifth argument `order` (lua/transpose_space.lua's runtime parameter, so
+//               the four orders of a configuration are one compile), unless -DORDER=value fixes it
+//               at compile time, where the kernel has the four arguments (out, in, N, M) alone:
 //               0: row-major (blockIdx as launched); 1: column-major;
 //               2, 3: grouped: blocks go down a band of 8 (2) or 32 (3) tile rows before moving
 //               right, so the blocks resident at one time cover a squarish region and both the
@@ -83,8 +86,13 @@
 #ifndef TILE
 #define TILE 64
 #endif
-#ifndef ORDER
-#define ORDER 0
+// ORDER: a compile-time constant where -DORDER is given, else the kernel's argument `order`.
+#ifdef ORDER
+#define TR_ORDER_PARAM
+#define TR_ORDER_OF ORDER
+#else
+#define TR_ORDER_PARAM , int order
+#define TR_ORDER_OF order
 #endif
 #ifndef TPB
 #define TPB 1
@@ -153,9 +161,10 @@ __device__ __forceinline__ void tr_store1(float *p, float v) {
 // (stride N floats: every lane of a warp writes a different 32-byte sector). Block 32 x BLOCK_ROWS.
 // ---------------------------------------------------------------------------------------------
 extern "C" __global__ void __launch_bounds__(32 * BLOCK_ROWS)
-transpose(float *out, const float *in, int N, int M) {
+transpose(float *out, const float *in, int N, int M TR_ORDER_PARAM) {
   const int x = blockIdx.x * 32 + threadIdx.x;
   const int y = blockIdx.y * BLOCK_ROWS + threadIdx.y;
+  (void)(TR_ORDER_OF);  // the naive kernel walks no tiles
   if (x < M && y < N) tr_store1(out + (long long)x * N + y, tr_load1(in + (long long)y * M + x));
 }
 
@@ -248,8 +257,9 @@ __device__ __forceinline__ void tr_set(float4 &v, int k, float f) {
 }
 
 extern "C" __global__ void __launch_bounds__(TR_THREADS)
-transpose(float *out, const float *in, int N, int M) {
+transpose(float *out, const float *in, int N, int M TR_ORDER_PARAM) {
   __shared__ float tile[TR_ROWS * TR_SROW];
+  const int ord = TR_ORDER_OF;  // uniform: every block takes the same branch below
 
   // Lane mapping (see the top of the file): runs of TR_LX lanes along a 128-byte segment,
   // consecutive runs on consecutive rows. q < (TILE / (TR_LX*VEC)) * BLOCK_ROWS.
@@ -276,15 +286,14 @@ transpose(float *out, const float *in, int N, int M) {
   if (b >= gx * gy) break;                         // uniform per block
   if (j) __syncthreads();                          // every thread is done with the previous tile
   int bx, by;
-#if ORDER == 0
-  bx = b % gx;
-  by = b / gx;
-#elif ORDER == 1
-  bx = b / gy;
-  by = b % gy;
-#else
-  {
-    const int G = (ORDER == 2) ? 8 : 32;           // tile rows per band
+  if (ord == 0) {
+    bx = b % gx;
+    by = b / gx;
+  } else if (ord == 1) {
+    bx = b / gy;
+    by = b % gy;
+  } else {
+    const int G = (ord == 2) ? 8 : 32;             // tile rows per band
     const int band = b / (G * gx);
     const int first = band * G;
     const int rows = (gy - first < G) ? gy - first : G;
@@ -292,7 +301,6 @@ transpose(float *out, const float *in, int N, int M) {
     by = first + k % rows;
     bx = k / rows;
   }
-#endif
   const int x0 = bx * TILE;                        // tile origin: columns of in = rows of out
   const int y0 = by * TILE;                        // rows of in = columns of out
 

@@ -61,7 +61,8 @@ if [ -n "$first_out" ] && [ -n "$first_err" ] && [ "$first_out" -lt "$first_err"
 else fail "in a shared log the header (line ${first_out:-?}) came after the progress (line ${first_err:-?})"; fi
 
 # replay: a gzipped store replays; garbage lines and non-positive times are warned about
-{ head -40 results/NVIDIA_H200/transpose.jsonl; echo 'garbage line'; sed -n 41,60p results/NVIDIA_H200/transpose.jsonl; } > "$TMPROOT/t.jsonl"
+gzip -dc results/NVIDIA_H200/transpose.jsonl.gz | head -60 > "$TMPROOT/t60.jsonl"
+{ head -40 "$TMPROOT/t60.jsonl"; echo 'garbage line'; sed -n 41,60p "$TMPROOT/t60.jsonl"; } > "$TMPROOT/t.jsonl"
 gzip -c "$TMPROOT/t.jsonl" > "$TMPROOT/t.jsonl.gz"
 expect_status 0 -- "$BIN" run --replay "$TMPROOT/t.jsonl.gz" --budget 10
 expect_output "60 configurations"

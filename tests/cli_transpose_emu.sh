@@ -9,8 +9,9 @@
 # would fault). The write-aligned tiles (ALIGN=8 and 32: each row of out written in runs that start
 # at a sector / line of the matrix) are correct, and the emulator's count of writes to a sector
 # (line) of out that another block also writes, row boundaries aside, is 0 for them and not for
-# the plain tiles; a planted bug in the shift (its sign) is caught. Skipped (77) without g++ or
-# python3. About 15 s of CPU.
+# the plain tiles; a planted bug in the shift (its sign) is caught. With ORDER the kernel's
+# argument (no -DORDER), every order is correct and a planted bug in one is caught. Skipped (77)
+# without g++ or python3. About 20 s of CPU.
 set -euo pipefail
 cd "${CUTUNE_SRC:-$(dirname "$0")/..}"
 command -v g++ >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1 || { echo "no g++ or python3: skipped"; exit 77; }
@@ -82,3 +83,18 @@ build "$tmp/mut" "$tmp/m/bench/transpose_emu.cpp" -DTILE=64 -DPAD=0 -DSWIZZLE=1 
 if out=$("$tmp/mut" 2>&1); then fail "a shift of the wrong sign passes: $out"; fi
 grep -q "wrong elements" <<<"$out" || fail "the planted shift of the wrong sign: $out"
 echo "ok: the write-aligned tiles are correct and write each sector (ALIGN=8) or line (ALIGN=32) from one block"
+
+# ORDER as the kernel's argument (no -DORDER: lua/transpose_space.lua's runtime parameter): every
+# size in each of the four orders, with and without TPB and ALIGN; a planted bug in the
+# column-major order (its rows of tiles counted along x) is caught, with the order named
+for f in "-DTILE=64 -DPAD=1 -DBLOCK_ROWS=8 -DVEC=4 -DLDG=1" "-DTILE=64 -DPAD=0 -DSWIZZLE=1 -DBLOCK_ROWS=8 -DVEC=1 -DALIGN=8 -DTPB=4"; do
+  # shellcheck disable=SC2086
+  build "$tmp/emu" bench/transpose_emu.cpp $f
+  out=$("$tmp/emu" 2>&1) || fail "$f (ORDER an argument): $out"
+  grep -q ": correct" <<<"$out" || fail "$f (ORDER an argument): $out"
+done
+plant "    by = b % gy;" "    by = b % gx;"
+build "$tmp/mut" "$tmp/m/bench/transpose_emu.cpp" -DTILE=64 -DPAD=1 -DBLOCK_ROWS=8 -DVEC=4 -DLDG=1
+if out=$("$tmp/mut" 2>&1); then fail "a wrong column-major order passes: $out"; fi
+grep -q "with the argument ORDER=1" <<<"$out" || fail "the planted order bug is not named ORDER=1: $out"
+echo "ok: ORDER as the kernel's argument: correct in each order, a wrong order caught"
