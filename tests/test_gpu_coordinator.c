@@ -19,6 +19,11 @@ static int fake_worker(void) {
   memset(&info, 0, sizeof info);
   snprintf(info.name, sizeof info.name, "Fake GPU");
   snprintf(info.arch, sizeof info.arch, "sm_90");
+  wire_ident id;
+  memset(&id, 0, sizeof id);
+  id.info = info;
+  id.info.copy_gbps = NAN;
+  if (!getenv("CUTUNE_FAKE_NO_IDENT") && wire_write(1, MSG_IDENT, &id, sizeof id, NULL, 0, NULL, 0, &err)) return 1;
   info.copy_gbps = getenv("CUTUNE_FAKE_RESTARTED") ? NAN : 1000.0;
   if (wire_write(1, MSG_HELLO, &info, sizeof info, NULL, 0, NULL, 0, &err)) return 1;
   dbuf p;
@@ -137,6 +142,14 @@ int main(int argc, char **argv) {
   CHECK(measure(g, "ok", 5, &rec) == ST_OK);
 
   gpu_stop(g);
+
+  /* a worker that skips its IDENT breaks the protocol: no start, and the error says so */
+  setenv("CUTUNE_FAKE_NO_IDENT", "1", 1);
+  g = (gpu *)&err;
+  CHECK(gpu_start(&g, self, 0, &err) == -1 && g == NULL);
+  CHECK_STR_CONTAINS(err.msg,
+                     "GPU worker for device 0 did not start: GPU worker protocol: frame type 1 where IDENT was due");
+  unsetenv("CUTUNE_FAKE_NO_IDENT");
   record_free(&rec);
   free(self);
   return check_report();

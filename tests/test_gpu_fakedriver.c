@@ -211,7 +211,20 @@ static void test_setup_failure_frees_guards(const char *self) {
   uint32_t type = 0;
   dbuf reply;
   dbuf_init(&reply);
+  /* the start (gpu_wire.h): IDENT, the device as the driver describes it before any context,
+   * then HELLO, the same and the rest */
+  CHECK(wire_read(from[0], &type, &reply, &err) == 0 && type == MSG_IDENT);
+  wire_ident id;
+  memset(&id, 0, sizeof id);
+  CHECK_MSG(reply.len == sizeof id, "IDENT of %zu bytes (wanted %zu)", reply.len, sizeof id);
+  if (reply.len == sizeof id) memcpy(&id, reply.data, sizeof id);
+  CHECK(id.ordinal == 0 && !strcmp(id.info.name, "Fake H200") && !strcmp(id.info.arch, "sm_90"));
+  CHECK(!strcmp(id.info.cc, "9.0") && id.info.sms == 132 && isnan(id.info.copy_gbps));
   CHECK(wire_read(from[0], &type, &reply, &err) == 0 && type == MSG_HELLO);
+  gpu_device_info hello;
+  memset(&hello, 0, sizeof hello);
+  if (reply.len == sizeof hello) memcpy(&hello, reply.data, sizeof hello);
+  CHECK(reply.len == sizeof hello && !strcmp(hello.name, id.info.name) && !strcmp(hello.uuid, id.info.uuid));
   gpu_problem p;
   set_problem(&p, 1 << 20, ARG_OUTPUT, 0); /* out: 4 MiB, its gap and its reference copy */
   p.args[1].count = 1 << 24;               /* in: 64 MiB, past the limit: setup A fails there */
@@ -229,6 +242,48 @@ static void test_setup_failure_frees_guards(const char *self) {
   int st = 0;
   waitpid(pid, &st, 0);
   dbuf_free(&reply);
+}
+
+/* The worker's start in two halves (gpu.h): after gpu_start_all_begin the device's identity
+ * (IDENT) is known and its copy bandwidth is not, and it takes no setup; gpu_start_all_end
+ * completes it. A worker whose context fails or which dies after IDENT gives an error naming
+ * the device, which is no "no device" error; without a device the worker's own message comes
+ * from the first half, as before (the plain run's fallback, gpu_error_is_no_device). */
+static void test_start_halves(const char *self) {
+  cterr err;
+  gpu *g = NULL;
+  int ord = 0;
+  REQUIRE(gpu_start_all_begin(&g, self, &ord, 1, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
+  const gpu_device_info *in = gpu_info(g);
+  CHECK(!strcmp(in->name, "Fake H200") && !strcmp(in->arch, "sm_90") && in->sms == 132 && isnan(in->copy_gbps));
+  gpu_problem p;
+  set_problem(&p, 1 << 16, ARG_OUTPUT, 0);
+  CHECK(gpu_setup(g, &p, &err) == -1);
+  CHECK_STR_CONTAINS(err.msg, "start is not finished");
+  REQUIRE(gpu_start_all_end(&g, 1, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
+  CHECK_MSG(fabs(in->copy_gbps - 4300) < 1, "copy %.1f GB/s after HELLO", in->copy_gbps);
+  CHECK(gpu_setup(g, &p, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
+  gpu_stop(g);
+
+  setenv("FAKE_CUDA_CTX_FAIL", "error", 1);
+  REQUIRE(gpu_start_all_begin(&g, self, &ord, 1, &err) == 0); /* IDENT comes before the context */
+  CHECK(gpu_start_all_end(&g, 1, &err) == -1);
+  CHECK_STR_CONTAINS(err.msg, "GPU worker for device 0 (Fake H200) did not start: creating a CUDA context on device 0");
+  CHECK(!gpu_error_is_no_device(&err));
+  gpu_stop(g);
+  setenv("FAKE_CUDA_CTX_FAIL", "abort", 1);
+  g = (gpu *)&err; /* gpu_start leaves NULL on failure */
+  CHECK(gpu_start(&g, self, 0, &err) == -1 && g == NULL);
+  CHECK_STR_CONTAINS(err.msg, "GPU worker for device 0 (Fake H200) did not start: GPU worker was killed by SIGABRT");
+  CHECK_STR_CONTAINS(err.msg, "fake: context creation aborted");
+  unsetenv("FAKE_CUDA_CTX_FAIL");
+
+  setenv("CUTUNE_FAKE_DEVICES", "none", 1);
+  g = (gpu *)&err;
+  CHECK(gpu_start_all_begin(&g, self, &ord, 1, &err) == -1 && g == NULL);
+  CHECK_MSG(gpu_error_is_no_device(&err), "no device: %s", err.msg);
+  CHECK_STR_CONTAINS(err.msg, "no CUDA device 0 (this machine has 0)");
+  unsetenv("CUTUNE_FAKE_DEVICES");
 }
 
 int main(int argc, char **argv) {
@@ -509,6 +564,7 @@ int main(int argc, char **argv) {
   test_symbols_checks_templates(g);
   gpu_stop(g);
   test_setup_failure_frees_guards(self);
+  test_start_halves(self);
   record_free(&r);
   free(lib);
   free(fake);

@@ -23,6 +23,11 @@
  *       copy_fault does.
  *   FAKE_CUDA_MEM_LIMIT=BYTES  cuMemAlloc fails (out of memory) where the bytes live would pass
  *       BYTES: a leak shows as a later allocation that fails.
+ *   FAKE_CUDA_CTX_FAIL=abort|error  the context (cuDevicePrimaryCtxRetain, after the worker's
+ *       IDENT) aborts the process, or fails with CUDA_ERROR_OUT_OF_MEMORY.
+ *   FAKE_CUDA_CTX_WAIT=TEXT  the context waits until the file $CUTUNE_TRACE holds TEXT (a line
+ *       another process marks), 60 s at most, after which it fails (CUDA_ERROR_NOT_READY):
+ *       a test of what overlaps the worker's start never depends on how long a step takes.
  *
  * Devices: one "Fake H200" unless CUTUNE_FAKE_DEVICES names several, comma-separated, e.g.
  * "NVIDIA H200,NVIDIA H200,NVIDIA A100-SXM4-80GB": one device per name, compute capability
@@ -135,7 +140,31 @@ CUresult cuDeviceGetPCIBusId(char *p, int l, CUdevice d) {
   snprintf(p, l, "0000:19:00.0");
   return 0;
 }
+/* Whether the file at path holds text (read whole; a trace is small). */
+static int file_holds(const char *path, const char *text) {
+  FILE *f = path ? fopen(path, "r") : NULL;
+  if (!f) return 0;
+  static char buf[1 << 20];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  return strstr(buf, text) != NULL;
+}
 CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d) {
+  const char *fail = getenv("FAKE_CUDA_CTX_FAIL"), *wait = getenv("FAKE_CUDA_CTX_WAIT");
+  if (fail && !strcmp(fail, "abort")) {
+    fprintf(stderr, "fake: context creation aborted (FAKE_CUDA_CTX_FAIL)\n");
+    abort();
+  }
+  if (fail && fail[0]) return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
+  if (wait && wait[0]) {
+    int k = 0;
+    while (!file_holds(getenv("CUTUNE_TRACE"), wait) && k++ < 6000) usleep(10000);
+    if (k > 6000) {
+      fprintf(stderr, "fake: '%s' never appeared in $CUTUNE_TRACE (FAKE_CUDA_CTX_WAIT)\n", wait);
+      return 600; /* CUDA_ERROR_NOT_READY */
+    }
+  }
   *c = (CUcontext)1;
   return 0;
 }

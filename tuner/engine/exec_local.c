@@ -547,8 +547,10 @@ int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int 
   e->base.ops = &local_ops;
   e->s = s, e->o = o, e->src = src;
   for (int g = 0; g < EXEC_MAX_GROUPS; g++) compile_result_init(&e->lg[g].ref), compile_result_init(&e->lg[g].check);
+  /* The workers' start in two halves (gpu.h): the devices' identity, their groups and the
+   * references compiled for them while the workers finish starting (their contexts). */
   gpu *started[EXEC_MAX_DEVICES];
-  if (gpu_start_all(started, self_exe, ordinals, n, err) != 0) goto fail;
+  if (gpu_start_all_begin(started, self_exe, ordinals, n, err) != 0) goto fail;
   for (int i = 0; i < n; i++) {
     slot *sl = &e->slots[e->nslots];
     for (int k = 0; k < GPU_DEPTH; k++) record_init(&sl->pend[k]);
@@ -578,7 +580,6 @@ int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int 
     sl->group = g;
     e->base.group[g].ndevices++;
   }
-  trace_mark("GPU workers up (%d)", n);
   if (job_open_pool(o, self_exe, &e->pool, &e->jobs, err) != 0) goto fail;
   trace_mark("compile pool open (%d workers)", e->jobs);
   for (int g = 0; g < e->base.ngroups; g++)
@@ -586,6 +587,9 @@ int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int 
         job_compile_check(s, e->lg[g].arch, e->pool, &e->lg[g].check, err) != 0)
       goto fail;
   trace_mark("reference compiled");
+  if (gpu_start_all_end(e->gws, e->nslots, err) != 0) goto fail;
+  for (int i = e->nslots - 1; i >= 0; i--) /* the groups' info whole (copy_gbps), from their first device */
+    e->base.group[e->slots[i].group].info = *gpu_info(e->slots[i].gw);
   *out = &e->base;
   return 0;
 fail:

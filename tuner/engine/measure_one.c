@@ -17,6 +17,7 @@ int measure_one(const char *space_path, const char *config, const char *problem,
   record_init(rec);
   char *self = self_exe_path();
   int rc = -1;
+  trace_mark("measure one: %s %s", space_path, config); /* the trace's clock starts before the worker's */
   if (space_load(space_path, &s, err) != 0) goto done;
   long cfg = job_find_config(s, config, err);
   if (cfg < 0) goto done;
@@ -26,10 +27,13 @@ int measure_one(const char *space_path, const char *config, const char *problem,
     cterr_set(err, "cannot find this executable (/proc/self/exe)");
     goto done;
   }
-  if (gpu_start(&g, self, o->device, err) != 0) goto done;
+  /* the reference compiled while the worker finishes its start (gpu.h: gpu_start_all_begin) */
+  if (gpu_start_all_begin(&g, self, &o->device, 1, err) != 0) goto done;
   const char *arch = gpu_info(g)->arch;
   if (job_load_source(s, &src, err) != 0) goto done;
   if (job_compile_reference(s, arch, NULL, &refc, err) != 0) goto done;
+  trace_mark("reference compiled");
+  if (gpu_start_all_end(&g, 1, err) != 0) goto done;
   compile_job job;
   if (job_make(s, &src, (size_t)cfg, arch, &job, &hold, err) != 0) goto done;
   if (hold.unfit[0]) {

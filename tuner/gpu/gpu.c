@@ -62,6 +62,8 @@ struct gpu {
   gpu_pend q[GPU_DEPTH];
   int nq;
   int pipe_cap; /* bytes the pipe to the worker holds (a queued job must fit beside the first) */
+  int up;       /* the first worker's HELLO was read (gpu_start_all_end): it takes commands */
+  double start_deadline; /* the worker's whole start (IDENT and HELLO) is due by then */
 };
 
 static void errtail_add(gpu *g, const char *p, size_t n) {
@@ -107,6 +109,7 @@ static int worker_spawn(gpu *g, const char *mode, int no_copy_bw, cterr *err) {
   g->pipe_cap = cap > 0 ? cap : fcntl(g->pr.to, F_GETPIPE_SZ);
   g->errlen = 0;
   g->errtail[0] = 0;
+  g->start_deadline = now_seconds() + START_TIMEOUT_S;
   return 0;
 }
 
@@ -167,40 +170,78 @@ static void describe_death(gpu *g, int kill_first, char *out, size_t n) {
   snprintf(out, n, "GPU worker %s%s%s", how[0] ? how : "ended", last[0] ? "; its last message: " : "", last);
 }
 
-/* Start a worker and wait for its HELLO. */
-static int worker_hello(gpu *g, gpu_device_info *info, cterr *err);
-static int worker_start(gpu *g, int no_copy_bw, gpu_device_info *info, cterr *err) {
-  char mode[16];
-  snprintf(mode, sizeof mode, "%d", g->ordinal);
-  if (worker_spawn(g, mode, no_copy_bw, err)) return -1;
-  return worker_hello(g, info, err);
+/* A start frame of a spawned worker (want: MSG_IDENT, then MSG_HELLO) into p, or err saying
+ * why it did not come (the worker reaped). Before IDENT the worker's own ERROR is passed on as
+ * it is (no driver, no such device: gpu_error_is_no_device); after it, and for a death, the
+ * message names the device, with its name once IDENT has given it. */
+static int worker_start_frame(gpu *g, uint32_t want, const char *name, dbuf *p, cterr *err) {
+  uint32_t type;
+  int r = recv_frame(g, &type, p, g->start_deadline, err);
+  if (r == 0 && type == want) return 0;
+  char dev[200], why[1024];
+  if (name && name[0]) snprintf(dev, sizeof dev, "device %d (%.150s)", g->ordinal, name);
+  else snprintf(dev, sizeof dev, "device %d", g->ordinal);
+  if (r == 0 && type == MSG_ERROR) {
+    worker_reap(g, 1, NULL, 0);
+    if (want == MSG_IDENT) return cterr_set(err, "%s", p->data);
+    return cterr_set(err, "GPU worker for %s did not start: %s", dev, p->data);
+  }
+  if (r == -2) describe_death(g, 1, why, sizeof why);
+  else if (r == -1) describe_death(g, 0, why, sizeof why);
+  else {
+    if (r == -3) snprintf(why, sizeof why, "%.900s", err->msg);
+    else
+      snprintf(why, sizeof why, "GPU worker protocol: frame type %u where %s was due", type,
+               want == MSG_IDENT ? "IDENT" : "HELLO");
+    worker_reap(g, 1, NULL, 0);
+  }
+  return cterr_set(err, "GPU worker for %s did not start%s: %s", dev, r == -2 ? " within its time limit" : "", why);
 }
 
-/* The HELLO of a spawned worker (its device), or err saying why it did not start. */
-static int worker_hello(gpu *g, gpu_device_info *info, cterr *err) {
-  uint32_t type;
+/* The IDENT of a spawned worker: its device's identity into info (copy_gbps NAN). */
+static int worker_ident(gpu *g, gpu_device_info *info, cterr *err) {
   dbuf p;
   dbuf_init(&p);
-  int r = recv_frame(g, &type, &p, now_seconds() + START_TIMEOUT_S, err);
-  int rc = -1;
-  if (r == 0 && type == MSG_HELLO && p.len == sizeof *info) {
-    memcpy(info, p.data, sizeof *info);
-    rc = 0;
-  } else if (r == 0 && type == MSG_ERROR) {
-    cterr_set(err, "%s", p.data);
-    worker_reap(g, 1, NULL, 0);
-  } else {
-    char why[1024];
-    if (r == -2) describe_death(g, 1, why, sizeof why);
-    else if (r == -3) {
-      snprintf(why, sizeof why, "%.900s", err->msg);
+  int rc = worker_start_frame(g, MSG_IDENT, NULL, &p, err);
+  if (rc == 0) {
+    wire_ident id;
+    if (p.len == sizeof id) memcpy(&id, p.data, sizeof id);
+    if (p.len != sizeof id || id.ordinal != g->ordinal) {
       worker_reap(g, 1, NULL, 0);
-    } else describe_death(g, 0, why, sizeof why);
-    cterr_set(err, "GPU worker for device %d did not start%s: %s", g->ordinal, r == -2 ? " within its time limit" : "",
-              why);
+      rc = cterr_set(err,
+                     "GPU worker for device %d did not start: GPU worker protocol: an IDENT of %zu bytes for device %d",
+                     g->ordinal, p.len, p.len == sizeof id ? (int)id.ordinal : -1);
+    } else {
+      *info = id.info;
+      info->copy_gbps = NAN;
+    }
   }
   dbuf_free(&p);
   return rc;
+}
+
+/* The HELLO of a worker whose IDENT was read: the whole device info into info. name: the
+ * device's, from IDENT, for the error (it may be info->name: info is written only on success). */
+static int worker_hello(gpu *g, const char *name, gpu_device_info *info, cterr *err) {
+  dbuf p;
+  dbuf_init(&p);
+  int rc = worker_start_frame(g, MSG_HELLO, name, &p, err);
+  if (rc == 0 && p.len == sizeof *info) memcpy(info, p.data, sizeof *info);
+  else if (rc == 0) {
+    worker_reap(g, 1, NULL, 0);
+    rc = cterr_set(err, "GPU worker for device %d (%s) did not start: GPU worker protocol: a HELLO of %zu bytes",
+                   g->ordinal, name, p.len);
+  }
+  dbuf_free(&p);
+  return rc;
+}
+
+/* Start a worker and wait for its IDENT and HELLO (a restart: the first worker's info stands). */
+static int worker_start(gpu *g, int no_copy_bw, gpu_device_info *info, cterr *err) {
+  char mode[16];
+  snprintf(mode, sizeof mode, "%d", g->ordinal);
+  if (worker_spawn(g, mode, no_copy_bw, err) || worker_ident(g, info, err)) return -1;
+  return worker_hello(g, info->name, info, err);
 }
 
 /* Send the remembered setup and wait for its answer. *died (may be NULL) says whether the
@@ -299,22 +340,17 @@ int gpu_error_is_no_device(const cterr *err) {
 }
 
 int gpu_start(gpu **out, const char *self_exe, int ordinal, cterr *err) {
-  *out = NULL;
-  if (!self_exe) return cterr_set(err, "cannot locate the cutune executable to start a GPU worker");
-  gpu *g = xcalloc(1, sizeof *g);
-  g->self_exe = xstrdup(self_exe);
-  g->ordinal = ordinal;
-  proc_init(&g->pr);
-  for (int k = 0; k < GPU_PROBLEMS; k++) dbuf_init(&g->ps[k].setup);
-  if (worker_start(g, 0, &g->info, err)) {
-    gpu_stop(g);
-    return -1;
-  }
-  *out = g;
-  return 0;
+  return gpu_start_all(out, self_exe, &ordinal, 1, err);
 }
 
 int gpu_start_all(gpu **out, const char *self_exe, const int *ordinals, int n, cterr *err) {
+  if (gpu_start_all_begin(out, self_exe, ordinals, n, err)) return -1;
+  if (gpu_start_all_end(out, n, err) == 0) return 0;
+  for (int i = 0; i < n; i++) gpu_stop(out[i]), out[i] = NULL;
+  return -1;
+}
+
+int gpu_start_all_begin(gpu **out, const char *self_exe, const int *ordinals, int n, cterr *err) {
   for (int i = 0; i < n; i++) out[i] = NULL;
   if (!self_exe) return cterr_set(err, "cannot locate the cutune executable to start a GPU worker");
   int rc = 0;
@@ -322,6 +358,7 @@ int gpu_start_all(gpu **out, const char *self_exe, const int *ordinals, int n, c
     gpu *g = out[i] = xcalloc(1, sizeof *g);
     g->self_exe = xstrdup(self_exe);
     g->ordinal = ordinals[i];
+    g->info.copy_gbps = NAN;
     proc_init(&g->pr);
     for (int k = 0; k < GPU_PROBLEMS; k++) dbuf_init(&g->ps[k].setup);
     char mode[16];
@@ -329,17 +366,33 @@ int gpu_start_all(gpu **out, const char *self_exe, const int *ordinals, int n, c
     rc = worker_spawn(g, mode, 0, err);
   }
   trace_mark("GPU workers spawned (%d)", n);
-  for (int i = 0; i < n && rc == 0; i++) rc = worker_hello(out[i], &out[i]->info, err);
-  if (rc != 0)
+  for (int i = 0; i < n && rc == 0; i++) rc = worker_ident(out[i], &out[i]->info, err);
+  if (rc != 0) {
     for (int i = 0; i < n; i++) gpu_stop(out[i]), out[i] = NULL;
-  return rc;
+    return -1;
+  }
+  if (n > 0) trace_mark("GPU workers identified (%d; the first: %s, %s)", n, out[0]->info.name, out[0]->info.arch);
+  return 0;
+}
+
+int gpu_start_all_end(gpu *const *gs, int n, cterr *err) {
+  for (int i = 0; i < n; i++) {
+    gpu *g = gs[i];
+    if (g->up) continue;
+    if (worker_hello(g, g->info.name, &g->info, err)) return -1;
+    g->up = 1;
+  }
+  trace_mark("GPU workers up (%d)", n);
+  return 0;
 }
 
 const gpu_device_info *gpu_info(const gpu *g) { return &g->info; }
 
 void gpu_stop(gpu *g) {
   if (!g) return;
-  if (g->pr.pid > 0) {
+  if (g->pr.pid > 0 && !g->up) { /* still starting (gpu_start_all_begin): it reads no QUIT yet */
+    worker_reap(g, 1, NULL, 0);
+  } else if (g->pr.pid > 0) {
     cterr e;
     wire_write(g->pr.to, MSG_QUIT, NULL, 0, NULL, 0, NULL, 0, &e);
     worker_reap(g, 0, NULL, 0);
@@ -353,6 +406,7 @@ void gpu_stop(gpu *g) {
 int gpu_setup(gpu *g, const gpu_problem *p, cterr *err) { return gpu_setup_at(g, 0, p, err); }
 
 int gpu_setup_at(gpu *g, int slot, const gpu_problem *p, cterr *err) {
+  if (!g->up) return cterr_set(err, "gpu_setup: the GPU worker's start is not finished (gpu_start_all_end)");
   if (g->nq) return cterr_set(err, "gpu_setup: %d jobs not collected", g->nq);
   if (slot < 0 || slot >= GPU_PROBLEMS)
     return cterr_set(err, "gpu_setup: problem slot %d (0 to %d)", slot, GPU_PROBLEMS - 1);
@@ -512,6 +566,7 @@ int gpu_can_queue(const gpu *g, const gpu_job *job) {
 }
 
 int gpu_submit(gpu *g, const gpu_job *job, cterr *err) {
+  if (!g->up) return cterr_set(err, "gpu_submit: the GPU worker's start is not finished (gpu_start_all_end)");
   if (job->slot < 0 || job->slot >= GPU_PROBLEMS || !g->ps[job->slot].have)
     return cterr_set(err, "gpu_submit: no problem set up in slot %d (gpu_setup first)", job->slot);
   if (!gpu_can_queue(g, job)) return cterr_set(err, "gpu_submit: %d jobs in flight and no room for another", g->nq);

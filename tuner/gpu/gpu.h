@@ -43,6 +43,18 @@ int gpu_start(gpu **out, const char *self_exe, int ordinal, cterr *err);
 /* n workers at once (devices ordinals[0..n-1]): all are spawned before any is waited for, so
  * their CUDA start-up runs in parallel. On failure none is left running. */
 int gpu_start_all(gpu **out, const char *self_exe, const int *ordinals, int n, cterr *err);
+/* gpu_start_all in two halves, so that what needs only the devices' identity (the reference
+ * compile needs the architecture) runs while the workers create their contexts, load their
+ * helper kernels, open NVML and measure the copy bandwidth (~0.13 s of a worker's 0.23 s start
+ * on the H200, docs/MEASURE.md). gpu_start_all_begin spawns the n workers and reads each one's
+ * IDENT (gpu_wire.h), sent right after cuInit: gpu_info then has every field but copy_gbps
+ * (NAN). On failure none is left running and out[] is NULL; an error for want of a driver or
+ * device is the worker's own (gpu_error_is_no_device). gpu_start_all_end reads their HELLOs:
+ * gpu_info is then whole, and gpu_setup and the rest may be called (before it they fail). On
+ * failure err names the device whose worker did not start; the handles stay the caller's, to
+ * gpu_stop (which kills a worker still starting). */
+int gpu_start_all_begin(gpu **out, const char *self_exe, const int *ordinals, int n, cterr *err);
+int gpu_start_all_end(gpu *const *gs, int n, cterr *err);
 const gpu_device_info *gpu_info(const gpu *g);
 void gpu_stop(gpu *g);
 

@@ -5,7 +5,9 @@
  * are the same executable, so fixed-size payload structs travel as raw bytes; variable parts
  * (kernel name, cubin) follow the struct.
  *
- *   worker -> coordinator at start: HELLO(gpu_device_info) | ERROR(text)      then commands:
+ *   worker -> coordinator at start: IDENT(wire_ident), then HELLO(gpu_device_info); ERROR(text)
+ *     in place of either (before IDENT: no driver or no such device; after it: the context,
+ *     the helper kernels and the rest of the start failed)                   then commands:
  *   COUNT       -> COUNT_IS(int32 count) | ERROR(text)     (the `--count` worker sends it unasked)
  *   SETUP(wire_setup, kernel name, cubin)  -> SETUP_OK | ERROR(text)
  *   MEASURE(wire_job, kernel name, cubin)  -> RESULT(wire_result)
@@ -13,6 +15,10 @@
  * frees every other first: a new set), a job runs on the problem of wire_job.slot.
  *   QUIT        -> the worker exits
  * A worker whose CUDA context is dead (a fault) sets wire_result.fatal and exits after replying.
+ *
+ * IDENT is sent right after cuInit and the device's attribute queries, before the context
+ * (~0.1 s on the H200) and the rest of the start: what needs only the device's identity (the
+ * reference compile, for its architecture) overlaps them (gpu.h, gpu_start_all_begin).
  *
  * Ownership: frame payloads are read into a caller-owned dbuf. */
 #ifndef CUTUNE_GPU_WIRE_H
@@ -34,6 +40,7 @@ enum {
   MSG_MEASURE,
   MSG_RESULT,
   MSG_QUIT,
+  MSG_IDENT,
 };
 
 #define WIRE_MAGIC 0x43555457u /* "WTUC" */
@@ -63,6 +70,13 @@ typedef struct wire_setup {
   uint32_t kernel_len; /* name bytes follow the struct, then cubin_len cubin bytes */
   uint64_t cubin_len;
 } wire_setup;
+
+/* MSG_IDENT's payload: the device as the driver describes it before any context; HELLO's
+ * gpu_device_info follows with the same fields and the copy bandwidth. */
+typedef struct wire_ident {
+  int32_t ordinal;      /* the worker's device (its command line), for the coordinator to check */
+  gpu_device_info info; /* all but copy_gbps (NAN: measured later in the start) */
+} wire_ident;
 
 /* MSG_SETUP_OK's payload: the problem's reference figures. */
 typedef struct wire_setup_ok {

@@ -465,7 +465,9 @@ static double wk_copy_bw(worker *w, size_t size) {
   return gbps;
 }
 
-static int wk_init(worker *w, int ordinal, int measure_copy, cterr *err) {
+/* The start: the device's identity sent (IDENT) as soon as the driver has described it, then
+ * the context and the rest, after which the caller sends HELLO (gpu_wire.h). */
+static int wk_init(worker *w, int out, int ordinal, int measure_copy, cterr *err) {
   CUresult r;
   const cuda_api *cu = w->cu = cuda_api_load(err);
   if (!cu) return -1;
@@ -506,6 +508,12 @@ static int wk_init(worker *w, int ordinal, int measure_copy, cterr *err) {
   in->mem_bytes = (int64_t)mem;
   char pci[32] = "";
   cu->cuDeviceGetPCIBusId(pci, sizeof pci, w->dev);
+  in->copy_gbps = NAN;
+  wire_ident id;
+  memset(&id, 0, sizeof id); /* the padding too: the struct travels as raw bytes */
+  id.ordinal = ordinal, id.info = *in;
+  trace_mark("GPU worker: IDENT (%s): the device described, no context yet", in->arch);
+  if (wire_write(out, MSG_IDENT, &id, sizeof id, NULL, 0, NULL, 0, err)) return -1;
 
   /* Waits block instead of spinning: the worker waits on the GPU for most of a run, and a
    * spinning core is one compile process fewer (the timing is the events', not the host's; the
@@ -674,7 +682,7 @@ int gpu_worker_main(int argc, char **argv) {
 
   worker *w = &W;
   w->p = &w->probs[0];
-  if (wk_init(w, (int)ord, measure_copy, &err)) {
+  if (wk_init(w, out, (int)ord, measure_copy, &err)) {
     send_error(out, err.msg);
     return 1;
   }
