@@ -113,4 +113,16 @@ expect_output "problem n=65536: 4 measured (" "a larger --compile-timeout retrie
 expect_output ", 8 answered from the store" "a larger --compile-timeout retries only them"
 n=$(grep -c '"status":"compile_timeout"' "$STORE" || true)
 [ "$n" -eq 8 ] && ok || fail "$n compile_timeout records after the larger limit (wanted still 8)"
+
+# 8. --time alone on a small space: a seeded random order, which covers the whole space where
+# the time suffices (the enumeration's first corner is a poor sample where it does not)
+R8="$TMPROOT/results-time"
+run_any "$BIN" run --jobs 1 --no-progress --results "$R8" --time 60 --problem 0 "$d/fake_run.lua"
+expect_output "strategy random" "--time alone takes the space in random order"
+expect_output "problem n=65536: 12 measured (" "--time alone measures the whole space when the time suffices"
+got=$(sed -n 's/.*"config":"\([^"]*\)".*/\1/p' "$R8/Fake_H200/fake_run.jsonl" | tr '\n' ' ')
+enum=$("$BIN" space "$d/fake_run.lua" --list | grep '=' | grep -v '^problem \|^ \|: ' | tr '\n' ' ')
+[ -n "$got" ] && [ "$got" != "$enum" ] && ok || fail "--time alone measured in enumeration order: '$got'"
+run_any "$BIN" run --jobs 1 --no-progress --results "$TMPROOT/results-time2" --strategy exhaustive --time 60 --problem 0 "$d/fake_run.lua"
+expect_output "strategy exhaustive" "--strategy exhaustive with --time stays exhaustive"
 finish

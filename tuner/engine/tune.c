@@ -47,6 +47,12 @@ void tune_limits(size_t count, const run_opts *o, long *budget, double *time_lim
   /* only --time on a large space: it will not be covered, so search rather than walk it in order */
   long cover = o->budget <= 0 && *time_limit > 0 && count > TUNE_EXHAUSTIVE_MAX ? -1 : *budget;
   *sname = o->strategy ? o->strategy : strategy_default_name(count, cover);
+  /* only --time on a space small enough to walk whole: the time may end the walk, and the
+   * enumeration's first corner (the first parameter's first values) is a poor sample of the
+   * rest; random order (without replacement) measures the same space where the time suffices
+   * and a uniform sample of it where not (Kernel Tuner's random_sample with time_limit does
+   * the same) */
+  if (!o->strategy && o->budget <= 0 && *time_limit > 0 && !strcmp(*sname, "exhaustive")) *sname = "random";
 }
 
 /* What one group's loop keeps between configurations of a problem. */
