@@ -30,9 +30,15 @@ int main(void) {
   tune_limits(74748, &o, &b, &t, &s, &note);
   CHECK(b == 74748 && t == 60 && !strcmp(s, strategy_default_name(74748, TUNE_DEFAULT_BUDGET)));
 
-  /* --time alone on a small space: exhaustive until the time is up */
+  /* --time alone on a small space: the whole space in random order until the time is up (the
+   * enumeration's first corner is a poor sample where the time does not suffice) */
+  tune_limits(480, &o, &b, &t, &s, &note);
+  CHECK(b == 480 && t == 60 && !strcmp(s, "random"));
+  /* ... and --strategy exhaustive keeps the enumeration's order */
+  o.strategy = "exhaustive";
   tune_limits(480, &o, &b, &t, &s, &note);
   CHECK(b == 480 && t == 60 && !strcmp(s, "exhaustive"));
+  o.strategy = NULL;
 
   /* --budget larger than the space: all of it */
   o.time_limit = 0, o.budget = 100000;
