@@ -63,17 +63,14 @@ static double bench_warm_ms() {
 
 template <class F>
 static void bench_time(F op, int reps, double *median_ms, double *min_ms) {
-  {
-    const double want = bench_warm_ms();
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0;; i++) {
-      op();
-      if (i < 2 || (i > 2 && i % 8 != 7)) continue;  // a host synchronisation after 3, then every 8
-      CK(cudaGetLastError());
-      CK(cudaDeviceSynchronize());
-      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      if (i >= 2 && ms >= want) break;
-    }
+  const double want = bench_warm_ms();
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < 3; i++) op();
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  while (std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() < want) {
+    for (int i = 0; i < 8; i++) op();  // a host synchronisation every 8
+    CK(cudaDeviceSynchronize());
   }
   const int q = bench_queue > 1 ? bench_queue : 1;
   std::vector<cudaEvent_t> ev(2 * reps);

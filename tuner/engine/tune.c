@@ -44,15 +44,15 @@ void tune_limits(size_t count, const run_opts *o, long *budget, double *time_lim
     *note =
         " (default for a space this large: --budget " XSTR(TUNE_DEFAULT_BUDGET) " --time " XSTR(TUNE_DEFAULT_TIME) ")";
   } else if (o->budget <= 0 && o->time_limit <= 0) *note = " (the whole space)";
-  /* only --time on a large space: it will not be covered, so search rather than walk it in order */
-  long cover = o->budget <= 0 && *time_limit > 0 && count > TUNE_EXHAUSTIVE_MAX ? -1 : *budget;
-  *sname = o->strategy ? o->strategy : strategy_default_name(count, cover);
-  /* only --time on a space small enough to walk whole: the time may end the walk, and the
+  /* only --time on a large space: it will not be covered, so search rather than walk it in
+   * order; on a space small enough to walk whole, the time may still end the walk, and the
    * enumeration's first corner (the first parameter's first values) is a poor sample of the
-   * rest; random order (without replacement) measures the same space where the time suffices
-   * and a uniform sample of it where not (Kernel Tuner's random_sample with time_limit does
-   * the same) */
-  if (!o->strategy && o->budget <= 0 && *time_limit > 0 && !strcmp(*sname, "exhaustive")) *sname = "random";
+   * rest: random order (without replacement) measures the same space where the time suffices
+   * and a uniform sample of it where not (Kernel Tuner's random_sample with time_limit) */
+  int time_only = o->budget <= 0 && *time_limit > 0;
+  const char *dflt = strategy_default_name(count, time_only && count > TUNE_EXHAUSTIVE_MAX ? -1 : *budget);
+  if (time_only && !strcmp(dflt, "exhaustive")) dflt = "random";
+  *sname = o->strategy ? o->strategy : dflt;
 }
 
 /* What one group's loop keeps between configurations of a problem. */

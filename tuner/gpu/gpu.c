@@ -170,14 +170,16 @@ static void describe_death(gpu *g, int kill_first, char *out, size_t n) {
   snprintf(out, n, "GPU worker %s%s%s", how[0] ? how : "ended", last[0] ? "; its last message: " : "", last);
 }
 
-/* A start frame of a spawned worker (want: MSG_IDENT, then MSG_HELLO) into p, or err saying
- * why it did not come (the worker reaped). Before IDENT the worker's own ERROR is passed on as
- * it is (no driver, no such device: gpu_error_is_no_device); after it, and for a death, the
- * message names the device, with its name once IDENT has given it. */
-static int worker_start_frame(gpu *g, uint32_t want, const char *name, dbuf *p, cterr *err) {
+/* A start frame of a spawned worker (want: MSG_IDENT, then MSG_HELLO) of size bytes into p, or
+ * err saying why it did not come (the worker reaped). Before IDENT the worker's own ERROR is
+ * passed on as it is (no driver, no such device: gpu_error_is_no_device); after it, and for a
+ * death or a frame of another type or size, the message names the device, with its name once
+ * IDENT has given it. */
+static int worker_start_frame(gpu *g, uint32_t want, size_t size, const char *name, dbuf *p, cterr *err) {
   uint32_t type;
   int r = recv_frame(g, &type, p, g->start_deadline, err);
-  if (r == 0 && type == want) return 0;
+  if (r == 0 && type == want && p->len == size) return 0;
+  const char *what = want == MSG_IDENT ? "IDENT" : "HELLO";
   char dev[200], why[1024];
   if (name && name[0]) snprintf(dev, sizeof dev, "device %d (%.150s)", g->ordinal, name);
   else snprintf(dev, sizeof dev, "device %d", g->ordinal);
@@ -190,9 +192,8 @@ static int worker_start_frame(gpu *g, uint32_t want, const char *name, dbuf *p, 
   else if (r == -1) describe_death(g, 0, why, sizeof why);
   else {
     if (r == -3) snprintf(why, sizeof why, "%.900s", err->msg);
-    else
-      snprintf(why, sizeof why, "GPU worker protocol: frame type %u where %s was due", type,
-               want == MSG_IDENT ? "IDENT" : "HELLO");
+    else if (type == want) snprintf(why, sizeof why, "GPU worker protocol: a %s of %zu bytes", what, p->len);
+    else snprintf(why, sizeof why, "GPU worker protocol: frame type %u where %s was due", type, what);
     worker_reap(g, 1, NULL, 0);
   }
   return cterr_set(err, "GPU worker for %s did not start%s: %s", dev, r == -2 ? " within its time limit" : "", why);
@@ -202,15 +203,14 @@ static int worker_start_frame(gpu *g, uint32_t want, const char *name, dbuf *p, 
 static int worker_ident(gpu *g, gpu_device_info *info, cterr *err) {
   dbuf p;
   dbuf_init(&p);
-  int rc = worker_start_frame(g, MSG_IDENT, NULL, &p, err);
+  wire_ident id;
+  int rc = worker_start_frame(g, MSG_IDENT, sizeof id, NULL, &p, err);
   if (rc == 0) {
-    wire_ident id;
-    if (p.len == sizeof id) memcpy(&id, p.data, sizeof id);
-    if (p.len != sizeof id || id.ordinal != g->ordinal) {
+    memcpy(&id, p.data, sizeof id);
+    if (id.ordinal != g->ordinal) {
       worker_reap(g, 1, NULL, 0);
-      rc = cterr_set(err,
-                     "GPU worker for device %d did not start: GPU worker protocol: an IDENT of %zu bytes for device %d",
-                     g->ordinal, p.len, p.len == sizeof id ? (int)id.ordinal : -1);
+      rc = cterr_set(err, "GPU worker for device %d did not start: GPU worker protocol: an IDENT for device %d",
+                     g->ordinal, (int)id.ordinal);
     } else {
       *info = id.info;
       info->copy_gbps = NAN;
@@ -225,13 +225,8 @@ static int worker_ident(gpu *g, gpu_device_info *info, cterr *err) {
 static int worker_hello(gpu *g, const char *name, gpu_device_info *info, cterr *err) {
   dbuf p;
   dbuf_init(&p);
-  int rc = worker_start_frame(g, MSG_HELLO, name, &p, err);
-  if (rc == 0 && p.len == sizeof *info) memcpy(info, p.data, sizeof *info);
-  else if (rc == 0) {
-    worker_reap(g, 1, NULL, 0);
-    rc = cterr_set(err, "GPU worker for device %d (%s) did not start: GPU worker protocol: a HELLO of %zu bytes",
-                   g->ordinal, name, p.len);
-  }
+  int rc = worker_start_frame(g, MSG_HELLO, sizeof *info, name, &p, err);
+  if (rc == 0) memcpy(info, p.data, sizeof *info);
   dbuf_free(&p);
   return rc;
 }
