@@ -30,6 +30,15 @@ void wk_fail(wire_result *res, int status, const char *fmt, ...) {
   va_end(ap);
 }
 
+void wk_note(wire_result *res, const char *fmt, ...) {
+  size_t len = strlen(res->message);
+  if (len && len + 2 < sizeof res->message) memcpy(res->message + len, "; ", 3), len += 2;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(res->message + len, sizeof res->message - len, fmt, ap);
+  va_end(ap);
+}
+
 void wk_fail_run(worker *w, wire_result *res, CUresult r, const char *what) {
   res->fatal = wk_context_dead(w, r);
   wk_fail(res, ST_RUNTIME_FAULT, "%s: %s", what, cuda_errstr(r));

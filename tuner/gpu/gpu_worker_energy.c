@@ -121,8 +121,7 @@ void wk_energy(worker *w, CUfunction f, const wire_job *job, wire_result *res) {
   if (window_s <= 0 || !isfinite(res->t_median)) return;
   /* the record is ok either way; its message says why there is no figure */
   if (!w->nv) {
-    snprintf(res->message, sizeof res->message,
-             "no energy figure: NVML (libnvidia-ml.so.1) could not be opened for this device");
+    wk_note(res, "no energy figure: NVML (libnvidia-ml.so.1) could not be opened for this device");
     return;
   }
   int flush = res->flush_l2;
@@ -132,25 +131,19 @@ void wk_energy(worker *w, CUfunction f, const wire_job *job, wire_result *res) {
   CUresult r = measure_window(w, f, &job->geom, flush, 1, guess, window_s, &p, &t);
   if (!r && flush && isfinite(p)) r = measure_window(w, f, &job->geom, 1, 0, 0.1, window_s, &pf, &tf);
   if (r == CUDA_ERROR_NOT_SUPPORTED) {
-    snprintf(res->message, sizeof res->message,
-             "no energy figure: nvmlDeviceGetTotalEnergyConsumption is not supported here");
+    wk_note(res, "no energy figure: nvmlDeviceGetTotalEnergyConsumption is not supported here");
     return;
   }
   if (r) {
     res->fatal = wk_context_dead(w, r);
-    if (res->fatal) {
-      res->status = ST_RUNTIME_FAULT;
-      snprintf(res->message, sizeof res->message, "energy pass: %s", cuda_errstr(r));
-    }
+    if (res->fatal) wk_fail(res, ST_RUNTIME_FAULT, "energy pass: %s", cuda_errstr(r));
     return;
   }
   if (!isfinite(p) || !isfinite(pf)) {
-    snprintf(res->message, sizeof res->message,
-             "no energy figure: the energy counter did not advance in a %.1f s window", window_s);
+    wk_note(res, "no energy figure: the energy counter did not advance in a %.1f s window", window_s);
     return;
   }
   double mj = p * t * 1e-3 - pf * tf * 1e-3; /* mW x ms = uJ: x 1e-3 for mJ */
   if (mj > 0) res->energy_mj = mj;
-  else
-    snprintf(res->message, sizeof res->message, "no energy figure: the flushes alone drew as much as with the kernel");
+  else wk_note(res, "no energy figure: the flushes alone drew as much as with the kernel");
 }

@@ -115,6 +115,9 @@ int wk_reference_in(worker *w, CUmodule mod, const wire_job *job, wire_result *r
 /* A CUDA error while running the configuration: a fault when the context died (res filled). */
 void wk_fail_run(worker *w, wire_result *res, CUresult r, const char *what);
 void wk_fail(wire_result *res, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A note on a record that stays ok (why it has no energy figure, say): added to res->message
+ * after a "; ", so that one note does not hide another. */
+void wk_note(wire_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* gpu_worker_launches.c: the parameter array of the arguments idx[0..n) into out; a job's launch
  * sequence set up from its module mod (the job's first program, whose kernel is f) and the rest
