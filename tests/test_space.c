@@ -230,6 +230,25 @@ static void test_sandbox(void) {
   space_free(s);
 }
 
+/* check_mismatches.lua: each output's mismatches in its argspec (what the GPU worker gets): its
+ * own, else the space's check.mismatches; none for a reduce check */
+static void test_mismatches(void) {
+  space *s;
+  cterr e;
+  int rc = space_load("tests/spaces/check_mismatches.lua", &s, &e);
+  CHECK_MSG(rc == 0, "%s", e.msg);
+  REQUIRE(rc == 0);
+  argspec a[MAX_ARGS];
+  int n;
+  REQUIRE(space_args(s, 0, a, &n, &e) == 0 && n == 6);
+  CHECK(a[0].mismatches == 3);
+  CHECK(a[1].mismatches == 5);
+  CHECK(a[2].reduce == RED_SUM && a[2].mismatches == 0);
+  CHECK(a[3].kind == ARG_INOUT && a[3].mismatches == 0);
+  CHECK(a[1].atol == 1e-6); /* the space's other check options still reach every output */
+  space_free(s);
+}
+
 /* shapes.lua: every form of a shape set, in order, a set's repeat tuned once; shapes_10k.lua:
  * 10,000 shapes from one ct.product with a where filter, and refused under a lower cap */
 static void test_shapes(void) {
@@ -333,6 +352,7 @@ static void test_arch(void) {
 int main(void) {
   test_arch();
   test_sandbox();
+  test_mismatches();
   test_shapes();
   test_good();
   test_map();

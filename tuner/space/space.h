@@ -110,7 +110,8 @@ int space_ref_per_config(const space *s);
 int space_ref_config(space *s, size_t cfg, int prob, launch_geom *geom, uint64_t *key, cterr *err);
 
 /* Tolerance for the output check: 0 means bitwise exact (`check = { tolerance = 1e-5 }`); each
- * output's own atol/rtol/reduce travel in its argspec. check = false: timing only (unchecked). */
+ * output's own atol/rtol/reduce/mismatches travel in its argspec (the space's check.atol, rtol and
+ * mismatches already folded in). check = false: timing only (unchecked). */
 double space_tolerance(const space *s);
 int space_unchecked(const space *s);
 /* check = { kernel = "name", template = "path" }: the user's check kernel (NULL: none), compiled

@@ -405,6 +405,7 @@ static int eval_arg(space *s, int prob, int i, cterr *err) {
   o->atol = a->atol > 0 || a->rtol > 0 ? a->atol : s->atol;
   o->rtol = a->atol > 0 || a->rtol > 0 ? a->rtol : s->rtol;
   o->reduce = a->reduce, o->nocheck = a->nocheck;
+  o->mismatches = a->mismatches >= 0 ? a->mismatches : a->reduce ? 0 : s->mismatches;
   snprintf(o->name, sizeof o->name, "%s", a->name);
   if (a->kind == ARG_TENSORMAP) return free(ctx), 0; /* per configuration: space_config_tmaps */
   /* a scalar of a space with runtime parameters: evaluated with their first values, and the

@@ -55,6 +55,7 @@ typedef struct sp_arg {
   uint64_t reads;    /* the parameters it reads (bit p) */
   double atol, rtol; /* the check of an output (ct.output options; 0: the space's check) */
   int reduce, nocheck;
+  int64_t mismatches; /* elements allowed to differ; -1: the space's check.mismatches */
 } sp_arg;
 
 typedef struct sp_tmap {        /* ct.tensormap (space_tmaps.c) */
@@ -149,6 +150,7 @@ struct space {
   int narch_names;
   double tolerance, timeout;
   double atol, rtol;                        /* check = { atol =, rtol = }: the default of every output */
+  int64_t mismatches;                       /* check = { mismatches = k }: the default of every output */
   int unchecked;                            /* check = false: timing only, records marked unchecked */
   char *check_kernel, *check_template_path; /* check = { kernel = ..., template = ... }: the user's check */
   int nsyms;

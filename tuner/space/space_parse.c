@@ -254,7 +254,7 @@ int space_parse(space *s, cterr *err) {
     s->unchecked = 1; /* check = false: timing only, said in every record, table and header */
     if (s->ref_kernel) return sp_perr(err, w, "check = false (timing only) and a reference: leave one out");
   } else if (!lua_isnil(L, -1)) {
-    static const char *const ckeys[] = {"tolerance", "atol", "rtol", "kernel", "template", NULL};
+    static const char *const ckeys[] = {"tolerance", "atol", "rtol", "kernel", "template", "mismatches", NULL};
     if (lua_type(L, -1) != LUA_TTABLE)
       return sp_perr(err, w,
                      "check must be a table {tolerance = ...} or {atol = ..., rtol = ...}, or false for timing "
@@ -283,6 +283,7 @@ int space_parse(space *s, cterr *err) {
       if (ty != LUA_TNIL) *dst[k] = lua_tonumber(L, -1);
       lua_pop(L, 1);
     }
+    if (sp_get_count(L, lua_gettop(L), "mismatches", &s->mismatches, "check", w, err) < 0) return -1;
   }
   lua_pop(L, 1);
   if (sp_get_value(s, L, t, "bytes", &s->bytes, 0, 1, 1, "space", w, err) < 0 ||

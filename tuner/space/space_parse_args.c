@@ -6,17 +6,18 @@
 
 #include "space_read.h"
 
-/* An output's check options: atol, rtol (numbers >= 0), reduce ("sum", "max", "min"), check = false. */
+/* An output's check options: atol, rtol (numbers >= 0), reduce ("sum", "max", "min"), mismatches
+ * (an integer >= 0: elements allowed to differ), check = false. */
 static int check_opts(lua_State *L, int o, sp_arg *a, const char *owhat, where w, cterr *err) {
   char gbuf[96];
   const char *names[2] = {"atol", "rtol"};
   double *dst[2] = {&a->atol, &a->rtol};
-  int given = 0;
+  const char *given = NULL; /* the first check option the table holds, for messages */
   for (int k = 0; k < 2; k++) {
     int ty = lua_getfield(L, o, names[k]);
     if (ty != LUA_TNIL && (ty != LUA_TNUMBER || !(lua_tonumber(L, -1) >= 0)))
       return sp_perr(err, w, "%s: %s must be a number >= 0 (got %s)", owhat, names[k], GOT(-1));
-    if (ty != LUA_TNIL) *dst[k] = lua_tonumber(L, -1), given = 1;
+    if (ty != LUA_TNIL) *dst[k] = lua_tonumber(L, -1), given = given ? given : names[k];
     lua_pop(L, 1);
   }
   char *red = NULL;
@@ -26,15 +27,27 @@ static int check_opts(lua_State *L, int o, sp_arg *a, const char *owhat, where w
     if (a->reduce < 0) sp_perr(err, w, "%s: reduce must be \"sum\", \"max\" or \"min\" (got \"%s\")", owhat, red);
     free(red);
     if (a->reduce < 0) return -1;
+    given = given ? given : "reduce";
   }
+  if (sp_get_count(L, o, "mismatches", &a->mismatches, owhat, w, err) < 0) return -1;
+  if (a->mismatches >= 0) given = given ? given : "mismatches";
   int ty = lua_getfield(L, o, "check");
   if (ty != LUA_TNIL && ty != LUA_TBOOLEAN)
     return sp_perr(err, w, "%s: check must be false or left out (got %s)", owhat, GOT(-1));
   a->nocheck = ty == LUA_TBOOLEAN && !lua_toboolean(L, -1);
   lua_pop(L, 1);
-  if ((given || a->reduce || a->nocheck) && a->kind == ARG_INPUT)
-    return sp_perr(err, w, "%s: atol, rtol, reduce and check are for outputs (an input is never compared)", owhat);
-  if (a->nocheck && (given || a->reduce)) return sp_perr(err, w, "%s: check = false with atol, rtol or reduce", owhat);
+  if ((given || a->nocheck) && a->kind == ARG_INPUT)
+    return sp_perr(err, w, "%s: %s is an output's check option (an input is never compared)", owhat,
+                   given ? given : "check");
+  if (a->nocheck && given)
+    return sp_perr(err, w, "%s: check = false with %s (an output left uncompared takes no check options)", owhat,
+                   given);
+  static const char *const reds[] = {"", "sum", "max", "min"};
+  if (a->reduce && a->mismatches >= 0)
+    return sp_perr(err, w,
+                   "%s: mismatches = %lld with reduce = \"%s\" (mismatches counts the elements an element-wise check "
+                   "lets differ; a reduce check compares one value)",
+                   owhat, (long long)a->mismatches, reds[a->reduce]);
   return 0;
 }
 
@@ -42,6 +55,7 @@ static int parse_arg(space *s, lua_State *L, int idx, int i, cterr *err) {
   char gbuf[96], what[48];
   sp_arg *a = &s->args[s->nargs];
   memset(a, 0, sizeof *a);
+  a->mismatches = -1; /* the space's check.mismatches */
   where w = {s->file, s->line};
   const char *tag = sp_tag_of(L, idx);
   if (lua_type(L, idx) == LUA_TSTRING || lua_type(L, idx) == LUA_TNUMBER) { /* "N": an int scalar */
@@ -93,7 +107,8 @@ static int parse_arg(space *s, lua_State *L, int idx, int i, cterr *err) {
   if (lua_getfield(L, idx, "opts") == LUA_TNIL) return lua_pop(L, 1), 0;
   int o = lua_gettop(L);
   if (lua_type(L, o) != LUA_TTABLE) return sp_perr(err, w, "%s: options must be a table (got %s)", what, GOT(o));
-  static const char *const buf_keys[] = {"fill", "lo", "hi", "name", "atol", "rtol", "reduce", "check", NULL};
+  static const char *const buf_keys[] = {"fill", "lo",     "hi",         "name",  "atol",
+                                         "rtol", "reduce", "mismatches", "check", NULL};
   static const char *const scalar_keys[] = {"name", NULL};
   char owhat[64];
   snprintf(owhat, sizeof owhat, "ct.%s options",

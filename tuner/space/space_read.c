@@ -133,6 +133,20 @@ int sp_get_string(lua_State *L, int t, const char *key, char **out, int required
   return 0;
 }
 
+int sp_get_count(lua_State *L, int t, const char *key, int64_t *out, const char *what, where w, cterr *err) {
+  char gbuf[96];
+  int isint = 0, ty = lua_getfield(L, t, key);
+  lua_Integer v = ty == LUA_TNUMBER ? lua_tointegerx(L, -1, &isint) : 0;
+  if (ty != LUA_TNIL && (!isint || v < 0)) {
+    sp_perr(err, w, "%s.%s must be an integer >= 0 (got %s)", what, key, GOT(-1));
+    lua_pop(L, 1);
+    return -1;
+  }
+  if (ty != LUA_TNIL) *out = (int64_t)v;
+  lua_pop(L, 1);
+  return 0;
+}
+
 /* ---- values: constants, functions, size expressions ---- */
 
 int sp_read_value(space *s, lua_State *L, int idx, sp_value *v, int maxcon, int expr, const char *what, where w,

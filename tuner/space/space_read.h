@@ -31,6 +31,9 @@ int sp_check_keys(lua_State *L, int idx, const char *const *allowed, const char 
 int sp_seq_len(lua_State *L, int idx);
 int sp_get_string(lua_State *L, int t, const char *key, char **out, int required, const char *what, where w,
                   cterr *err);
+/* An optional integer >= 0 (a float with an integer value counts): *out is left as it was when
+ * t has no such key. "what.key must be an integer >= 0 (got number 1.5)". */
+int sp_get_count(lua_State *L, int t, const char *key, int64_t *out, const char *what, where w, cterr *err);
 /* A value given as a function, a number, a list of up to maxcon numbers (maxcon > 1), or
  * (expr) a string compiled once as a Lua expression over the problem's sizes. */
 int sp_read_value(space *s, lua_State *L, int idx, sp_value *v, int maxcon, int expr, const char *what, where w,
