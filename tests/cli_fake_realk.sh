@@ -7,7 +7,8 @@
 # configuration's own program (copy_tpl<2> against itself passes), the check of a reduction
 # (partial sums over any grid against the total), timing only (check = false), a launch sequence
 # (a reduction's two passes, the second in a program of its own), a check kernel of the space's
-# own, static shared memory past 48 KB in any entry of the program as invalid, and `cutune space`.
+# own, an output allowed a few mismatches (its own or the space's check.mismatches), static
+# shared memory past 48 KB in any entry of the program as invalid, and `cutune space`.
 . "$(dirname "$0")/lib_cli.sh"
 set -e
 use_fake_cuda
@@ -71,6 +72,30 @@ run_any "$BIN" run --jobs 2 --no-progress --results "$R" "$d/fake_usercheck.lua"
 grep '"status":"ok"' "$R/Fake_H200/fake_usercheck.jsonl" | grep -q 'K=2' && [ "$(st fake_usercheck ok)" -eq 1 ] && ok ||
   fail "fake_usercheck: not exactly K=2 passed"
 grep -q "the space's check kernel" "$R/Fake_H200/fake_usercheck.jsonl" && ok || fail "the failure does not name the check kernel"
+
+# mismatches: configuration B leaves the last B of 4096 elements unwritten. The output's own
+# mismatches = 128 passes B = 64 and 128, each record saying how many differed, and fails
+# B = 256; check.mismatches = 64 is every output's default; the output's 0 wins over the space's.
+rec() { grep "\"config\":\"B=$2\"" "$1/Fake_H200/fake_mismatches.jsonl"; }
+RM="$TMPROOT/results-mm-output"
+FAKE_MM_OUTPUT=128 run_any "$BIN" run --jobs 2 --no-progress --results "$RM" "$d/fake_mismatches.lua"
+[ "$STATUS" -eq 3 ] && ok || fail "mismatches = 128 exited $STATUS (wanted 3: B=256 is wrong)"
+for b in 64 128; do
+  rec "$RM" $b | grep -q '"status":"ok"' && ok || fail "B=$b within mismatches = 128 is not ok: $(rec "$RM" $b)"
+  rec "$RM" $b | grep -q "output 'out1': $b of 4096 elements differ from the reference, within mismatches = 128" && ok ||
+    fail "B=$b: the record does not say $b elements differed: $(rec "$RM" $b)"
+done
+rec "$RM" 256 | grep -q '"status":"wrong_result"' && ok || fail "B=256 past mismatches = 128 is not wrong_result"
+rec "$RM" 256 | grep -q "output 'out1': 256 of 4096 elements differ from the reference (exact comparison)" && ok ||
+  fail "B=256: the message does not say 256 elements differ: $(rec "$RM" 256)"
+RM="$TMPROOT/results-mm-space"
+FAKE_MM_SPACE=64 run_any "$BIN" run --jobs 2 --no-progress --results "$RM" "$d/fake_mismatches.lua"
+[ "$STATUS" -eq 3 ] && ok || fail "check.mismatches = 64 exited $STATUS (wanted 3)"
+rec "$RM" 64 | grep -q '"status":"ok"' && [ "$(grep -c '"status":"wrong_result"' "$RM/Fake_H200/fake_mismatches.jsonl")" -eq 2 ] &&
+  ok || fail "check.mismatches = 64: not B=64 alone passed"
+RM="$TMPROOT/results-mm-both"
+FAKE_MM_SPACE=256 FAKE_MM_OUTPUT=0 run_any "$BIN" run --jobs 2 --no-progress --results "$RM" "$d/fake_mismatches.lua"
+[ "$STATUS" -eq 4 ] && ok || fail "the output's mismatches = 0 under the space's 256 exited $STATUS (wanted 4: none right)"
 
 # a launch sequence: two programs in one bundle, a buffer sized per configuration, the reference's
 # own arguments; a second launch over the limit is invalid

@@ -64,8 +64,8 @@ static rec_status run(gpu *g, const char *kernel, unsigned block, double timeout
 
 /* Symbols (a __constant__ filled from data, a seeded fill, a buffer; one too small), C++ kernels
  * by lowered name (a template's instance: copy_tpl<K> scales by K), the atol/rtol check, the
- * check of a reduction (partial sums against a total), a reference run from each job's module
- * (again only when its key changes), and timing only. */
+ * mismatches an output may have, the check of a reduction (partial sums against a total), a
+ * reference run from each job's module (again only when its key changes), and timing only. */
 static void test_symbols_checks_templates(gpu *g) {
   cterr err;
   record r;
@@ -115,6 +115,20 @@ static void test_symbols_checks_templates(gpu *g) {
   CHECK(RUN("_Z8copy_tplILi2EEvPfPKfi", 256) == ST_WRONG_RESULT);
   CHECK_STR_CONTAINS(r.message, "atol 0, rtol 0.5");
   p.args[0].rtol = 0;
+
+  /* mismatches: copy_wrong is off by one at element 12345 alone; one mismatch allowed passes, and
+   * the record says so; none allowed fails; a copy within its allowance says nothing */
+  set_problem(&p, 16384, ARG_OUTPUT, 0);
+  p.args[0].mismatches = 1;
+  REQUIRE(gpu_setup(g, &p, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
+  CHECK(RUN("copy_wrong", 256) == ST_OK);
+  CHECK_STR_CONTAINS(r.message, "output 'out': 1 of 16384 elements differ from the reference, within mismatches = 1");
+  CHECK(RUN("copy_ok", 256) == ST_OK && r.message && !r.message[0]);
+  p.args[0].mismatches = 0;
+  REQUIRE(gpu_setup(g, &p, &err) == 0 || !fprintf(stderr, "%s\n", err.msg));
+  CHECK(RUN("copy_wrong", 256) == ST_WRONG_RESULT);
+  CHECK_STR_CONTAINS(r.message,
+                     "1 of 16384 elements differ from the reference (exact comparison); first at index 12345");
 
   /* a reduction's check: partial sums (one per block, the rest zero) against the reference's
    * total in element 0: equal sums within rtol, whatever the grid */
