@@ -39,7 +39,8 @@
 # With CUTUNE (the cutune binary, for `cutune header`), the production launcher is built from a
 # header of split-K and stream-K entries (bench/sk_header.sh) and kernels/example/sgemm_example
 # checks cutune_sgemm, its workspace included, at the entries' sizes and small ragged ones.
-# Environment: OUT (default build/templates_session), NVCC, ARCH (default sm_90), JOBS (parallel
+# Environment: OUT (default build/templates_session), MM_CANDS and TR_CANDS (files of candidates,
+# "NAME NAME=VALUE ..." per line, instead of the built-in lists), NVCC, ARCH (default sm_90), JOBS (parallel
 # nvcc, default nproc), REPS_MM (15), REPS_TR (30), SWEEP_MM (30 sizes), SWEEP_TR (40), SHAPES_MM,
 # SHAPES_TR (comma-separated MxNxK / RxC; default: the drivers' lists), NO_NCU, NCU_TIMEOUT (90 s
 # per ncu run), NCU_TR / NCU_TR_ONLY, NCU_MM / NCU_MM_ONLY (the shapes and configurations profiled).
@@ -96,6 +97,12 @@ if [ -n "${QUICK:-}" ]; then
   NO_NCU=1
 fi
 
+# MM_CANDS / TR_CANDS: a file of candidates instead of the lists above, one per line, "NAME
+# NAME=VALUE ..." (# starts a comment): to time configurations a search has not reached
+cands() { grep -v '^[[:space:]]*\(#\|$\)' "$1"; }
+if [ -n "${MM_CANDS:-}" ]; then mapfile -t MM < <(cands "$MM_CANDS"); fi
+if [ -n "${TR_CANDS:-}" ]; then mapfile -t TR < <(cands "$TR_CANDS"); fi
+
 # the template before split-K, for w1o (the same configuration as w1: is the aligned path as fast?)
 OLD_REV=${OLD_REV:-169c80106e}
 if [ -n "${OLD_TEMPLATE:-}" ]; then cp "$OLD_TEMPLATE" "$B/gen/matmul_old.cu"
@@ -116,7 +123,7 @@ struct ts_mm_config {  // lower case: the -D names are macros
   size_t smem;
   const void *fn;
 };
-struct ts_tr_config { const char *name, *params; int tile, rows, tpb, align; unsigned bx, by; const void *fn; };
+struct ts_tr_config { const char *name, *params; int tile, rows, tpb, align, wide; unsigned bx, by; const void *fn; };
 extern ts_mm_config ts_mm_configs[];
 extern const int ts_mm_nconfigs;
 extern ts_tr_config ts_tr_configs[];
@@ -155,7 +162,7 @@ EOF
 #undef transpose
 #include "ts_configs.h"
 ts_tr_config ts_tr_info_$i(void) {
-  ts_tr_config c = {"$name", "$defs", TILE, BLOCK_ROWS, TPB, ALIGN, TILE ? TILE / VEC : 32, BLOCK_ROWS, (const void *)&ts_tr_kernel_$i};
+  ts_tr_config c = {"$name", "$defs", TILE, BLOCK_ROWS, TPB, ALIGN, WIDE, TILE ? TILE / VEC : 32, BLOCK_ROWS, (const void *)&ts_tr_kernel_$i};
   return c;
 }
 EOF
