@@ -24,7 +24,8 @@
 #              (lua/matmul_shapes_pinned.lua, each shape exhaustively, no transfer, no cross
 #              phase): configurations no search reached, weighed by the header with the rest
 #   trpin      (only when named, with TR_PIN) the same for lua/transpose_shapes.lua, after the
-#              transpose step
+#              transpose step (MM_PIN_PROBLEMS, TR_PIN_PROBLEMS: a --problem selection instead
+#              of every shape)
 #   headers    cutune header for the three (their kernel sets and rules): results of this
 #              session in $RES/<space>.h, the selection tables in the summary: ~5 s
 #   bench      bench/shapes.sh on those headers: the build (~40 s on 16 cores) and the timing of
@@ -104,17 +105,17 @@ if want matmul; then
 fi
 # configurations listed in a file, measured on every shape of a set (lua/<space>_shapes_pinned.lua:
 # each shape exhaustively over them, no transfer, no cross phase)
-pin_set() { # space file
+pin_set() { # space file [problems]
   [ -f "$2" ] || { echo "shapes_session.sh: pinning $1 needs a file of configurations, got '$2'" >&2; exit 2; }
-  say "pin: $(grep -vc '^#' "$2") configurations of $2 on every shape of lua/$1_shapes.lua"
+  say "pin: $(grep -vc '^#' "$2") configurations of $2 on the shapes ${3:-all} of lua/$1_shapes.lua"
   seed_store "$1"
   export CUTUNE_PIN
   CUTUNE_PIN=$(grep -v '^#' "$2" | tr -s '\n' ';')
-  tune "$1-pin" 560 "lua/$1_shapes_pinned.lua" --problem all --no-transfer --no-cross --strategy exhaustive
+  tune "$1-pin" 560 "lua/$1_shapes_pinned.lua" --problem "${3:-all}" --no-transfer --no-cross --strategy exhaustive
   unset CUTUNE_PIN
 }
 
-if want mmpin; then pin_set matmul "${MM_PIN:-}"; fi
+if want mmpin; then pin_set matmul "${MM_PIN:-}" "${MM_PIN_PROBLEMS:-all}"; fi
 if want transpose; then
   say "transpose: lua/transpose_shapes.lua (19 sizes)"
   shape_set transpose "--budget $TR_FIRST" "--budget $TR_BUDGET"
@@ -123,7 +124,7 @@ if want vecadd; then
   say "vecadd: lua/vecadd_shapes.lua (7 sizes)"
   shape_set vecadd "--budget $VA_FIRST" "--budget $VA_BUDGET"
 fi
-if want trpin; then pin_set transpose "${TR_PIN:-}"; fi
+if want trpin; then pin_set transpose "${TR_PIN:-}" "${TR_PIN_PROBLEMS:-all}"; fi
 if want headers; then
   for sp in matmul transpose vecadd; do
     seed_store "$sp"
