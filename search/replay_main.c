@@ -78,7 +78,7 @@ static int select_ctx(void *ctx, int prob) {
 static int replay_shapes_cmd(const char *file, const char *space_file, const char *problem, const char *strat,
                              long budget, uint64_t seed, long patience, int near, int per, double within, int cold,
                              int listed) {
-  cterr err = {{0}};
+  cterr err = {0};
   if (!space_file) {
     fprintf(stderr, "cutune run: --shapes needs the space file (cutune run --replay STORE SPACE.lua --shapes)\n");
     return 2;
@@ -123,7 +123,7 @@ int search_replay_main(int argc, char **argv) {
   int noisy = 0, shapes = 0, cold = 1, listed = 0;
   long near = 3, per = 3, patience = 40;
   double within = 0.02;
-  cterr err = {{0}};
+  cterr err = {0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     int need = !strcmp(a, "--replay") || !strcmp(a, "--strategy") || !strcmp(a, "--budget") || !strcmp(a, "--time") ||

@@ -88,7 +88,7 @@ static void worker(int fd, int job, int jobs, char **files, int nfiles, const sc
   score_result *res = xcalloc((size_t)cfg->nstrat, sizeof *res);
   for (int f = job; f < nfiles; f += jobs) {
     file_header h = {.file = f, .ok = 1};
-    cterr err = {{0}};
+    cterr err = {0};
     if (score_file(files[f], cfg, res, &err) < 0) h.ok = 0, snprintf(h.msg, sizeof h.msg, "%s", err.msg);
     if (fd_write_all(fd, &h, sizeof h) < 0) break;
     if (h.ok && fd_write_all(fd, res, (size_t)cfg->nstrat * sizeof *res) < 0) break;
@@ -335,7 +335,7 @@ int search_score_main(int argc, char **argv) {
   int jobs = 2, nfiles = 0, status = 0;
   char **files = xcalloc((size_t)argc + 1, sizeof(char *));
   char *strat_list = xstrdup("random,ils,ga,anneal,bo,bandit,hybrid");
-  cterr err = {{0}};
+  cterr err = {0};
   if (parse_opts(argc, argv, &cfg, &svg, &jobs, &files, &nfiles, &strat_list, &err) < 0) {
     fprintf(stderr, "cutune score: %s\n", err.msg);
     free(files), free(strat_list);

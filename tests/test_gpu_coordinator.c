@@ -2,7 +2,8 @@
  * fake worker (`__gpu-worker` with CUTUNE_FAKE_WORKER set) that speaks the protocol and, by
  * kernel name, answers ok, hangs, crashes, or reports a dead context. Checks that each comes
  * back with the right status, that the worker is replaced and the problem replayed, and that
- * the next job measures normally. */
+ * the next job measures normally. A worker whose start fails (CUTUNE_FAKE_START_ERROR) tells
+ * the coordinator whether for want of a device by its ERROR's code, whatever the text says. */
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -13,8 +14,21 @@
 #include "gpu/gpu.h"
 #include "gpu/gpu_wire.h"
 
+/* CUTUNE_FAKE_START_ERROR=CODE:TEXT: an ERROR with that code and text in place of the start's
+ * frame CUTUNE_FAKE_START_AT names (IDENT, the default, or HELLO), as a worker's start that
+ * failed; the `--count` worker sends it in place of the count. */
+static int fake_start_error(const char *at) {
+  const char *e = getenv("CUTUNE_FAKE_START_ERROR"), *where = getenv("CUTUNE_FAKE_START_AT");
+  if (!e || strcmp(where ? where : "IDENT", at)) return 0;
+  cterr start, err;
+  cterr_set_code(&start, atoi(e), "%s", strchr(e, ':') ? strchr(e, ':') + 1 : e);
+  wire_write_error(1, &start, &err);
+  return 1;
+}
+
 static int fake_worker(void) {
   cterr err;
+  if (fake_start_error("IDENT")) return 1;
   gpu_device_info info;
   memset(&info, 0, sizeof info);
   snprintf(info.name, sizeof info.name, "Fake GPU");
@@ -25,6 +39,7 @@ static int fake_worker(void) {
   id.info.copy_gbps = NAN;
   if (!getenv("CUTUNE_FAKE_NO_IDENT") && wire_write(1, MSG_IDENT, &id, sizeof id, NULL, 0, NULL, 0, &err)) return 1;
   info.copy_gbps = getenv("CUTUNE_FAKE_RESTARTED") ? NAN : 1000.0;
+  if (fake_start_error("HELLO")) return 1;
   if (wire_write(1, MSG_HELLO, &info, sizeof info, NULL, 0, NULL, 0, &err)) return 1;
   dbuf p;
   dbuf_init(&p);
@@ -150,6 +165,39 @@ int main(int argc, char **argv) {
   CHECK_STR_CONTAINS(err.msg,
                      "GPU worker for device 0 did not start: GPU worker protocol: frame type 1 where IDENT was due");
   unsetenv("CUTUNE_FAKE_NO_IDENT");
+
+  /* "no device" is the worker's ERROR's code, not its text: a text that reads as no device
+   * with another code is another error, passed on as it is; the code with any text is no
+   * device, for gpu_count too; after IDENT the device is there, whatever the code */
+  char env[200];
+  snprintf(env, sizeof env, "%d:no CUDA device 0 (but the fake's code says otherwise)", CTERR_OTHER);
+  setenv("CUTUNE_FAKE_START_ERROR", env, 1);
+  g = (gpu *)&err;
+  CHECK(gpu_start(&g, self, 0, &err) == -1 && g == NULL);
+  CHECK_STR_CONTAINS(err.msg, "no CUDA device 0 (but the fake's code says otherwise)");
+  CHECK_MSG(!gpu_error_is_no_device(&err), "taken for no device: %s", err.msg);
+  CHECK(gpu_count(self, &err) == 0);
+  CHECK_MSG(!gpu_error_is_no_device(&err), "counted as no device: %s", err.msg);
+  snprintf(env, sizeof env, "%d:the fake worker's driver has no card", CTERR_NO_DEVICE);
+  setenv("CUTUNE_FAKE_START_ERROR", env, 1);
+  g = (gpu *)&err;
+  CHECK(gpu_start_all_begin(&g, self, &(int){0}, 1, &err) == -1 && g == NULL);
+  CHECK_STR_CONTAINS(err.msg, "the fake worker's driver has no card");
+  CHECK_MSG(gpu_error_is_no_device(&err), "not taken for no device: %s", err.msg);
+  cterr_set(&err, "not counted"); /* the code must come from gpu_count */
+  CHECK(gpu_count(self, &err) == 0);
+  CHECK_MSG(gpu_error_is_no_device(&err), "not counted as no device: %s", err.msg);
+  cterr_wrap(&err, "context");
+  CHECK_MSG(gpu_error_is_no_device(&err), "no device lost in a wrap: %s", err.msg);
+  cterr_set(&err, "another error in the same record");
+  CHECK_MSG(!gpu_error_is_no_device(&err), "no device kept by another error: %s", err.msg);
+  setenv("CUTUNE_FAKE_START_AT", "HELLO", 1);
+  g = (gpu *)&err;
+  CHECK(gpu_start(&g, self, 0, &err) == -1 && g == NULL);
+  CHECK_STR_CONTAINS(err.msg, "GPU worker for device 0 (Fake GPU) did not start: the fake worker's driver has no card");
+  CHECK_MSG(!gpu_error_is_no_device(&err), "no device after IDENT: %s", err.msg);
+  unsetenv("CUTUNE_FAKE_START_AT");
+  unsetenv("CUTUNE_FAKE_START_ERROR");
   record_free(&rec);
   free(self);
   return check_report();

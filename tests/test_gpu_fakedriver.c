@@ -244,13 +244,14 @@ static void test_setup_failure_frees_guards(const char *self) {
   p.args[1].count = 1 << 24;               /* in: 64 MiB, past the limit: setup A fails there */
   CHECK(send_setup_frame(to[1], &p) == 0);
   CHECK(wire_read(from[0], &type, &reply, &err) == 0 && type == MSG_ERROR);
-  dbuf_append(&reply, "", 1);
-  CHECK_STR_CONTAINS(reply.data, "allocating 67108864 bytes for argument 'in'");
+  int code = -1; /* an ERROR: its code, then its text (gpu_wire.h) */
+  CHECK_STR_CONTAINS(wire_error_text(&reply, &code), "allocating 67108864 bytes for argument 'in'");
+  CHECK_MSG(code == CTERR_OTHER, "a failed setup's ERROR has code %d", code);
   set_problem(&p, 1 << 20, ARG_OUTPUT, 0); /* B: 3 x 4 MiB and a gap, within the limit */
   CHECK(send_setup_frame(to[1], &p) == 0);
   CHECK(wire_read(from[0], &type, &reply, &err) == 0);
-  dbuf_append(&reply, "", 1);
-  CHECK_MSG(type == MSG_SETUP_OK, "setup after a failed one: %s", type == MSG_ERROR ? reply.data : "no reply");
+  CHECK_MSG(type == MSG_SETUP_OK, "setup after a failed one: %s",
+            type == MSG_ERROR ? wire_error_text(&reply, NULL) : "no reply");
   wire_write(to[1], MSG_QUIT, NULL, 0, NULL, 0, NULL, 0, &err);
   close(to[1]), close(from[0]);
   int st = 0;
@@ -297,6 +298,8 @@ static void test_start_halves(const char *self) {
   CHECK(gpu_start_all_begin(&g, self, &ord, 1, &err) == -1 && g == NULL);
   CHECK_MSG(gpu_error_is_no_device(&err), "no device: %s", err.msg);
   CHECK_STR_CONTAINS(err.msg, "no CUDA device 0 (this machine has 0)");
+  CHECK(gpu_count(self, &err) == 0);
+  CHECK_MSG(gpu_error_is_no_device(&err), "no device counted: %s", err.msg);
   unsetenv("CUTUNE_FAKE_DEVICES");
 }
 

@@ -1,6 +1,7 @@
 /* The GPU coordinator where there is no CUDA driver (this test's CPU machines): gpu_count and
- * gpu_start fail with a clear message instead of crashing, and the worker protocol's framing
- * round-trips and rejects garbage. Where a driver exists, the no-driver checks are skipped. */
+ * gpu_start fail with a clear message and the code of no device (gpu_error_is_no_device)
+ * instead of crashing, and the worker protocol's framing round-trips and rejects garbage.
+ * Where a driver exists, the no-driver checks are skipped. */
 #include <dlfcn.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,17 +41,19 @@ int main(int argc, char **argv) {
 
   char *self = self_exe_path();
   REQUIRE(self);
-  cterr err = {{0}};
+  cterr err = {0};
   void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   int n = gpu_count(self, &err);
   if (!h) {
     CHECK(n == 0);
     CHECK_STR_CONTAINS(err.msg, "no CUDA driver: libcuda.so.1 not found");
+    CHECK(gpu_error_is_no_device(&err));
     gpu *g = (gpu *)&err; /* must be overwritten with NULL */
-    err.msg[0] = 0;
+    cterr_set(&err, "%s", "");
     CHECK(gpu_start(&g, self, 0, &err) == -1);
     CHECK(g == NULL);
     CHECK_STR_CONTAINS(err.msg, "no CUDA driver: libcuda.so.1 not found");
+    CHECK(gpu_error_is_no_device(&err)); /* the worker's code, carried by its ERROR */
   } else {
     fprintf(stderr, "a CUDA driver is present: no-driver checks skipped (%d device(s))\n", n);
     CHECK(n >= 0);

@@ -46,7 +46,7 @@ static void record_line(dbuf *b, const char *config, const char *v, double t) {
 int main(void) {
   const char *t = getenv("CUTUNE_TMP");
   snprintf(dir, sizeof dir, "%s", t && *t ? t : "/tmp");
-  cterr e = {{0}};
+  cterr e = {0};
   mkdir_p(dir, &e);
   replay *r = NULL;
 

@@ -10,7 +10,7 @@
 
 int main(void) {
   space *s = NULL;
-  cterr e = {{0}};
+  cterr e = {0};
 
   setenv("CUTUNE_LUA_INSTRUCTIONS", "1e6", 1);
   /* the instruction count stops a plain loop */

@@ -13,13 +13,26 @@
 #include <time.h>
 #include <unistd.h>
 
+static void cterr_vset(cterr *err, int code, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
+static void cterr_vset(cterr *err, int code, const char *fmt, va_list ap) {
+  if (!err) return;
+  vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+  err->code = code;
+}
+
 int cterr_set(cterr *err, const char *fmt, ...) {
-  if (err) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-  }
+  va_list ap;
+  va_start(ap, fmt);
+  cterr_vset(err, CTERR_OTHER, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+int cterr_set_code(cterr *err, int code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  cterr_vset(err, code, fmt, ap);
+  va_end(ap);
   return -1;
 }
 

@@ -2,7 +2,8 @@
  *
  * - cterr: an error record. Fallible functions return 0 on success and -1 on failure
  *   after filling the record with a message that says what, where and what was expected.
- *   Nothing below main.c prints errors or exits: callers decide.
+ *   Nothing below main.c prints errors or exits: callers decide. The few errors a caller acts
+ *   on (rather than passes on) carry a code too, so that no caller reads the message.
  * - dbuf: a growable byte buffer (always NUL-terminated, so text can be used as a string).
  * - sha256 / hex helpers for content hashes (compile cache keys, provenance).
  * - rng: a seeded xoshiro256** generator; every random choice in cutune takes one, so runs
@@ -18,13 +19,21 @@
 #include <stdint.h>
 
 #define CTERR_MAX 4096
+/* cterr.code: what a caller may act on; every other error is CTERR_OTHER. */
+enum {
+  CTERR_OTHER = 0,
+  CTERR_NO_DEVICE, /* no CUDA driver or no CUDA device (gpu.h: gpu_error_is_no_device) */
+};
 typedef struct cterr {
   char msg[CTERR_MAX];
+  int code; /* CTERR_*: set with the message (cterr_set: CTERR_OTHER), kept by cterr_wrap */
 } cterr;
 
 /* Fill err (if not NULL) and return -1, so `return cterr_set(err, ...)` reads naturally. */
 int cterr_set(cterr *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Prepend context: "context: previous message". Returns -1. */
+/* cterr_set with a code (CTERR_*). Returns -1. */
+int cterr_set_code(cterr *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Prepend context: "context: previous message"; the code stays. Returns -1. */
 int cterr_wrap(cterr *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 typedef struct dbuf {

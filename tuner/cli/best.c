@@ -141,7 +141,7 @@ int best_main(int argc, char **argv) {
     default: fprintf(stderr, "cutune best: see 'cutune best --help'\n"); return 2;
     }
   }
-  cterr err = {{0}};
+  cterr err = {0};
   objective obj[PARETO_MAX_OBJ];
   int nobj = 0, rc = 1;
   if (objtext && objectives_parse(objtext, obj, &nobj, &err) < 0) {

@@ -457,7 +457,7 @@ int explain_main(int argc, char **argv) {
       return 0;
     }
   xopts o;
-  cterr err = {{0}};
+  cterr err = {0};
   if (parse_opts(argc, argv, &o, &err) != 0) {
     fprintf(stderr, "cutune explain: %s\n", err.msg);
     return 2;

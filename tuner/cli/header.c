@@ -183,7 +183,7 @@ int header_main(int argc, char **argv) {
     dbuf_free(&cmd);
     return 2;
   }
-  cterr err = {{0}};
+  cterr err = {0};
   int rc = 1;
   space *s = NULL;
   ship_data *d = NULL;

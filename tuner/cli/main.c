@@ -66,7 +66,7 @@ static int devices_main(int argc, char **argv) {
     return 2;
   }
   char *self = self_exe_path();
-  cterr err = {{0}};
+  cterr err = {0};
   int n = self ? gpu_count(self, &err) : -1;
   if (count_only) {
     printf("%d\n", n > 0 ? n : 0);

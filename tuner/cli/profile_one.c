@@ -18,7 +18,7 @@ int profile_one_main(int argc, char **argv) {
     return 2;
   }
   long samples = 5, isolated = 0, device = 0;
-  cterr err = {{0}};
+  cterr err = {0};
   for (int i = 4; i < argc; i += 2) { /* OPTION VALUE pairs */
     long *dst = !strcmp(argv[i], "--samples")    ? &samples
                 : !strcmp(argv[i], "--isolated") ? &isolated

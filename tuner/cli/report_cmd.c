@@ -46,7 +46,7 @@ static char *default_output(const char *spath) {
 int report_cmd_main(int argc, char **argv) {
   const char *space_path = NULL, *store_path = NULL, *results = "results", *outp = NULL, *problem = NULL;
   long top = 15;
-  cterr err = {{0}};
+  cterr err = {0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {

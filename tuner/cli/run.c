@@ -489,7 +489,7 @@ static int parse_options(int argc, char **argv, run_opts *o) {
  * whether there is one, run_outcome.no_device, and the run then compiles only), 0 otherwise. */
 static int choose_devices(const run_opts *o, const char *self, int ranks, int *ordinals, int *nord, const char **why,
                           char *whybuf, size_t whylen, int *unprobed) {
-  cterr err = {{0}};
+  cterr err = {0};
   *nord = 0;
   *why = NULL;
   *unprobed = 0;
@@ -556,7 +556,7 @@ int run_main(int argc, char **argv) {
   o.race_margin = 0.05, o.race_samples = 3, o.race_early = 3; /* racing (docs/MEASURE.md) */
   int st = parse_options(argc, argv, &o);
   if (st >= 0) return st;
-  cterr err = {{0}};
+  cterr err = {0};
   space *s = NULL;
   if (space_load(o.space_path, &s, &err) != 0) {
     fprintf(stderr, "cutune: %s\n", err.msg);

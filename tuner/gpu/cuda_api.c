@@ -13,6 +13,7 @@
 static cuda_api api;
 static int api_state; /* 0 not tried, 1 loaded, -1 failed */
 static char api_error[512];
+static int api_code; /* CTERR_NO_DEVICE where there is no driver at all; CTERR_OTHER where it is too old */
 
 const cuda_api *cuda_api_load(cterr *err) {
   if (api_state == 0) {
@@ -21,6 +22,7 @@ const cuda_api *cuda_api_load(cterr *err) {
     if (!h) {
       const char *why = dlerror();
       snprintf(api_error, sizeof api_error, "no CUDA driver: libcuda.so.1 not found (%s)", why ? why : "dlopen failed");
+      api_code = CTERR_NO_DEVICE;
     } else {
       int ok = 1;
 #define CUDA_API_RESOLVE(name)                                                                                         \
@@ -44,7 +46,7 @@ const cuda_api *cuda_api_load(cterr *err) {
     }
   }
   if (api_state < 0) {
-    cterr_set(err, "%s", api_error);
+    cterr_set_code(err, api_code, "%s", api_error);
     return NULL;
   }
   return &api;

@@ -73,7 +73,8 @@ typedef struct cuda_api {
 #undef CUDA_API_FIELD
 
 /* The table, loaded on first use. NULL with err "no CUDA driver: libcuda.so.1 not found (...)"
- * when the library is missing, or naming the first entry point the driver lacks. */
+ * (code CTERR_NO_DEVICE) when the library is missing, or naming the first entry point the
+ * driver lacks. */
 const cuda_api *cuda_api_load(cterr *err);
 
 /* "CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered)"; static storage,

@@ -172,9 +172,9 @@ static void describe_death(gpu *g, int kill_first, char *out, size_t n) {
 
 /* A start frame of a spawned worker (want: MSG_IDENT, then MSG_HELLO) of size bytes into p, or
  * err saying why it did not come (the worker reaped). Before IDENT the worker's own ERROR is
- * passed on as it is (no driver, no such device: gpu_error_is_no_device); after it, and for a
- * death or a frame of another type or size, the message names the device, with its name once
- * IDENT has given it. */
+ * passed on as it is, its code too (no driver, no such device: gpu_error_is_no_device); after
+ * it, and for a death or a frame of another type or size, the message names the device, with
+ * its name once IDENT has given it, and no code: the device was there. */
 static int worker_start_frame(gpu *g, uint32_t want, size_t size, const char *name, dbuf *p, cterr *err) {
   uint32_t type;
   int r = recv_frame(g, &type, p, g->start_deadline, err);
@@ -184,9 +184,11 @@ static int worker_start_frame(gpu *g, uint32_t want, size_t size, const char *na
   if (name && name[0]) snprintf(dev, sizeof dev, "device %d (%.150s)", g->ordinal, name);
   else snprintf(dev, sizeof dev, "device %d", g->ordinal);
   if (r == 0 && type == MSG_ERROR) {
+    int code;
+    const char *text = wire_error_text(p, &code);
     worker_reap(g, 1, NULL, 0);
-    if (want == MSG_IDENT) return cterr_set(err, "%s", p->data);
-    return cterr_set(err, "GPU worker for %s did not start: %s", dev, p->data);
+    if (want == MSG_IDENT) return cterr_set_code(err, code, "%s", text);
+    return cterr_set(err, "GPU worker for %s did not start: %s", dev, text);
   }
   if (r == -2) describe_death(g, 1, why, sizeof why);
   else if (r == -1) describe_death(g, 0, why, sizeof why);
@@ -272,7 +274,7 @@ static int send_setup(gpu *g, int slot, cterr *err, int *died) {
       snprintf(ps->sgemm_why, sizeof ps->sgemm_why, "%s", ok.sgemm_why);
     }
   } else if (r == 0 && type == MSG_ERROR) {
-    cterr_set(err, "problem setup: %s", p.data);
+    cterr_set(err, "problem setup: %s", wire_error_text(&p, NULL));
   } else {
     char why[1024];
     if (r == -3) snprintf(why, sizeof why, "%.900s", err->msg);
@@ -304,7 +306,7 @@ int gpu_count(const char *self_exe, cterr *err) {
   gpu g = {.self_exe = (char *)self_exe};
   proc_init(&g.pr);
   if (!self_exe) {
-    cterr_set(err, "no CUDA device: cannot locate the cutune executable to start a GPU worker");
+    cterr_set_code(err, CTERR_NO_DEVICE, "no CUDA device: cannot locate the cutune executable to start a GPU worker");
     return 0;
   }
   if (worker_spawn(&g, "--count", 0, err)) return 0;
@@ -316,13 +318,15 @@ int gpu_count(const char *self_exe, cterr *err) {
     int32_t c;
     memcpy(&c, p.data, sizeof c);
     n = c;
-    if (n == 0) cterr_set(err, "no CUDA device: the driver found none");
+    if (n == 0) cterr_set_code(err, CTERR_NO_DEVICE, "no CUDA device: the driver found none");
   } else if (r == 0 && type == MSG_ERROR) {
-    cterr_set(err, "%s", p.data);
+    int code;
+    const char *text = wire_error_text(&p, &code);
+    cterr_set_code(err, code, "%s", text);
   } else if (r != -3) {
     char why[1024];
     describe_death(&g, r == -2, why, sizeof why);
-    cterr_set(err, "no CUDA device: counting devices failed: %s", why);
+    cterr_set_code(err, CTERR_NO_DEVICE, "no CUDA device: counting devices failed: %s", why);
   }
   dbuf_free(&p);
   worker_reap(&g, 0, NULL, 0);
@@ -330,8 +334,8 @@ int gpu_count(const char *self_exe, cterr *err) {
 }
 
 int gpu_error_is_no_device(const cterr *err) {
-  /* the worker's own messages (gpu_worker.c, wk_init; cuda_api.c) */
-  return err && (!strncmp(err->msg, "no CUDA driver", 14) || !strncmp(err->msg, "no CUDA device", 14));
+  /* the code the worker set (gpu_worker.c, wk_init; cuda_api.c) and its ERROR carried */
+  return err && err->code == CTERR_NO_DEVICE;
 }
 
 int gpu_start(gpu **out, const char *self_exe, int ordinal, cterr *err) {

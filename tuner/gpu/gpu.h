@@ -36,7 +36,9 @@ typedef struct gpu gpu;
 int gpu_count(const char *self_exe, cterr *err);
 /* Whether err is a GPU worker's start failing for want of a CUDA driver or device (what
  * gpu_count would have reported as none), rather than any other error: a caller that skipped
- * gpu_count (one worker's start fewer: ~0.1 s on the H200) can then carry on without a GPU. */
+ * gpu_count (one worker's start fewer: ~0.1 s on the H200) can then carry on without a GPU.
+ * It reads err's code (CTERR_NO_DEVICE), which the worker sets where it finds no driver or
+ * device and its ERROR carries (gpu_wire.h), never the message. */
 int gpu_error_is_no_device(const cterr *err);
 
 int gpu_start(gpu **out, const char *self_exe, int ordinal, cterr *err);

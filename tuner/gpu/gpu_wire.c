@@ -83,6 +83,24 @@ int wire_read(int fd, uint32_t *type, dbuf *payload, cterr *err) {
   return 0;
 }
 
+int wire_write_error(int fd, const cterr *e, cterr *err) {
+  wire_error we;
+  memset(&we, 0, sizeof we);
+  we.code = e->code;
+  return wire_write(fd, MSG_ERROR, &we, sizeof we, e->msg, strlen(e->msg), NULL, 0, err);
+}
+
+const char *wire_error_text(const dbuf *payload, int *code) {
+  wire_error we = {CTERR_OTHER};
+  const char *text = "GPU worker protocol: an ERROR too short for its code";
+  if (payload->len >= sizeof we) {
+    memcpy(&we, payload->data, sizeof we);
+    text = payload->data + sizeof we; /* a dbuf's data is NUL-terminated */
+  }
+  if (code) *code = we.code;
+  return text;
+}
+
 void wire_result_init(wire_result *r) {
   memset(r, 0, sizeof *r);
   r->status = ST_OK;

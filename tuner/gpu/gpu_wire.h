@@ -5,16 +5,19 @@
  * are the same executable, so fixed-size payload structs travel as raw bytes; variable parts
  * (kernel name, cubin) follow the struct.
  *
- *   worker -> coordinator at start: IDENT(wire_ident), then HELLO(gpu_device_info); ERROR(text)
- *     in place of either (before IDENT: no driver or no such device; after it: the context,
- *     the helper kernels and the rest of the start failed)                   then commands:
- *   COUNT       -> COUNT_IS(int32 count) | ERROR(text)     (the `--count` worker sends it unasked)
- *   SETUP(wire_setup, kernel name, cubin)  -> SETUP_OK | ERROR(text)
+ *   worker -> coordinator at start: IDENT(wire_ident), then HELLO(gpu_device_info); ERROR
+ *     in place of either (before IDENT: no driver or no such device, as its code says, or the
+ *     driver failed otherwise; after it: the context, the helper kernels and the rest of the
+ *     start failed)                                                          then commands:
+ *   COUNT       -> COUNT_IS(int32 count) | ERROR     (the `--count` worker sends it unasked)
+ *   SETUP(wire_setup, kernel name, cubin)  -> SETUP_OK | ERROR
  *   MEASURE(wire_job, kernel name, cubin)  -> RESULT(wire_result)
  * A worker holds up to GPU_PROBLEMS problems at once: a setup fills slot wire_setup.slot (slot 0
  * frees every other first: a new set), a job runs on the problem of wire_job.slot.
  *   QUIT        -> the worker exits
  * A worker whose CUDA context is dead (a fault) sets wire_result.fatal and exits after replying.
+ *
+ * An ERROR is wire_error (the code), then the message's text (wire_write_error).
  *
  * IDENT is sent right after cuInit and the device's attribute queries, before the context
  * (~0.1 s on the H200) and the rest of the start: what needs only the device's identity (the
@@ -78,6 +81,13 @@ typedef struct wire_ident {
   gpu_device_info info; /* all but copy_gbps (NAN: measured later in the start) */
 } wire_ident;
 
+/* MSG_ERROR's payload, before the message's text: the worker's cterr.code, CTERR_NO_DEVICE
+ * where it found no CUDA driver or no such device (the coordinator's gpu_error_is_no_device),
+ * else CTERR_OTHER. */
+typedef struct wire_error {
+  int32_t code;
+} wire_error;
+
 /* MSG_SETUP_OK's payload: the problem's reference figures. */
 typedef struct wire_setup_ok {
   double copy_gbps; /* a device-to-device copy of the problem's bytes; NAN: the large copy stands */
@@ -136,6 +146,11 @@ typedef struct wire_result {
 int wire_write(int fd, uint32_t type, const void *a, size_t alen, const void *b, size_t blen, const void *c,
                size_t clen, cterr *err);
 int wire_read(int fd, uint32_t *type, dbuf *payload, cterr *err);
+/* An ERROR frame with e's code and message. 0, or -1 with err filled. */
+int wire_write_error(int fd, const cterr *e, cterr *err);
+/* An ERROR frame's message (NUL-terminated, in payload) and, where code is not NULL, its code;
+ * a payload too short for the code gives CTERR_OTHER and a message saying so. */
+const char *wire_error_text(const dbuf *payload, int *code);
 
 /* Header validation shared by both ends: 0, or -1 with err. */
 int wire_check_header(const unsigned char hdr[16], uint32_t *type, uint64_t *len, cterr *err);

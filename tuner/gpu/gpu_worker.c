@@ -472,11 +472,12 @@ static int wk_init(worker *w, int out, int ordinal, int measure_copy, cterr *err
   const cuda_api *cu = w->cu = cuda_api_load(err);
   if (!cu) return -1;
   trace_mark("GPU worker: driver loaded");
-  if ((r = cu->cuInit(0))) return cterr_set(err, "no CUDA device: cuInit: %s", cuda_errstr(r));
+  if ((r = cu->cuInit(0))) return cterr_set_code(err, CTERR_NO_DEVICE, "no CUDA device: cuInit: %s", cuda_errstr(r));
   trace_mark("GPU worker: cuInit");
   int n = 0;
   if ((r = cu->cuDeviceGetCount(&n))) return cterr_set(err, "cuDeviceGetCount: %s", cuda_errstr(r));
-  if (ordinal < 0 || ordinal >= n) return cterr_set(err, "no CUDA device %d (this machine has %d)", ordinal, n);
+  if (ordinal < 0 || ordinal >= n)
+    return cterr_set_code(err, CTERR_NO_DEVICE, "no CUDA device %d (this machine has %d)", ordinal, n);
   if ((r = cu->cuDeviceGet(&w->dev, ordinal))) return cterr_set(err, "cuDeviceGet(%d): %s", ordinal, cuda_errstr(r));
   gpu_device_info *in = &w->info;
   memset(in, 0, sizeof *in);
@@ -567,27 +568,28 @@ static int wk_init(worker *w, int out, int ordinal, int measure_copy, cterr *err
   return 0;
 }
 
-static int send_error(int out, const char *msg) {
-  cterr e;
-  return wire_write(out, MSG_ERROR, msg, strlen(msg), NULL, 0, NULL, 0, &e);
+static int send_error(int out, const cterr *e) {
+  cterr werr;
+  return wire_write_error(out, e, &werr);
 }
 
 static int count_devices(int out) {
   cterr err;
   const cuda_api *cu = cuda_api_load(&err);
   if (!cu) {
-    send_error(out, err.msg);
+    send_error(out, &err);
     return 1;
   }
   CUresult r = cu->cuInit(0);
   int32_t n = 0;
   if (r == CUDA_ERROR_NO_DEVICE) {
-    send_error(out, "no CUDA device: the driver found none");
+    cterr_set_code(&err, CTERR_NO_DEVICE, "no CUDA device: the driver found none");
+    send_error(out, &err);
     return 1;
   }
   if (r || (r = cu->cuDeviceGetCount(&n))) {
-    cterr_set(&err, "no CUDA device: cuInit: %s", cuda_errstr(r));
-    send_error(out, err.msg);
+    cterr_set_code(&err, CTERR_NO_DEVICE, "no CUDA device: cuInit: %s", cuda_errstr(r));
+    send_error(out, &err);
     return 1;
   }
   return wire_write(out, MSG_COUNT_IS, &n, sizeof n, NULL, 0, NULL, 0, &err) ? 1 : 0;
@@ -602,14 +604,14 @@ static int on_setup(worker *w, int out, const dbuf *p) {
   if (p->len >= sizeof(wire_setup)) memcpy(&slot, p->data + offsetof(wire_setup, slot), sizeof slot);
   if (slot < 0 || slot >= GPU_PROBLEMS) {
     cterr_set(&err, "GPU worker: setup of problem slot %d (0 to %d)", (int)slot, GPU_PROBLEMS - 1);
-    send_error(out, err.msg);
+    send_error(out, &err);
     return 0;
   }
   if (slot == 0) /* a new set of problems: the others' memory is given back first */
     for (int k = 1; k < GPU_PROBLEMS; k++) w->p = &w->probs[k], free_problem(w);
   w->p = &w->probs[slot];
   if (wk_setup(w, p, &fatal, &err)) {
-    send_error(out, err.msg);
+    send_error(out, &err);
     if (fatal) return 3;
     free_problem(w);
     return 0;
@@ -676,14 +678,14 @@ int gpu_worker_main(int argc, char **argv) {
   cterr err;
   long ord;
   if (parse_long(argv[1], &ord, "GPU ordinal", &err)) {
-    send_error(out, err.msg);
+    send_error(out, &err);
     return 2;
   }
 
   worker *w = &W;
   w->p = &w->probs[0];
   if (wk_init(w, out, (int)ord, measure_copy, &err)) {
-    send_error(out, err.msg);
+    send_error(out, &err);
     return 1;
   }
   if (wire_write(out, MSG_HELLO, &w->info, sizeof w->info, NULL, 0, NULL, 0, &err)) return 1;
