@@ -57,7 +57,7 @@ static __global__ void ts_copy_off(float *dst, const float *src, long long n, in
 static void launch(const ts_tr_config &c, float *out, const float *in, int N, int M) {
   // lua/transpose_space.lua's grid: with ALIGN, one more row of tiles where the rows of out shift
   const int gy = c.align && N % c.align ? bench_cdiv(N + c.align - 1, c.tile) : bench_cdiv(N, c.tile);
-  dim3 grid = c.tile == 0 ? dim3(bench_cdiv(M, 32), bench_cdiv(N, c.rows)) : dim3(bench_cdiv(M, c.tile * c.wide), bench_cdiv(gy, c.tpb));
+  dim3 grid = c.tile == 0 ? dim3(bench_cdiv(M, 32), bench_cdiv(N, c.rows)) : dim3(bench_cdiv(M, c.tile), bench_cdiv(gy, c.tpb));
   void *args[] = {&out, &in, &N, &M};
   CK(cudaLaunchKernel(c.fn, grid, dim3(c.bx, c.by), args, 0, 0));
 }

@@ -66,17 +66,14 @@ static void best_geometry(int N, int M, dim3 *block, dim3 *grid) {
   *grid = dim3(bench_cdiv(M, 32), bench_cdiv(N, BLOCK_ROWS));
 #else
   *block = dim3(TILE / VEC, BLOCK_ROWS);
-  // ALIGN: one more row of tiles where the rows of out shift; WIDE: tiles of TILE x TILE*WIDE
-  const unsigned gy = ALIGN && N % (ALIGN ? ALIGN : 1) ? bench_cdiv(N + ALIGN - 1, TILE) : bench_cdiv(N, TILE);
-  *grid = dim3(bench_cdiv(M, TILE * WIDE), bench_cdiv(gy, TPB));
+  *grid = dim3(bench_cdiv(M, TILE), bench_cdiv(bench_cdiv(N, TILE), TPB));
 #endif
 }
 
 static std::string best_label(void) {
   char b[256];
-  snprintf(b, sizeof b,
-           "cutune best (TILE=%d PAD=%d SWIZZLE=%d BLOCK_ROWS=%d VEC=%d UNROLL=%d LDG=%d ORDER=%d TPB=%d ALIGN=%d WIDE=%d)",
-           TILE, PAD, SWIZZLE, BLOCK_ROWS, VEC, UNROLL, LDG, ORDER, TPB, ALIGN, WIDE);
+  snprintf(b, sizeof b, "cutune best (TILE=%d PAD=%d SWIZZLE=%d BLOCK_ROWS=%d VEC=%d UNROLL=%d LDG=%d ORDER=%d TPB=%d)",
+           TILE, PAD, SWIZZLE, BLOCK_ROWS, VEC, UNROLL, LDG, ORDER, TPB);
   return b;
 }
 

@@ -202,7 +202,7 @@ static void geometry(int N, int M) {
 #else
   const unsigned gy = cdiv(N, TILE);
 #endif
-  gridDim = {cdiv(M, TILE * WIDE), cdiv(gy, TPB), 1};  // WIDE: tiles of TILE x TILE*WIDE
+  gridDim = {cdiv(M, TILE), cdiv(gy, TPB), 1};
 #endif
   nthreads = blockDim.x * blockDim.y;
 }
@@ -281,7 +281,7 @@ int main(void) {
       }
   }
   if (orders > 1) shared_sectors = sectors0, shared_lines = lines0;
-  printf("TILE=%d PAD=%d SWIZZLE=%d BLOCK_ROWS=%d VEC=%d ALIGN=%d WIDE=%d: %s", TILE, PAD, SWIZZLE, BLOCK_ROWS, VEC, ALIGN, WIDE,
+  printf("TILE=%d PAD=%d SWIZZLE=%d BLOCK_ROWS=%d VEC=%d ALIGN=%d: %s", TILE, PAD, SWIZZLE, BLOCK_ROWS, VEC, ALIGN,
          bad ? "WRONG" : "correct");
   // over all sizes: writes to a sector (line) of out that another block writes too, row
   // boundaries aside (ALIGN=8: no sector, ALIGN=32: no line)

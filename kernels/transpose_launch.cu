@@ -4,8 +4,7 @@
 // along the rows of in are ceil((N + ALIGN - 1) / TILE) when N % ALIGN != 0), and launches the
 // kernel cutune_add_tuned_kernels compiled for that configuration, with the runtime parameter
 // ORDER as its fifth argument (a header whose ORDER was a -D: four). A header written before the
-// space had ALIGN launches plain tiles; one before WIDE, square tiles (TILE x TILE*WIDE: the tiles
-// along the columns of in are ceil(M / (TILE*WIDE))).
+// space had ALIGN launches plain tiles.
 #include <stdio.h>
 #include <string.h>
 
@@ -22,11 +21,6 @@ using cutune_launch::device_id;
 static int align(const cutune_transpose_entry *e) { return e->ALIGN; }
 #else
 static int align(const cutune_transpose_entry *) { return 0; }
-#endif
-#ifdef CUTUNE_TRANSPOSE_WIDE
-static int wide(const cutune_transpose_entry *e) { return e->WIDE; }
-#else
-static int wide(const cutune_transpose_entry *) { return 1; }
 #endif
 
 // The space's problem is N (rows of in) x M (columns of in); the selector takes them sorted by
@@ -54,7 +48,7 @@ extern "C" cudaError_t cutune_transpose(float *out, const float *in, int rows, i
   else {
     const int a = align(e);  // the write-aligned tiles: one more row of tiles where rows of out are shifted
     const long long gy = a && N % a ? cdiv(N + a - 1, e->TILE) : cdiv(N, e->TILE);
-    grid = dim3((unsigned)cdiv(M, (long long)e->TILE * wide(e)), (unsigned)cdiv(gy, e->TPB));
+    grid = dim3((unsigned)cdiv(M, e->TILE), (unsigned)cdiv(gy, e->TPB));
   }
 #ifdef CUTUNE_TRANSPOSE_RUNTIME_ORDER  // ORDER is the kernel's argument (a runtime parameter of the space)
   int order = e->ORDER;
@@ -73,9 +67,8 @@ extern "C" cudaError_t cutune_transpose_describe(int rows, int cols, int *config
   if (r != cudaSuccess) return r;
   if (config) *config = e->config;
   if (params && params_len > 0)
-    snprintf(params, (size_t)params_len,
-             "TILE=%d PAD=%d SWIZZLE=%d BLOCK_ROWS=%d VEC=%d UNROLL=%d LDG=%d ORDER=%d TPB=%d ALIGN=%d WIDE=%d", e->TILE,
-             e->PAD, e->SWIZZLE, e->BLOCK_ROWS, e->VEC, e->UNROLL, e->LDG, e->ORDER, e->TPB, align(e), wide(e));
+    snprintf(params, (size_t)params_len, "TILE=%d PAD=%d SWIZZLE=%d BLOCK_ROWS=%d VEC=%d UNROLL=%d LDG=%d ORDER=%d TPB=%d ALIGN=%d",
+             e->TILE, e->PAD, e->SWIZZLE, e->BLOCK_ROWS, e->VEC, e->UNROLL, e->LDG, e->ORDER, e->TPB, align(e));
   if (time_ms) *time_ms = e->time_ms;
   if (meas_cols) *meas_cols = e->problem[0];
   if (meas_rows) *meas_rows = e->problem[1];

@@ -6,7 +6,7 @@ local ct = require "cutune"
 
 -- Threads per block of a configuration (must match templates/transpose.cu and `block` below).
 local function threads(p)
-  if p.TILE == 0 then return 32 * p.BLOCK_ROWS end  -- (wide tiles: VEC = 1, the same formula)
+  if p.TILE == 0 then return 32 * p.BLOCK_ROWS end
   return (p.TILE // p.VEC) * p.BLOCK_ROWS
 end
 
@@ -45,11 +45,6 @@ return ct.space {
     -- matrix, so no sector is written in part by two blocks; the tile of in becomes a slab of
     -- TILE + ALIGN rows (the extra rows hit L2). Odd sizes only: 8192^2 takes the plain tiles.
     ct.param("ALIGN", {0, 8, 32}),
-    -- Wide tiles: the block moves TILE rows x TILE*WIDE columns of in (1: square tiles), so the
-    -- rows of in are read in runs of TILE*WIDE floats while a column-major walk (ORDER=1) keeps
-    -- the rows of out contiguous across consecutive blocks. Its own simple body in the template
-    -- (scalar accesses, rows of TILE*WIDE + 1 words): tiles 32 and 64, VEC=1, PAD=1, UNROLL=1.
-    ct.param("WIDE", {1, 2, 4, 8}),
   },
 
   constraints = {
@@ -64,24 +59,14 @@ return ct.space {
     end, "the naive kernel (TILE=0) has no loops, plain loads and the launch order, as in the seed"),
     -- Tiles 16 and 32 are far from the top (the first H200 run at 8192^2: 162 and 144 us against
     -- 137 for tile 64): the launch order is explored for tile 64 only.
-    -- (wide tiles of 32 rows too: their point is the column-major walk)
-    ct.rule({"TILE", "ORDER", "WIDE"}, function(p) return p.TILE == 64 or p.WIDE > 1 or p.ORDER == 0 end,
-      "ORDER only for tile 64 and wide tiles"),
+    ct.rule({"TILE", "ORDER"}, function(p) return p.TILE == 64 or p.ORDER == 0 end,
+      "ORDER only for tile 64"),
     ct.rule({"TILE", "TPB"}, function(p) return p.TILE == 64 or p.TPB == 1 end, "TPB only for tile 64"),
     -- ALIGN moves single floats (its shift is per row of out, any residue), walks tile-64 slabs
     -- in rows of BLOCK_ROWS, and is tried with every row loop unrolled (as every winner so far).
-    -- (and with wide tiles of 32 rows)
-    ct.rule({"ALIGN", "TILE", "VEC", "UNROLL", "BLOCK_ROWS", "WIDE"}, function(p)
-      return p.ALIGN == 0 or ((p.TILE == 64 or p.WIDE > 1) and p.VEC == 1 and p.UNROLL == 1 and (p.TILE + p.ALIGN) % p.BLOCK_ROWS == 0)
-    end, "ALIGN > 0 only with TILE=64 or WIDE > 1, VEC=1, UNROLL=1, BLOCK_ROWS dividing TILE + ALIGN"),
-    ct.rule({"WIDE", "TILE", "VEC", "PAD", "SWIZZLE", "UNROLL", "TPB"}, function(p)
-      return p.WIDE == 1 or (p.TILE >= 32 and p.VEC == 1 and p.PAD == 1 and p.SWIZZLE == 0 and p.UNROLL == 1 and p.TPB == 1)
-    end, "WIDE > 1 only with TILE >= 32, VEC=1, PAD=1, SWIZZLE=0, UNROLL=1, TPB=1"),
-    -- a wide tile's block: 128 to 512 threads (fewer leave too few loads in flight, more a tile's
-    -- share per thread too small), each of TILE*WIDE/BLOCK_ROWS stores
-    ct.rule({"WIDE", "TILE", "BLOCK_ROWS"}, function(p)
-      return p.WIDE == 1 or (p.TILE * p.BLOCK_ROWS >= 128 and p.TILE * p.BLOCK_ROWS <= 512)
-    end, "WIDE > 1: 128 to 512 threads"),
+    ct.rule({"ALIGN", "TILE", "VEC", "UNROLL", "BLOCK_ROWS"}, function(p)
+      return p.ALIGN == 0 or (p.TILE == 64 and p.VEC == 1 and p.UNROLL == 1 and (p.TILE + p.ALIGN) % p.BLOCK_ROWS == 0)
+    end, "ALIGN > 0 only with TILE=64, VEC=1, UNROLL=1, BLOCK_ROWS dividing TILE + ALIGN"),
     -- The swizzle replaces the padding.
     ct.rule({"PAD", "SWIZZLE"}, function(p) return p.SWIZZLE == 0 or p.PAD == 0 end,
       "SWIZZLE=1 only with PAD=0"),
@@ -95,9 +80,8 @@ return ct.space {
     end, "32 <= threads per block <= 1024"),
     -- Static shared memory is limited to 48 KB (64 x 66 floats is 16.5 KB: always true today,
     -- kept so that larger tiles cannot slip through).
-    ct.rule({"TILE", "PAD", "ALIGN", "WIDE"}, function(p)
-      return (p.TILE + p.ALIGN) * (p.TILE * p.WIDE + p.PAD) * 4 <= 48 * 1024
-    end, "static shared memory <= 48 KB"),
+    ct.rule({"TILE", "PAD", "ALIGN"}, function(p) return (p.TILE + p.ALIGN) * (p.TILE + p.PAD) * 4 <= 48 * 1024 end,
+      "static shared memory <= 48 KB"),
   },
 
   -- The first problem is the judged one. 4096^2 (128 MB moved) is about twice the H200's L2.
@@ -126,7 +110,7 @@ return ct.space {
     if p.TILE == 0 then return ct.cdiv(n.M, 32), ct.cdiv(n.N, p.BLOCK_ROWS) end
     -- write-aligned tiles on shifted rows of out: one more tile along y
     local gy = (p.ALIGN > 0 and n.N % p.ALIGN ~= 0) and ct.cdiv(n.N + p.ALIGN - 1, p.TILE) or ct.cdiv(n.N, p.TILE)
-    return ct.cdiv(n.M, p.TILE * p.WIDE), ct.cdiv(gy, p.TPB)
+    return ct.cdiv(n.M, p.TILE), ct.cdiv(gy, p.TPB)
   end,
 
   -- One element per thread, block {32, 8}: the obviously correct kernel in the same file.

@@ -61,9 +61,9 @@
  * Shipped configurations (one line each, read by cmake/CutuneKernels.cmake):
  * (runtime parameters, which the lines leave out: they are no -D but the kernel argument the
  * space gives them, which the launcher passes from the entry: ORDER)
- * cutune-config 0 TILE=32 PAD=0 SWIZZLE=1 BLOCK_ROWS=4 VEC=1 UNROLL=1 LDG=1 TPB=1 ALIGN=0 WIDE=1
- * cutune-config 1 TILE=32 PAD=1 SWIZZLE=0 BLOCK_ROWS=8 VEC=1 UNROLL=1 LDG=0 TPB=1 ALIGN=0 WIDE=1
- * cutune-config 2 TILE=64 PAD=0 SWIZZLE=1 BLOCK_ROWS=4 VEC=1 UNROLL=1 LDG=0 TPB=1 ALIGN=8 WIDE=1
+ * cutune-config 0 TILE=32 PAD=0 SWIZZLE=1 BLOCK_ROWS=4 VEC=1 UNROLL=1 LDG=1 TPB=1 ALIGN=0
+ * cutune-config 1 TILE=32 PAD=1 SWIZZLE=0 BLOCK_ROWS=8 VEC=1 UNROLL=1 LDG=0 TPB=1 ALIGN=0
+ * cutune-config 2 TILE=64 PAD=0 SWIZZLE=1 BLOCK_ROWS=4 VEC=1 UNROLL=1 LDG=0 TPB=1 ALIGN=8
  */
 #ifndef CUTUNE_TRANSPOSE_H_
 #define CUTUNE_TRANSPOSE_H_
@@ -72,15 +72,15 @@
 #include <string.h>
 
 #define CUTUNE_TRANSPOSE_NCONFIGS 3
-#define CUTUNE_TRANSPOSE_NPARAMS 11
+#define CUTUNE_TRANSPOSE_NPARAMS 10
 #define CUTUNE_TRANSPOSE_NDIMS 2
 
 #define CUTUNE_TRANSPOSE_RUNTIME_ORDER 1 /* a kernel argument, not a -D */
 
 /* Each shipped configuration as an X-macro: X(NAME, value) per parameter. */
-#define CUTUNE_TRANSPOSE_CONFIG_0(X) X(TILE, 32) X(PAD, 0) X(SWIZZLE, 1) X(BLOCK_ROWS, 4) X(VEC, 1) X(UNROLL, 1) X(LDG, 1) X(ORDER, 0) X(TPB, 1) X(ALIGN, 0) X(WIDE, 1)
-#define CUTUNE_TRANSPOSE_CONFIG_1(X) X(TILE, 32) X(PAD, 1) X(SWIZZLE, 0) X(BLOCK_ROWS, 8) X(VEC, 1) X(UNROLL, 1) X(LDG, 0) X(ORDER, 0) X(TPB, 1) X(ALIGN, 0) X(WIDE, 1)
-#define CUTUNE_TRANSPOSE_CONFIG_2(X) X(TILE, 64) X(PAD, 0) X(SWIZZLE, 1) X(BLOCK_ROWS, 4) X(VEC, 1) X(UNROLL, 1) X(LDG, 0) X(ORDER, 1) X(TPB, 1) X(ALIGN, 8) X(WIDE, 1)
+#define CUTUNE_TRANSPOSE_CONFIG_0(X) X(TILE, 32) X(PAD, 0) X(SWIZZLE, 1) X(BLOCK_ROWS, 4) X(VEC, 1) X(UNROLL, 1) X(LDG, 1) X(ORDER, 0) X(TPB, 1) X(ALIGN, 0)
+#define CUTUNE_TRANSPOSE_CONFIG_1(X) X(TILE, 32) X(PAD, 1) X(SWIZZLE, 0) X(BLOCK_ROWS, 8) X(VEC, 1) X(UNROLL, 1) X(LDG, 0) X(ORDER, 0) X(TPB, 1) X(ALIGN, 0)
+#define CUTUNE_TRANSPOSE_CONFIG_2(X) X(TILE, 64) X(PAD, 0) X(SWIZZLE, 1) X(BLOCK_ROWS, 4) X(VEC, 1) X(UNROLL, 1) X(LDG, 0) X(ORDER, 1) X(TPB, 1) X(ALIGN, 8)
 
 /* Device code built for one target: CUTUNE_TRANSPOSE_<PARAM> are the parameters of the entry of
  * that architecture (CUTUNE_TRANSPOSE_ARCH, e.g. 90, else __CUDA_ARCH__ / 10) at its largest problem,
@@ -103,7 +103,6 @@
 #define CUTUNE_TRANSPOSE_ORDER 1
 #define CUTUNE_TRANSPOSE_TPB 1
 #define CUTUNE_TRANSPOSE_ALIGN 8
-#define CUTUNE_TRANSPOSE_WIDE 1
 #else
 #define CUTUNE_TRANSPOSE_TILE 64
 #define CUTUNE_TRANSPOSE_PAD 0
@@ -115,7 +114,6 @@
 #define CUTUNE_TRANSPOSE_ORDER 1
 #define CUTUNE_TRANSPOSE_TPB 1
 #define CUTUNE_TRANSPOSE_ALIGN 8
-#define CUTUNE_TRANSPOSE_WIDE 1
 #endif
 
 typedef struct cutune_transpose_entry {
@@ -134,7 +132,6 @@ typedef struct cutune_transpose_entry {
   int ORDER;
   int TPB;
   int ALIGN;
-  int WIDE;
   unsigned block[3];      /* threads per block */
   unsigned shared_bytes;  /* dynamic shared memory per block */
   double time_ms;         /* this configuration's median at that problem (-1: a choice over several GPUs) */
@@ -149,176 +146,176 @@ typedef struct cutune_transpose_entry {
  * the level's set it gets (Kernel selection, above). */
 static inline const cutune_transpose_entry *cutune_transpose_entries_(int *ct_n) {
   static const cutune_transpose_entry e[] = {
-    /* device NVIDIA H200, M=512,N=8192: TILE=32,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0,WIDE=1 */
-    {0, "NVIDIA H200", 90, {512, 8192}, 0, 32, 0, 1, 4, 1, 1, 1, 0, 1, 0, 1, {32, 4, 1}, 0, 0.01168, 1.0000, 4, 1, 0,
+    /* device NVIDIA H200, M=512,N=8192: TILE=32,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0 */
+    {0, "NVIDIA H200", 90, {512, 8192}, 0, 32, 0, 1, 4, 1, 1, 1, 0, 1, 0, {32, 4, 1}, 0, 0.01168, 1.0000, 4, 1, 0,
      "NVIDIA H200, 2026-12-03, 0.01168 ms, 67.5 % of the copy bandwidth"},
-    /* device NVIDIA H200, M=1024,N=1024: TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=0,ORDER=0,TPB=1,ALIGN=0,WIDE=1 */
-    {0, "NVIDIA H200", 90, {1024, 1024}, 1, 32, 1, 0, 8, 1, 1, 0, 0, 1, 0, 1, {32, 8, 1}, 0, 0.006736, 0.9810, 4, 1, 0,
+    /* device NVIDIA H200, M=1024,N=1024: TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=0,ORDER=0,TPB=1,ALIGN=0 */
+    {0, "NVIDIA H200", 90, {1024, 1024}, 1, 32, 1, 0, 8, 1, 1, 0, 0, 1, 0, {32, 8, 1}, 0, 0.006736, 0.9810, 4, 1, 0,
      "NVIDIA H200, 2026-12-03, 0.006736 ms, 29.3 % of the copy bandwidth"},
-    /* device NVIDIA H200, M=1024,N=32768: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {0, "NVIDIA H200", 90, {1024, 32768}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.06912, 0.9941, 4, 1, 0,
+    /* device NVIDIA H200, M=1024,N=32768: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {0, "NVIDIA H200", 90, {1024, 32768}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.06912, 0.9941, 4, 1, 0,
      "NVIDIA H200, 2026-12-03, 0.06912 ms, 98.4 % of the copy bandwidth"},
-    /* device NVIDIA H200, M=1501,N=7001: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {0, "NVIDIA H200", 90, {1501, 7001}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.026016, 0.9767, 4, 1, 0,
+    /* device NVIDIA H200, M=1501,N=7001: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {0, "NVIDIA H200", 90, {1501, 7001}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.026016, 0.9767, 4, 1, 0,
      "NVIDIA H200, 2026-12-03, 0.02602 ms, 75.9 % of the copy bandwidth"},
-    /* device NVIDIA H200, M=2048,N=2048: TILE=32,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0,WIDE=1 */
-    {0, "NVIDIA H200", 90, {2048, 2048}, 0, 32, 0, 1, 4, 1, 1, 1, 0, 1, 0, 1, {32, 4, 1}, 0, 0.011744, 1.0000, 4, 1, 0,
+    /* device NVIDIA H200, M=2048,N=2048: TILE=32,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0 */
+    {0, "NVIDIA H200", 90, {2048, 2048}, 0, 32, 0, 1, 4, 1, 1, 1, 0, 1, 0, {32, 4, 1}, 0, 0.011744, 1.0000, 4, 1, 0,
      "NVIDIA H200, 2026-12-03, 0.01174 ms, 67.2 % of the copy bandwidth"},
-    /* device NVIDIA H200, M=2048,N=8192: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {0, "NVIDIA H200", 90, {2048, 8192}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.0360091, 0.9976, 4, 1, 0,
+    /* device NVIDIA H200, M=2048,N=8192: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {0, "NVIDIA H200", 90, {2048, 8192}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.0360091, 0.9976, 4, 1, 0,
      "NVIDIA H200, 2026-12-03, 0.03601 ms, 100.1 % of the copy bandwidth"},
-    /* device NVIDIA H200, M=2731,N=2731: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {0, "NVIDIA H200", 90, {2731, 2731}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.020352, 0.9717, 4, 1, 0,
+    /* device NVIDIA H200, M=2731,N=2731: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {0, "NVIDIA H200", 90, {2731, 2731}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.020352, 0.9717, 4, 1, 0,
      "NVIDIA H200, 2026-12-03, 0.02035 ms, 68.9 % of the copy bandwidth"},
-    /* device NVIDIA H200, M=3000,N=2000: TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=0,ORDER=0,TPB=1,ALIGN=0,WIDE=1 */
-    {0, "NVIDIA H200", 90, {3000, 2000}, 1, 32, 1, 0, 8, 1, 1, 0, 0, 1, 0, 1, {32, 8, 1}, 0, 0.01568, 0.9959, 4, 1, 0,
+    /* device NVIDIA H200, M=3000,N=2000: TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=0,ORDER=0,TPB=1,ALIGN=0 */
+    {0, "NVIDIA H200", 90, {3000, 2000}, 1, 32, 1, 0, 8, 1, 1, 0, 0, 1, 0, {32, 8, 1}, 0, 0.01568, 0.9959, 4, 1, 0,
      "NVIDIA H200, 2026-12-03, 0.01568 ms, 71.9 % of the copy bandwidth"},
-    /* device NVIDIA H200, M=3002,N=1000: TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=0,ORDER=0,TPB=1,ALIGN=0,WIDE=1 */
-    {0, "NVIDIA H200", 90, {3002, 1000}, 1, 32, 1, 0, 8, 1, 1, 0, 0, 1, 0, 1, {32, 8, 1}, 0, 0.010464, 1.0000, 4, 1, 0,
+    /* device NVIDIA H200, M=3002,N=1000: TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=0,ORDER=0,TPB=1,ALIGN=0 */
+    {0, "NVIDIA H200", 90, {3002, 1000}, 1, 32, 1, 0, 8, 1, 1, 0, 0, 1, 0, {32, 8, 1}, 0, 0.010464, 1.0000, 4, 1, 0,
      "NVIDIA H200, 2026-12-03, 0.01046 ms, 53.9 % of the copy bandwidth"},
-    /* device NVIDIA H200, M=3333,N=5555: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {0, "NVIDIA H200", 90, {3333, 5555}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.042544, 0.9828, 4, 1, 0,
+    /* device NVIDIA H200, M=3333,N=5555: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {0, "NVIDIA H200", 90, {3333, 5555}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.042544, 0.9828, 4, 1, 0,
      "NVIDIA H200, 2026-12-03, 0.04254 ms, 97.0 % of the copy bandwidth"},
-    /* device NVIDIA H200, M=4096,N=4096: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {0, "NVIDIA H200", 90, {4096, 4096}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.0359634, 0.9985, 4, 1, 0,
+    /* device NVIDIA H200, M=4096,N=4096: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {0, "NVIDIA H200", 90, {4096, 4096}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.0359634, 0.9985, 4, 1, 0,
      "NVIDIA H200, 2026-12-03, 0.03596 ms, 99.7 % of the copy bandwidth"},
-    /* device NVIDIA H200, M=4097,N=4097: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {0, "NVIDIA H200", 90, {4097, 4097}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.038768, 0.9842, 4, 1, 0,
+    /* device NVIDIA H200, M=4097,N=4097: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {0, "NVIDIA H200", 90, {4097, 4097}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.038768, 0.9842, 4, 1, 0,
      "NVIDIA H200, 2026-12-03, 0.03877 ms, 100.8 % of the copy bandwidth"},
-    /* device NVIDIA H200, M=6789,N=12345: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {0, "NVIDIA H200", 90, {6789, 12345}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.177328, 0.9998, 4, 1, 0,
+    /* device NVIDIA H200, M=6789,N=12345: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {0, "NVIDIA H200", 90, {6789, 12345}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.177328, 0.9998, 4, 1, 0,
      "NVIDIA H200, 2026-12-03, 0.1773 ms, 92.1 % of the copy bandwidth"},
-    /* device NVIDIA H200, M=7000,N=1500: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {0, "NVIDIA H200", 90, {7000, 1500}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.025856, 0.9845, 4, 1, 0,
+    /* device NVIDIA H200, M=7000,N=1500: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {0, "NVIDIA H200", 90, {7000, 1500}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.025856, 0.9845, 4, 1, 0,
      "NVIDIA H200, 2026-12-03, 0.02586 ms, 76.4 % of the copy bandwidth"},
-    /* device NVIDIA H200, M=8192,N=512: TILE=32,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0,WIDE=1 */
-    {0, "NVIDIA H200", 90, {8192, 512}, 0, 32, 0, 1, 4, 1, 1, 1, 0, 1, 0, 1, {32, 4, 1}, 0, 0.011664, 1.0000, 4, 1, 0,
+    /* device NVIDIA H200, M=8192,N=512: TILE=32,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0 */
+    {0, "NVIDIA H200", 90, {8192, 512}, 0, 32, 0, 1, 4, 1, 1, 1, 0, 1, 0, {32, 4, 1}, 0, 0.011664, 1.0000, 4, 1, 0,
      "NVIDIA H200, 2026-12-03, 0.01166 ms, 67.6 % of the copy bandwidth"},
-    /* device NVIDIA H200, M=8192,N=2048: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {0, "NVIDIA H200", 90, {8192, 2048}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.0362171, 0.9945, 4, 1, 0,
+    /* device NVIDIA H200, M=8192,N=2048: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {0, "NVIDIA H200", 90, {8192, 2048}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.0362171, 0.9945, 4, 1, 0,
      "NVIDIA H200, 2026-12-03, 0.03622 ms, 99.0 % of the copy bandwidth"},
-    /* device NVIDIA H200, M=8192,N=8192: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {0, "NVIDIA H200", 90, {8192, 8192}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.133576, 0.9951, 4, 1, 0,
+    /* device NVIDIA H200, M=8192,N=8192: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {0, "NVIDIA H200", 90, {8192, 8192}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.133576, 0.9951, 4, 1, 0,
      "NVIDIA H200, 2026-12-03, 0.1336 ms, 97.1 % of the copy bandwidth"},
-    /* device NVIDIA H200, M=16384,N=16384: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {0, "NVIDIA H200", 90, {16384, 16384}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.524704, 0.9942, 4, 1, 0,
+    /* device NVIDIA H200, M=16384,N=16384: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {0, "NVIDIA H200", 90, {16384, 16384}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.524704, 0.9942, 4, 1, 0,
      "NVIDIA H200, 2026-12-03, 0.5247 ms, 96.1 % of the copy bandwidth"},
-    /* device NVIDIA H200, M=32768,N=1024: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {0, "NVIDIA H200", 90, {32768, 1024}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.068984, 0.9969, 4, 1, 0,
+    /* device NVIDIA H200, M=32768,N=1024: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {0, "NVIDIA H200", 90, {32768, 1024}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.068984, 0.9969, 4, 1, 0,
      "NVIDIA H200, 2026-12-03, 0.06898 ms, 97.4 % of the copy bandwidth"},
-    /* arch sm_90, M=512,N=8192: TILE=32,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0,WIDE=1 */
-    {1, "", 90, {512, 8192}, 0, 32, 0, 1, 4, 1, 1, 1, 0, 1, 0, 1, {32, 4, 1}, 0, 0.01168, 1.0000, 4, 1, 1,
+    /* arch sm_90, M=512,N=8192: TILE=32,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0 */
+    {1, "", 90, {512, 8192}, 0, 32, 0, 1, 4, 1, 1, 1, 0, 1, 0, {32, 4, 1}, 0, 0.01168, 1.0000, 4, 1, 1,
      "NVIDIA H200, 2026-12-03, 0.01168 ms, 67.5 % of the copy bandwidth"},
-    /* arch sm_90, M=1024,N=1024: TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=0,ORDER=0,TPB=1,ALIGN=0,WIDE=1 */
-    {1, "", 90, {1024, 1024}, 1, 32, 1, 0, 8, 1, 1, 0, 0, 1, 0, 1, {32, 8, 1}, 0, 0.006736, 0.9810, 4, 1, 1,
+    /* arch sm_90, M=1024,N=1024: TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=0,ORDER=0,TPB=1,ALIGN=0 */
+    {1, "", 90, {1024, 1024}, 1, 32, 1, 0, 8, 1, 1, 0, 0, 1, 0, {32, 8, 1}, 0, 0.006736, 0.9810, 4, 1, 1,
      "NVIDIA H200, 2026-12-03, 0.006736 ms, 29.3 % of the copy bandwidth"},
-    /* arch sm_90, M=1024,N=32768: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {1, "", 90, {1024, 32768}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.06912, 0.9941, 4, 1, 1,
+    /* arch sm_90, M=1024,N=32768: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {1, "", 90, {1024, 32768}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.06912, 0.9941, 4, 1, 1,
      "NVIDIA H200, 2026-12-03, 0.06912 ms, 98.4 % of the copy bandwidth"},
-    /* arch sm_90, M=1501,N=7001: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {1, "", 90, {1501, 7001}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.026016, 0.9767, 4, 1, 1,
+    /* arch sm_90, M=1501,N=7001: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {1, "", 90, {1501, 7001}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.026016, 0.9767, 4, 1, 1,
      "NVIDIA H200, 2026-12-03, 0.02602 ms, 75.9 % of the copy bandwidth"},
-    /* arch sm_90, M=2048,N=2048: TILE=32,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0,WIDE=1 */
-    {1, "", 90, {2048, 2048}, 0, 32, 0, 1, 4, 1, 1, 1, 0, 1, 0, 1, {32, 4, 1}, 0, 0.011744, 1.0000, 4, 1, 1,
+    /* arch sm_90, M=2048,N=2048: TILE=32,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0 */
+    {1, "", 90, {2048, 2048}, 0, 32, 0, 1, 4, 1, 1, 1, 0, 1, 0, {32, 4, 1}, 0, 0.011744, 1.0000, 4, 1, 1,
      "NVIDIA H200, 2026-12-03, 0.01174 ms, 67.2 % of the copy bandwidth"},
-    /* arch sm_90, M=2048,N=8192: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {1, "", 90, {2048, 8192}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.0360091, 0.9976, 4, 1, 1,
+    /* arch sm_90, M=2048,N=8192: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {1, "", 90, {2048, 8192}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.0360091, 0.9976, 4, 1, 1,
      "NVIDIA H200, 2026-12-03, 0.03601 ms, 100.1 % of the copy bandwidth"},
-    /* arch sm_90, M=2731,N=2731: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {1, "", 90, {2731, 2731}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.020352, 0.9717, 4, 1, 1,
+    /* arch sm_90, M=2731,N=2731: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {1, "", 90, {2731, 2731}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.020352, 0.9717, 4, 1, 1,
      "NVIDIA H200, 2026-12-03, 0.02035 ms, 68.9 % of the copy bandwidth"},
-    /* arch sm_90, M=3000,N=2000: TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=0,ORDER=0,TPB=1,ALIGN=0,WIDE=1 */
-    {1, "", 90, {3000, 2000}, 1, 32, 1, 0, 8, 1, 1, 0, 0, 1, 0, 1, {32, 8, 1}, 0, 0.01568, 0.9959, 4, 1, 1,
+    /* arch sm_90, M=3000,N=2000: TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=0,ORDER=0,TPB=1,ALIGN=0 */
+    {1, "", 90, {3000, 2000}, 1, 32, 1, 0, 8, 1, 1, 0, 0, 1, 0, {32, 8, 1}, 0, 0.01568, 0.9959, 4, 1, 1,
      "NVIDIA H200, 2026-12-03, 0.01568 ms, 71.9 % of the copy bandwidth"},
-    /* arch sm_90, M=3002,N=1000: TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=0,ORDER=0,TPB=1,ALIGN=0,WIDE=1 */
-    {1, "", 90, {3002, 1000}, 1, 32, 1, 0, 8, 1, 1, 0, 0, 1, 0, 1, {32, 8, 1}, 0, 0.010464, 1.0000, 4, 1, 1,
+    /* arch sm_90, M=3002,N=1000: TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=0,ORDER=0,TPB=1,ALIGN=0 */
+    {1, "", 90, {3002, 1000}, 1, 32, 1, 0, 8, 1, 1, 0, 0, 1, 0, {32, 8, 1}, 0, 0.010464, 1.0000, 4, 1, 1,
      "NVIDIA H200, 2026-12-03, 0.01046 ms, 53.9 % of the copy bandwidth"},
-    /* arch sm_90, M=3333,N=5555: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {1, "", 90, {3333, 5555}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.042544, 0.9828, 4, 1, 1,
+    /* arch sm_90, M=3333,N=5555: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {1, "", 90, {3333, 5555}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.042544, 0.9828, 4, 1, 1,
      "NVIDIA H200, 2026-12-03, 0.04254 ms, 97.0 % of the copy bandwidth"},
-    /* arch sm_90, M=4096,N=4096: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {1, "", 90, {4096, 4096}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.0359634, 0.9985, 4, 1, 1,
+    /* arch sm_90, M=4096,N=4096: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {1, "", 90, {4096, 4096}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.0359634, 0.9985, 4, 1, 1,
      "NVIDIA H200, 2026-12-03, 0.03596 ms, 99.7 % of the copy bandwidth"},
-    /* arch sm_90, M=4097,N=4097: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {1, "", 90, {4097, 4097}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.038768, 0.9842, 4, 1, 1,
+    /* arch sm_90, M=4097,N=4097: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {1, "", 90, {4097, 4097}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.038768, 0.9842, 4, 1, 1,
      "NVIDIA H200, 2026-12-03, 0.03877 ms, 100.8 % of the copy bandwidth"},
-    /* arch sm_90, M=6789,N=12345: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {1, "", 90, {6789, 12345}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.177328, 0.9998, 4, 1, 1,
+    /* arch sm_90, M=6789,N=12345: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {1, "", 90, {6789, 12345}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.177328, 0.9998, 4, 1, 1,
      "NVIDIA H200, 2026-12-03, 0.1773 ms, 92.1 % of the copy bandwidth"},
-    /* arch sm_90, M=7000,N=1500: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {1, "", 90, {7000, 1500}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.025856, 0.9845, 4, 1, 1,
+    /* arch sm_90, M=7000,N=1500: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {1, "", 90, {7000, 1500}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.025856, 0.9845, 4, 1, 1,
      "NVIDIA H200, 2026-12-03, 0.02586 ms, 76.4 % of the copy bandwidth"},
-    /* arch sm_90, M=8192,N=512: TILE=32,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0,WIDE=1 */
-    {1, "", 90, {8192, 512}, 0, 32, 0, 1, 4, 1, 1, 1, 0, 1, 0, 1, {32, 4, 1}, 0, 0.011664, 1.0000, 4, 1, 1,
+    /* arch sm_90, M=8192,N=512: TILE=32,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0 */
+    {1, "", 90, {8192, 512}, 0, 32, 0, 1, 4, 1, 1, 1, 0, 1, 0, {32, 4, 1}, 0, 0.011664, 1.0000, 4, 1, 1,
      "NVIDIA H200, 2026-12-03, 0.01166 ms, 67.6 % of the copy bandwidth"},
-    /* arch sm_90, M=8192,N=2048: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {1, "", 90, {8192, 2048}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.0362171, 0.9945, 4, 1, 1,
+    /* arch sm_90, M=8192,N=2048: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {1, "", 90, {8192, 2048}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.0362171, 0.9945, 4, 1, 1,
      "NVIDIA H200, 2026-12-03, 0.03622 ms, 99.0 % of the copy bandwidth"},
-    /* arch sm_90, M=8192,N=8192: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {1, "", 90, {8192, 8192}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.133576, 0.9951, 4, 1, 1,
+    /* arch sm_90, M=8192,N=8192: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {1, "", 90, {8192, 8192}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.133576, 0.9951, 4, 1, 1,
      "NVIDIA H200, 2026-12-03, 0.1336 ms, 97.1 % of the copy bandwidth"},
-    /* arch sm_90, M=16384,N=16384: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {1, "", 90, {16384, 16384}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.524704, 0.9942, 4, 1, 1,
+    /* arch sm_90, M=16384,N=16384: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {1, "", 90, {16384, 16384}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.524704, 0.9942, 4, 1, 1,
      "NVIDIA H200, 2026-12-03, 0.5247 ms, 96.1 % of the copy bandwidth"},
-    /* arch sm_90, M=32768,N=1024: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {1, "", 90, {32768, 1024}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.068984, 0.9969, 4, 1, 1,
+    /* arch sm_90, M=32768,N=1024: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {1, "", 90, {32768, 1024}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.068984, 0.9969, 4, 1, 1,
      "NVIDIA H200, 2026-12-03, 0.06898 ms, 97.4 % of the copy bandwidth"},
-    /* default, M=512,N=8192: TILE=32,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0,WIDE=1 */
-    {2, "", 0, {512, 8192}, 0, 32, 0, 1, 4, 1, 1, 1, 0, 1, 0, 1, {32, 4, 1}, 0, 0.01168, 1.0000, 4, 1, 2,
+    /* default, M=512,N=8192: TILE=32,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0 */
+    {2, "", 0, {512, 8192}, 0, 32, 0, 1, 4, 1, 1, 1, 0, 1, 0, {32, 4, 1}, 0, 0.01168, 1.0000, 4, 1, 2,
      "NVIDIA H200, 2026-12-03, 0.01168 ms, 67.5 % of the copy bandwidth"},
-    /* default, M=1024,N=1024: TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=0,ORDER=0,TPB=1,ALIGN=0,WIDE=1 */
-    {2, "", 0, {1024, 1024}, 1, 32, 1, 0, 8, 1, 1, 0, 0, 1, 0, 1, {32, 8, 1}, 0, 0.006736, 0.9810, 4, 1, 2,
+    /* default, M=1024,N=1024: TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=0,ORDER=0,TPB=1,ALIGN=0 */
+    {2, "", 0, {1024, 1024}, 1, 32, 1, 0, 8, 1, 1, 0, 0, 1, 0, {32, 8, 1}, 0, 0.006736, 0.9810, 4, 1, 2,
      "NVIDIA H200, 2026-12-03, 0.006736 ms, 29.3 % of the copy bandwidth"},
-    /* default, M=1024,N=32768: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {2, "", 0, {1024, 32768}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.06912, 0.9941, 4, 1, 2,
+    /* default, M=1024,N=32768: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {2, "", 0, {1024, 32768}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.06912, 0.9941, 4, 1, 2,
      "NVIDIA H200, 2026-12-03, 0.06912 ms, 98.4 % of the copy bandwidth"},
-    /* default, M=1501,N=7001: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {2, "", 0, {1501, 7001}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.026016, 0.9767, 4, 1, 2,
+    /* default, M=1501,N=7001: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {2, "", 0, {1501, 7001}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.026016, 0.9767, 4, 1, 2,
      "NVIDIA H200, 2026-12-03, 0.02602 ms, 75.9 % of the copy bandwidth"},
-    /* default, M=2048,N=2048: TILE=32,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0,WIDE=1 */
-    {2, "", 0, {2048, 2048}, 0, 32, 0, 1, 4, 1, 1, 1, 0, 1, 0, 1, {32, 4, 1}, 0, 0.011744, 1.0000, 4, 1, 2,
+    /* default, M=2048,N=2048: TILE=32,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0 */
+    {2, "", 0, {2048, 2048}, 0, 32, 0, 1, 4, 1, 1, 1, 0, 1, 0, {32, 4, 1}, 0, 0.011744, 1.0000, 4, 1, 2,
      "NVIDIA H200, 2026-12-03, 0.01174 ms, 67.2 % of the copy bandwidth"},
-    /* default, M=2048,N=8192: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {2, "", 0, {2048, 8192}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.0360091, 0.9976, 4, 1, 2,
+    /* default, M=2048,N=8192: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {2, "", 0, {2048, 8192}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.0360091, 0.9976, 4, 1, 2,
      "NVIDIA H200, 2026-12-03, 0.03601 ms, 100.1 % of the copy bandwidth"},
-    /* default, M=2731,N=2731: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {2, "", 0, {2731, 2731}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.020352, 0.9717, 4, 1, 2,
+    /* default, M=2731,N=2731: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {2, "", 0, {2731, 2731}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.020352, 0.9717, 4, 1, 2,
      "NVIDIA H200, 2026-12-03, 0.02035 ms, 68.9 % of the copy bandwidth"},
-    /* default, M=3000,N=2000: TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=0,ORDER=0,TPB=1,ALIGN=0,WIDE=1 */
-    {2, "", 0, {3000, 2000}, 1, 32, 1, 0, 8, 1, 1, 0, 0, 1, 0, 1, {32, 8, 1}, 0, 0.01568, 0.9959, 4, 1, 2,
+    /* default, M=3000,N=2000: TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=0,ORDER=0,TPB=1,ALIGN=0 */
+    {2, "", 0, {3000, 2000}, 1, 32, 1, 0, 8, 1, 1, 0, 0, 1, 0, {32, 8, 1}, 0, 0.01568, 0.9959, 4, 1, 2,
      "NVIDIA H200, 2026-12-03, 0.01568 ms, 71.9 % of the copy bandwidth"},
-    /* default, M=3002,N=1000: TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=0,ORDER=0,TPB=1,ALIGN=0,WIDE=1 */
-    {2, "", 0, {3002, 1000}, 1, 32, 1, 0, 8, 1, 1, 0, 0, 1, 0, 1, {32, 8, 1}, 0, 0.010464, 1.0000, 4, 1, 2,
+    /* default, M=3002,N=1000: TILE=32,PAD=1,SWIZZLE=0,BLOCK_ROWS=8,VEC=1,UNROLL=1,LDG=0,ORDER=0,TPB=1,ALIGN=0 */
+    {2, "", 0, {3002, 1000}, 1, 32, 1, 0, 8, 1, 1, 0, 0, 1, 0, {32, 8, 1}, 0, 0.010464, 1.0000, 4, 1, 2,
      "NVIDIA H200, 2026-12-03, 0.01046 ms, 53.9 % of the copy bandwidth"},
-    /* default, M=3333,N=5555: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {2, "", 0, {3333, 5555}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.042544, 0.9828, 4, 1, 2,
+    /* default, M=3333,N=5555: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {2, "", 0, {3333, 5555}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.042544, 0.9828, 4, 1, 2,
      "NVIDIA H200, 2026-12-03, 0.04254 ms, 97.0 % of the copy bandwidth"},
-    /* default, M=4096,N=4096: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {2, "", 0, {4096, 4096}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.0359634, 0.9985, 4, 1, 2,
+    /* default, M=4096,N=4096: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {2, "", 0, {4096, 4096}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.0359634, 0.9985, 4, 1, 2,
      "NVIDIA H200, 2026-12-03, 0.03596 ms, 99.7 % of the copy bandwidth"},
-    /* default, M=4097,N=4097: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {2, "", 0, {4097, 4097}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.038768, 0.9842, 4, 1, 2,
+    /* default, M=4097,N=4097: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {2, "", 0, {4097, 4097}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.038768, 0.9842, 4, 1, 2,
      "NVIDIA H200, 2026-12-03, 0.03877 ms, 100.8 % of the copy bandwidth"},
-    /* default, M=6789,N=12345: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {2, "", 0, {6789, 12345}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.177328, 0.9998, 4, 1, 2,
+    /* default, M=6789,N=12345: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {2, "", 0, {6789, 12345}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.177328, 0.9998, 4, 1, 2,
      "NVIDIA H200, 2026-12-03, 0.1773 ms, 92.1 % of the copy bandwidth"},
-    /* default, M=7000,N=1500: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {2, "", 0, {7000, 1500}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.025856, 0.9845, 4, 1, 2,
+    /* default, M=7000,N=1500: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {2, "", 0, {7000, 1500}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.025856, 0.9845, 4, 1, 2,
      "NVIDIA H200, 2026-12-03, 0.02586 ms, 76.4 % of the copy bandwidth"},
-    /* default, M=8192,N=512: TILE=32,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0,WIDE=1 */
-    {2, "", 0, {8192, 512}, 0, 32, 0, 1, 4, 1, 1, 1, 0, 1, 0, 1, {32, 4, 1}, 0, 0.011664, 1.0000, 4, 1, 2,
+    /* default, M=8192,N=512: TILE=32,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=1,ORDER=0,TPB=1,ALIGN=0 */
+    {2, "", 0, {8192, 512}, 0, 32, 0, 1, 4, 1, 1, 1, 0, 1, 0, {32, 4, 1}, 0, 0.011664, 1.0000, 4, 1, 2,
      "NVIDIA H200, 2026-12-03, 0.01166 ms, 67.6 % of the copy bandwidth"},
-    /* default, M=8192,N=2048: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {2, "", 0, {8192, 2048}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.0362171, 0.9945, 4, 1, 2,
+    /* default, M=8192,N=2048: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {2, "", 0, {8192, 2048}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.0362171, 0.9945, 4, 1, 2,
      "NVIDIA H200, 2026-12-03, 0.03622 ms, 99.0 % of the copy bandwidth"},
-    /* default, M=8192,N=8192: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {2, "", 0, {8192, 8192}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.133576, 0.9951, 4, 1, 2,
+    /* default, M=8192,N=8192: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {2, "", 0, {8192, 8192}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.133576, 0.9951, 4, 1, 2,
      "NVIDIA H200, 2026-12-03, 0.1336 ms, 97.1 % of the copy bandwidth"},
-    /* default, M=16384,N=16384: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {2, "", 0, {16384, 16384}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.524704, 0.9942, 4, 1, 2,
+    /* default, M=16384,N=16384: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {2, "", 0, {16384, 16384}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.524704, 0.9942, 4, 1, 2,
      "NVIDIA H200, 2026-12-03, 0.5247 ms, 96.1 % of the copy bandwidth"},
-    /* default, M=32768,N=1024: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8,WIDE=1 */
-    {2, "", 0, {32768, 1024}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, 1, {64, 4, 1}, 0, 0.068984, 0.9969, 4, 1, 2,
+    /* default, M=32768,N=1024: TILE=64,PAD=0,SWIZZLE=1,BLOCK_ROWS=4,VEC=1,UNROLL=1,LDG=0,ORDER=1,TPB=1,ALIGN=8 */
+    {2, "", 0, {32768, 1024}, 2, 64, 0, 1, 4, 1, 1, 0, 1, 1, 8, {64, 4, 1}, 0, 0.068984, 0.9969, 4, 1, 2,
      "NVIDIA H200, 2026-12-03, 0.06898 ms, 97.4 % of the copy bandwidth"},
   };
   *ct_n = (int)(sizeof e / sizeof e[0]);

@@ -29,14 +29,6 @@
 //   TPB         tiles per block (tiled kernels only): the grid shrinks by TPB along y and each
 //               block walks TPB tiles of the launch order, fewer block launches and a shorter
 //               tail of the last wave.
-//   WIDE        1: square tiles (everything above). 2, 4, 8: wide tiles (TILE >= 32, VEC=1, PAD=1,
-//               SWIZZLE=0, UNROLL=1): the block moves TILE rows x TILE*WIDE columns of in, so each
-//               row of in is read in runs of TILE*WIDE*4 bytes (512 B for 32 x 128) instead of
-//               TILE*4, while the rows of out are still written in runs of TILE floats that the
-//               next blocks of a column-major walk continue (ORDER=1): longer runs on both sides
-//               of DRAM. Its own body (below, "Wide tiles"): each warp moves 32 consecutive
-//               floats of one row per access on both sides, conflict-free through rows of
-//               TILE*WIDE + 1 words; with ALIGN the rows of out are shifted as for square tiles.
 //   ALIGN       0, 8 or 32 (tiled, VEC=1): when the rows of out are not ALIGN-float aligned
 //               (N % ALIGN != 0), every row of out is written in runs that start at a multiple of
 //               ALIGN floats of the matrix (8: 32-byte sectors, 32: 128-byte lines), not at the
@@ -48,9 +40,8 @@
 //               ceil((N + ALIGN - 1) / TILE). With N % ALIGN == 0 the tiles are the plain ones.
 //
 // Launch (as lua/transpose_space.lua computes it):
-//   tiled: block (TILE/VEC, BLOCK_ROWS), grid (ceil(M/(TILE*WIDE)), ceil(GY/TPB)), GY = ceil(N/TILE),
-//          or with ALIGN and N % ALIGN != 0, ceil((N + ALIGN - 1)/TILE); the kernel's arguments
-//          (out, in, N, M, order), or (out, in, N, M) where -DORDER fixes the order
+//   tiled: block (TILE/VEC, BLOCK_ROWS), grid (ceil(M/TILE), ceil(GY/TPB)), GY = ceil(N/TILE), or
+//          with ALIGN and N % ALIGN != 0, ceil((N + ALIGN - 1)/TILE)
 //   naive: block (32, BLOCK_ROWS),       grid (ceil(M/32),   ceil(N/BLOCK_ROWS))
 //
 // With -DCUTUNE_REFERENCE=1 (and no parameter defines) the file provides only transpose_ref, the
@@ -133,9 +124,6 @@
 #ifndef ALIGN
 #define ALIGN 0
 #endif
-#ifndef WIDE
-#define WIDE 1
-#endif
 
 // String pragmas so UNROLL can switch them.
 #define TR_PRAGMA_(x) _Pragma(#x)
@@ -200,15 +188,6 @@ transpose(float *out, const float *in, int N, int M TR_ORDER_PARAM) {
 #if ALIGN && (VEC != 1 || ALIGN > TILE || (TILE + ALIGN) % BLOCK_ROWS)
 #error "ALIGN needs VEC=1, ALIGN <= TILE and BLOCK_ROWS dividing TILE + ALIGN"
 #endif
-#if WIDE != 1 && WIDE != 2 && WIDE != 4 && WIDE != 8
-#error "WIDE must be 1, 2, 4 or 8"
-#endif
-#if WIDE > 1 && (TILE < 32 || VEC != 1 || PAD != 1 || SWIZZLE || !UNROLL)
-#error "WIDE > 1 needs TILE >= 32, VEC=1, PAD=1, SWIZZLE=0 and UNROLL=1"
-#endif
-#if WIDE > 1 && (TILE * WIDE) % BLOCK_ROWS
-#error "WIDE > 1 needs BLOCK_ROWS dividing TILE * WIDE (the stores divide evenly over the warps)"
-#endif
 
 #if VEC == 4
 typedef float4 tr_vec;
@@ -219,19 +198,12 @@ typedef float tr_vec;
 #endif
 
 #define TR_TX (TILE / VEC)                          // blockDim.x
-#define TR_TW (TILE * WIDE)                         // columns of in per tile
 #define TR_THREADS (TR_TX * BLOCK_ROWS)
 #define TR_LX ((TILE < 32 ? TILE : 32) / VEC)        // lanes per 128-byte segment of a row
 #define TR_RPT (TILE / BLOCK_ROWS)                    // rows (load) / columns (store) per thread
-#define TR_SROW (TR_TW + PAD)                         // words per shared row
+#define TR_SROW (TILE + PAD)                          // words per shared row
 #define TR_SWZ_MASK ((TILE < 32 ? TILE : 32) - 1)
 #define TR_ROWS (TILE + ALIGN)                        // rows of the shared tile (ALIGN: the slab)
-// wide tiles (WIDE > 1): warps, 32-float segments per row of in and of out, accesses per thread
-#define TR_NW (TR_THREADS / 32)
-#define TR_WSEG (TR_TW / 32)
-#define TR_OSEG (TILE / 32)
-#define TR_WLOADS ((TR_ROWS * TR_WSEG + TR_NW - 1) / TR_NW)
-#define TR_WSTORES (TR_TW * TR_OSEG / TR_NW)
 
 // Word index of tile element (row r, column c).
 #if SWIZZLE
@@ -303,9 +275,9 @@ transpose(float *out, const float *in, int N, int M TR_ORDER_PARAM) {
   // a one-tile-per-block launch would.
 #if ALIGN
   const bool shifted = N % ALIGN != 0;             // the rows of out are not ALIGN-aligned
-  const int gx = (M + TR_TW - 1) / TR_TW, gy = (N + (shifted ? ALIGN - 1 : 0) + TILE - 1) / TILE;
+  const int gx = (M + TILE - 1) / TILE, gy = (N + (shifted ? ALIGN - 1 : 0) + TILE - 1) / TILE;
 #else
-  const int gx = (M + TR_TW - 1) / TR_TW, gy = (N + TILE - 1) / TILE;
+  const int gx = (M + TILE - 1) / TILE, gy = (N + TILE - 1) / TILE;
 #endif
   const int nblocks = gridDim.x * gridDim.y;
   const int b0 = blockIdx.y * gridDim.x + blockIdx.x;
@@ -329,68 +301,8 @@ transpose(float *out, const float *in, int N, int M TR_ORDER_PARAM) {
     by = first + k % rows;
     bx = k / rows;
   }
-  const int x0 = bx * TR_TW;                       // tile origin: columns of in = rows of out
+  const int x0 = bx * TILE;                        // tile origin: columns of in = rows of out
   const int y0 = by * TILE;                        // rows of in = columns of out
-
-#if WIDE > 1
-  {
-    // Wide tiles: TILE rows x TR_TW columns of in. Each warp access moves 32 consecutive floats of
-    // one row: loads, warp wp takes slab row-segments wp, wp + TR_NW, ... (the TR_WSEG segments of
-    // a row go to consecutive warps, so a row's TR_TW floats are read at once); stores, the TILE
-    // floats of a row of out in TR_OSEG runs of 32, rows c = 0 .. TR_TW-1 spread the same way.
-    // Shared rows of TR_TW + 1 words: lane l of a store reads word (r0 + l)*(TR_TW + 1) + c, bank
-    // (l + const) % 32; a load writes 32 consecutive words. With ALIGN (rows of out not aligned)
-    // the slab has ALIGN more rows on top, and out row x takes the TILE columns from y0 - s(x).
-    const int lane = lin & 31, wp = lin >> 5;
-#if ALIGN
-    const int off = shifted ? ALIGN : 0;
-#else
-    const int off = 0;
-#endif
-    const int yb = y0 - off, nseg = (TILE + off) * TR_WSEG;
-    if (x0 + TR_TW <= M && yb >= 0 && y0 + TILE <= N) {  // inside: no guards
-      float v[TR_WLOADS];
-#pragma unroll
-      for (int j = 0; j < TR_WLOADS; j++) {
-        const int i = wp + j * TR_NW;
-        if (i < nseg) v[j] = tr_load1(in + (long long)(yb + i / TR_WSEG) * M + (x0 + (i % TR_WSEG) * 32 + lane));
-      }
-#pragma unroll
-      for (int j = 0; j < TR_WLOADS; j++) {
-        const int i = wp + j * TR_NW;
-        if (i < nseg) TR_SMEM(TR_SIDX(i / TR_WSEG, (i % TR_WSEG) * 32 + lane)) = v[j];
-      }
-      __syncthreads();
-#pragma unroll
-      for (int j = 0; j < TR_WSTORES; j++) {
-        const int i = wp + j * TR_NW, c = i / TR_OSEG, r = (i % TR_OSEG) * 32 + lane, x = x0 + c;
-#if ALIGN
-        const int sh = shifted ? (int)(((unsigned)x * (unsigned)N) & (ALIGN - 1)) : 0;
-#else
-        const int sh = 0;
-#endif
-        tr_store1(out + (long long)x * N + (y0 - sh + r), TR_SMEM(TR_SIDX(off - sh + r, c)));
-      }
-    } else {  // an edge: every access guarded
-      for (int i = wp; i < nseg; i += TR_NW) {
-        const int r = i / TR_WSEG, c = (i % TR_WSEG) * 32 + lane, y = yb + r, x = x0 + c;
-        if (y >= 0 && y < N && x < M) TR_SMEM(TR_SIDX(r, c)) = tr_load1(in + (long long)y * M + x);
-      }
-      __syncthreads();
-      for (int i = wp; i < TR_TW * TR_OSEG; i += TR_NW) {
-        const int c = i / TR_OSEG, r = (i % TR_OSEG) * 32 + lane, x = x0 + c;
-#if ALIGN
-        const int sh = shifted ? (int)(((unsigned)x * (unsigned)N) & (ALIGN - 1)) : 0;
-#else
-        const int sh = 0;
-#endif
-        const int y = y0 - sh + r;
-        if (x < M && y >= 0 && y < N) tr_store1(out + (long long)x * N + y, TR_SMEM(TR_SIDX(off - sh + r, c)));
-      }
-    }
-    continue;
-  }
-#endif
 
 #if ALIGN
   if (shifted) {
