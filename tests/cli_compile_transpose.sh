@@ -19,10 +19,11 @@ for arch in sm_90 sm_80; do
   missing=$(printf '%s\n' "$OUTPUT" | awk '
     BEGIN { want["TILE"]="0 16 32 64"; want["PAD"]="0 1 2"; want["SWIZZLE"]="0 1";
             want["BLOCK_ROWS"]="1 2 4 8 16 32"; want["VEC"]="1 2 4"; want["UNROLL"]="0 1";
-            want["LDG"]="0 1"; want["ORDER"]="0 1 2 3"; want["TPB"]="1 4" }
+            want["LDG"]="0 1"; want["ORDER"]="0 1 2 3"; want["TPB"]="1 4";
+            want["ALIGN"]="0 8 32" }
     $1 == "TILE" && $2 == "PAD" { for (i = 1; i <= NF; i++) col[i] = $i; intable = 1; next }
     intable && NF == 0 { intable = 0 }
-    intable { for (i = 1; i <= 9; i++) seen[col[i] "=" $i] = 1 }
+    intable { for (i = 1; i <= 10; i++) seen[col[i] "=" $i] = 1 }
     END { for (p in want) { n = split(want[p], v, " "); for (k = 1; k <= n; k++) if (!((p "=" v[k]) in seen)) printf "%s=%s ", p, v[k] } }')
   if [ -z "$missing" ]; then ok; else fail "$arch: the sample misses $missing"; fi
 done
