@@ -69,6 +69,7 @@ static void make_full(record *r) {
   record_set_str(&r->race_ref, RECORD_RACE_BEST); /* ... the best so far x --race-early */
   record_set_str(&r->template_hash, "0123456789abcdef0123456789abcdef");
   record_set_str(&r->options_hash, "fedcba9876543210fedcba9876543210");
+  record_set_str(&r->check_hash, "00112233445566778899aabbccddeeff");
   record_set_str(&r->nvrtc_version, "13.0");
   record_set_str(&r->driver_version, "580.65");
   record_set_str(&r->device_name, "NVIDIA H200");
@@ -100,13 +101,13 @@ static int records_equal(const record *a, const record *b) {
            same_num(a->m_check_ms, b->m_check_ms) && same_num(a->m_timing_ms, b->m_timing_ms) &&
            same_num(a->m_isolated_ms, b->m_isolated_ms) && same_num(a->t_raced, b->t_raced) &&
            same_str(a->race_ref, b->race_ref) && same_str(a->template_hash, b->template_hash) &&
-           same_str(a->options_hash, b->options_hash) && same_str(a->nvrtc_version, b->nvrtc_version) &&
-           same_str(a->driver_version, b->driver_version) && same_str(a->device_name, b->device_name) &&
-           same_str(a->device_cc, b->device_cc) && same_str(a->device_uuid, b->device_uuid) &&
-           same_str(a->arch, b->arch) && same_str(a->timestamp, b->timestamp) &&
-           same_num(a->sm_clock_mhz, b->sm_clock_mhz) && same_num(a->mem_clock_mhz, b->mem_clock_mhz) &&
-           a->throttle_reasons == b->throttle_reasons && same_num(a->temperature_c, b->temperature_c) &&
-           a->device_sms == b->device_sms;
+           same_str(a->options_hash, b->options_hash) && same_str(a->check_hash, b->check_hash) &&
+           same_str(a->nvrtc_version, b->nvrtc_version) && same_str(a->driver_version, b->driver_version) &&
+           same_str(a->device_name, b->device_name) && same_str(a->device_cc, b->device_cc) &&
+           same_str(a->device_uuid, b->device_uuid) && same_str(a->arch, b->arch) &&
+           same_str(a->timestamp, b->timestamp) && same_num(a->sm_clock_mhz, b->sm_clock_mhz) &&
+           same_num(a->mem_clock_mhz, b->mem_clock_mhz) && a->throttle_reasons == b->throttle_reasons &&
+           same_num(a->temperature_c, b->temperature_c) && a->device_sms == b->device_sms;
   for (int i = 0; ok && i < a->nparams; i++)
     ok = same_str(a->pname[i], b->pname[i]) && same_str(a->pvalue[i], b->pvalue[i]);
   return ok;
@@ -125,6 +126,9 @@ static void test_round_trip(void) {
   CHECK_STR_CONTAINS(j.data, "\"params\":{\"TILE\":\"64\",\"PAD\":\"1\",\"VEC\":\"4\"}");
   CHECK_STR_CONTAINS(j.data, "\"raced_above\":0.12875,\"race_ref\":\"best\"}");
   CHECK_STR_CONTAINS(j.data, "\"measure_split_ms\":{\"load\":0.25,\"check\":0.5,\"timing\":2,\"isolated\":0.5}");
+  CHECK_STR_CONTAINS(j.data,
+                     "\"options_hash\":\"fedcba9876543210fedcba9876543210\",\"check_hash\":"
+                     "\"00112233445566778899aabbccddeeff\"");
   REQUIRE(record_from_json(j.data, &b, &err) == 0);
   CHECK(records_equal(&a, &b));
   CHECK(!record_raced(&b)); /* raced applies to ok records: this one is a wrong_result */
@@ -172,6 +176,10 @@ static void test_round_trip(void) {
   record_free(&a), record_free(&b);
   REQUIRE(record_from_json("{\"config\":\"A=1\",\"problem\":\"N=1\",\"status\":\"ok\"}", &b, &err) == 0);
   CHECK(b.unchecked == 0);
+  CHECK(!b.check_hash); /* written before the check hash: none, and none written back */
+  dbuf_reset(&j);
+  record_to_json(&b, &j);
+  CHECK(!strstr(j.data, "check_hash"));
   record_free(&b);
 
   /* written by another tool: keys reordered, spaces, 12.0 for an int, \u escapes, unknown

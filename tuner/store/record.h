@@ -78,6 +78,11 @@ typedef struct record {
   /* provenance */
   char *template_hash; /* sha256 of the template and every file it includes (hex, 16 bytes; compile_source) */
   char *options_hash;  /* sha256 of the option list (hex, 16 bytes) */
+  /* sha256 (hex, 16 bytes) of what decided the record's check on its problem: each output's
+   * comparison (bitwise, tolerance, atol/rtol, reduce, mismatches, not compared), timing only,
+   * the check kernel and the reference (the engine's job_check_hashes). NULL in records written
+   * before it existed: those answer whatever the check (store_find). */
+  char *check_hash;
   char *nvrtc_version, *driver_version;
   char *device_name, *device_cc, *device_uuid, *arch;
   char *timestamp;
