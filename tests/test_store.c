@@ -281,33 +281,33 @@ static void test_append_reopen_find(void) {
   for (int i = 0; i < N; i++) {
     record e;
     make_record(&e, i, "N=1024", "h1");
-    const record *f = store_find(s, e.config, "N=1024", "h1", "opt0");
+    const record *f = store_find(s, e.config, "N=1024", "h1", "opt0", NULL);
     CHECK_MSG(f && records_equal(f, &e), "record %d", i);
     CHECK(records_equal(store_get(s, (size_t)i), &e));
     record_free(&e);
   }
-  const record *f = store_find(s, "TILE=32,PAD=7", "N=1024", NULL, NULL);
+  const record *f = store_find(s, "TILE=32,PAD=7", "N=1024", NULL, NULL, NULL);
   CHECK(f && f->t_median == 99); /* newest wins when hashes are not asked for */
-  f = store_find(s, "TILE=32,PAD=7", "N=1024", "h1", NULL);
+  f = store_find(s, "TILE=32,PAD=7", "N=1024", "h1", NULL, NULL);
   CHECK(f && f->t_median != 99);                                       /* an older record whose hash matches */
-  CHECK(store_find(s, "TILE=32,PAD=7", "N=1024", "h3", NULL) == NULL); /* hash mismatch: not found */
-  CHECK(store_find(s, "TILE=32,PAD=7", "N=1024", "h1", "other") == NULL);
-  CHECK(store_find(s, "TILE=32,PAD=7", "N=2048", NULL, NULL) == NULL); /* other problem */
-  CHECK(store_find(s, "TILE=64,PAD=99", "N=1024", NULL, NULL) == NULL);
+  CHECK(store_find(s, "TILE=32,PAD=7", "N=1024", "h3", NULL, NULL) == NULL); /* hash mismatch: not found */
+  CHECK(store_find(s, "TILE=32,PAD=7", "N=1024", "h1", "other", NULL) == NULL);
+  CHECK(store_find(s, "TILE=32,PAD=7", "N=2048", NULL, NULL, NULL) == NULL); /* other problem */
+  CHECK(store_find(s, "TILE=64,PAD=99", "N=1024", NULL, NULL, NULL) == NULL);
   CHECK(!strcmp(store_file(s), path));
   /* a compile worker killed from outside (worker_lost) never answers: resume measures it
    * again; a compile_timeout or compile_error does (they are the configuration's) */
   make_record(&r, 3, "N=4096", "h1");
   r.status = ST_WORKER_LOST;
   REQUIRE(store_append(s, &r, &err) == 0);
-  CHECK(store_find(s, r.config, "N=4096", "h1", NULL) == NULL);
+  CHECK(store_find(s, r.config, "N=4096", "h1", NULL, NULL) == NULL);
   r.status = ST_COMPILE_TIMEOUT;
   REQUIRE(store_append(s, &r, &err) == 0);
-  f = store_find(s, r.config, "N=4096", "h1", NULL);
+  f = store_find(s, r.config, "N=4096", "h1", NULL, NULL);
   CHECK(f && f->status == ST_COMPILE_TIMEOUT);
   r.status = ST_WORKER_LOST; /* a newer lost record: the older answer still stands */
   REQUIRE(store_append(s, &r, &err) == 0);
-  f = store_find(s, r.config, "N=4096", "h1", NULL);
+  f = store_find(s, r.config, "N=4096", "h1", NULL, NULL);
   CHECK(f && f->status == ST_COMPILE_TIMEOUT);
   record_free(&r);
   CHECK(!strcmp(rec_status_name(ST_WORKER_LOST), "worker_lost"));
@@ -357,6 +357,51 @@ static int valid_file(const char *path, size_t *count) {
   free(t);
   *count = n;
   return ok;
+}
+
+/* The check hash: a record answers only the check it was measured under; a record without one
+ * (an older store) answers any; a newer record of another check hides no older one of this. */
+static void test_check_hash(void) {
+  char *path = tpath("check/store.jsonl");
+  store *s;
+  cterr err;
+  REQUIRE(store_open(path, &s, NULL, &err) == 0);
+  record r;
+  make_record(&r, 1, "N=1024", "h1"); /* an older cutune's record: no check hash */
+  REQUIRE(store_append(s, &r, &err) == 0);
+  record_free(&r);
+  make_record(&r, 2, "N=1024", "h1");
+  record_set_str(&r.check_hash, "tight");
+  r.status = ST_WRONG_RESULT;
+  REQUIRE(store_append(s, &r, &err) == 0);
+  const char *old = "TILE=32,PAD=1", *cfg = "TILE=64,PAD=2";
+  CHECK(store_find(s, old, "N=1024", "h1", "opt0", "tight") != NULL);
+  CHECK(store_find(s, old, "N=1024", "h1", "opt0", "loose") != NULL);
+  const record *f = store_find(s, cfg, "N=1024", "h1", "opt0", "tight");
+  CHECK(f && f->status == ST_WRONG_RESULT);
+  CHECK(store_find(s, cfg, "N=1024", "h1", "opt0", "loose") == NULL); /* another check: measure again */
+  CHECK(store_find(s, cfg, "N=1024", "h1", "opt0", NULL) == f);       /* not asked: the newest */
+  /* measured again under the loose check: both records kept, each answering its own check */
+  record_set_str(&r.check_hash, "loose");
+  r.status = ST_OK;
+  REQUIRE(store_append(s, &r, &err) == 0);
+  r.status = ST_COMPILE_TIMEOUT;
+  REQUIRE(store_append(s, &r, &err) == 0);
+  record_free(&r);
+  store_close(s);
+  REQUIRE(store_open(path, &s, NULL, &err) == 0);
+  CHECK(store_count(s) == 4);
+  f = store_find(s, cfg, "N=1024", "h1", "opt0", "loose");
+  CHECK(f && f->status == ST_COMPILE_TIMEOUT && !strcmp(f->check_hash, "loose"));
+  f = store_find(s, cfg, "N=1024", "h1", "opt0", "tight");
+  CHECK(f && f->status == ST_WRONG_RESULT && !strcmp(f->check_hash, "tight"));
+  CHECK(store_find(s, cfg, "N=1024", "h1", "opt0", "other") == NULL);
+  CHECK(store_count_status(s, cfg, "N=1024", "h1", "opt0", "loose", ST_COMPILE_TIMEOUT) == 1);
+  CHECK(store_count_status(s, cfg, "N=1024", "h1", "opt0", "tight", ST_COMPILE_TIMEOUT) == 0);
+  CHECK(store_count_status(s, cfg, "N=1024", "h1", "opt0", NULL, ST_COMPILE_TIMEOUT) == 1);
+  CHECK(store_count_status(s, old, "N=1024", "h1", "opt0", "other", ST_OK) == 1);
+  store_close(s);
+  free(path);
 }
 
 static void test_torn_last_line(void) {
@@ -589,8 +634,8 @@ static void test_load_speed(void) {
   REQUIRE(store_load(path, &s, NULL, &err) == 0);
   double t = now_seconds() - t0;
   CHECK(store_count(s) == N);
-  CHECK(store_find(s, "TILE=5,PAD=3,VEC=1", "M=8192,N=8192", NULL, NULL) == NULL);
-  CHECK(store_find(s, "TILE=3,PAD=3,VEC=2", "M=8192,N=8192", NULL, NULL) != NULL); /* i = 294 */
+  CHECK(store_find(s, "TILE=5,PAD=3,VEC=1", "M=8192,N=8192", NULL, NULL, NULL) == NULL);
+  CHECK(store_find(s, "TILE=3,PAD=3,VEC=2", "M=8192,N=8192", NULL, NULL, NULL) != NULL); /* i = 294 */
   fprintf(stderr, "loaded %d records (%.1f MB) in %.3f s\n", N, all.len / 1e6, t);
   /* the time is printed, not asserted: speed belongs in benchmarks, not in a test */
   store_close(s);
@@ -609,6 +654,7 @@ int main(void) {
   test_round_trip();
   test_path_for();
   test_append_reopen_find();
+  test_check_hash();
   test_torn_last_line();
   test_malformed_middle();
   test_lock();

@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (store_load(fuzz_file(data, size, ".jsonl"), &s, &warn, &e) == 0) {
     for (size_t i = 0; i < store_count(s); i++) {
       const record *x = store_get(s, i);
-      store_find(s, x->config, x->problem, x->template_hash, x->options_hash);
+      store_find(s, x->config, x->problem, x->template_hash, x->options_hash, x->check_hash);
     }
     store_close(s);
   }

@@ -36,9 +36,10 @@ const record *tune_stored(const tune_ctx *t, int g, int prob, size_t cfg, size_t
   const tune_group *tg = &t->grp[g];
   const char *pkey = space_problem_key(t->s, prob);
   char *key = configset_row_key(cs, configset_row(cs, cfg));
-  const record *r = store_find(tg->st, key, pkey, t->template_hash, job_ohash(tg->ohash, cfg));
+  const record *r = store_find(tg->st, key, pkey, t->template_hash, job_ohash(tg->ohash, cfg), NULL);
   if (ntimeouts)
-    *ntimeouts = store_count_status(tg->st, key, pkey, t->template_hash, job_ohash(tg->ohash, cfg), ST_COMPILE_TIMEOUT);
+    *ntimeouts =
+        store_count_status(tg->st, key, pkey, t->template_hash, job_ohash(tg->ohash, cfg), NULL, ST_COMPILE_TIMEOUT);
   free(key);
   return r;
 }

@@ -95,24 +95,34 @@ static void store_add(store *s, record *r) {
 
 static int same_hash(const char *want, const char *have) { return !want || (have && !strcmp(want, have)); }
 
+/* The check: unlike the template and options hashes, a record without one (an older store) matches. */
+static int same_check(const char *want, const record *r) {
+  return !want || !r->check_hash || !strcmp(want, r->check_hash);
+}
+
+static int matches(const record *r, const char *template_hash, const char *options_hash, const char *check_hash) {
+  return same_hash(template_hash, r->template_hash) && same_hash(options_hash, r->options_hash) &&
+         same_check(check_hash, r);
+}
+
 const record *store_find(const store *s, const char *config, const char *problem, const char *template_hash,
-                         const char *options_hash) {
+                         const char *options_hash, const char *check_hash) {
   if (!s || !s->n || !config || !problem) return NULL;
   for (size_t v = *index_lookup(s, config, problem); v; v = s->prev[v - 1]) {
     const record *r = s->recs[v - 1];
     if (r->status == ST_WORKER_LOST) continue; /* not the configuration's fault: measure again */
-    if (same_hash(template_hash, r->template_hash) && same_hash(options_hash, r->options_hash)) return r;
+    if (matches(r, template_hash, options_hash, check_hash)) return r;
   }
   return NULL;
 }
 
 size_t store_count_status(const store *s, const char *config, const char *problem, const char *template_hash,
-                          const char *options_hash, rec_status status) {
+                          const char *options_hash, const char *check_hash, rec_status status) {
   size_t n = 0;
   if (!s || !s->n || !config || !problem) return 0;
   for (size_t v = *index_lookup(s, config, problem); v; v = s->prev[v - 1]) {
     const record *r = s->recs[v - 1];
-    n += r->status == status && same_hash(template_hash, r->template_hash) && same_hash(options_hash, r->options_hash);
+    n += r->status == status && matches(r, template_hash, options_hash, check_hash);
   }
   return n;
 }

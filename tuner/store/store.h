@@ -41,16 +41,20 @@ const char *store_file(const store *s);
 size_t store_count(const store *s);
 const record *store_get(const store *s, size_t i);
 /* The newest record for (config, problem) whose template_hash and options_hash match
- * (NULL hashes match anything). NULL if none: that measurement is still to be made.
- * Records of status worker_lost (an infrastructure failure, not the configuration's) never
- * answer: a resumed run makes that measurement again. */
+ * (NULL hashes match anything) and that was checked as this run checks: its check_hash equal
+ * to check_hash, or none (a record written before the field answers whatever the check; NULL
+ * check_hash matches anything). NULL if none: that measurement is still to be made. A record
+ * measured under another check is passed over, not removed: an older record of this check
+ * behind it still answers. Records of status worker_lost (an infrastructure failure, not the
+ * configuration's) never answer: a resumed run makes that measurement again. */
 const record *store_find(const store *s, const char *config, const char *problem, const char *template_hash,
-                         const char *options_hash);
+                         const char *options_hash, const char *check_hash);
 
-/* How many records of (config, problem) with matching hashes have status `status`, over every
- * version kept, not only the newest (e.g. how often a compile has timed out). */
+/* How many records of (config, problem) with matching hashes (as store_find matches them) have
+ * status `status`, over every version kept, not only the newest (e.g. how often a compile has
+ * timed out). */
 size_t store_count_status(const store *s, const char *config, const char *problem, const char *template_hash,
-                          const char *options_hash, rec_status status);
+                          const char *options_hash, const char *check_hash, rec_status status);
 
 /* Serialise, write one line, fsync. The record is also added to the in-memory index. */
 int store_append(store *s, const record *r, cterr *err);
