@@ -1,6 +1,7 @@
 /* job: what both paths of `cutune run` share — the run's options, the compile job of a
  * configuration and its options hash, the record a measurement starts from, problem selection
- * and the compile pool. run.c fills the options; compile_only.c and tune.c call the rest.
+ * and the compile pool; the check hash of each problem (job_check.c). run.c fills the options;
+ * compile_only.c and tune.c call the rest.
  * job.c calls only the layers below engine/, never back into tune or compile_only. */
 #ifndef CUTUNE_JOB_H
 #define CUTUNE_JOB_H
@@ -82,6 +83,17 @@ int job_compile_reference(const space *s, const char *arch, cpool *pool, compile
  * it into a problem set up by job_problem. */
 int job_compile_check(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err);
 void job_problem_check(const space *s, const compile_result *chk, gpu_problem *gp);
+
+/* job_check.c: the check hash of every problem of the space into out[0..nproblems) (hex, 16
+ * bytes of sha256, as the options hash): each output's and inout's comparison (bitwise,
+ * tolerance, atol/rtol, reduce, mismatches, or not compared; its type and count), the space's
+ * tolerance, its check kernel (name and template digest), the reference (kernel, template
+ * digest, defines, arguments, whether each configuration's program holds it, its launch), or
+ * only that nothing is compared (check = false). src: the space's loaded template (its digest
+ * serves for a program in the same file). A record carries its problem's hash (record.h), and
+ * the store answers a run only with records of the run's (store_find): a changed check
+ * re-measures. The inputs' data and the symbols are not in it. */
+int job_check_hashes(space *s, const compile_source *src, char (*out)[33], cterr *err);
 
 /* Shared by the compile-only and GPU paths: the compile job of configuration cfg
  * (-D options from the configuration's compile-time parameters, then the space's options;
