@@ -1,7 +1,8 @@
 /* tune: the GPU path of `cutune run`. Per GPU model a strategy proposes configurations; the
  * exec (exec.h: this host's devices, or MPI ranks) compiles and measures them; every record
  * goes to its model's store the moment it exists. Configurations already in the store (same
- * template and options) are answered from it without measuring or charging the budget. */
+ * template and options, checked as the problem is now) are answered from it without measuring
+ * or charging the budget. */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -141,7 +142,7 @@ static void time_note(const tune_tally *ty, double wall, int ndev) {
 
 /* A finished record: to its group's store (fsync'd), to the strategy, to the display. Frees rec. */
 static int finish_record(tune_ctx *t, int g, tune_tally *ty, size_t cfg, record *rec, size_t *n_measured, cterr *err) {
-  tune_stamp(t, g, rec, cfg);
+  tune_stamp(t, g, ty->prob, rec, cfg);
   note_best(t, g, ty, cfg, rec);
   int rc = store_append(t->grp[g].st, rec, err);
   if (rc == 0) {
@@ -546,6 +547,9 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
     rc = 0;
     goto done;
   }
+  /* each problem's check: a store's record answers only under the check it was measured under */
+  t.check_hash = xcalloc((size_t)space_nproblems(s) + 1, sizeof *t.check_hash);
+  if (job_check_hashes(s, t.src, t.check_hash, err) != 0) goto done;
 
   for (int g = 0; g < t.x->ngroups; g++) {
     tune_group *tg = &t.grp[g];
@@ -618,7 +622,7 @@ done:
     free(t.grp[g].spath), job_ohashes_free(t.grp[g].ohash), free(rows[g]);
     shapes_book_free(t.book[g]);
   }
-  free(order);
+  free(order), free(t.check_hash);
   compile_source_free(&src);
   dbuf_free(&warn);
   return rc;

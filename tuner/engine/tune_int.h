@@ -28,6 +28,7 @@ typedef struct tune_ctx {
   exec *x;
   const compile_source *src; /* the template and its includes, hashed once */
   char template_hash[33];
+  char (*check_hash)[33]; /* each problem's (job_check_hashes): with the two hashes, a record's answer */
   tune_group grp[EXEC_MAX_GROUPS];
   /* shape sets (shapes.h): each group's book of the shapes' best kernels, whether a search is
    * seeded from it (transfer), the cross phase's fixed list per group, the last problem's cost */
@@ -43,7 +44,7 @@ typedef struct tune_ctx {
 extern volatile sig_atomic_t tune_interrupted;
 
 /* The one place a record's provenance is completed. */
-void tune_stamp(tune_ctx *t, int g, record *r, size_t cfg);
+void tune_stamp(tune_ctx *t, int g, int prob, record *r, size_t cfg);
 /* The store's newest record of configuration cfg of group g on problem prob, or NULL. */
 const record *tune_stored(const tune_ctx *t, int g, int prob, size_t cfg, size_t *ntimeouts);
 

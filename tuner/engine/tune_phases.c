@@ -15,12 +15,14 @@ volatile sig_atomic_t tune_interrupted;
 #define ENERGY_WINDOW_MS 500 /* per configuration (twice that where L2 is flushed) */
 
 /* The one place a record's provenance is completed: the template and options hashes (the resume
- * key, computed once per configuration: tune_group.ohash) and, for a record that never reached a
- * GPU, the device fields of its group. Every record the loop writes passes here. */
-void tune_stamp(tune_ctx *t, int g, record *r, size_t cfg) {
+ * key, computed once per configuration: tune_group.ohash), the check hash of its problem prob
+ * and, for a record that never reached a GPU, the device fields of its group. Every record the
+ * loop writes passes here. */
+void tune_stamp(tune_ctx *t, int g, int prob, record *r, size_t cfg) {
   const gpu_device_info *dev = &t->x->group[g].info;
   if (!r->template_hash) record_set_str(&r->template_hash, t->template_hash);
   if (!r->options_hash) record_set_str(&r->options_hash, job_ohash(t->grp[g].ohash, cfg));
+  if (!r->check_hash) record_set_str(&r->check_hash, t->check_hash[prob]);
   if (!r->device_name) record_set_str(&r->device_name, dev->name);
   if (!r->device_uuid) record_set_str(&r->device_uuid, dev->uuid);
   if (!r->device_cc) record_set_str(&r->device_cc, dev->cc);
@@ -29,17 +31,16 @@ void tune_stamp(tune_ctx *t, int g, record *r, size_t cfg) {
 }
 
 /* The store's answer for configuration cfg of group g on problem prob: its newest record with
- * this template and options (store_find), or NULL; with ntimeouts, also how many of its records
- * so keyed are compile timeouts. The one place a configuration's index becomes the store's key. */
+ * this template and options, checked as the problem is now (store_find), or NULL; with
+ * ntimeouts, also how many of its records so keyed are compile timeouts. The one place a
+ * configuration's index becomes the store's key. */
 const record *tune_stored(const tune_ctx *t, int g, int prob, size_t cfg, size_t *ntimeouts) {
   const configset *cs = space_configs(t->s);
   const tune_group *tg = &t->grp[g];
-  const char *pkey = space_problem_key(t->s, prob);
+  const char *pkey = space_problem_key(t->s, prob), *ohash = job_ohash(tg->ohash, cfg), *chash = t->check_hash[prob];
   char *key = configset_row_key(cs, configset_row(cs, cfg));
-  const record *r = store_find(tg->st, key, pkey, t->template_hash, job_ohash(tg->ohash, cfg), NULL);
-  if (ntimeouts)
-    *ntimeouts =
-        store_count_status(tg->st, key, pkey, t->template_hash, job_ohash(tg->ohash, cfg), NULL, ST_COMPILE_TIMEOUT);
+  const record *r = store_find(tg->st, key, pkey, t->template_hash, ohash, chash);
+  if (ntimeouts) *ntimeouts = store_count_status(tg->st, key, pkey, t->template_hash, ohash, chash, ST_COMPILE_TIMEOUT);
   free(key);
   return r;
 }
@@ -94,7 +95,7 @@ int tune_energy_pass(tune_ctx *t, int g, int prob, size_t *n_measured, cterr *er
     int gr = t->x->ops->remeasure(t->x, g, prob, view[j].cfg, ENERGY_WINDOW_MS, &d, err);
     if (gr < 0) goto done;
     if (gr == 0) continue; /* nothing to measure: it does not compile */
-    tune_stamp(t, g, &d.rec, view[j].cfg);
+    tune_stamp(t, g, prob, &d.rec, view[j].cfg);
     char ebuf[64];
     gr = store_append(tg->st, &d.rec, err);
     if (gr == 0 && !t->o->quiet)

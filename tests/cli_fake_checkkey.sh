@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The check is part of what a stored record answers (provenance.check_hash, docs/RECORDS.md),
+# end to end through the fake libcuda.so.1 (tests/fake): a re-run under a loosened check
+# measures again what was measured under the tight one and appends (the store keeps both); a
+# re-run under the same check, or back under an earlier one, measures nothing; timing only
+# (check = false) after a checked run measures again; records without a check hash (older
+# stores) answer any check.
+. "$(dirname "$0")/lib_cli.sh"
+set -e
+use_fake_cuda
+d=tests/spaces/realk # read only: nothing is written beside the spaces
+R="$TMPROOT/results"
+S="$R/Fake_H200/fake_mismatches.jsonl"
+rec() { grep "\"config\":\"B=$1\"" "$S" | grep -c "\"status\":\"$2\"" || true; } # rec B STATUS: how many
+# run MISMATCHES WANT_MEASURED WANT_ANSWERED: fake_mismatches.lua (configuration B leaves B of
+# 4096 elements wrong) with the output's mismatches = MISMATCHES into $R
+run() {
+  FAKE_MM_OUTPUT=$1 run_any "$BIN" run --jobs 2 --no-progress --results "$R" "$d/fake_mismatches.lua"
+  [ "$STATUS" -eq 3 ] && ok || fail "mismatches = $1 exited $STATUS (wanted 3: B=256 is wrong under both)"
+  expect_output "problem n=4096: $2 measured" "mismatches = $1: $2 measured"
+  expect_output "$3 answered from the store" "mismatches = $1: $3 answered"
+}
+
+# tight: B=64 passes, B=128 and B=256 fail
+run 64 3 0
+[ "$(wc -l <"$S")" -eq 3 ] && ok || fail "not 3 records after the first run"
+[ "$(grep -c '"check_hash":"[0-9a-f]\{32\}"' "$S")" -eq 3 ] && ok || fail "the records carry no check_hash"
+# the same check again: every configuration answered from the store, nothing appended
+run 64 0 3
+[ "$(wc -l <"$S")" -eq 3 ] && ok || fail "a re-run under the same check appended records"
+# loosened: every configuration measured again, B=128 now ok; the tight records kept
+run 128 3 0
+[ "$(wc -l <"$S")" -eq 6 ] && ok || fail "not 6 records after the loosened run: $(wc -l <"$S")"
+[ "$(rec 128 wrong_result)" -eq 1 ] && [ "$(rec 128 ok)" -eq 1 ] && ok ||
+  fail "B=128: not one wrong_result (tight) and one ok (loose) record"
+expect_output "problem n=4096: 2 of 3 configurations passed" "the loosened run's table"
+[ "$(grep -o '"check_hash":"[0-9a-f]*"' "$S" | sort -u | wc -l)" -eq 2 ] && ok || fail "not two check hashes in the store"
+# back to the tight check: its older records answer, behind the loose ones; the table is theirs
+run 64 0 3
+expect_output "problem n=4096: 1 of 3 configurations passed" "the tight run's table from the store"
+[ "$(wc -l <"$S")" -eq 6 ] && ok || fail "going back to the tight check appended records"
+
+# `cutune best` and `header` read a store holding both checks' records
+expect_status 0 -- "$BIN" best "$R"
+expect_output "B=" "best over a store of two checks"
+FAKE_MM_OUTPUT=128 expect_status 0 -- "$BIN" header "$d/fake_mismatches.lua" "$R" -o "$TMPROOT/mm.h"
+
+# timing only after a checked run: measured again, the records unchecked; checked again: answered
+R2="$TMPROOT/results-reduce"
+expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$R2" "$d/fake_reduce.lua"
+FAKE_UNCHECKED=1 expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$R2" "$d/fake_reduce.lua"
+expect_output "problem n=65536: 3 measured" "timing only after a checked run"
+[ "$(grep -c '"unchecked":1' "$R2/Fake_H200/fake_reduce.jsonl")" -eq 3 ] && ok || fail "not 3 unchecked records"
+expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$R2" "$d/fake_reduce.lua"
+expect_output "0 measured (0 failed), 3 answered from the store" "checked again after timing only"
+
+# an older store (records without check_hash) answers whatever the check, as it always did
+R3="$TMPROOT/results-old"
+mkdir -p "$R3/Fake_H200"
+sed 's/,"check_hash":"[0-9a-f]*"//' "$S" | head -3 >"$R3/Fake_H200/fake_mismatches.jsonl"
+grep -q check_hash "$R3/Fake_H200/fake_mismatches.jsonl" && fail "the old store still has check hashes" || ok
+FAKE_MM_OUTPUT=128 run_any "$BIN" run --jobs 2 --no-progress --results "$R3" "$d/fake_mismatches.lua"
+expect_output "0 measured (0 failed), 3 answered from the store" "records without a check hash answer"
+[ "$(wc -l <"$R3/Fake_H200/fake_mismatches.jsonl")" -eq 3 ] && ok || fail "the old store grew"
+finish
