@@ -157,7 +157,6 @@ static int reduce_one(worker *w, const argspec *a, const wk_arg *d, int ref, dou
 static int compare_reduced(worker *w, const argspec *a, const wk_arg *d, double tol, wire_result *res) {
   double got[4], want[4];
   if (reduce_one(w, a, d, 0, got, res) || reduce_one(w, a, d, 1, want, res)) return -1;
-  static const char *const names[] = {"", "sum", "max", "min"};
   int k = a->reduce == RED_SUM ? 0 : a->reduce == RED_MAX ? 1 : 2;
   double x = got[k], y = want[k];
   int ok;
@@ -172,10 +171,10 @@ static int compare_reduced(worker *w, const argspec *a, const wk_arg *d, double 
     wk_fail(res, ST_WRONG_RESULT,
             "output '%s': %.0f NaN elements (poisoned, left unwritten?) where the reference has "
             "%.0f; the %s of the rest is %.17g, the reference's %.17g",
-            a->name, got[3], want[3], names[a->reduce], x, y);
+            a->name, got[3], want[3], argreduce_name(a->reduce), x, y);
   else
     wk_fail(res, ST_WRONG_RESULT, "output '%s': its %s is %.17g, the reference's %.17g (%s; difference %.3g)", a->name,
-            names[a->reduce], x, y, how, x - y);
+            argreduce_name(a->reduce), x, y, how, x - y);
   return 1;
 }
 

@@ -47,6 +47,11 @@ typedef struct argspec {
 } argspec;
 
 typedef enum { RED_NONE = 0, RED_SUM, RED_MAX, RED_MIN } argreduce;
+/* A reduce check's name as a space spells it ("sum", "max", "min"; "" for none). */
+static inline const char *argreduce_name(int r) {
+  static const char *const names[] = {"", "sum", "max", "min"};
+  return r >= RED_NONE && r <= RED_MIN ? names[r] : "";
+}
 
 /* A __constant__ or __device__ variable the worker fills in every module it loads (the
  * configuration's and the reference's), per problem: from the seeded fill (as buffers), from

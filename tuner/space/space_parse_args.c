@@ -23,7 +23,9 @@ static int check_opts(lua_State *L, int o, sp_arg *a, const char *owhat, where w
   char *red = NULL;
   if (sp_get_string(L, o, "reduce", &red, 0, owhat, w, err) < 0) return -1;
   if (red) {
-    a->reduce = !strcmp(red, "sum") ? RED_SUM : !strcmp(red, "max") ? RED_MAX : !strcmp(red, "min") ? RED_MIN : -1;
+    a->reduce = -1;
+    for (int r = RED_SUM; r <= RED_MIN; r++)
+      if (!strcmp(red, argreduce_name(r))) a->reduce = r;
     if (a->reduce < 0) sp_perr(err, w, "%s: reduce must be \"sum\", \"max\" or \"min\" (got \"%s\")", owhat, red);
     free(red);
     if (a->reduce < 0) return -1;
@@ -42,12 +44,11 @@ static int check_opts(lua_State *L, int o, sp_arg *a, const char *owhat, where w
   if (a->nocheck && given)
     return sp_perr(err, w, "%s: check = false with %s (an output left uncompared takes no check options)", owhat,
                    given);
-  static const char *const reds[] = {"", "sum", "max", "min"};
   if (a->reduce && a->mismatches >= 0)
     return sp_perr(err, w,
                    "%s: mismatches = %lld with reduce = \"%s\" (mismatches counts the elements an element-wise check "
                    "lets differ; a reduce check compares one value)",
-                   owhat, (long long)a->mismatches, reds[a->reduce]);
+                   owhat, (long long)a->mismatches, argreduce_name(a->reduce));
   return 0;
 }
 
