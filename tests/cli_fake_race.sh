@@ -9,7 +9,8 @@
 set -e
 use_fake_cuda
 S=tests/spaces/fake_race.lua
-run() { local r=$1; shift; run_any "$BIN" run --jobs 1 --no-progress --top 2 --results "$TMPROOT/$r" "$@" "$S"; }
+# --strategy exhaustive: the enumeration's order (a whole-space walk is random by default)
+run() { local r=$1; shift; run_any "$BIN" run --jobs 1 --no-progress --strategy exhaustive --top 2 --results "$TMPROOT/$r" "$@" "$S"; }
 store() { echo "$TMPROOT/$1/Fake_H200/fake_race.jsonl"; }
 
 run race --race-samples 4
@@ -60,6 +61,38 @@ if printf '%s' "$OUTPUT" | grep -q "raced:"; then fail "--race off printed a rac
 run wide --race 1
 raced=$(grep -c '"raced_above":' "$(store wide)" || true)
 [ "$raced" -eq 6 ] && ok || fail "--race 1 raced $raced (wanted 6: B=256, 128, 64)"
+# the order of a whole-space walk: tests/spaces/fake_race_order.lua enumerates its slowest
+# configurations first and each block size beats the one before, so in that order
+# (--strategy exhaustive) every configuration is timed in full; the default walk, a seeded
+# random order, meets fast ones early and races most of the rest, with the same winner
+# (--no-cache: configurations the cache holds come back first and would reorder the walk)
+O=tests/spaces/fake_race_order.lua
+run_any "$BIN" run --jobs 1 --no-progress --top 2 --no-cache --results "$TMPROOT/ord-x" --strategy exhaustive "$O"
+[ "$STATUS" -eq 0 ] && ok || fail "exhaustive walk: exit $STATUS"
+rx=$(grep -c '"raced_above":' "$TMPROOT/ord-x/Fake_H200/fake_race_order.jsonl" || true)
+run_any "$BIN" run --jobs 1 --no-progress --top 2 --no-cache --results "$TMPROOT/ord-r" "$O"
+[ "$STATUS" -eq 0 ] && ok || fail "default walk: exit $STATUS"
+expect_output "30 configurations, strategy random (the whole space, in a seeded random order)" "the default walk"
+so="$TMPROOT/ord-r/Fake_H200/fake_race_order.jsonl"
+rr=$(grep -c '"raced_above":' "$so" || true)
+n=$(grep -c '"status":"ok"' "$so" || true)
+[ "$n" -eq 30 ] && ok || fail "the default walk measured $n of 30"
+[ "$rx" -le 2 ] && [ "$rr" -ge 12 ] && ok || fail "raced: $rx in the enumeration's order, $rr in the default's (wanted <= 2 and >= 12)"
+# the two best of both walks are fast ones (B = 1024), timed in full
+for f in "$TMPROOT/ord-x/Fake_H200/fake_race_order.jsonl" "$so"; do
+  python3 - "$f" <<'PY' && ok || fail "$f: the two best are not B=1024 timed in full"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+full = sorted((r for r in recs if "raced_above" not in r["time_ms"]), key=lambda r: r["time_ms"]["median"])
+sys.exit(0 if len(full) >= 2 and all(r["params"]["B"] == "1024" for r in full[:2]) else 1)
+PY
+done
+# the same seed walks the same order: a second store gets the same raced set
+run_any "$BIN" run --jobs 1 --no-progress --top 2 --no-cache --results "$TMPROOT/ord-r2" "$O"
+a=$(grep '"raced_above":' "$so" | sed -n 's/.*"config":"\([^"]*\)".*/\1/p' | sort)
+b=$(grep '"raced_above":' "$TMPROOT/ord-r2/Fake_H200/fake_race_order.jsonl" | sed -n 's/.*"config":"\([^"]*\)".*/\1/p' | sort)
+[ -n "$a" ] && [ "$a" = "$b" ] && ok || fail "two default walks under one seed raced different configurations"
+
 expect_status 2 -- "$BIN" run --race fast "$S"
 expect_output "--race needs a margin" "bad --race"
 expect_status 2 -- "$BIN" run --race-samples 1 "$S"

@@ -14,7 +14,8 @@ set -e
 use_fake_cuda
 run() {
   local r=$1 s=$2; shift 2
-  run_any "$BIN" run --jobs 1 --no-progress --results "$TMPROOT/$r" "$@" "tests/spaces/$s.lua"
+  # --strategy exhaustive: the order above (a whole-space walk is random by default)
+  run_any "$BIN" run --jobs 1 --no-progress --strategy exhaustive --results "$TMPROOT/$r" "$@" "tests/spaces/$s.lua"
 }
 store() { echo "$TMPROOT/$1/Fake_H200/$2.jsonl"; }
 # every record of a store, one line each: config, samples, raced_above/best-median ratio, race_ref

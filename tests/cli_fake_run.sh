@@ -28,7 +28,7 @@ wait $pid 2>/dev/null || true
 before=$(lines)
 if [ "$before" -ge 3 ] && [ "$before" -lt 24 ]; then ok; else fail "killed run left $before records (wanted 3..23)"; cat "$TMPROOT/killed.txt" >&2; fi
 expect_output_file() { if grep -qF -- "$1" "$2"; then ok; else fail "$2 lacks '$1'"; tail -20 "$2" >&2; fi; }
-expect_output_file "problem n=65536: 12 configurations, strategy exhaustive" "$TMPROOT/killed.txt"
+expect_output_file "problem n=65536: 12 configurations, strategy random (the whole space, in a seeded random order)" "$TMPROOT/killed.txt"
 expect_output_file "n=65536: 1/12" "$TMPROOT/killed.txt" # a plain progress line
 
 # 2. resume, with the first GPU worker killed during the setup of the first problem

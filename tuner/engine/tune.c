@@ -46,13 +46,21 @@ void tune_limits(size_t count, const run_opts *o, long *budget, double *time_lim
         " (default for a space this large: --budget " XSTR(TUNE_DEFAULT_BUDGET) " --time " XSTR(TUNE_DEFAULT_TIME) ")";
   } else if (o->budget <= 0 && o->time_limit <= 0) *note = " (the whole space)";
   /* only --time on a large space: it will not be covered, so search rather than walk it in
-   * order; on a space small enough to walk whole, the time may still end the walk, and the
-   * enumeration's first corner (the first parameter's first values) is a poor sample of the
-   * rest: random order (without replacement) measures the same space where the time suffices
-   * and a uniform sample of it where not (Kernel Tuner's random_sample with time_limit) */
+   * order. A space walked whole (or as far as --time goes) is walked in a seeded random order
+   * without repeats, not the enumeration's: the enumeration's first corner (the first
+   * parameter's first values) is a poor sample of the rest where the time ends the walk
+   * (Kernel Tuner's random_sample with time_limit), and in order a space's slow corner comes
+   * first and its better variants one after the other, each better than the k-th best so far,
+   * so racing (docs/MEASURE.md) times most of them in full; in a random order the k best are
+   * good ones after a few dozen and the rest is raced. Every problem walks the same order (one
+   * seed), so their windows share compiles, and the runtime sweep keeps a compile's siblings
+   * together. --strategy exhaustive keeps the enumeration's order. */
   int time_only = o->budget <= 0 && *time_limit > 0;
   const char *dflt = strategy_default_name(count, time_only && count > TUNE_EXHAUSTIVE_MAX ? -1 : *budget);
-  if (time_only && !strcmp(dflt, "exhaustive")) dflt = "random";
+  if (!strcmp(dflt, "exhaustive")) {
+    dflt = "random";
+    if (!o->strategy && !strcmp(*note, " (the whole space)")) *note = " (the whole space, in a seeded random order)";
+  }
   *sname = o->strategy ? o->strategy : dflt;
 }
 
