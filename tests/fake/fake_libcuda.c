@@ -25,6 +25,11 @@
  *       BYTES: a leak shows as a later allocation that fails.
  *   FAKE_CUDA_CTX_FAIL=abort|error  the context (cuDevicePrimaryCtxRetain, after the worker's
  *       IDENT) aborts the process, or fails with CUDA_ERROR_OUT_OF_MEMORY.
+ *   FAKE_CUDA_ANY_KERNEL=1  a kernel name the fake does not know resolves to a no-op kernel (each
+ *       launch advances the clock 10 us, touches no memory), and any __constant__ / __device__
+ *       name to the 64 KiB table of c_add: a space over real kernels (Kernel Tuner's examples)
+ *       runs its argument setup, symbols, launches and checks through the fake, every output
+ *       left as the check's poison or zero in both the configuration and the reference.
  *   FAKE_CUDA_CTX_WAIT=TEXT  the context waits until the file $CUTUNE_TRACE holds TEXT (a line
  *       another process marks), 60 s at most, after which it fails (CUDA_ERROR_NOT_READY):
  *       a test of what overlaps the worker's start never depends on how long a step takes.
@@ -314,6 +319,10 @@ static int demangle(const char *m, char *base, size_t n, long *targ) {
   if (*p == 'I' && p[1] == 'L' && p[2] == 'i') *targ = strtol(p + 3, NULL, 10);
   return 1;
 }
+static int any_kernel(void) {
+  const char *v = getenv("FAKE_CUDA_ANY_KERNEL");
+  return v && !strcmp(v, "1");
+}
 static char instances[64][80]; /* "copy_tpl:3": a template kernel's instance as a CUfunction */
 CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
   char base[128];
@@ -337,6 +346,10 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
       }
       return 0;
     }
+  if (any_kernel()) {
+    *f = (CUfunction) "fake_any";
+    return 0;
+  }
   return CUDA_ERROR_NOT_FOUND;
 }
 /* __constant__ / __device__ variables: any name starting "c_" exists (64 KiB), "c_small" holds 16 bytes;
@@ -348,7 +361,7 @@ CUresult cuModuleGetGlobal(CUdeviceptr *p, size_t *bytes, CUmodule m, const char
     *bytes = sizeof c_small;
     return 0;
   }
-  if (strncmp(name, "c_", 2) && strncmp(name, "_ZN", 3)) return CUDA_ERROR_NOT_FOUND;
+  if (strncmp(name, "c_", 2) && strncmp(name, "_ZN", 3) && !any_kernel()) return CUDA_ERROR_NOT_FOUND;
   *p = (CUdeviceptr)c_add;
   *bytes = sizeof c_add;
   return 0;
@@ -574,6 +587,10 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
   if (!launched++ && kill_once && kill_once[0] && unlink(kill_once) == 0) {
     fprintf(stderr, "fake: killed during setup (FAKE_CUDA_KILL_ONCE_FILE)\n");
     raise(SIGKILL);
+  }
+  if (!strcmp(n, "fake_any")) { /* FAKE_CUDA_ANY_KERNEL: a kernel the fake does not know does nothing */
+    clk += 0.01 * (1 + 0.02 * rnd());
+    return 0;
   }
   if (!strcmp(n, "hgemm") || !strcmp(n, "hgemm_ref")) { /* a made-up model: 500 TFLOP/s at 1024 threads per block */
     double flops = 2.0 * *(int *)pp[3] * *(int *)pp[4] * *(int *)pp[5], fill = gx < 132 ? gx / 132.0 : 1.0;

@@ -418,6 +418,10 @@ int file_exists(const char *path) {
   struct stat st;
   return stat(path, &st) == 0;
 }
+int dir_exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
 char *path_dirname(const char *path) {
   const char *s = strrchr(path, '/');
   if (!s) return xstrdup(".");

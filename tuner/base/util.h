@@ -95,6 +95,8 @@ int file_write_output(const char *path, const void *p, size_t n, cterr *err);
 int file_write_atomic(const char *path, const void *p, size_t n, cterr *err); /* tmp + rename */
 int mkdir_p(const char *path, cterr *err);
 int file_exists(const char *path);
+/* 1 if path names a directory (after symbolic links) */
+int dir_exists(const char *path);
 /* All n bytes to (from) a descriptor, through short writes (reads) and EINTR: 0, or -1 on an
  * error or (reading) the end of the file first; errno says which. */
 int fd_write_all(int fd, const void *p, size_t n);

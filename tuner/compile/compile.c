@@ -5,7 +5,11 @@
  * Options given to NVRTC, beyond the job's own: --gpu-architecture=sm_XX (a real
  * architecture, so the result is a CUBIN, not PTX), -Xptxas=-v (ptxas' resource report
  * lands in the program log, where we read registers, shared memory and spills) and
- * -I<toolkit>/include when a toolkit is found, so a template may #include <cuda_fp16.h>;
+ * -I<toolkit>/include when a toolkit is found, so a template may #include <cuda_fp16.h>, and,
+ * after the job's own options, -I<toolkit>/include/cccl where the toolkit has it (CUDA 13 moved
+ * CUB, Thrust and libcu++ there; nvcc adds it as a system folder, after the user's -I, so a
+ * template's `#include <cub/block/block_reduce.cuh>` finds it and a space's own -I folder may
+ * still shadow one of its headers);
  * -lineinfo only where a job asks (compile_job.lineinfo: `cutune explain`, whose profilers map
  * SASS back to template lines). Tuning leaves it out: the code is the same byte for byte (the
  * .text sections of both cubins are identical), but the line tables and the embedded PTX make
@@ -125,6 +129,22 @@ const char *compile_toolkit_include_dir(void) {
       return dir;
     }
   }
+  return NULL;
+}
+
+/* The toolkit's CCCL folder (<toolkit>/include/cccl: CUB, Thrust, libcu++ since CUDA 13), NULL
+ * where the toolkit has none (CUDA 12 keeps them in include/ itself). */
+const char *compile_toolkit_cccl_dir(void) {
+  static int done;
+  static char dir[PATH_MAX];
+  if (done) return dir[0] ? dir : NULL;
+  done = 1;
+  const char *inc = compile_toolkit_include_dir();
+  struct stat st;
+  if (inc && (size_t)snprintf(dir, sizeof dir, "%s/cccl", inc) < sizeof dir && stat(dir, &st) == 0 &&
+      S_ISDIR(st.st_mode))
+    return dir;
+  dir[0] = 0;
   return NULL;
 }
 
@@ -324,6 +344,16 @@ static int base_opts(const compile_job *job, const char **opts, char *arch_opt, 
   return n;
 }
 
+/* -I<toolkit>/include/cccl, after the job's options (nvcc's order: its -isystem folder comes
+ * after every -I), into *opts; returns 1, or 0 where the toolkit has no such folder. */
+static int cccl_opt_after(const char **opts, char *buf, size_t len) {
+  const char *cccl = compile_toolkit_cccl_dir();
+  if (!cccl) return 0;
+  snprintf(buf, len, "-I%s", cccl);
+  opts[0] = buf;
+  return 1;
+}
+
 /* One NVRTC program: res gets its log, its cubin (where it compiled), compile_ms and, for a
  * job's names (names_of, NULL in a batch), their lowered forms; *rc is NVRTC's verdict. -1
  * (err) when the program could not be created or its name expressions were refused. */
@@ -382,6 +412,8 @@ int compile_now(const compile_job *job, compile_result *res, cterr *err) {
   char arch_opt[64], inc_opt[PATH_MAX + 3];
   int n = base_opts(job, opts, arch_opt, sizeof arch_opt, inc_opt, sizeof inc_opt);
   for (int i = 0; i < job->nopts; i++) opts[n++] = job->opts[i];
+  char cccl_opt[PATH_MAX + 3];
+  n += cccl_opt_after(opts + n, cccl_opt, sizeof cccl_opt);
   nvrtcResult rc;
   if (nvrtc_run(name, job->src, 0, NULL, NULL, job, n, opts, res, &rc, err) != 0) return -1;
   res->batch = 1;
@@ -425,6 +457,14 @@ int compile_now(const compile_job *job, compile_result *res, cterr *err) {
                   name, over, over_bytes);
     else if (msg.len == 0)
       dbuf_printf(&msg, "%s: NVRTC failed (%s) and its log names no error", name, nvrtcGetErrorString(rc));
+    else if (strstr(log, "is not allowed in JIT mode"))
+      /* NVRTC compiles device code only; Kernel Tuner's examples are often compiled by nvcc */
+      dbuf_puts(&msg,
+                " (NVRTC compiles device code only, and a header this program includes holds host code, as "
+                "<cub/cub.cuh> and Thrust's headers do: include the device-side header instead, such as "
+                "<cub/block/block_reduce.cuh>, or, for a template that must stay unchanged, shadow the header "
+                "with one of that name in a folder the space's options give as -I: docs/SPACE.md, \"Host "
+                "code in included headers\")");
     else if (rc == NVRTC_ERROR_INVALID_OPTION) {
       char *lines = dbuf_steal(&msg);
       dbuf_printf(&msg, "%s: %s", name, lines);
@@ -471,6 +511,8 @@ int compile_now_batch(const compile_job *jobs, int n, compile_result *res, cterr
   char arch_opt[64], inc_opt[PATH_MAX + 3];
   int no = base_opts(&jobs[0], opts, arch_opt, sizeof arch_opt, inc_opt, sizeof inc_opt);
   for (int i = 0; i < nc; i++) opts[no++] = common[i];
+  char cccl_opt[PATH_MAX + 3];
+  no += cccl_opt_after(opts + no, cccl_opt, sizeof cccl_opt);
   const char *path = jobs[0].src_path ? jobs[0].src_path : "kernel.cu";
   char *name = xasprintf("%s (%d configurations)", path, n);
   /* each member's kernel as a name expression, cutune_b<i>::cutune_b<i>_<kernel>: lowered, it is

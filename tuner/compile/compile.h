@@ -86,6 +86,9 @@ int compile_arch_supported(const char *arch);
 
 /* The toolkit's include folder that compile_now passes as the first -I (NULL when none). */
 const char *compile_toolkit_include_dir(void);
+/* <toolkit>/include/cccl (CUDA 13's CUB, Thrust, libcu++), which compile_now passes as the last
+ * -I, after the job's own options (NULL where the toolkit has none). */
+const char *compile_toolkit_cccl_dir(void);
 
 /* A template and every file it #includes, transitively, found as NVRTC finds them (the
  * including file's folder for "x.h", then the toolkit's folder and the -I options in order),

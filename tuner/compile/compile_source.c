@@ -4,7 +4,8 @@
  * template: the directory of the program name cutune gives it, the template's path), then
  * in the -I folders in the order they are given; `#include <x.h>` in the -I folders only
  * (plus NVRTC's built-in headers, which are part of its version). cutune gives NVRTC the
- * toolkit's include folder first (compile_toolkit_include_dir), then the space's options.
+ * toolkit's include folder first (compile_toolkit_include_dir), then the space's options, then
+ * the toolkit's CCCL folder (compile_toolkit_cccl_dir).
  * This unit follows the same rules, transitively, so that a header edit changes the digest,
  * and with it the compile-cache key and the store's template hash.
  *
@@ -154,6 +155,8 @@ static int include_dirs(int nopts, const char *const *opts, const char **out, in
       out[n++] = o + 15;
     }
   }
+  const char *cccl = compile_toolkit_cccl_dir();
+  if (cccl && n < max) out[n++] = cccl; /* compile_now passes it after the job's options */
   return n;
 }
 

@@ -17,6 +17,33 @@
 #include "space_read.h"
 #include "store/record.h"
 
+/* options[i] = -IDIR or --include-path=DIR with DIR relative: found as a template is (the space's
+ * folder, its parent, the working directory, the kernel search path: docs/SPACE.md, "Paths") and
+ * replaced by the folder found, so that `-Iinclude` beside the space works from any working
+ * directory; a folder found nowhere is an error (NVRTC would ignore it in silence). */
+static int resolve_include(space *s, int i, where w, cterr *err) {
+  const char *o = s->options[i];
+  size_t pre = !strncmp(o, "--include-path=", 15) ? 15 : !strncmp(o, "-I", 2) ? 2 : 0;
+  if (!pre || o[pre] == '/') return 0;
+  char *found = NULL;
+  dbuf looked;
+  dbuf_init(&looked);
+  int rc = space_resolve(s, o + pre, &found, &looked);
+  if (rc == 0 && !dir_exists(found)) rc = -1;
+  if (rc < 0) {
+    sp_perr(err, w, "options[%d]: include folder '%s' not found (looked in %s)", i + 1, o + pre, looked.data);
+    dbuf_free(&looked);
+    free(found);
+    return -1;
+  }
+  dbuf_free(&looked);
+  char *opt = xasprintf("%.*s%s", (int)pre, o, found);
+  free(found);
+  free(s->options[i]);
+  s->options[i] = opt;
+  return 0;
+}
+
 static int parse_strings(space *s, lua_State *L, int t, const char *key, char ***out, int *n, cterr *err) {
   char gbuf[96];
   where w = {s->file, s->line};
@@ -299,6 +326,7 @@ int space_parse(space *s, cterr *err) {
   for (int i = 0; i < s->noptions; i++) {
     cterr e;
     if (space_option_check(s->options[i], &e) < 0) return sp_perr(err, w, "options[%d]: %s", i + 1, e.msg);
+    if (resolve_include(s, i, w, err) < 0) return -1;
   }
   int ty = lua_getfield(L, t, "timeout");
   if (ty != LUA_TNIL && (ty != LUA_TNUMBER || !(lua_tonumber(L, -1) > 0)))

@@ -14,5 +14,5 @@ return ct.space {
   args = { ct.output("float", "N") },
   block = {32},
   grid = {2},
-  options = { "-DX=1", "-std=c++17", "--use_fast_math", "-maxrregcount=64", "-ftz=true", "-Iinclude" },
+  options = { "-DX=1", "-std=c++17", "--use_fast_math", "-maxrregcount=64", "-ftz=true", "-I." },
 }
