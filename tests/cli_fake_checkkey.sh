@@ -40,10 +40,20 @@ run 64 0 3
 expect_output "problem n=4096: 1 of 3 configurations passed" "the tight run's table from the store"
 [ "$(wc -l <"$S")" -eq 6 ] && ok || fail "going back to the tight check appended records"
 
-# `cutune best` and `header` read a store holding both checks' records
+# `cutune best` and `header` read a store holding both checks' records, and ship by the check
+# the space has now: under the tight one B=128 (ok only under the loose check, whose records are
+# the newer) is not shipped; under the loose one it is
 expect_status 0 -- "$BIN" best "$R"
 expect_output "B=" "best over a store of two checks"
 FAKE_MM_OUTPUT=128 expect_status 0 -- "$BIN" header "$d/fake_mismatches.lua" "$R" -o "$TMPROOT/mm.h"
+grep -q "B=128" "$TMPROOT/mm.h" && ok || fail "the header under the loose check lacks B=128"
+expect_output "3 records checked under another check of their problem skipped" "header: the tight records"
+FAKE_MM_OUTPUT=64 expect_status 0 -- "$BIN" header "$d/fake_mismatches.lua" "$R" -o "$TMPROOT/mm64.h"
+grep -q "B=64" "$TMPROOT/mm64.h" && ok || fail "the header under the tight check lacks B=64"
+grep -q "B=128" "$TMPROOT/mm64.h" && fail "the header under the tight check ships B=128 (ok under the loose check only)" || ok
+expect_output "3 records checked under another check of their problem skipped" "header: the loose records"
+FAKE_MM_OUTPUT=64 expect_status 0 -- "$BIN" best --space "$d/fake_mismatches.lua" "$R"
+if printf '%s' "$OUTPUT" | grep -q "B=128"; then fail "best --space under the tight check shows B=128"; else ok; fi
 
 # timing only after a checked run: measured again, the records unchecked; checked again: answered
 R2="$TMPROOT/results-reduce"

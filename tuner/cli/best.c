@@ -156,6 +156,8 @@ int best_main(int argc, char **argv) {
   ship_opts so = {0};
   const char *ktv[16], *pnames[CS_MAX_PARAMS];
   char thash[33];
+  char(*chash)[33] = NULL;
+  ship_checks checks;
   if (kt) {
     ktcopy = xstrdup(kt);
     char *save = NULL;
@@ -168,6 +170,10 @@ int best_main(int argc, char **argv) {
     /* as `cutune header` ships: records of the current template, configurations the space has */
     if (job_template_hash(sp, thash, &err) < 0) goto done;
     ship_opts_for_space(&so, sp, thash, pnames);
+    /* ... and of the check each problem has now */
+    if (job_space_check_hashes(sp, &chash, &err) < 0) goto done;
+    checks = (ship_checks){sp, (const char(*)[33])chash};
+    ship_opts_check(&so, &checks);
     if (!objtext)
       for (int i = 0; i < space_nobjectives(sp) && nobj < PARETO_MAX_OBJ; i++, nobj++) {
         snprintf(obj[nobj].name, sizeof obj[nobj].name, "%s", space_objective(sp, i));
@@ -219,5 +225,6 @@ done:
   space_free(sp);
   dbuf_free(&warn);
   free(ktcopy);
+  free(chash);
   return rc;
 }

@@ -192,6 +192,8 @@ int header_main(int argc, char **argv) {
   char *ktcopy = NULL;
   const char *ktv[16], *pnames[CS_MAX_PARAMS];
   char thash[33];
+  char(*chash)[33] = NULL;
+  ship_checks checks;
   if (space_load(argv[optind], &s, &err) < 0) goto done;
   if (space_unchecked(s) && !allow_unchecked) {
     cterr_set(&err,
@@ -205,6 +207,10 @@ int header_main(int argc, char **argv) {
   if (job_template_hash(s, thash, &err) < 0) goto done;
   ship_opts so = {.ncc = ncc, .cc_names = ccname, .cc_values = ccval};
   ship_opts_for_space(&so, s, thash, pnames);
+  /* ... and of the check each problem has now (a record of another check is not shipped) */
+  if (job_space_check_hashes(s, &chash, &err) < 0) goto done;
+  checks = (ship_checks){s, (const char(*)[33])chash};
+  ship_opts_check(&so, &checks);
   int rtflag[CS_MAX_PARAMS];
   for (int p = 0; p < so.nparams; p++) rtflag[p] = space_param_runtime(s, p);
   if (kt) {
@@ -273,5 +279,6 @@ done:
   space_free(s);
   dbuf_free(&warn), dbuf_free(&out), dbuf_free(&cmd);
   free(ktcopy);
+  free(chash);
   return rc;
 }

@@ -306,6 +306,17 @@ int job_template_hash(const space *s, char out[33], cterr *err) {
   return rc;
 }
 
+int job_space_check_hashes(space *s, char (**out)[33], cterr *err) {
+  compile_source src;
+  compile_source_init(&src);
+  *out = xcalloc((size_t)space_nproblems(s) + 1, sizeof **out);
+  int rc = job_load_source(s, &src, err);
+  if (rc == 0) rc = job_check_hashes(s, &src, *out, err);
+  compile_source_free(&src);
+  if (rc != 0) free(*out), *out = NULL;
+  return rc;
+}
+
 int job_compile_reference(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err) {
   compile_result_init(cr);
   if (!space_ref_kernel(s) || space_ref_per_config(s)) return 0; /* none, or one in every configuration's program */

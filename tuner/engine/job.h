@@ -94,6 +94,10 @@ void job_problem_check(const space *s, const compile_result *chk, gpu_problem *g
  * the store answers a run only with records of the run's (store_find): a changed check
  * re-measures. The inputs' data and the symbols are not in it. */
 int job_check_hashes(space *s, const compile_source *src, char (*out)[33], cterr *err);
+/* The same from the space alone (its template loaded here): what `cutune header` and `cutune
+ * best --space` ship by. *out gets space_nproblems(s) hashes (at least one entry); the caller
+ * frees it. */
+int job_space_check_hashes(space *s, char (**out)[33], cterr *err);
 
 /* Shared by the compile-only and GPU paths: the compile job of configuration cfg
  * (-D options from the configuration's compile-time parameters, then the space's options;

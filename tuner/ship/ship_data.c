@@ -151,7 +151,7 @@ static void warn_outside(dbuf *warn, const char *path, size_t n, const char *fir
 static int add_store(ship_data *d, const char *path, dbuf *warn, cterr *err) {
   store *st;
   if (store_load(path, &st, warn, err) < 0) return -1;
-  size_t n = store_count(st), ok = 0, other = 0, flagged = 0, outside = 0, untimed = 0;
+  size_t n = store_count(st), ok = 0, other = 0, other_check = 0, flagged = 0, outside = 0, untimed = 0;
   const char *first_outside = NULL, *first_untimed = NULL;
   int rc = -1;
   /* sanitizer verdicts of `cutune explain --sanitize` live beside the store: read once; one that
@@ -177,6 +177,15 @@ static int add_store(ship_data *d, const char *path, dbuf *warn, cterr *err) {
     if (d->o.in_space && !d->o.in_space(d->o.in_space_ctx, r)) {
       if (!outside++) first_outside = r->config;
       continue;
+    }
+    /* checked under another check than the space's now: not an answer (an older record of the
+     * same configuration measured under this check still is) */
+    if (d->o.check_of && r->check_hash) {
+      const char *want = d->o.check_of(d->o.check_ctx, r);
+      if (want && strcmp(want, r->check_hash)) {
+        other_check++;
+        continue;
+      }
     }
     if (r->status == ST_OK && !record_timed(r)) { /* a negative, zero or NaN median: no time at all */
       if (!untimed++) first_untimed = r->config;
@@ -204,6 +213,12 @@ static int add_store(ship_data *d, const char *path, dbuf *warn, cterr *err) {
     dbuf_printf(warn,
                 "%s: %zu records of another version of the template skipped (measure them again with cutune run)\n",
                 path, other);
+  if (other_check)
+    dbuf_printf(warn,
+                "%s: %zu records checked under another check of their problem skipped (the space's tolerance, "
+                "mismatches, reference or check kernel changed since they were measured: measure them again with "
+                "cutune run)\n",
+                path, other_check);
   warn_outside(warn, path, outside, first_outside);
   if (untimed)
     dbuf_printf(warn,
@@ -212,9 +227,10 @@ static int add_store(ship_data *d, const char *path, dbuf *warn, cterr *err) {
                 path, untimed, first_untimed);
   if (!ok) {
     cterr_set(err,
-              "%s: no configuration ran successfully (%zu records, all failed, of another template, outside the space "
-              "(%zu), without a positive time (%zu) or flagged by a sanitizer (%zu)) — nothing to ship from it",
-              path, n, outside, untimed, flagged);
+              "%s: no configuration ran successfully (%zu records, all failed, of another template, of another check "
+              "(%zu), outside the space (%zu), without a positive time (%zu) or flagged by a sanitizer (%zu)) — "
+              "nothing to ship from it",
+              path, n, other_check, outside, untimed, flagged);
     rc = 1; /* nothing to ship: an error for a file named, passed over in a folder walk */
     goto done;
   }

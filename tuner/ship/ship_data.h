@@ -40,6 +40,13 @@ typedef struct ship_opts {
    * only what it allows */
   int (*in_space)(void *ctx, const record *r);
   void *in_space_ctx;
+  /* the check hash (provenance.check_hash) of the record's problem as the space checks it now;
+   * NULL where not known (a problem the space no longer has). A record measured under another
+   * check of its problem (a tolerance, a reference, a check kernel changed since) is skipped as
+   * one of another template is; a record without a check hash (a store of before them) is
+   * taken. NULL: every record is taken (`cutune best` without a space) */
+  const char *(*check_of)(void *ctx, const record *r);
+  void *check_ctx;
 } ship_opts;
 
 typedef struct ship_data ship_data;

@@ -33,6 +33,17 @@ void ship_opts_for_space(ship_opts *so, const space *s, const char *template_has
   so->in_space_ctx = (void *)s;
 }
 
+static const char *check_of(void *ctx, const record *r) {
+  const ship_checks *c = ctx;
+  int p = space_problem_index(c->s, r->problem);
+  return p >= 0 ? c->hash[p] : NULL;
+}
+
+void ship_opts_check(ship_opts *so, ship_checks *c) {
+  so->check_of = check_of;
+  so->check_ctx = c;
+}
+
 int ship_block_of(void *ctx, const record *r, unsigned block[3], unsigned *shared, cterr *err) {
   space *s = ctx;
   long cfg = ship_config_index(s, r, err);

@@ -18,6 +18,16 @@ long ship_config_index(const space *s, const record *r, cterr *err);
  * fields are left as they are. */
 void ship_opts_for_space(ship_opts *so, const space *s, const char *template_hash, const char **pnames);
 
+/* The check hashes of a space's problems as `run` stamps them (the engine's job_check_hashes,
+ * one per problem of s, in its order), for ship_opts_check. */
+typedef struct ship_checks {
+  const space *s;
+  const char (*hash)[33];
+} ship_checks;
+/* so->check_of over c: a record of a problem the space has answers only under that problem's
+ * check hash (c must outlive the options). */
+void ship_opts_check(ship_opts *so, ship_checks *c);
+
 /* header_block_fn (header.h) over ctx = the space: block dimensions and dynamic shared bytes of
  * the record's configuration at its problem. */
 int ship_block_of(void *ctx, const record *r, unsigned block[3], unsigned *shared, cterr *err);
