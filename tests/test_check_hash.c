@@ -1,7 +1,9 @@
 /* test_check_hash: the check hash of a space's problems (tuner/engine/job_check.c), which a
  * stored record must match to answer a run: the same check gives the same hash, a changed
  * comparison (mismatches, timing only, the check kernel's source) another, and the same
- * comparison spelt at the space's check or at the output the same. */
+ * comparison spelt at the space's check or at the output the same; a buffer's data from the
+ * space (a values function) gives the same hash run after run (its math.random is seeded) and
+ * another when it changes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +59,22 @@ static void test_unchecked(void) {
   CHECK(strcmp(checked, unchecked) != 0);
 }
 
+/* fake_csr.lua: row offsets from a values function (FAKE_CSR_SHIFT: one moved), or the seeded
+ * fill (FAKE_CSR=random) */
+static void test_data(void) {
+  const char *p = "tests/spaces/data/fake_csr.lua";
+  char h0[33], again[33], shifted[33], seeded[33], h1[33];
+  hash_of(p, NULL, NULL, 0, h0);
+  hash_of(p, NULL, NULL, 0, again);
+  CHECK_MSG(!strcmp(h0, again), "the same values function, two hashes: %s, %s", h0, again);
+  hash_of(p, "FAKE_CSR_SHIFT", "1", 0, shifted);
+  hash_of(p, "FAKE_CSR", "random", 0, seeded);
+  hash_of(p, NULL, NULL, 1, h1);
+  CHECK(strcmp(h0, shifted) != 0);
+  CHECK(strcmp(h0, seeded) != 0);
+  CHECK(strcmp(h0, h1) != 0);
+}
+
 static void write_file(const char *path, const char *text) {
   FILE *f = fopen(path, "w");
   REQUIRE(f);
@@ -104,5 +122,6 @@ int main(void) {
   test_mismatches();
   test_unchecked();
   test_check_kernel();
+  test_data();
   return check_report();
 }

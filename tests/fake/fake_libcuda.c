@@ -254,55 +254,40 @@ CUresult cuModuleUnload(CUmodule m) {
   free(m);
   return 0;
 }
-static const char *known[] = {"ct_cmp_b8",
-                              "tmap_copy",
-                              "tmap_ref",
-                              "ct_cmp_b16",
-                              "ct_cmp_b32",
-                              "ct_cmp_b64",
-                              "ct_cmp_f32",
-                              "ct_cmp_f64",
-                              "ct_cmp_f16",
-                              "ct_empty",
-                              "ct_fill_f32",
-                              "ct_fill_h16",
-                              "ct_cmp_bf16",
-                              "ct_cmpar_bf16",
-                              "hgemm_fake", /* tests/spaces/fake_hgemm.cu: see fake_hgemm() */
-                              "hgemm_fake_ref",
-                              "hgemm", /* templates/hgemm.cu: no-ops (see the top) */
-                              "hgemm_ref",
-                              "ct_cmpar_f32",
-                              "ct_cmpar_f64",
-                              "ct_cmpar_f16",
-                              "ct_reduce_f32",
-                              "ct_reduce_f64",
-                              "ct_reduce_i32",
-                              "ct_reduce_u32",
-                              "copy_const",  /* out[i] = in[i] + c_add[i % 16]: a __constant__ filled per module */
-                              "copy_tpl",    /* copy_tpl<K> (C++, any namespace): out[i] = K * in[i] */
-                              "partial_sum", /* out[b] = the sum of block b's share of in: a reduction's first pass */
-                              "total_sum",   /* out[0] = the sum of in (the reference of partial_sum) */
-                              "user_check",  /* a space's check kernel: mismatch where out != 2 ref */
-                              "copy_ok",
-                              "copy_slow", /* copy_ok taking 4 ms per launch (a long GEMM's timing) */
-                              "copy_wrong",
-                              "copy_race_long", /* copy_race at 2 ms per launch at B = 1024 (cli_fake_race_early.sh) */
-                              "copy_partial",
-                              "copy_fault",
-                              "copy_spin",
-                              "copy_max64",
-                              "scale_tiny",
-                              "scale_big",
-                              "accumulate",
-                              "copy_ref",    /* a reference kernel for cutune runs (tests/cli_fake_run.sh) */
-                              "copy_shaped", /* copy_ok whose time depends on the block size and n: the
+static const char *known[] = {
+    "ct_cmp_b8",      "tmap_copy",
+    "tmap_ref",       "ct_cmp_b16",
+    "ct_cmp_b32",     "ct_cmp_b64",
+    "ct_cmp_f32",     "ct_cmp_f64",
+    "ct_cmp_f16",     "ct_empty",
+    "ct_fill_f32",    "ct_fill_h16",
+    "ct_cmp_bf16",    "ct_cmpar_bf16",
+    "hgemm_fake",              /* tests/spaces/fake_hgemm.cu: see fake_hgemm() */
+    "hgemm_fake_ref", "hgemm", /* templates/hgemm.cu: no-ops (see the top) */
+    "hgemm_ref",      "ct_cmpar_f32",
+    "ct_cmpar_f64",   "ct_cmpar_f16",
+    "ct_reduce_f32",  "ct_reduce_f64",
+    "ct_reduce_i32",  "ct_reduce_u32",
+    "copy_const",                       /* out[i] = in[i] + c_add[i % 16]: a __constant__ filled per module */
+    "copy_tpl",                         /* copy_tpl<K> (C++, any namespace): out[i] = K * in[i] */
+    "partial_sum",                      /* out[b] = the sum of block b's share of in: a reduction's first pass */
+    "total_sum",                        /* out[0] = the sum of in (the reference of partial_sum) */
+    "user_check",                       /* a space's check kernel: mismatch where out != 2 ref */
+    "copy_ok",        "copy_slow",      /* copy_ok taking 4 ms per launch (a long GEMM's timing) */
+    "copy_wrong",     "copy_race_long", /* copy_race at 2 ms per launch at B = 1024 (cli_fake_race_early.sh) */
+    "copy_partial",   "copy_fault",
+    "copy_spin",      "copy_max64",
+    "scale_tiny",     "scale_big",
+    "accumulate",     "copy_ref", /* a reference kernel for cutune runs (tests/cli_fake_run.sh) */
+    "copy_shaped",                /* copy_ok whose time depends on the block size and n: the
                                                 best block grows with n (tests/cli_shapes_run.sh) */
-                              "copy_rt",     /* copy_ok whose 4th argument (int) must be 2: else element 7 is off
+    "copy_rt",                    /* copy_ok whose 4th argument (int) must be 2: else element 7 is off
                                              (runtime parameters, tests/cli_fake_runtime.sh) */
-                              "copy_race",   /* copy_ok taking 1024/B times as long at block B: slow by
+    "copy_race",                  /* copy_ok taking 1024/B times as long at block B: slow by
                                               design below 1024 threads (racing, tests/cli_fake_race.sh) */
-                              0};
+    "csr_spmv",                   /* y = A x for A in CSR; rows that are not CSR offsets fault (see
+                                                fake_csr) */
+    "csr_spmv_ref",   0};
 /* A C++ kernel's lowered name, _Z[N]<len><name>...[I Li<k>E ...]: its last name and its first
  * integer template argument (-1 without one). The fake knows its kernels by their plain names. */
 static int demangle(const char *m, char *base, size_t n, long *targ) {
@@ -385,6 +370,38 @@ static unsigned short f2bf(float f) {
   memcpy(&x, &f, 4);
   return (unsigned short)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
 }
+/* csr_spmv(y, rows, cols, vals, x, nrows, ncols, nnz) of tests/spaces/data/fake_data.cu: y = A x for
+ * the CSR matrix (rows, cols, vals). Offsets that are not CSR's (rows[0] = 0, never decreasing,
+ * rows[nrows] = nnz) or a column outside 0..ncols-1 fault as a real kernel reading out of bounds
+ * might: the seeded fill of rows (random, unsorted) is caught, data uploaded as given passes. */
+static CUresult fake_csr(void **pp) {
+  float *y = *(float **)pp[0];
+  const int *rows = *(int **)pp[1], *cols = *(int **)pp[2];
+  const float *vals = *(float **)pp[3], *x = *(float **)pp[4];
+  int nrows = *(int *)pp[5], ncols = *(int *)pp[6], nnz = *(int *)pp[7];
+  if (rows[0] != 0 || rows[nrows] != nnz) {
+    fprintf(stderr, "fake: csr_spmv: rows[0] = %d, rows[%d] = %d (wanted 0 and nnz = %d)\n", rows[0], nrows,
+            rows[nrows], nnz);
+    return sticky = 1, (CUresult)700;
+  }
+  for (int i = 0; i < nrows; i++) {
+    if (rows[i + 1] < rows[i]) {
+      fprintf(stderr, "fake: csr_spmv: rows[%d] = %d after %d: not CSR offsets\n", i + 1, rows[i + 1], rows[i]);
+      return sticky = 1, (CUresult)700;
+    }
+    float acc = 0;
+    for (int j = rows[i]; j < rows[i + 1]; j++) {
+      if (cols[j] < 0 || cols[j] >= ncols) {
+        fprintf(stderr, "fake: csr_spmv: cols[%d] = %d outside 0..%d\n", j, cols[j], ncols - 1);
+        return sticky = 1, (CUresult)700;
+      }
+      acc += vals[j] * x[cols[j]];
+    }
+    y[i] = acc;
+  }
+  return 0;
+}
+
 /* hgemm_fake(C, A, B, M, N, K, alpha, beta, V, Acopy) of tests/spaces/fake_hgemm.cu, on bfloat16
  * A and B: C = alpha*A*B + beta*C and Acopy = A. The reference sums in double; V = 0 sums in
  * float, 1 in float truncating every addition (a tensor core that does not round to nearest),
@@ -604,6 +621,12 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
     if (n[5] == 'r')
       return memcpy(*(float **)pp[0], *(float **)pp[1], sizeof(float) * *(int *)pp[3] * *(int *)pp[4]), 0;
     return fake_tmap_copy(pp);
+  }
+  if (!strncmp(n, "csr_spmv", 8)) { /* the data work once after each poison/restore, as below */
+    clk += 0.01 * (1 + 0.02 * rnd());
+    if (!dirty) return 0;
+    dirty = 0;
+    return fake_csr(pp);
   }
   if (!strncmp(n, "hgemm_fake", 10)) { /* the data work once after each poison/restore, as below */
     clk += 0.01 * (1 + 0.02 * rnd());

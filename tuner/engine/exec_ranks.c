@@ -43,6 +43,7 @@ typedef struct msg_problems { /* the problems to set up, and which setup this is
 typedef struct msg_ready {
   int32_t gen, ok;
   double copy_gbps[EXEC_MAX_GROUPS][EXEC_MAX_PROBLEMS];
+  char data[EXEC_MAX_PROBLEMS][33]; /* each problem's data digest as the rank made it (space_data_digest) */
   char message[CTERR_MAX];
 } msg_ready;
 typedef struct msg_task {
@@ -89,6 +90,7 @@ typedef struct exec_ranks {
   int starved[EXEC_MAX_GROUPS]; /* asked for room while no rank of the group was left */
   double rank_timeout;
   dbuf buf;
+  const space *s; /* rank 0's: the data digests a rank's READY must match */
 } exec_ranks;
 
 static int slot_of(const exec_ranks *e, int prob) {
@@ -214,6 +216,21 @@ static int take(exec_ranks *e, exec_done *d, int timeout_ms, cterr *err) {
     if (!m.ok) {
       lose(e, from, m.message);
       return 0;
+    }
+    /* every rank loads the space and makes the data itself (its files, its values functions):
+     * data that differs from rank 0's would measure another problem under the same records */
+    for (int k = 0; k < e->nprobs; k++) {
+      m.data[k][32] = 0;
+      const char *mine = space_data_digest(e->s, e->probs[k]);
+      if (strcmp(mine, m.data[k])) {
+        char why[CTERR_MAX];
+        snprintf(why, sizeof why,
+                 "its data of problem %s differs from rank 0's (digest %s, rank 0 %s): each rank reads the space's "
+                 "data files and runs its values functions itself, and they must give the same bytes",
+                 space_problem_key(e->s, e->probs[k]), m.data[k][0] ? m.data[k] : "none", mine[0] ? mine : "none");
+        lose(e, from, why);
+        return 0;
+      }
     }
     rr->ready_gen = m.gen;
     memcpy(rr->copy, m.copy_gbps, sizeof rr->copy);
@@ -376,10 +393,11 @@ static const exec_ops ranks_ops = {r_problems, r_room,  r_submit,    r_best,    
                                    r_stop,     r_drain, r_remeasure, r_copy_gbps, r_sgemm_ms, r_free};
 
 /* Rank 0: wait for every other rank's HELLO and join their groups by model name. */
-static int ranks_new(dist *d, const run_opts *o, exec **out, cterr *err) {
+static int ranks_new(dist *d, const space *s, const run_opts *o, exec **out, cterr *err) {
   exec_ranks *e = xcalloc(1, sizeof *e);
   e->base.ops = &ranks_ops;
   e->d = d;
+  e->s = s;
   e->n = dist_size(d);
   e->r = xcalloc((size_t)e->n, sizeof *e->r);
   e->rank_timeout = o->rank_timeout > 0 ? o->rank_timeout : 120;
@@ -498,6 +516,7 @@ static int serve(dist *d, space *s, const run_opts *o, const char *self_exe, con
       if (!r.ok) snprintf(r.message, sizeof r.message, "%s", perr.msg), set.n = 0;
       for (int lg = 0; lg < x->ngroups; lg++)
         for (int k = 0; k < set.n; k++) r.copy_gbps[lg][k] = x->ops->copy_gbps(x, lg, set.probs[k]);
+      for (int k = 0; k < set.n; k++) snprintf(r.data[k], sizeof r.data[k], "%s", space_data_digest(s, set.probs[k]));
       if (dist_send(d, 0, TAG_READY, &r, sizeof r, err) != 0) goto done;
       last_sent = now_seconds();
     } else if (got == 1 && !failed && tag == TAG_TASK && buf.len == sizeof(msg_task) &&
@@ -576,7 +595,7 @@ int exec_open(space *s, const run_opts *o, const char *self_exe, const int *ordi
     dist_close(d, 0);
     return exec_local_new(s, o, self_exe, ordinals, n, src, out, err);
   }
-  if (dist_rank(d) == 0) return ranks_new(d, o, out, err);
+  if (dist_rank(d) == 0) return ranks_new(d, s, o, out, err);
   *served = 1;
   int abandon = 0;
   int rc = serve(d, s, o, self_exe, ordinals, n, src, &abandon, err);

@@ -526,6 +526,10 @@ int job_problem(space *s, int prob, uint64_t seed, const compile_result *ref, gp
   gp->unchecked = space_unchecked(s);
   gp->ref_per_config = space_ref_per_config(s);
   gp->nsyms = space_symbols(s, prob, gp->syms, gp->symdata);
+  for (int i = 0; i < gp->nargs; i++) {
+    size_t len;
+    gp->argdata[i] = space_arg_data(s, prob, i, &len);
+  }
   gp->ref_nargs = space_ref_args(s, gp->ref_arg);
   static char rname[GPU_NAME_MAX]; /* gpu_setup copies it into its frame */
   if (ref->cubin.len && space_ref_kernel(s)) {

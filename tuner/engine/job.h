@@ -92,7 +92,8 @@ void job_problem_check(const space *s, const compile_result *chk, gpu_problem *g
  * only that nothing is compared (check = false). src: the space's loaded template (its digest
  * serves for a program in the same file). A record carries its problem's hash (record.h), and
  * the store answers a run only with records of the run's (store_find): a changed check
- * re-measures. The inputs' data and the symbols are not in it. */
+ * re-measures. Buffers filled from the space's data (values, file) add its digest
+ * (space_data_digest), checked or not; seeded fills and the symbols are not in it. */
 int job_check_hashes(space *s, const compile_source *src, char (*out)[33], cterr *err);
 /* The same from the space alone (its template loaded here): what `cutune header` and `cutune
  * best --space` ship by. *out gets space_nproblems(s) hashes (at least one entry); the caller

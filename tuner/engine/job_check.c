@@ -1,6 +1,8 @@
 /* job_check: the check hash of each problem of a space (job.h) — what decides whether a
  * configuration's outputs pass, hashed as the options hash is, so that a record answers a run
- * only under the check it was measured under (store_find). */
+ * only under the check it was measured under (store_find); and the digest of the data of the
+ * problem's buffers that the space fills from values or files (space_data_digest), so that records
+ * measured on other data do not answer either. */
 #include "job.h"
 
 #include <stdio.h>
@@ -86,6 +88,9 @@ int job_check_hashes(space *s, const compile_source *src, char (*out)[33], cterr
     dbuf_reset(&b);
     dbuf_append(&b, shared.data, shared.len);
     if (!space_unchecked(s) && problem_part(s, p, &b, err) != 0) goto done;
+    /* the data of buffers filled from the space's values or files (timing only too: the data
+     * decides the time as well); nothing for seeded fills, so their hashes stay as they were */
+    if (space_data_digest(s, p)[0]) dbuf_printf(&b, "data %s\n", space_data_digest(s, p));
     sha256_hex(b.data, b.len, out[p], 16);
   }
   rc = 0;

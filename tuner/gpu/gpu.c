@@ -455,6 +455,17 @@ int gpu_setup_at(gpu *g, int slot, const gpu_problem *p, cterr *err) {
   if (s.check_cubin_len) dbuf_append(&ps->setup, p->check_cubin, p->check_cubin_len);
   for (int k = 0; k < p->nsyms; k++)
     if (p->syms[k].src == SYMSRC_DATA) dbuf_append(&ps->setup, p->symdata[k], p->syms[k].data_len);
+  for (int i = 0; i < p->nargs; i++) { /* buffers filled from the space's data, after the symbols' */
+    const argspec *a = &p->args[i];
+    if (a->kind == ARG_SCALAR || a->kind == ARG_TENSORMAP || a->fill != FILL_DATA) continue;
+    size_t bytes = (size_t)a->count * (size_t)elemtype_size(a->type);
+    if (!p->argdata[i] || ps->setup.len + bytes > WIRE_MAX_PAYLOAD) {
+      dbuf_free(&ps->setup);
+      return cterr_set(err, "gpu_setup: argument '%s': %s", a->name,
+                       p->argdata[i] ? "the problem's data passes the 2 GiB a setup carries" : "no data");
+    }
+    dbuf_append(&ps->setup, p->argdata[i], bytes);
+  }
   g->setup_deaths = 0;
   /* A worker that dies in the setup (killed from outside, say) is replaced and the setup sent
    * again, SETUP_ATTEMPTS times at most; an error it reports, or a setup past its time

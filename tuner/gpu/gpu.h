@@ -84,6 +84,8 @@ typedef struct gpu_problem {
   const char *check_kernel;
   int ref_nargs; /* the reference's arguments (indices into args); 0: all, in order */
   int8_t ref_arg[MAX_ARGS];
+  const void *argdata[MAX_ARGS]; /* args[i].fill FILL_DATA: its count x element size bytes, uploaded in
+                                    place of the seeded fill (the caller's, copied into the setup frame) */
 } gpu_problem;
 int gpu_setup(gpu *g, const gpu_problem *p, cterr *err);
 /* Several problems at once (the overlap of a run's problems, docs/ARCHITECTURE.md): a worker

@@ -62,7 +62,8 @@ typedef struct wire_setup {
   int32_t gemm_type;       /* its inputs' elemtype: EL_F32 (cublasSgemm), EL_BF16 or EL_F16 (cublasGemmEx) */
   int32_t baselines_known; /* a restarted worker's setup: the coordinator keeps the copy and cuBLAS
                               figures of the first, so they are not measured again */
-  int32_t nsyms;           /* symbols: their SYMSRC_DATA bytes follow the cubin, in order */
+  int32_t nsyms;           /* symbols: their SYMSRC_DATA bytes follow the cubin, in order, then the bytes of
+                              each argument filled from data (FILL_DATA), in order */
   symspec syms[MAX_SYMBOLS];
   int32_t unchecked;         /* timing only: no reference run, nothing compared */
   int32_t ref_per_config;    /* the reference comes with each job (wire_job.ref_kernel) */

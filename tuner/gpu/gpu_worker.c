@@ -199,10 +199,17 @@ static void free_problem(worker *w) {
   w->p->check_mod = NULL, w->p->check_f = NULL;
 }
 
-static int upload_arg(worker *w, int i, const argspec *a, uint64_t seed, cterr *err) {
+/* Argument i's initial contents: zeros, the space's data (the setup frame's bytes at data, already
+ * checked to be the buffer's size), or the seeded fill. */
+static int upload_arg(worker *w, int i, const argspec *a, uint64_t seed, const char *data, cterr *err) {
   const cuda_api *cu = w->cu;
   wk_arg *d = &w->p->arg[i];
   CUresult r;
+  if (a->fill == FILL_DATA) {
+    if ((r = cu->cuMemcpyHtoD(d->d, data, d->bytes)))
+      return cterr_set(err, "copying the data of argument '%s' to the device: %s", a->name, cuda_errstr(r));
+    return 0;
+  }
   if (a->fill == FILL_ZERO) {
     if ((r = cu->cuMemsetD8Async(d->d, 0, d->bytes, w->stream)) || (r = cu->cuStreamSynchronize(w->stream)))
       return cterr_set(err, "zero-filling argument '%s': %s", a->name, cuda_errstr(r));
@@ -301,7 +308,7 @@ static int job_scalars(worker *w, const wire_job *job, int restore, char *msg, s
  * placed, so that a write past a buffer's end lands in no live allocation (where memcheck
  * reports it) rather than in the next one. The gap must be small enough to be placed right
  * after the buffer (256 KiB is; 2 MiB is not). The gaps are freed on every way out. */
-static int wk_alloc_args(worker *w, const wire_setup *s, cterr *err) {
+static int wk_alloc_args(worker *w, const wire_setup *s, const char *data, cterr *err) {
   const cuda_api *cu = w->cu;
   CUresult r;
   CUdeviceptr guards[MAX_ARGS];
@@ -339,7 +346,8 @@ static int wk_alloc_args(worker *w, const wire_setup *s, cterr *err) {
       goto done;
     }
     if (guard_bytes && nguards < MAX_ARGS && !cu->cuMemAlloc(&guards[nguards], guard_bytes)) nguards++;
-    if (a->kind != ARG_OUTPUT && upload_arg(w, i, a, s->seed, err)) goto done;
+    if (a->kind != ARG_OUTPUT && upload_arg(w, i, a, s->seed, data, err)) goto done;
+    if (a->kind != ARG_OUTPUT && a->fill == FILL_DATA) data += d->bytes;
     if (a->kind == ARG_INOUT) {
       if ((r = cu->cuMemAlloc(&d->orig, d->bytes)) || (r = cu->cuMemcpyDtoD(d->orig, d->d, d->bytes))) {
         cterr_set(err, "keeping the initial contents of '%s': %s", a->name, cuda_errstr(r));
@@ -373,14 +381,25 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
   snprintf(kernel, sizeof kernel, "%.*s", (int)s->kernel_len, p->data + sizeof *s);
   const char *cubin = p->data + sizeof *s + s->kernel_len; /* dbuf keeps a NUL after: PTX text works too */
 
-  if (wk_alloc_args(w, s, err)) return -1;
+  /* after the cubins: the symbols' data, then the data-filled buffers' (gpu_wire.h) */
+  size_t head = sizeof *s + s->kernel_len + s->cubin_len + s->check_kernel_len + s->check_cubin_len;
+  size_t symlen = 0, datalen = 0;
+  for (int k = 0; k < s->nsyms && k < MAX_SYMBOLS; k++)
+    if (s->syms[k].src == SYMSRC_DATA) symlen += s->syms[k].data_len;
+  for (int i = 0; i < s->nargs; i++)
+    if (s->args[i].kind != ARG_SCALAR && s->args[i].kind != ARG_TENSORMAP && s->args[i].kind != ARG_OUTPUT &&
+        s->args[i].fill == FILL_DATA)
+      datalen += (size_t)s->args[i].count * (size_t)wk_elsize(s->args[i].type);
+  if (head + symlen + datalen != p->len)
+    return cterr_set(err, "GPU worker: malformed setup frame (%zu bytes, %zu of them data for %zu)", p->len,
+                     p->len - head, symlen + datalen);
+  if (wk_alloc_args(w, s, p->data + head + symlen, err)) return -1;
   w->p->best_full = NAN;
   if ((r = cu->cuCtxSynchronize())) { /* all uploads done before the reference reads them */
     *fatal = wk_context_dead(w, r);
     return cterr_set(err, "uploading the arguments: %s", cuda_errstr(r));
   }
-  size_t head = sizeof *s + s->kernel_len + s->cubin_len + s->check_kernel_len + s->check_cubin_len;
-  if (wk_symbols_setup(w, p->data + head, p->len - head, err)) return -1;
+  if (wk_symbols_setup(w, p->data + head, symlen, err)) return -1;
   if (s->check_cubin_len) { /* the user's check kernel: loaded once for the problem */
     char cname[512], msg[512];
     const char *cp = p->data + sizeof *s + s->kernel_len + s->cubin_len;

@@ -13,7 +13,7 @@ int elemtype_size(elemtype t);
 int elemtype_is_float(elemtype t); /* float, double, half, bfloat16 */
 
 typedef enum {
-  ARG_INPUT,     /* device buffer filled with seeded random data, never compared */
+  ARG_INPUT,     /* device buffer filled with seeded random data (or the space's data), never compared */
   ARG_OUTPUT,    /* device buffer poisoned before each check, compared with the reference */
   ARG_INOUT,     /* filled like an input, restored before each run, compared like an output */
   ARG_SCALAR,    /* passed by value */
@@ -21,7 +21,9 @@ typedef enum {
                     encoded per configuration by the GPU worker from the job's tmapspec */
 } argkind;
 
-typedef enum { FILL_RANDOM = 0, FILL_ZERO, FILL_IOTA } fillkind;
+/* FILL_DATA: an input's or inout's bytes come from the space (values or a file), sent with the
+ * problem's setup after the symbols' data (gpu.h, gpu_problem.argdata). */
+typedef enum { FILL_RANDOM = 0, FILL_ZERO, FILL_IOTA, FILL_DATA } fillkind;
 
 #define ARG_NAME_MAX 32
 typedef struct argspec {

@@ -425,7 +425,8 @@ int space_load(const char *path, space **out, cterr *err) {
   }
   if (lua_tointeger(L, -1) < 0) goto fail;
   lua_settop(L, 1);
-  if (space_eval_problems(s, err) < 0 || space_eval_runtime_check(s, err) < 0 || space_eval_symbols(s, err) < 0)
+  if (space_eval_problems(s, err) < 0 || space_eval_arg_data(s, err) < 0 || space_eval_runtime_check(s, err) < 0 ||
+      space_eval_symbols(s, err) < 0)
     goto fail;
   double t0 = now_seconds();
   if (space_eval_enumerate(s, err) < 0 || space_eval_buffer_max(s, err) < 0 || space_arch_eval(s, err) < 0 ||
@@ -455,6 +456,7 @@ void space_free(space *s) {
   for (int i = 0; i < s->nrules; i++) free(s->rules[i].desc);
   free(s->rules);
   space_symbols_free(s); /* before the problems that hold the data */
+  space_arg_data_free(s);
   space_launches_free(s);
   space_tmaps_free(s);
   for (int i = 0; i < s->nproblems; i++) {

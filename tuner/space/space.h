@@ -70,6 +70,12 @@ int space_geometry_at(space *s, size_t cfg, int nv, const char *const *names, co
                       cterr *err);
 /* Kernel arguments for problem prob (sizes evaluated). *nargs <= MAX_ARGS. */
 int space_args(space *s, int prob, argspec *out, int *nargs, cterr *err);
+/* A buffer filled from the space's data (ct.input/ct.inout values or file; its argspec's fill is
+ * FILL_DATA): argument i's bytes on problem prob (*len: its count times its element's size),
+ * owned by the space; NULL for any other argument. space_data_digest: a digest (32 hex digits)
+ * of all of problem prob's such data, "" where it has none (the problem's check hash holds it). */
+const void *space_arg_data(const space *s, int prob, int i, size_t *len);
+const char *space_data_digest(const space *s, int prob);
 
 /* Runtime parameters: ct.param(name, values, {runtime = true}) is not passed to NVRTC as -D;
  * it reaches the kernel through the value of a scalar argument that reads it (a size

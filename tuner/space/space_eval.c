@@ -408,6 +408,7 @@ static int eval_arg(space *s, int prob, int i, cterr *err) {
   o->mismatches = a->mismatches >= 0 ? a->mismatches : a->reduce ? 0 : s->mismatches;
   snprintf(o->name, sizeof o->name, "%s", a->name);
   if (a->kind == ARG_TENSORMAP) return free(ctx), 0; /* per configuration: space_config_tmaps */
+  if (a->size.kind == SV_NONE) return free(ctx), 0;  /* the count its data gives: space_eval_arg_data */
   /* a scalar of a space with runtime parameters: evaluated with their first values, and the
    * names it reads recorded, which makes it a per-configuration value (space_config_args) */
   int probe = a->size.kind == SV_EXPR || a->size.kind == SV_FUNC; /* scalars and buffer counts */

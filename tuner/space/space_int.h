@@ -56,6 +56,18 @@ typedef struct sp_arg {
   double atol, rtol; /* the check of an output (ct.output options; 0: the space's check) */
   int reduce, nocheck;
   int64_t mismatches; /* elements allowed to differ; -1: the space's check.mismatches */
+  /* ct.input/ct.inout filled from data (space_data.c; fill is then FILL_DATA): values (a table,
+   * SV_CONST by registry reference, or function(n)) or a file (path resolved). A table's or a
+   * file's bytes are the same on every problem: made once, in cdata (ccount elements, cdigest);
+   * a function's are the problem's (sp_problem.argdata). */
+  int data;
+  sp_value values;
+  char *path;
+  dbuf cdata;
+  int64_t ccount;
+  char cdigest[33];
+  const char *file; /* the ct.input call, for messages */
+  int line;
 } sp_arg;
 
 typedef struct sp_tmap {        /* ct.tensormap (space_tmaps.c) */
@@ -95,6 +107,9 @@ typedef struct sp_problem {
   symspec syms[MAX_SYMBOLS]; /* the symbols for this problem, their data (SYMSRC_DATA) alongside */
   dbuf symdata[MAX_SYMBOLS];
   int from_set; /* read from a shape set or a generator: a later repeat of it is skipped */
+  dbuf *argdata;         /* nargs: the data of buffers filled by a values function (space_data.c), or NULL */
+  char (*argdigest)[33]; /* nargs: their digests */
+  char datadigest[33];   /* of every buffer's data on this problem ("" without any): in the check hash */
 } sp_problem;
 
 typedef struct sp_geom {
@@ -215,6 +230,16 @@ int space_parse(space *s, cterr *err);
 int space_parse_symbols(space *s, lua_State *L, int t, cterr *err);
 int space_eval_symbols(space *s, cterr *err);
 void space_symbols_free(space *s);
+
+/* space_data.c: a buffer's or a symbol's data given as values or a file. sp_data_opts reads
+ * `values` and `file` of the options table o (each one given adds 1 to *given); sp_data_make
+ * makes the data on problem prob as elements of type t (at most max bytes) into out (empty),
+ * *n of them; stream seeds math.random for a function (the argument's index; a symbol's past
+ * them). space_eval_arg_data: every data-filled buffer on every problem (after
+ * space_eval_problems: the counts they give or must match). */
+#define SPACE_DATA_MAX ((int64_t)1 << 30) /* a problem's data-filled buffers together: one setup frame carries them */
+int space_eval_arg_data(space *s, cterr *err);
+void space_arg_data_free(space *s);
 
 /* space_launches.c: `launches` read (after args; the top-level kernel and geometry then come from
  * the first launch), the argument lists of launches and reference by name, and freed */

@@ -52,6 +52,30 @@ static int check_opts(lua_State *L, int o, sp_arg *a, const char *owhat, where w
   return 0;
 }
 
+/* An input's or inout's data (values, file: space_data.c) in place of the seeded fill: with
+ * neither fill, lo nor hi, which would describe the fill it replaces. */
+static int data_opts(space *s, lua_State *L, int o, sp_arg *a, const char *what, const char *owhat, where w,
+                     cterr *err) {
+  int given = 0;
+  if (sp_data_opts(s, L, o, &a->values, &a->path, &given, what, owhat, w, err) < 0) return -1;
+  if (!given) return 0;
+  const char *src = a->path ? "file" : "values";
+  if (given > 1) return sp_perr(err, w, "%s: give one of values and file", owhat);
+  if (a->kind == ARG_OUTPUT)
+    return sp_perr(err, w, "%s: %s is an input's or inout's data (an output is poisoned before each check, not filled)",
+                   owhat, src);
+  static const char *const fill_keys[] = {"fill", "lo", "hi"};
+  for (int k = 0; k < 3; k++) {
+    int ty = lua_getfield(L, o, fill_keys[k]);
+    lua_pop(L, 1);
+    if (ty != LUA_TNIL)
+      return sp_perr(err, w, "%s: %s with %s (the data comes from %s; %s is the seeded fill's)", owhat, fill_keys[k],
+                     src, src, fill_keys[k]);
+  }
+  a->data = 1, a->fill = FILL_DATA;
+  return 0;
+}
+
 static int parse_arg(space *s, lua_State *L, int idx, int i, cterr *err) {
   char gbuf[96], what[48];
   sp_arg *a = &s->args[s->nargs];
@@ -96,20 +120,31 @@ static int parse_arg(space *s, lua_State *L, int idx, int i, cterr *err) {
                  : a->kind == ARG_INOUT ? 2
                                         : 3],
            i);
-  if (lua_getfield(L, idx, "size") == LUA_TNIL)
+  a->file = w.file, a->line = w.line;
+  /* a buffer whose data gives its count: ct.input(type, {values = ...}) puts the options where the
+   * count goes, ct.input(type, nil, {...}) leaves the count out */
+  int sty = lua_getfield(L, idx, "size"), oty = lua_getfield(L, idx, "opts");
+  if (is_buf && sty == LUA_TTABLE && oty == LUA_TNIL)
+    lua_pop(L, 1), lua_pushvalue(L, -1), sty = LUA_TNIL, oty = LUA_TTABLE;
+  int o = lua_gettop(L), sz = o - 1;
+  int data = 0;
+  if (is_buf && oty != LUA_TNIL && lua_type(L, o) == LUA_TTABLE) {
+    lua_getfield(L, o, "values"), lua_getfield(L, o, "file");
+    data = !lua_isnil(L, -1) || !lua_isnil(L, -2);
+    lua_pop(L, 2);
+  }
+  if (sty == LUA_TNIL && !data)
     return sp_perr(err, w, "%s: missing %s", what,
-                   is_buf ? "the element count (a number, \"N*M\" or function(n))"
+                   is_buf ? "the element count (a number, \"N*M\" or function(n)), or values or a file that give it"
                           : "the value (a number, \"N\" or function(n))");
   char vwhat[80];
   snprintf(vwhat, sizeof vwhat, "%s %s", what, is_buf ? "element count" : "value");
-  if (sp_read_value(s, L, -1, &a->size, 1, 1, vwhat, w, err) < 0) return -1;
+  if (sty != LUA_TNIL && sp_read_value(s, L, sz, &a->size, 1, 1, vwhat, w, err) < 0) return -1;
   s->nargs++;
-  lua_pop(L, 1);
-  if (lua_getfield(L, idx, "opts") == LUA_TNIL) return lua_pop(L, 1), 0;
-  int o = lua_gettop(L);
+  if (lua_isnil(L, o)) return lua_settop(L, idx), 0;
   if (lua_type(L, o) != LUA_TTABLE) return sp_perr(err, w, "%s: options must be a table (got %s)", what, GOT(o));
-  static const char *const buf_keys[] = {"fill", "lo",     "hi",         "name",  "atol",
-                                         "rtol", "reduce", "mismatches", "check", NULL};
+  static const char *const buf_keys[] = {"fill",   "lo",         "hi",    "name",   "atol", "rtol",
+                                         "reduce", "mismatches", "check", "values", "file", NULL};
   static const char *const scalar_keys[] = {"name", NULL};
   char owhat[64];
   snprintf(owhat, sizeof owhat, "ct.%s options",
@@ -128,7 +163,7 @@ static int parse_arg(space *s, lua_State *L, int idx, int i, cterr *err) {
     snprintf(a->name, sizeof a->name, "%s", str);
     free(str), str = NULL;
   }
-  if (!is_buf) return lua_pop(L, 1), 0;
+  if (!is_buf) return lua_settop(L, idx), 0;
   if (sp_get_string(L, o, "fill", &str, 0, owhat, w, err) < 0) return -1;
   if (str) {
     if (!strcmp(str, "random")) a->fill = FILL_RANDOM;
@@ -151,7 +186,8 @@ static int parse_arg(space *s, lua_State *L, int idx, int i, cterr *err) {
   }
   if (!(a->lo <= a->hi)) return sp_perr(err, w, "%s: lo (%g) must not exceed hi (%g)", owhat, a->lo, a->hi);
   if (check_opts(L, o, a, owhat, w, err) < 0) return -1;
-  lua_pop(L, 1);
+  if (data_opts(s, L, o, a, what, owhat, w, err) < 0) return -1;
+  lua_settop(L, idx);
   return 0;
 }
 

@@ -41,6 +41,12 @@ int sp_read_value(space *s, lua_State *L, int idx, sp_value *v, int maxcon, int 
 int sp_get_value(space *s, lua_State *L, int t, const char *key, sp_value *v, int required, int maxcon, int expr,
                  const char *what, where w, cterr *err);
 
+/* space_data.c (space_int.h): the data options of a buffer or a symbol, and the data made. */
+int sp_data_opts(space *s, lua_State *L, int o, sp_value *values, char **path, int *given, const char *what,
+                 const char *owhat, where w, cterr *err);
+int sp_data_make(space *s, int prob, const sp_value *values, const char *path, elemtype t, int64_t max, int stream,
+                 const char *what, const char *file, int line, dbuf *out, int64_t *n, cterr *err);
+
 /* The parsers of the top-level keys, t the spec table (space_parse_params.c, space_parse_args.c). */
 int sp_parse_params(space *s, lua_State *L, int t, cterr *err);
 int sp_parse_constraints(space *s, lua_State *L, int t, cterr *err);

@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/input.h"
 #include "space_read.h"
 
 #define SYM_MAX_BYTES ((int64_t)64 << 20) /* __constant__ is 64 KiB; __device__ arrays may be larger */
@@ -99,32 +98,8 @@ static int parse_symbol(space *s, lua_State *L, int idx, int i, cterr *err) {
   if (sp_check_keys(L, o, keys, owhat, w, err) < 0) return -1;
   int nsrc = 0;
   char *str = NULL;
-  if (lua_getfield(L, o, "values") != LUA_TNIL) {
-    nsrc++, y->src = SYMSRC_DATA;
-    if (lua_type(L, -1) == LUA_TTABLE) {
-      lua_pushvalue(L, -1);
-      y->values.kind = SV_CONST; /* a table: its registry reference stands for the constant */
-      y->values.ref = luaL_ref(L, LUA_REGISTRYINDEX);
-      y->values.file = w.file, y->values.line = w.line;
-    } else if (lua_type(L, -1) == LUA_TFUNCTION) {
-      char vwhat[SYM_NAME_MAX + 40];
-      snprintf(vwhat, sizeof vwhat, "%s values", what);
-      if (sp_read_value(s, L, -1, &y->values, 1, 0, vwhat, w, err) < 0) return -1;
-    } else
-      return sp_perr(err, w, "%s: values must be a list of numbers or function(n) returning one (got %s)", owhat,
-                     GOT(-1));
-  }
-  lua_pop(L, 1);
-  if (sp_get_string(L, o, "file", &str, 0, owhat, w, err) < 0) return -1;
-  if (str) {
-    nsrc++, y->src = SYMSRC_DATA;
-    dbuf looked;
-    dbuf_init(&looked);
-    int rc = space_resolve(s, str, &y->path, &looked);
-    if (rc < 0) sp_perr(err, w, "%s: file '%s' not found (looked in %s)", owhat, str, looked.data);
-    dbuf_free(&looked), free(str), str = NULL;
-    if (rc < 0) return -1;
-  }
+  if (sp_data_opts(s, L, o, &y->values, &y->path, &nsrc, what, owhat, w, err) < 0) return -1;
+  if (nsrc) y->src = SYMSRC_DATA;
   if (sp_get_string(L, o, "from", &str, 0, owhat, w, err) < 0) return -1;
   if (str) {
     nsrc++, y->src = SYMSRC_ARG;
@@ -189,161 +164,7 @@ int space_parse_symbols(space *s, lua_State *L, int t, cterr *err) {
   return 0;
 }
 
-/* ---- data ---- */
-
-/* v as the bytes of one element of type t at out */
-static void put_elem(elemtype t, double v, unsigned char *out) {
-  switch (t) {
-  case EL_F32: {
-    float f = (float)v;
-    memcpy(out, &f, 4);
-    break;
-  }
-  case EL_F64: memcpy(out, &v, 8); break;
-  case EL_I32: {
-    int32_t x = (int32_t)v;
-    memcpy(out, &x, 4);
-    break;
-  }
-  case EL_U32: {
-    uint32_t x = (uint32_t)v;
-    memcpy(out, &x, 4);
-    break;
-  }
-  case EL_I64: {
-    int64_t x = (int64_t)v;
-    memcpy(out, &x, 8);
-    break;
-  }
-  case EL_U8: out[0] = (unsigned char)v; break;
-  case EL_F16: { /* through float: round to nearest half by the float's top bits */
-    float f = (float)v;
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    uint32_t sign = (x >> 16) & 0x8000u, mant = x & 0x7fffffu;
-    int e = (int)((x >> 23) & 0xff) - 127 + 15;
-    uint16_t h = e >= 31  ? (uint16_t)(sign | 0x7c00u)
-                 : e <= 0 ? (uint16_t)sign
-                          : (uint16_t)(sign | ((uint32_t)e << 10) | ((mant + 0x1000u) >> 13));
-    memcpy(out, &h, 2);
-    break;
-  }
-  case EL_BF16: { /* the float's top half, rounded to nearest even (NaN kept a NaN) */
-    float f = (float)v;
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    uint16_t h = (x & 0x7fffffffu) > 0x7f800000u ? (uint16_t)((x >> 16) | 0x40u)
-                                                 : (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
-    memcpy(out, &h, 2);
-    break;
-  }
-  default: break;
-  }
-}
-
-/* Append the numbers of the table at idx (nested tables flattened, depth <= 4) to out. */
-static int flatten(lua_State *L, int idx, elemtype t, int depth, dbuf *out, int64_t *n) {
-  idx = lua_absindex(L, idx);
-  lua_Integer len = (lua_Integer)lua_rawlen(L, idx);
-  int es = elemtype_size(t);
-  for (lua_Integer i = 1; i <= len; i++) {
-    int ty = lua_rawgeti(L, idx, i);
-    if (ty == LUA_TNUMBER) {
-      unsigned char b[8];
-      put_elem(t, lua_tonumber(L, -1), b);
-      dbuf_append(out, b, (size_t)es);
-      (*n)++;
-    } else if (ty != LUA_TTABLE || depth >= 4 || flatten(L, -1, t, depth + 1, out, n) < 0) {
-      lua_pop(L, 1);
-      return -1;
-    }
-    lua_pop(L, 1);
-    if ((int64_t)out->len > SYM_MAX_BYTES) return -1;
-  }
-  return 0;
-}
-
-/* A .npy file's dtype ('<f4', '<i4', ...) and data offset: 0, or -1 with why filled. */
-static int npy_header(const dbuf *f, char *kind, int *size, size_t *off, const char **why) {
-  const unsigned char *p = (const unsigned char *)f->data;
-  if (f->len < 10 || memcmp(p, "\x93NUMPY", 6)) return *why = "not a .npy file (no \\x93NUMPY magic)", -1;
-  size_t hl = p[6] == 1      ? (size_t)p[8] | (size_t)p[9] << 8
-              : 12 <= f->len ? (size_t)p[8] | (size_t)p[9] << 8 | (size_t)p[10] << 16 | (size_t)p[11] << 24
-                             : 0;
-  size_t start = p[6] == 1 ? 10 : 12;
-  if (!hl || start + hl > f->len) return *why = "a .npy header that runs past the file", -1;
-  char *h = xasprintf("%.*s", (int)hl, f->data + start);
-  const char *d = strstr(h, "'descr':");
-  char order = 0;
-  if (d && sscanf(d, "'descr': '%c%c%d'", &order, kind, size) == 3 && (order == '<' || order == '|' || order == '=') &&
-      !strstr(h, "'fortran_order': True"))
-    *off = start + hl;
-  else *why = "a .npy dtype other than little-endian numbers in C order";
-  free(h);
-  return *off ? 0 : -1;
-}
-
-static int file_data(space *s, sp_symbol *y, dbuf *out, int64_t *n, cterr *err) {
-  dbuf f;
-  dbuf_init(&f);
-  cterr e;
-  int rc = -1, es = elemtype_size(y->type);
-  if (input_read(y->path, "symbol data file", input_data_max(), 0, &f, &e) < 0) {
-    cterr_set(err, "%s:%d: ct.symbol(\"%s\"): %s", y->file, y->line, y->shown, e.msg);
-    goto done;
-  }
-  size_t plen = strlen(y->path);
-  if (plen > 4 && !strcmp(y->path + plen - 4, ".npy")) {
-    char kind = 0;
-    int size = 0;
-    size_t off = 0;
-    const char *why = NULL;
-    if (npy_header(&f, &kind, &size, &off, &why) < 0 ||
-        !((kind == 'f' && (size == 4 || size == 8)) ||
-          ((kind == 'i' || kind == 'u') && (size == 1 || size == 4 || size == 8)))) {
-      cterr_set(err, "%s:%d: ct.symbol(\"%s\"): %s: %s", y->file, y->line, y->shown, y->path,
-                why ? why : "a dtype other than f4, f8, i1/i4/i8 or u1/u4/u8");
-      goto done;
-    }
-    for (size_t at = off; at + (size_t)size <= f.len; at += (size_t)size) {
-      double v = 0;
-      const char *q = f.data + at;
-      if (kind == 'f' && size == 4) {
-        float x;
-        memcpy(&x, q, 4);
-        v = x;
-      } else if (kind == 'f') memcpy(&v, q, 8);
-      else if (size == 1) v = kind == 'i' ? (double)(int8_t)q[0] : (double)(uint8_t)q[0];
-      else if (size == 4) {
-        int32_t x;
-        uint32_t u;
-        memcpy(&x, q, 4);
-        memcpy(&u, q, 4);
-        v = kind == 'i' ? (double)x : (double)u;
-      } else {
-        int64_t x;
-        memcpy(&x, q, 8);
-        v = (double)x;
-      }
-      unsigned char b[8];
-      put_elem(y->type, v, b);
-      dbuf_append(out, b, (size_t)es);
-      (*n)++;
-    }
-  } else {
-    if (f.len % (size_t)es) {
-      cterr_set(err, "%s:%d: ct.symbol(\"%s\"): %s holds %zu bytes, not a whole number of %s (%d bytes)", y->file,
-                y->line, y->shown, y->path, f.len, elemtype_name(y->type), es);
-      goto done;
-    }
-    dbuf_append(out, f.data, f.len);
-    *n = (int64_t)(f.len / (size_t)es);
-  }
-  rc = 0;
-done:
-  dbuf_free(&f);
-  return rc;
-}
+/* ---- data (space_data.c makes it) ---- */
 
 /* The data of symbol k on problem prob: into the problem's symspec and symdata. */
 static int eval_symbol(space *s, int prob, int k, cterr *err) {
@@ -351,7 +172,6 @@ static int eval_symbol(space *s, int prob, int k, cterr *err) {
   sp_problem *pr = &s->probs[prob];
   symspec *o = &pr->syms[k];
   dbuf *data = &pr->symdata[k];
-  lua_State *L = s->L;
   memset(o, 0, sizeof *o);
   snprintf(o->name, sizeof o->name, "%s", y->name);
   snprintf(o->shown, sizeof o->shown, "%s", y->shown);
@@ -370,25 +190,12 @@ static int eval_symbol(space *s, int prob, int k, cterr *err) {
     n = (int64_t)c;
   }
   int64_t have = 0;
-  if (y->src == SYMSRC_DATA && y->path) {
-    if (file_data(s, y, data, &have, err) < 0) return -1;
-  } else if (y->src == SYMSRC_DATA) {
-    lua_rawgeti(L, LUA_REGISTRYINDEX, y->values.ref);
-    if (y->values.kind == SV_FUNC) {
-      lua_createtable(L, 0, pr->nvars);
-      for (int j = 0; j < pr->nvars; j++) lua_pushinteger(L, pr->vals[j]), lua_setfield(L, -2, pr->names[j]);
-      cterr e;
-      if (space_pcall(s, 1, 1, &e) < 0)
-        return cterr_set(err, "%s:%d: ct.symbol(\"%s\") values on problem %s failed: %s", y->values.file,
-                         y->values.line, y->shown, pr->key, e.msg);
-    }
-    int bad = lua_type(L, -1) != LUA_TTABLE || flatten(L, -1, y->type, 0, data, &have) < 0;
-    lua_pop(L, 1);
-    if (bad || have == 0)
-      return cterr_set(err,
-                       "%s:%d: ct.symbol(\"%s\") values on problem %s: expected a non-empty list of numbers "
-                       "(lists of lists are flattened; at most %lld bytes)",
-                       y->file, y->line, y->shown, pr->key, (long long)SYM_MAX_BYTES);
+  if (y->src == SYMSRC_DATA) {
+    char what[SYM_NAME_MAX + 16];
+    snprintf(what, sizeof what, "ct.symbol(\"%s\")", y->shown);
+    if (sp_data_make(s, prob, &y->values, y->path, y->type, SYM_MAX_BYTES, MAX_ARGS + k, what, y->file, y->line, data,
+                     &have, err) < 0)
+      return -1;
   } else if (y->src == SYMSRC_ARG) {
     have = pr->args[y->arg].count;
   }
