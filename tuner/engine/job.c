@@ -219,7 +219,13 @@ static int compile_once(const space *s, const char *arch, cpool *pool, const cha
   const char *ropts[COMPILE_MAX_OPTS];
   int nro = space_noptions(s) < COMPILE_MAX_OPTS ? space_noptions(s) : COMPILE_MAX_OPTS;
   for (int i = 0; i < nro; i++) ropts[i] = space_option(s, i);
-  if (compile_source_load(&rsrc, path, nro, ropts, err) != 0) return -1;
+  /* the space's own template is its program as the configurations get it (template_var) */
+  int own = !strcmp(path, space_template_path(s));
+  compile_source_init(&rsrc);
+  if ((own ? job_load_source(s, &rsrc, err) : compile_source_load(&rsrc, path, nro, ropts, err)) != 0) {
+    compile_source_free(&rsrc);
+    return -1;
+  }
   compile_job job = {0};
   job.src_path = path;
   job.src = rsrc.text.data ? rsrc.text.data : "";
