@@ -2,7 +2,9 @@
 # A kernel given as a Python string (template_var), as Kernel Tuner's scripts give them, end to end
 # through the fake libcuda.so.1 (tests/fake): the string is found inside a function, and the
 # reference, the same kernel under reference.defines, is compiled from the string as the
-# configurations are (it was compiled from the whole Python file, a compile error).
+# configurations are (it was compiled from the whole Python file, a compile error); a string
+# that is not the kernel as it is (a %s placeholder, Jinja's {{ name }}, a string passed to
+# Template(...)) made the program by the space's template_edit, and its errors.
 . "$(dirname "$0")/lib_cli.sh"
 set -e
 use_fake_cuda
@@ -14,4 +16,20 @@ st() { grep -c "\"status\":\"$2\"" "$R/Fake_H200/$1.jsonl" || true; }
 
 expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$R" "$d/fake_pystring.lua"
 [ "$(st fake_pystring ok)" -eq 3 ] && ok || fail "fake_pystring: $(st fake_pystring ok) ok (wanted 3)"
+
+# the %s placeholder: without an edit NVRTC fails on it; the edit makes it the macro
+PYVAR=kernel_format expect_status 1 -- "$BIN" run --compile-only --jobs 2 --no-progress "$d/fake_pystring.lua"
+expect_output "does not compile" "kernel_format unedited"
+for e in "kernel_format percent" "kernel_jinja jinja" "kernel_wrapped jinja"; do
+  set -- $e
+  R="$TMPROOT/results-$1"
+  PYVAR=$1 EDIT=$2 expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$R" "$d/fake_pystring.lua"
+  [ "$(st fake_pystring ok)" -eq 3 ] && ok || fail "$1 with $2: $(st fake_pystring ok) ok (wanted 3)"
+done
+# the edit changes the program: another options hash, so the store does not answer the unedited run's
+R="$TMPROOT/results"
+PYVAR=kernel_jinja EDIT=jinja expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$R" "$d/fake_pystring.lua"
+expect_output "3 measured" "an edited program is measured again"
+PYVAR=kernel_format EDIT=number expect_status 1 -- "$BIN" run --compile-only --jobs 2 --no-progress "$d/fake_pystring.lua"
+expect_output "fake_pystring.lua:16: template_edit returned number (expected the program's text, a string)" "number"
 finish

@@ -34,6 +34,11 @@ const char *space_kernel(const space *s);        /* `kernel` */
 /* `template_var`: the program is the text of this Python string in the template file (a Kernel
  * Tuner script's kernel_string = """..."""), not the whole file; NULL: the whole file. */
 const char *space_template_var(const space *s);
+/* `template_edit = function(text)`: the program's text made from the template's (after
+ * template_var), once per load, in the space's sandbox. *out: the new text (caller frees), or
+ * NULL where the space has no such function. -1 with err (file:line of the function) when it
+ * fails or returns no string. */
+int space_edit_template(const space *s, const char *text, char **out, cterr *err);
 const configset *space_configs(const space *s); /* valid configurations, enumerated at load */
 double space_enumerate_seconds(const space *s);
 

@@ -131,6 +131,9 @@ struct space {
   lua_State *L;
   char *path, *dir, *name, *template_path, *kernel;
   char *template_var; /* the kernel is this Python string of the template file (kernel_string = """...""") */
+  int edit_ref;       /* template_edit = function(text): its registry reference; 0: none */
+  const char *edit_file;
+  int edit_line;
   char **files;
   int nfiles; /* interned file names that sp_value/sp_rule point to */
   const char *file;

@@ -233,11 +233,11 @@ int space_parse(space *s, cterr *err) {
     return sp_perr(err, w, "the space file must return ct.space { ... } (got %s)", GOT(top));
   else lua_pushvalue(L, top);
   int t = lua_gettop(L);
-  static const char *const keys[] = {"name",     "template",     "kernel",        "params",   "constraints",
-                                     "problems", "problem",      "args",          "symbols",  "block",
-                                     "grid",     "shared",       "reference",     "check",    "bytes",
-                                     "flops",    "cublas_sgemm", "cublas_gemmex", "arch",     "objectives",
-                                     "options",  "timeout",      "template_var",  "launches", NULL};
+  static const char *const keys[] = {
+      "name",    "template",     "kernel",       "params",        "constraints", "problems",   "problem",
+      "args",    "symbols",      "block",        "grid",          "shared",      "reference",  "check",
+      "bytes",   "flops",        "cublas_sgemm", "cublas_gemmex", "arch",        "objectives", "options",
+      "timeout", "template_var", "launches",     "template_edit", NULL};
   if (sp_check_keys(L, t, keys, "space", w, err) < 0) return -1;
   if (sp_get_string(L, t, "name", &s->name, 0, "space", w, err) < 0) return -1;
   if (!s->name) {
@@ -268,6 +268,20 @@ int space_parse(space *s, cterr *err) {
   if (sp_get_string(L, t, "template_var", &s->template_var, 0, "space", w, err) < 0) return -1;
   if (s->template_var && !sp_is_ident(s->template_var))
     return sp_perr(err, w, "template_var '%s' is not a Python variable name", s->template_var);
+  int ety = lua_getfield(L, t, "template_edit");
+  if (ety == LUA_TFUNCTION) {
+    lua_Debug ar;
+    lua_pushvalue(L, -1);
+    lua_getinfo(L, ">S", &ar);
+    s->edit_file = ar.source[0] == '@' ? space_intern_file(s, ar.source + 1) : w.file;
+    s->edit_line = ar.linedefined > 0 ? ar.linedefined : w.line;
+    s->edit_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  } else {
+    lua_pop(L, 1);
+    if (ety != LUA_TNIL)
+      return sp_perr(err, w, "template_edit must be a function(text) returning the program's text (got %s)",
+                     lua_typename(L, ety));
+  }
   if (sp_parse_params(s, L, t, err) < 0 || sp_parse_constraints(s, L, t, err) < 0 ||
       sp_parse_problems(s, L, t, err) < 0 || sp_parse_args(s, L, t, err) < 0 || space_parse_symbols(s, L, t, err) < 0 ||
       space_parse_launches(s, L, t, err) < 0)

@@ -1,12 +1,25 @@
 -- Fixture for tests/cli_fake_pystring.sh: the kernel is a Python string of kernels.py
 -- (template_var, $PYVAR: kernel_string by default), and the reference is the same kernel in a
 -- fixed configuration (reference.defines, no reference.template): it must be compiled from the
--- string too, not from the whole Python file.
+-- string too, not from the whole Python file. $EDIT picks a template_edit: "percent" makes the
+-- %s placeholder of kernel_format the parameter's macro, "jinja" each {{ name }} the name (and
+-- real_type float), "number" returns no text.
 local ct = require "cutune"
+local edits = {
+  percent = function(text) return (text:gsub("%%s", "BLOCK")) end,
+  jinja = function(text)
+    return (text:gsub("{{([^}]*)}}", function(e)
+      local name = e:match("^%s*([%w_]+)%s*$")
+      return name == "real_type" and "float" or name
+    end))
+  end,
+  number = function(text) return #text end,
+}
 return ct.space {
   name = "fake_pystring",
   template = "kernels.py",
   template_var = os.getenv("PYVAR") or "kernel_string",
+  template_edit = edits[os.getenv("EDIT") or ""],
   kernel = "copy_ok",
   params = { ct.param("BLOCK", {64, 128, 256}) },
   problem = { n = 4096 },

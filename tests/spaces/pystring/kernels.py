@@ -29,3 +29,13 @@ def jinja():
     }
     """
     return kernel_jinja
+
+def wrapped():
+    from jinja2 import Template
+    kernel_wrapped = Template("""
+    extern "C" __global__ void copy_ok(float *out, const float *in, int n) {
+        int i = blockIdx.x * {{BLOCK}} + threadIdx.x;
+        if (i < n) out[i] = in[i];
+    }
+    """)
+    return kernel_wrapped.render
