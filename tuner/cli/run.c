@@ -104,7 +104,7 @@ static const char run_usage[] =
     "  --rse X             stop timing once the relative standard error is below X (default 0.005)\n"
     "  --race X|off        racing: stop timing a configuration (recorded 'raced') once every one of\n"
     "                      its samples is slower than the --top-th best so far by more than the\n"
-    "                      fraction X and by more than its noise explains (default 0.05; 'off':\n"
+    "                      fraction X and by more than its noise explains (default 0.02; 'off':\n"
     "                      time every configuration in full); see Racing below\n"
     "  --race-samples N    racing: samples before the first test (default 3, at least 2)\n"
     "  --race-early F|off  racing before --top configurations are timed in full: against F times\n"
@@ -312,7 +312,7 @@ static const num_opt num_opts[] = {
     {O_PATIENCE, "--patience", "a number of evaluations >= 0 (0: no early end)", 0, 1e15, 0, 0, 1},
     {O_CROSS_TOP, "--cross-top", "a number of kernels from 1 to " XSTR(TRANSFER_KEEP), 1, TRANSFER_KEEP, 0, 0, 1},
     {O_CROSS_MAX, "--cross-max", "a number of kernels from 1 to 4096", 1, 4096, 0, 0, 1},
-    {O_RACE, "--race", "a margin as a fraction from 0 to 10 (0.05 is 5 %) or 'off'", 0, 10, 0, 0, 0},
+    {O_RACE, "--race", "a margin as a fraction from 0 to 10 (0.02 is 2 %) or 'off'", 0, 10, 0, 0, 0},
     {O_RACE_SAMPLES, "--race-samples", "an integer from 2 to 256", 2, 256, 0, 0, 1},
     {O_RACE_EARLY, "--race-early", "a factor from 1.5 to 1000 or 'off'", 1.5, 1000, 0, 0, 0},
     {O_BATCH, "--batch", "'auto' or a number of configurations from 1 to " XSTR(COMPILE_BATCH_MAX), 1,
@@ -555,7 +555,7 @@ int run_main(int argc, char **argv) {
                 .patience = -1,
                 .cross_top = TUNE_CROSS_TOP,
                 .cross_max = TUNE_CROSS_MAX};
-  o.race_margin = 0.05, o.race_samples = 3, o.race_early = 3; /* racing (docs/MEASURE.md) */
+  o.race_margin = 0.02, o.race_samples = 3, o.race_early = 3; /* racing (docs/MEASURE.md) */
   int st = parse_options(argc, argv, &o);
   if (st >= 0) return st;
   cterr err = {0};
