@@ -3,7 +3,7 @@
  * comparison (mismatches, timing only, the check kernel's source) another, and the same
  * comparison spelt at the space's check or at the output the same; a buffer's data from the
  * space (a values function) gives the same hash run after run (its math.random is seeded) and
- * another when it changes. */
+ * another when it changes; so does a symbol's data (a table). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +75,18 @@ static void test_data(void) {
   CHECK(strcmp(h0, h1) != 0);
 }
 
+/* fake_const.lua: a __constant__ symbol filled from a Lua table, zeros or (FAKE_ONES) ones: other
+ * symbol data, another hash */
+static void test_symbol_data(void) {
+  const char *p = "tests/spaces/realk/fake_const.lua";
+  char zeros[33], again[33], ones[33];
+  hash_of(p, NULL, NULL, 0, zeros);
+  hash_of(p, NULL, NULL, 0, again);
+  hash_of(p, "FAKE_ONES", "1", 0, ones);
+  CHECK(!strcmp(zeros, again));
+  CHECK_MSG(strcmp(zeros, ones) != 0, "the symbol's data changed, the hash did not: %s", zeros);
+}
+
 static void write_file(const char *path, const char *text) {
   FILE *f = fopen(path, "w");
   REQUIRE(f);
@@ -123,5 +135,6 @@ int main(void) {
   test_unchecked();
   test_check_kernel();
   test_data();
+  test_symbol_data();
   return check_report();
 }

@@ -93,7 +93,8 @@ void job_problem_check(const space *s, const compile_result *chk, gpu_problem *g
  * serves for a program in the same file). A record carries its problem's hash (record.h), and
  * the store answers a run only with records of the run's (store_find): a changed check
  * re-measures. Buffers filled from the space's data (values, file) add its digest
- * (space_data_digest), checked or not; seeded fills and the symbols are not in it. */
+ * (space_data_digest), checked or not, and of the symbols given data (values, file); seeded
+ * fills (buffers' and symbols') are not in it. */
 int job_check_hashes(space *s, const compile_source *src, char (*out)[33], cterr *err);
 /* The same from the space alone (its template loaded here): what `cutune header` and `cutune
  * best --space` ship by. *out gets space_nproblems(s) hashes (at least one entry); the caller
