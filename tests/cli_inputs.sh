@@ -13,6 +13,10 @@ expect_status 1 -- "$BIN" "${CO[@]}" $S/ref_broken.lua
 expect_output "the reference kernel 'scale_ref' does not compile: tests/spaces/ref_broken.cu(8): error"
 expect_status 1 -- "$BIN" "${CO[@]}" $S/ref_misspelled.lua
 expect_output "kernel 'scale_rfe' not found in the compiled program"
+# a reference that reads a parameter the template leaves undefined: told to give reference.defines
+expect_status 1 -- "$BIN" "${CO[@]}" $S/ref_undef.lua
+expect_output 'identifier "B" is undefined'
+expect_output "give the values it needs as reference.defines = { B = ..., ... }"
 
 # exit status: 3 some configurations failed, 4 none succeeded, 0 all fine
 expect_status 3 -- "$BIN" "${CO[@]}" $S/partly_broken.lua
