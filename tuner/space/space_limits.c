@@ -12,16 +12,18 @@
  *   time          the same hook checks the wall clock of the entry now and then: C functions
  *                 (string patterns, table.sort, string.rep) run without the hook firing, and
  *                 a loop of them spends little of the instruction budget.
- *   patterns      string.find/match/gmatch/gsub are wrapped: a pattern with k repetition
- *                 items (*, +, -, ?) followed by more items can backtrack through n^(k+1)
- *                 positions of an n-byte subject inside one C call, where no hook fires. A call
- *                 whose worst case exceeds the instruction limit is refused up front; plain
- *                 finds and patterns with no backtracking repetition always pass. Each call is
- *                 also charged its subject length against the instruction budget.
+ *   patterns      string.find/match/gmatch/gsub are wrapped: a pattern whose repetitions (*, +,
+ *                 -) are followed by more pattern that may match what they do can backtrack
+ *                 through n^(o+1) positions of an n-byte subject inside one C call, where no
+ *                 hook fires (pattern_worst below). A call whose worst case exceeds the
+ *                 instruction limit is refused up front; plain finds and patterns with no
+ *                 backtracking repetition always pass. Each call is also charged its subject
+ *                 length against the instruction budget.
  *
  * Limits come from the environment (read once per space): CUTUNE_LUA_MEMORY (MiB, default
  * 512), CUTUNE_LUA_INSTRUCTIONS (per entry, default 1e9), CUTUNE_LUA_SECONDS (per entry,
  * default 60). */
+#include <ctype.h>
 #include <lauxlib.h>
 #include <math.h>
 #include <stdio.h>
@@ -123,50 +125,188 @@ void space_limits_hook(space *s, int with_lines) {
 
 /* ---- string patterns ---- */
 
-/* Repetition items that can backtrack: *, +, - or ? after a single-character class, with
- * more pattern after them (a trailing repetition takes its longest or shortest match once). */
-static int backtracking_items(const char *p, size_t n) {
+/* The pattern's worst case, item by item. A repetition (*, +, -) followed by more pattern
+ * backtracks: after its run it hands the rest of the pattern every shorter (or longer) run in
+ * turn. Where the rest's first character cannot be one of the repetition's own (their classes
+ * are disjoint: %s* then [%w_], [^}]* then }), each of those tries fails on its first
+ * character, so the repetition costs its run once: a factor of n for the start position it is
+ * tried from, not for each try of what precedes it. Where they may overlap, each try can run the
+ * rest in full: a factor of n per such repetition. An optional item (?) is tried at most twice.
+ * So, with n the subject's length, o the overlapping repetitions, d > 0 when any disjoint one
+ * and q the optional items: (n + 1)^o x (d ? n + 1 : 1) x 2^q per start position, n + 1 of
+ * them unless anchored (^). Character sets follow Lua's (lstrlib.c: match_class, matchbracketclass);
+ * a back-reference (%1) may start with anything. */
+typedef struct {
+  uint8_t bit[32];
+} sl_set;
+
+static void set_add(sl_set *a, int c) { a->bit[(unsigned char)c >> 3] |= (uint8_t)(1u << (c & 7)); }
+static int set_meets(const sl_set *a, const sl_set *b) {
+  for (int i = 0; i < 32; i++)
+    if (a->bit[i] & b->bit[i]) return 1;
+  return 0;
+}
+static void set_or(sl_set *a, const sl_set *b) {
+  for (int i = 0; i < 32; i++) a->bit[i] |= b->bit[i];
+}
+static void set_not(sl_set *a) {
+  for (int i = 0; i < 32; i++) a->bit[i] = (uint8_t)~a->bit[i];
+}
+
+/* Lua's %x class of character c (match_class): 1 if c is in it */
+static int in_class(int c, int cl) {
+  int r;
+  switch (tolower(cl)) {
+  case 'a': r = isalpha(c); break;
+  case 'c': r = iscntrl(c); break;
+  case 'd': r = isdigit(c); break;
+  case 'g': r = isgraph(c); break;
+  case 'l': r = islower(c); break;
+  case 'p': r = ispunct(c); break;
+  case 's': r = isspace(c); break;
+  case 'u': r = isupper(c); break;
+  case 'w': r = isalnum(c); break;
+  case 'x': r = isxdigit(c); break;
+  default: return cl == c;
+  }
+  if (isupper(cl)) r = !r;
+  return r != 0;
+}
+
+static void add_class(sl_set *a, int cl) {
+  for (int c = 0; c < 256; c++)
+    if (in_class(c, cl)) set_add(a, c);
+}
+
+enum { IT_CHAR, IT_ANY, IT_ZERO, IT_END };
+/* One item of a pattern. kind: IT_CHAR a character set; IT_ANY may start with anything (a
+ * back-reference); IT_ZERO consumes nothing ((, ), %f[set]); IT_END $ at the pattern's end. */
+typedef struct {
+  int kind;
+  char rep; /* '*', '+', '-', '?' or 0 */
+  sl_set set;
+} sl_item;
+
+/* The items of pattern p[0..n-1] into it[] (at most max); -1 where there are more, or a
+ * pattern Lua would reject (the call then fails in Lua itself) */
+static int pattern_items(const char *p, size_t n, sl_item *it, int max) {
   int k = 0;
   size_t i = 0;
   if (i < n && p[i] == '^') i++;
   while (i < n) {
-    size_t start = i;
-    if (p[i] == '%') {
-      if (i + 1 < n && (p[i + 1] == 'b')) {
+    if (k == max) return -1;
+    sl_item *x = &it[k++];
+    memset(x, 0, sizeof *x);
+    x->kind = IT_CHAR;
+    unsigned char c = (unsigned char)p[i];
+    if (c == '(' || c == ')') {
+      x->kind = IT_ZERO, i++;
+      if (c == '(' && i < n && p[i] == ')') i++; /* a position capture */
+      continue;
+    }
+    if (c == '$' && i + 1 == n) {
+      x->kind = IT_END, i++;
+      continue;
+    }
+    if (c == '%') {
+      if (i + 1 >= n) return -1;
+      unsigned char d = (unsigned char)p[i + 1];
+      if (d == 'b') { /* %bxy: starts with x, matches once per position */
+        if (i + 3 >= n) return -1;
+        set_add(&x->set, p[i + 2]);
         i += 4;
         continue;
       }
-      if (i + 1 < n && (p[i + 1] == 'f')) { /* %f[set] */
+      if (d == 'f') { /* %f[set]: a frontier, zero width */
         i += 2;
-        if (i < n && p[i] == '[') {
-          i++;
-          if (i < n && p[i] == '^') i++;
-          if (i < n) i++;
-          while (i < n && p[i] != ']') i += p[i] == '%' ? 2 : 1;
-          i++;
-        }
+        if (i >= n || p[i] != '[') return -1;
+        i++;
+        if (i < n && p[i] == '^') i++;
+        if (i < n) i++;
+        while (i < n && p[i] != ']') i += p[i] == '%' ? 2 : 1;
+        if (i >= n) return -1;
+        i++;
+        x->kind = IT_ZERO;
         continue;
       }
+      if (d >= '0' && d <= '9') { /* a back-reference: any text */
+        x->kind = IT_ANY, i += 2;
+        continue;
+      }
+      add_class(&x->set, d);
       i += 2;
-    } else if (p[i] == '[') {
+    } else if (c == '[') {
+      size_t j = i + 1;
+      int neg = j < n && p[j] == '^';
+      if (neg) j++;
+      int first = 1;
+      while (j < n && (p[j] != ']' || first)) {
+        first = 0;
+        if (p[j] == '%' && j + 1 < n) {
+          add_class(&x->set, (unsigned char)p[j + 1]);
+          j += 2;
+        } else if (j + 2 < n && p[j + 1] == '-' && p[j + 2] != ']') {
+          for (int ch = (unsigned char)p[j]; ch <= (unsigned char)p[j + 2]; ch++) set_add(&x->set, ch);
+          j += 3;
+        } else {
+          set_add(&x->set, p[j]);
+          j++;
+        }
+      }
+      if (j >= n) return -1;
+      if (neg) set_not(&x->set);
+      i = j + 1;
+    } else if (c == '.') {
+      set_not(&x->set);
       i++;
-      if (i < n && p[i] == '^') i++;
-      if (i < n) i++; /* a ']' first is literal */
-      while (i < n && p[i] != ']') i += p[i] == '%' ? 2 : 1;
-      i++;
-    } else if (p[i] == '(' || p[i] == ')') {
-      i++;
-      continue;
     } else {
+      set_add(&x->set, c);
       i++;
     }
-    (void)start;
-    if (i < n && (p[i] == '*' || p[i] == '+' || p[i] == '-' || p[i] == '?')) {
-      i++;
-      if (i < n) k++; /* something follows that may fail and send it back */
-    }
+    if (i < n && (p[i] == '*' || p[i] == '+' || p[i] == '-' || p[i] == '?')) x->rep = p[i++];
   }
   return k;
+}
+
+/* What the rest of the pattern from item j may start with; *any set when it may start with
+ * anything; 0 when it can only end (nothing consuming is left, or $). */
+static void rest_first(const sl_item *it, int n, int j, sl_set *out, int *any) {
+  memset(out, 0, sizeof *out);
+  *any = 0;
+  for (; j < n; j++) {
+    if (it[j].kind == IT_ZERO) continue;
+    if (it[j].kind == IT_END) return;
+    if (it[j].kind == IT_ANY) {
+      *any = 1;
+      return;
+    }
+    set_or(out, &it[j].set);
+    if (it[j].rep != '*' && it[j].rep != '-' && it[j].rep != '?') return; /* it must match here */
+  }
+}
+
+/* The worst-case positions string.find/match/gmatch/gsub may visit on an n-byte subject. */
+static double pattern_worst(const char *p, size_t pn, double n) {
+  sl_item it[256];
+  int k = pattern_items(p, pn, it, 256), over = 0, disj = 0, opt = 0;
+  if (k < 0) { /* too long to read item by item: every repetition a factor of n */
+    for (size_t i = 1; i < pn; i++) over += p[i] == '*' || p[i] == '+' || p[i] == '-' || p[i] == '?';
+    k = 0;
+  }
+  for (int i = 0; i < k; i++) {
+    if (!it[i].rep) continue;
+    sl_set f;
+    int any;
+    rest_first(it, k, i + 1, &f, &any);
+    int more = 0; /* anything consuming after it: else it takes its run once */
+    for (int j = i + 1; j < k; j++) more |= it[j].kind == IT_CHAR || it[j].kind == IT_ANY;
+    if (!more) continue;
+    if (it[i].rep == '?') opt++;
+    else if (any || set_meets(&it[i].set, &f)) over++;
+    else disj = 1;
+  }
+  double w = pow(n + 1, over) * (disj ? n + 1 : 1) * pow(2, opt);
+  return pn && p[0] == '^' ? w : w * (n + 1);
 }
 
 static int sb_pattern(lua_State *L) {
@@ -176,15 +316,14 @@ static int sb_pattern(lua_State *L) {
   const char *subj = lua_tolstring(L, 1, &n), *pat = lua_tolstring(L, 2, &pn);
   int plain = !strcmp(name, "find") && lua_toboolean(L, 4);
   if (subj && pat && !plain) {
-    int k = backtracking_items(pat, pn);
-    double worst = k ? pow((double)n + 1, (double)k + (pat[0] == '^' ? 0 : 1)) : (double)n;
+    double worst = pattern_worst(pat, pn, (double)n);
     if (worst > s->instr_max) {
       char msg[600];
       snprintf(msg, sizeof msg,
                "string.%s: the pattern \"%.80s\" on a subject of %zu bytes could backtrack through "
-               "~%.2g positions (%d repetition item%s followed by more pattern), over the limit of %.3g per call "
-               "(CUTUNE_LUA_INSTRUCTIONS); use a simpler pattern or a shorter subject",
-               name, pat, n, worst, k, k == 1 ? "" : "s", s->instr_max);
+               "~%.2g positions (repetitions followed by more pattern that may match what they do), over the "
+               "limit of %.3g per call (CUTUNE_LUA_INSTRUCTIONS); use a simpler pattern or a shorter subject",
+               name, pat, n, worst, s->instr_max);
       return luaL_error(L, "%s", msg);
     }
     s->instr_used += (double)n;
