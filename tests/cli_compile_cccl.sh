@@ -39,6 +39,13 @@ INC="inc" FAKE_CUDA_ANY_KERNEL=1 expect_status 0 -- "$BIN" run --jobs 2 --no-pro
 expect_output "3 measured (0 failed)" "fake run"
 n=$(grep -c '"status":"ok"' "$TMPROOT/r/Fake_H200/cub_sum.jsonl" || true)
 [ "$n" -eq 3 ] && ok || fail "$n ok records (wanted 3)"
+# the same space from the repository's root, by a relative path: its -Iinc is found at another
+# path, but the records answer (the options hash takes an include folder by its flag; what the
+# folder holds is in the template hash)
+(cd "$SRC" && INC="inc" FAKE_CUDA_ANY_KERNEL=1 "$BIN" run --jobs 2 --no-progress --results "$TMPROOT/r" \
+  tests/spaces/cccl/cub_sum.lua) > "$TMPROOT/rel.txt" 2>&1 && ok || fail "the run from the root failed"
+grep -q "0 measured (0 failed), 3 answered from the store" "$TMPROOT/rel.txt" && ok ||
+  { fail "a run from another directory measured again"; tail -5 "$TMPROOT/rel.txt" >&2; }
 # without the hook the fake knows no such kernel: the run stops at the reference, saying so
 INC="inc" expect_status 1 -- "$BIN" run --jobs 2 --no-progress --results "$TMPROOT/r2" "$SP"
 expect_output "not found in its module" "fake without FAKE_CUDA_ANY_KERNEL"

@@ -440,16 +440,27 @@ void job_ohashes_free(job_ohashes *t) {
   free(t->arch), free(t->h), free(t->bad), free(t);
 }
 
+/* An option as the options hash takes it: an include folder (-IDIR, --include-path=DIR) as the
+ * bare flag. A relative folder reaches the job as the path cutune found it at (beside the space,
+ * space_parse.c), which depends on the working directory and the space's path as given; what it
+ * holds is in the template hash (the digest of every file the program includes), so the folder's
+ * name adds nothing a record must match, and records made from anywhere answer one another. */
+static void hash_option(sha256_ctx *c, const char *o) {
+  if (!strncmp(o, "--include-path=", 15)) o = "--include-path=";
+  else if (!strncmp(o, "-I", 2) && o[2]) o = "-I";
+  sha256_update(c, o, strlen(o) + 1);
+}
+
 void job_options_hash(const compile_job *job, char out[33]) {
   sha256_ctx c;
   uint8_t dg[32];
   sha256_init(&c);
-  for (int i = 0; i < job->nopts; i++) sha256_update(&c, job->opts[i], strlen(job->opts[i]) + 1);
+  for (int i = 0; i < job->nopts; i++) hash_option(&c, job->opts[i]);
   sha256_update(&c, job->arch, strlen(job->arch) + 1);
   sha256_update(&c, job->kernel, strlen(job->kernel) + 1);
   for (const compile_job *x = job->next; x; x = x->next) { /* a launch sequence's further programs */
     sha256_update(&c, "next", 5);
-    for (int i = 0; i < x->nopts; i++) sha256_update(&c, x->opts[i], strlen(x->opts[i]) + 1);
+    for (int i = 0; i < x->nopts; i++) hash_option(&c, x->opts[i]);
     sha256_update(&c, x->kernel, strlen(x->kernel) + 1);
   }
   sha256_final(&c, dg);
