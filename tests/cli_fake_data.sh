@@ -5,7 +5,8 @@
 # the reference, where the seeded fill makes the reference fault; the function's math.random is
 # seeded, so a second run is answered by the store; other data (one offset moved) measures again
 # under another check hash; the offsets from a .npy and from a raw int32 file; a file whose
-# count disagrees with the space's names both sizes.
+# count disagrees with the space's names both sizes; an inout from a list, restored from it for
+# every configuration's check.
 . "$(dirname "$0")/lib_cli.sh"
 set -e
 use_fake_cuda
@@ -50,4 +51,13 @@ FAKE_CSR=file FAKE_CSR_FILE=short.bin expect_status 1 -- "$BIN" space "$d/fake_c
 expect_output "on problem ncols=64,nnz=2048,nrows=256: the element count is 257 but the file holds 256" "a short file"
 FAKE_CSR=file FAKE_CSR_FILE=nosuch.npy expect_status 1 -- "$BIN" space "$d/fake_csr.lua"
 expect_output "file 'nosuch.npy' not found" "a missing file"
+
+# an inout buffer from a list: each configuration's check run starts from the list again (the
+# fake's accumulate adds the input to it), as the reference's did; other data measures again
+cp tests/spaces/data/fake_acc.lua "$d/"
+RA="$TMPROOT/r-acc"
+expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$RA" "$d/fake_acc.lua"
+[ "$(grep -c '"status":"ok"' "$RA/Fake_H200/fake_acc.jsonl")" -eq 3 ] && ok || fail "inout from data: not 3 ok"
+FAKE_ACC_HALF=1 expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$RA" "$d/fake_acc.lua"
+[ "$(grep -c '"status":"ok"' "$RA/Fake_H200/fake_acc.jsonl")" -eq 6 ] && ok || fail "inout from other data: not measured again"
 finish
