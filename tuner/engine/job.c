@@ -267,16 +267,16 @@ static int compile_once(const space *s, const char *arch, cpool *pool, const cha
   compile_source_free(&rsrc);
   if (rc != 0) return -1;
   if (!cr->ok) {
-    /* the program has no parameter defines: a parameter the template reads without a default
-     * of its own is undefined there, which the reference's `defines` answers */
+    /* the reference's program has no parameter defines: a parameter the template reads without
+     * a default of its own is undefined there, which the reference's `defines` answers */
     const char *undef = NULL;
     const configset *cs = space_configs(s);
-    for (int p = 0; p < configset_nparams(cs) && !undef; p++) {
+    for (int p = 0; !strcmp(what, "reference") && cr->message && p < configset_nparams(cs) && !undef; p++) {
       char pat[512];
       snprintf(pat, sizeof pat, "identifier \"%s\" is undefined", configset_param(cs, p)->name);
-      if (cr->message && strstr(cr->message, pat)) undef = configset_param(cs, p)->name;
+      if (strstr(cr->message, pat)) undef = configset_param(cs, p)->name;
     }
-    if (undef && !strcmp(what, "reference"))
+    if (undef)
       return cterr_set(err,
                        "%s: the reference kernel '%s' does not compile: %s (the reference is compiled without the "
                        "parameters' -D: give the values it needs as reference.defines = { %s = ..., ... }, or a "

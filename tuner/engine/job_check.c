@@ -1,8 +1,8 @@
 /* job_check: the check hash of each problem of a space (job.h) — what decides whether a
  * configuration's outputs pass, hashed as the options hash is, so that a record answers a run
  * only under the check it was measured under (store_find); and the digest of the data of the
- * problem's buffers and symbols that the space fills from values or files (space_data_digest,
- * space_symbols), so that records measured on other data do not answer either. */
+ * problem's buffers and symbols that the space fills from values or files (space_data_digest),
+ * so that records measured on other data do not answer either. */
 #include "job.h"
 
 #include <stdio.h>
@@ -91,18 +91,6 @@ int job_check_hashes(space *s, const compile_source *src, char (*out)[33], cterr
     /* the data of buffers filled from the space's values or files (timing only too: the data
      * decides the time as well); nothing for seeded fills, so their hashes stay as they were */
     if (space_data_digest(s, p)[0]) dbuf_printf(&b, "data %s\n", space_data_digest(s, p));
-    /* ... and of symbols given their data (values, file): a filter from a file decides the
-     * results as a buffer's data does; symbols from the seeded fill or from an argument's
-     * contents (from = ...) add nothing of their own */
-    symspec sym[MAX_SYMBOLS];
-    const void *sdata[MAX_SYMBOLS];
-    int ns = space_symbols(s, p, sym, sdata);
-    for (int k = 0; k < ns; k++) {
-      if (sym[k].src != SYMSRC_DATA || !sdata[k]) continue;
-      char h[33];
-      sha256_hex(sdata[k], (size_t)sym[k].data_len, h, 16);
-      dbuf_printf(&b, "symbol %s %s %lld %s\n", sym[k].name, elemtype_name(sym[k].type), (long long)sym[k].count, h);
-    }
     sha256_hex(b.data, b.len, out[p], 16);
   }
   rc = 0;

@@ -44,7 +44,10 @@ void tune_limits(size_t count, const run_opts *o, long *budget, double *time_lim
     *time_limit = TUNE_DEFAULT_TIME;
     *note =
         " (default for a space this large: --budget " XSTR(TUNE_DEFAULT_BUDGET) " --time " XSTR(TUNE_DEFAULT_TIME) ")";
-  } else if (o->budget <= 0 && o->time_limit <= 0) *note = " (the whole space)";
+  } else if (o->budget <= 0 && o->time_limit <= 0) {
+    /* the default walk says its order; an explicit strategy is its own */
+    *note = o->strategy ? " (the whole space)" : " (the whole space, in a seeded random order)";
+  }
   /* only --time on a large space: it will not be covered, so search rather than walk it in
    * order. A space walked whole (or as far as --time goes) is walked in a seeded random order
    * without repeats, not the enumeration's: the enumeration's first corner (the first
@@ -57,10 +60,7 @@ void tune_limits(size_t count, const run_opts *o, long *budget, double *time_lim
    * together. --strategy exhaustive keeps the enumeration's order. */
   int time_only = o->budget <= 0 && *time_limit > 0;
   const char *dflt = strategy_default_name(count, time_only && count > TUNE_EXHAUSTIVE_MAX ? -1 : *budget);
-  if (!strcmp(dflt, "exhaustive")) {
-    dflt = "random";
-    if (!o->strategy && !strcmp(*note, " (the whole space)")) *note = " (the whole space, in a seeded random order)";
-  }
+  if (!strcmp(dflt, "exhaustive")) dflt = "random";
   *sname = o->strategy ? o->strategy : dflt;
 }
 

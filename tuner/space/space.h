@@ -78,7 +78,8 @@ int space_args(space *s, int prob, argspec *out, int *nargs, cterr *err);
 /* A buffer filled from the space's data (ct.input/ct.inout values or file; its argspec's fill is
  * FILL_DATA): argument i's bytes on problem prob (*len: its count times its element's size),
  * owned by the space; NULL for any other argument. space_data_digest: a digest (32 hex digits)
- * of all of problem prob's such data, "" where it has none (the problem's check hash holds it). */
+ * of all of problem prob's such data and of its symbols given data (ct.symbol values or file),
+ * "" where it has none (the problem's check hash holds it, MPI ranks compare it). */
 const void *space_arg_data(const space *s, int prob, int i, size_t *len);
 const char *space_data_digest(const space *s, int prob);
 

@@ -109,7 +109,7 @@ typedef struct sp_problem {
   int from_set; /* read from a shape set or a generator: a later repeat of it is skipped */
   dbuf *argdata;         /* nargs: the data of buffers filled by a values function (space_data.c), or NULL */
   char (*argdigest)[33]; /* nargs: their digests */
-  char datadigest[33];   /* of every buffer's data on this problem ("" without any): in the check hash */
+  char datadigest[33];   /* of every buffer's and symbol's data on this problem ("" without any): in the check hash */
 } sp_problem;
 
 typedef struct sp_geom {

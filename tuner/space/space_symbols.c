@@ -218,9 +218,24 @@ static int eval_symbol(space *s, int prob, int k, cterr *err) {
 }
 
 int space_eval_symbols(space *s, cterr *err) {
-  for (int prob = 0; prob < s->nproblems; prob++)
-    for (int k = 0; k < s->nsyms; k++)
-      if (eval_symbol(s, prob, k, err) < 0) return -1;
+  for (int prob = 0; prob < s->nproblems; prob++) {
+    sp_problem *pr = &s->probs[prob];
+    dbuf h; /* the data digest (space_data_digest) grows by each symbol given its data */
+    dbuf_init(&h);
+    for (int k = 0; k < s->nsyms; k++) {
+      if (eval_symbol(s, prob, k, err) < 0) return dbuf_free(&h), -1;
+      if (s->syms[k].src != SYMSRC_DATA) continue; /* the seeded fill, or a buffer's (in the digest already) */
+      char d[33];
+      sha256_hex(pr->symdata[k].data, pr->symdata[k].len, d, 16);
+      dbuf_printf(&h, "symbol %s %s %lld %s\n", pr->syms[k].name, elemtype_name(pr->syms[k].type),
+                  (long long)pr->syms[k].count, d);
+    }
+    if (h.len) {
+      dbuf_printf(&h, "buffers %s\n", pr->datadigest);
+      sha256_hex(h.data, h.len, pr->datadigest, 16);
+    }
+    dbuf_free(&h);
+  }
   return 0;
 }
 
