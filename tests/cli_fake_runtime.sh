@@ -92,6 +92,11 @@ expect_status 0 -- "$BIN" run --compile-only --arch sm_90 --jobs 1 --no-progress
 expect_output "24 configurations for sm_90 in" "compile-only, S over 4 values"
 expect_output ": 2 compiled, 22 sharing another's module (runtime parameters), 0 from the cache, 0 failed" "compile-only, S over 4 values"
 
+# and without a cache: the pool remembers what it compiled in this run, so the 18 submitted after
+# their module's compile had finished (one worker, 6 handed out ahead) still share it
+expect_status 0 -- "$BIN" run --compile-only --arch sm_90 --jobs 1 --no-cache --no-progress "$d/fake_runtime_s4.lua"
+expect_output ": 2 compiled, 22 sharing another's module (runtime parameters), 0 from the cache, 0 failed" "compile-only --no-cache"
+
 # no cache at all: jobs of one key submitted together follow the first (one compile each); the
 # run still measures all 12 correctly
 R2="$TMPROOT/results-nocache"

@@ -14,7 +14,10 @@
  *
  * A job whose cache key matches one already queued or compiling (configurations that differ
  * only in runtime parameters: space.h) is not compiled again: it follows that job and gets a
- * copy of its result (marked shared) when it finishes, cache or no cache.
+ * copy of its result (marked shared) when it finishes, cache or no cache. Without a cache
+ * (--no-cache) the pool also remembers the results it compiled, for its own life (the memo,
+ * up to MEMO_MAX_BYTES of images): a job of a key compiled earlier in the run gets a copy
+ * (marked shared) instead of a second compile, as it would get the cache's entry.
  *
  * Batches (compile.h, compile_batch.c): an idle worker is handed up to the batch size of
  * compatible queued jobs as one NVRTC program (fewer when the queue is short, so that every
@@ -68,6 +71,14 @@ typedef struct worker {
 } worker;
 
 /* The members of one failed batch, compiled alone: when all are back, whether any failed. */
+/* Results compiled in this pool's life, by key (open addressing, at most half full), where
+ * there is no cache: see the top of the file. */
+typedef struct memo_entry {
+  char key[65];
+  compile_result res;
+} memo_entry;
+#define MEMO_MAX_BYTES ((size_t)256 << 20)
+
 typedef struct retry_group {
   int id, left, failed;
 } retry_group;
@@ -87,6 +98,8 @@ struct cpool {
   worker *w;
   jobitem *todo_head, *todo_tail, *ready_head, *ready_tail;
   size_t pending;
+  memo_entry *memo; /* no cache: the results compiled so far */
+  size_t memo_cap, memo_n, memo_bytes;
 };
 
 static void push(jobitem **head, jobitem **tail, jobitem *it) {
@@ -144,6 +157,41 @@ static jobitem *in_flight(cpool *p, const char *key) {
     for (int k = p->w[i].nres; k < p->w[i].njobs; k++)
       if (!strcmp(p->w[i].jobs[k]->key, key)) return p->w[i].jobs[k];
   return NULL;
+}
+
+static size_t memo_slot(const cpool *p, const char *key) {
+  size_t i = (size_t)checksum64(key, strlen(key)) & (p->memo_cap - 1);
+  while (p->memo[i].key[0] && strcmp(p->memo[i].key, key)) i = (i + 1) & (p->memo_cap - 1);
+  return i;
+}
+
+/* The result of key compiled earlier in this pool's life (no cache), or NULL. */
+static const compile_result *memo_get(const cpool *p, const char *key) {
+  if (!p->memo_cap) return NULL;
+  const memo_entry *e = &p->memo[memo_slot(p, key)];
+  return e->key[0] ? &e->res : NULL;
+}
+
+/* Remember a compiled result (no cache): what a cache entry would hold, the image only where
+ * the pool delivers images. Past MEMO_MAX_BYTES of images, nothing more is remembered. */
+static void memo_put(cpool *p, const char *key, const compile_result *res) {
+  if (p->cache_dir || !key[0] || res->timed_out || res->lost || memo_get(p, key)) return;
+  size_t bytes = p->resources_only ? 0 : res->cubin.len;
+  if (p->memo_bytes + bytes > MEMO_MAX_BYTES) return;
+  if (2 * (p->memo_n + 1) > p->memo_cap) {
+    memo_entry *old = p->memo;
+    size_t oldcap = p->memo_cap;
+    p->memo_cap = oldcap ? 2 * oldcap : 256;
+    p->memo = xcalloc(p->memo_cap, sizeof *p->memo);
+    for (size_t i = 0; i < oldcap; i++)
+      if (old[i].key[0]) p->memo[memo_slot(p, old[i].key)] = old[i];
+    free(old);
+  }
+  memo_entry *e = &p->memo[memo_slot(p, key)];
+  memcpy(e->key, key, 65);
+  compile_result_copy(&e->res, res);
+  if (p->resources_only) dbuf_free(&e->res.cubin);
+  p->memo_n++, p->memo_bytes += bytes;
 }
 
 static int worker_start(cpool *p, worker *w, cterr *err) {
@@ -342,6 +390,14 @@ int cpool_submit(cpool *p, uint64_t tag, const compile_job *job, cterr *err) {
     push(&p->ready_head, &p->ready_tail, it);
     return 0;
   }
+  const compile_result *done = p->cache_dir ? NULL : memo_get(p, it->key);
+  if (done) {
+    compile_result_copy(&it->res, done);
+    it->res.shared = 1;
+    memcpy(it->res.key, it->key, 65);
+    push(&p->ready_head, &p->ready_tail, it);
+    return 0;
+  }
   jobitem *lead = in_flight(p, it->key);
   if (lead) {
     it->fnext = lead->followers;
@@ -472,6 +528,7 @@ static void take_result(cpool *p, worker *w, size_t body_len) {
     /* A cache write that fails (full disk, read-only folder) costs a recompile next time,
      * nothing more: the result itself is good. */
     if (p->cache_dir) compile_cache_put(p->cache_dir, it->key, &it->res, NULL);
+    else memo_put(p, it->key, &it->res);
     group_result(p, it);
     finish(p, it);
   }
@@ -620,6 +677,9 @@ void cpool_free(cpool *p) {
   jobitem *it;
   while ((it = pop(&p->todo_head, &p->todo_tail))) item_free(it);
   while ((it = pop(&p->ready_head, &p->ready_tail))) item_free(it);
+  for (size_t i = 0; i < p->memo_cap; i++)
+    if (p->memo[i].key[0]) compile_result_free(&p->memo[i].res);
+  free(p->memo);
   free(p->w);
   free(p->self_exe);
   free(p->cache_dir);
