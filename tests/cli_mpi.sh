@@ -78,6 +78,19 @@ arch = {json.loads(l)["provenance"]["arch"] for l in open(f"{root}/mixed/NVIDIA_
 assert arch == {"sm_80"}, f"the A100 records were compiled for {arch}"
 PY
 
+# every rank makes the space's data itself: a rank whose data differs from rank 0's (here its
+# values function reads another environment) is lost before it measures, with the problem and
+# both digests named, and the other rank measures everything
+D="$TMPROOT/data"
+mkdir -p "$D" && cp tests/spaces/data/fake_acc.lua tests/spaces/data/fake_data.cu "$D/"
+expect_status 0 -- timeout 120 mpirun --oversubscribe --enable-recovery \
+  -n 2 "$BIN" run --no-progress --jobs 1 --results "$D/R" "$D/fake_acc.lua" : \
+  -n 1 -x FAKE_ACC_HALF=1 "$BIN" run --no-progress --jobs 1 --results "$D/R" "$D/fake_acc.lua"
+expect_output "rank 2 lost"
+expect_output "its data of problem n=4096 differs from rank 0's (digest "
+n=$(grep -c '"status":"ok"' "$D/R/NVIDIA_H200/fake_acc.jsonl" || true)
+[ "$n" -eq 3 ] && ok || fail "$n ok records with one rank's data different (wanted 3, by rank 1)"
+
 # the energy objective's second pass runs on the ranks too: the same space with time and energy
 # objectives; rank 0 appends an energy record for each of the fastest configurations
 E="$TMPROOT/energy"
