@@ -116,8 +116,7 @@ static void line_map(dbuf *text, const char *given, int first) {
     dbuf_append(&out, t, (size_t)(tail - t));
     dbuf_printf(&out, "#line %d\n", first + nb - ntail);
     dbuf_puts(&out, tail);
-  } else
-    dbuf_puts(&out, t);
+  } else dbuf_puts(&out, t);
   dbuf_reset(text);
   dbuf_append(text, out.data, out.len);
   dbuf_free(&out);
