@@ -4,7 +4,9 @@
 # measures again what was measured under the tight one and appends (the store keeps both); a
 # re-run under the same check, or back under an earlier one, measures nothing; timing only
 # (check = false) after a checked run measures again; records without a check hash (older
-# stores) answer any check.
+# stores) answer any check. The run's tables, `cutune header`, `best --space` and `report SPACE.lua`
+# leave the records of another check out and say how many; `report --store` says a problem's
+# records mix two checks.
 . "$(dirname "$0")/lib_cli.sh"
 set -e
 use_fake_cuda
@@ -23,6 +25,7 @@ run() {
 
 # tight: B=64 passes, B=128 and B=256 fail
 run 64 3 0
+printf '%s' "$OUTPUT" | grep -q "under another check" && fail "the first run's table mentions another check" || ok
 [ "$(wc -l <"$S")" -eq 3 ] && ok || fail "not 3 records after the first run"
 [ "$(grep -c '"check_hash":"[0-9a-f]\{32\}"' "$S")" -eq 3 ] && ok || fail "the records carry no check_hash"
 # the same check again: every configuration answered from the store, nothing appended
@@ -30,6 +33,7 @@ run 64 0 3
 [ "$(wc -l <"$S")" -eq 3 ] && ok || fail "a re-run under the same check appended records"
 # loosened: every configuration measured again, B=128 now ok; the tight records kept
 run 128 3 0
+expect_output "3 records measured under another check of their problem are left out" "the loosened run's table"
 [ "$(wc -l <"$S")" -eq 6 ] && ok || fail "not 6 records after the loosened run: $(wc -l <"$S")"
 [ "$(rec 128 wrong_result)" -eq 1 ] && [ "$(rec 128 ok)" -eq 1 ] && ok ||
   fail "B=128: not one wrong_result (tight) and one ok (loose) record"
@@ -38,6 +42,7 @@ expect_output "problem n=4096: 2 of 3 configurations passed" "the loosened run's
 # back to the tight check: its older records answer, behind the loose ones; the table is theirs
 run 64 0 3
 expect_output "problem n=4096: 1 of 3 configurations passed" "the tight run's table from the store"
+expect_output "3 records measured under another check of their problem are left out" "the tight run's table"
 [ "$(wc -l <"$S")" -eq 6 ] && ok || fail "going back to the tight check appended records"
 
 # `cutune best` and `header` read a store holding both checks' records, and ship by the check
@@ -54,6 +59,30 @@ grep -q "B=128" "$TMPROOT/mm64.h" && fail "the header under the tight check ship
 expect_output "3 records checked under another check of their problem skipped" "header: the loose records"
 FAKE_MM_OUTPUT=64 expect_status 0 -- "$BIN" best --space "$d/fake_mismatches.lua" "$R"
 if printf '%s' "$OUTPUT" | grep -q "B=128"; then fail "best --space under the tight check shows B=128"; else ok; fi
+
+# `cutune report` with the space ranks the records of the check it has now, as header ships them:
+# under the tight check B=128 is a wrong result (its ok record is the loose check's, the newer);
+# --all-checks, or a store without a space, ranks the newest record of each configuration
+measured() { grep -o '<p>3 configurations measured:[^<]*' "$1" || true; } # the best table's status counts
+FAKE_MM_OUTPUT=64 expect_status 0 -- "$BIN" report "$d/fake_mismatches.lua" --results "$R" -o "$TMPROOT/r64.html"
+expect_output "3 records measured under another check of their problem are left out" "report: the loose records"
+[ "$(measured "$TMPROOT/r64.html")" = "<p>3 configurations measured: ok 1; wrong_result 2;" ] && ok ||
+  fail "report under the tight check: $(measured "$TMPROOT/r64.html") (wanted ok 1; wrong_result 2)"
+grep -q '<p id="checks" class="note">3 records measured under another check' "$TMPROOT/r64.html" && ok ||
+  fail "report's page lacks the note on the loose records"
+grep -q 'id="checks-0"' "$TMPROOT/r64.html" && fail "report under the tight check says its ranked records mix checks" || ok
+FAKE_MM_OUTPUT=128 expect_status 0 -- "$BIN" report "$d/fake_mismatches.lua" --results "$R" -o "$TMPROOT/r128.html"
+[ "$(measured "$TMPROOT/r128.html")" = "<p>3 configurations measured: ok 2; wrong_result 1;" ] && ok ||
+  fail "report under the loose check: $(measured "$TMPROOT/r128.html") (wanted ok 2; wrong_result 1)"
+FAKE_MM_OUTPUT=64 expect_status 0 -- "$BIN" report "$d/fake_mismatches.lua" --all-checks --results "$R" \
+  -o "$TMPROOT/rall.html"
+expect_output "records of every check are ranked (--all-checks): 3 of them" "report --all-checks"
+[ "$(measured "$TMPROOT/rall.html")" = "<p>3 configurations measured: ok 2; wrong_result 1;" ] && ok ||
+  fail "report --all-checks: $(measured "$TMPROOT/rall.html") (wanted the newest records: ok 2; wrong_result 1)"
+expect_status 0 -- "$BIN" report --store "$S" -o "$TMPROOT/rstore.html"
+expect_output "1 problem has records of several checks ranked together" "report --store"
+grep -q '<p id="checks-0" class="note">Records of 2 checks ([0-9a-f]\{8\}: 3 records, [0-9a-f]\{8\}: 3 records)' \
+  "$TMPROOT/rstore.html" && ok || fail "report --store: the page lacks the two checks' counts"
 
 # timing only after a checked run: measured again, the records unchecked; checked again: answered
 R2="$TMPROOT/results-reduce"

@@ -4,7 +4,9 @@
 # reference, the same kernel under reference.defines, is compiled from the string as the
 # configurations are (it was compiled from the whole Python file, a compile error); a string
 # that is not the kernel as it is (a %s placeholder, Jinja's {{ name }}, a string passed to
-# Template(...)) made the program by the space's template_edit, and its errors.
+# Template(...)) made the program by the space's template_edit, and its errors; a compile error
+# in the string names the line of the Python file (not the line within the string), also after
+# an edit that adds or removes lines.
 . "$(dirname "$0")/lib_cli.sh"
 set -e
 use_fake_cuda
@@ -32,4 +34,13 @@ PYVAR=kernel_jinja EDIT=jinja expect_status 0 -- "$BIN" run --jobs 2 --no-progre
 expect_output "3 measured" "an edited program is measured again"
 PYVAR=kernel_format EDIT=number expect_status 1 -- "$BIN" run --compile-only --jobs 2 --no-progress "$d/fake_pystring.lua"
 expect_output "fake_pystring.lua:16: template_edit returned number (expected the program's text, a string)" "number"
+# kernel_broken: BLOCK=256 does not compile; NVRTC's message names kernels.py and the error's
+# line there (it counted from the string's first line)
+line=$(grep -n "undefined_value;" "$d/kernels.py" | cut -d: -f1)
+for e in "" prepend drop; do
+  PYVAR=kernel_broken EDIT=$e expect_status 3 -- "$BIN" run --compile-only --no-cache --jobs 2 --no-progress \
+    "$d/fake_pystring.lua"
+  expect_output "BLOCK=256: $d/kernels.py($line): error: identifier \"undefined_value\" is undefined" \
+    "kernel_broken's error line${e:+ after the $e edit}"
+done
 finish

@@ -117,8 +117,38 @@ static void test_curve_span(void) {
   dbuf_free(&b);
 }
 
+/* The check hashes of a problem's records: two or more are named with their counts (records
+ * without one counted apart, another problem's not at all); one, or none, writes nothing. */
+static void test_check_mix(void) {
+  record *r[6];
+  const char *hash[] = {"aaaaaaaa11", "bbbbbbbb22", "aaaaaaaa11", NULL, "aaaaaaaa11", "cccccccc33"};
+  for (int i = 0; i < 6; i++) {
+    r[i] = mk(0, 0, i % 3, ST_OK, 1.0);
+    if (hash[i]) record_set_str(&r[i]->check_hash, hash[i]);
+  }
+  record_set_str(&r[5]->problem, "M=1,N=1"); /* its own check: not mixed with the others */
+  const record *const *v = (const record *const *)r;
+  dbuf b;
+  dbuf_init(&b);
+  CHECK(report_check_mix(&b, v, 6, "M=8192,N=8192") == 2);
+  CHECK_STR_CONTAINS(b.data, "2 checks (aaaaaaaa: 3 records, bbbbbbbb: 1 record; 1 record without a check hash");
+  dbuf_reset(&b);
+  CHECK(report_check_mix(&b, v, 6, "M=1,N=1") == 1);
+  CHECK(b.len == 0);
+  CHECK(report_check_mix(&b, v + 3, 1, "M=8192,N=8192") == 0); /* none at all: an older store */
+  CHECK(b.len == 0);
+  report_other_checks(&b, 0, "--all-checks shows them");
+  CHECK(b.len == 0);
+  report_other_checks(&b, 1, "--all-checks shows them");
+  CHECK_STR_CONTAINS(b.data, "1 record measured under another check of its problem is left out");
+  CHECK_STR_CONTAINS(b.data, "; --all-checks shows them)");
+  dbuf_free(&b);
+  for (int i = 0; i < 6; i++) record_free(r[i]), free(r[i]);
+}
+
 int main(void) {
   test_curve_span();
+  test_check_mix();
   record *all[40];
   size_t n = 0;
   /* a stale, slower measurement of the eventual winner first: the newer one must count */

@@ -6,8 +6,10 @@
 #include "engine/job.h"
 #include "explain.h"
 #include "explain/explain_store.h"
+#include "report/report.h"
 #include "report/report_html.h"
 #include "report_cmd.h"
+#include "ship/ship_space.h"
 #include "space/space.h"
 #include "store/store.h"
 
@@ -30,6 +32,12 @@ static const char help[] =
     "  --problem KEY      only this problem: its key, or with a space its index or sizes in any order\n"
     "                     (\"N=8192,M=8192\", \"M=4096\"; default: every problem in the store)\n"
     "  --top N            rows of the best table (default 15)\n"
+    "  --all-checks       with a space: rank records of every check too (by default a record measured\n"
+    "                     under another check of its problem than the space's now is left out and\n"
+    "                     counted in a note, as cutune header leaves it out)\n"
+    "\n"
+    "Without a space (--store) every record is ranked; a problem whose records carry several check\n"
+    "hashes (provenance.check_hash: the check changed between runs) says so on the page and here.\n"
     "\n"
     "exit status: 0 written; 1 error (no store, unreadable, cannot write); 2 usage.\n";
 
@@ -43,9 +51,42 @@ static char *default_output(const char *spath) {
   return xasprintf("%.*s.html", blen, base);
 }
 
+/* With a space, the records of each problem's check now (ship_keep_checked: as `cutune header`
+ * ships them) stay at the front of recs, *n of them, and note counts the others; with all, every
+ * record stays and note counts those of another check. Returns what would rank a problem whose
+ * records still mix checks (report_html_opts.mix_hint). */
+static const char *keep_checked(space *s, int all, const record **recs, size_t *n, dbuf *note) {
+  char(*chash)[33] = NULL;
+  cterr e;
+  if (job_space_check_hashes(s, &chash, &e) != 0) {
+    dbuf_printf(note, "the space's check of each problem cannot be computed (%s): records of every check are ranked",
+                e.msg);
+    return "the space's check now cannot be computed";
+  }
+  ship_checks checks = {s, (const char(*)[33])chash};
+  const record **keep = all ? xcalloc(*n ? *n : 1, sizeof *keep) : recs;
+  if (all) memcpy(keep, recs, *n * sizeof *recs);
+  size_t other = 0, kept = ship_keep_checked(&checks, keep, *n, &other);
+  if (all) {
+    if (other)
+      dbuf_printf(note,
+                  "records of every check are ranked (--all-checks): %zu of them measured under another check of "
+                  "their problem than the space's now",
+                  other);
+    free(keep);
+  } else {
+    *n = kept;
+    report_other_checks(note, other, "--all-checks shows them");
+  }
+  free(chash);
+  return all ? "without --all-checks only those of the space's check now are ranked"
+             : "a problem the space no longer has: its check now is not known";
+}
+
 int report_cmd_main(int argc, char **argv) {
   const char *space_path = NULL, *store_path = NULL, *results = "results", *outp = NULL, *problem = NULL;
   long top = 15;
+  int all_checks = 0;
   cterr err = {0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -69,7 +110,8 @@ int report_cmd_main(int argc, char **argv) {
         return 2;
       }
       i++;
-    } else if (a[0] == '-') {
+    } else if (!strcmp(a, "--all-checks")) all_checks = 1;
+    else if (a[0] == '-') {
       fprintf(stderr, "cutune report: unknown option '%s' (see 'cutune report --help')\n", a);
       return 2;
     } else if (!space_path) space_path = a;
@@ -87,8 +129,8 @@ int report_cmd_main(int argc, char **argv) {
   explain_set *ex = NULL;
   char *spath = NULL, *out = NULL, *title = NULL;
   const record **recs = NULL;
-  dbuf page, warn;
-  dbuf_init(&page), dbuf_init(&warn);
+  dbuf page, warn, note;
+  dbuf_init(&page), dbuf_init(&warn), dbuf_init(&note);
   int rc = 1;
   if (space_path && space_load(space_path, &s, &err) != 0) goto done;
   if (s && problem) { /* an index, or sizes in any order, as run's --problem takes them */
@@ -109,11 +151,18 @@ int report_cmd_main(int argc, char **argv) {
   size_t n = store_count(st);
   recs = xcalloc(n ? n : 1, sizeof *recs);
   for (size_t i = 0; i < n; i++) recs[i] = store_get(st, i);
+  const char *hint = s ? keep_checked(s, all_checks, recs, &n, &note)
+                       : "give the space (cutune report SPACE.lua) to rank only the records of its check now";
+  if (note.len) fprintf(stderr, "cutune report: %s\n", note.data);
   const char *sname = s ? space_name(s) : (n && recs[0]->space ? recs[0]->space : path_basename(spath));
   const char *dev = n && recs[0]->device_name ? recs[0]->device_name : "an unknown device";
   title = xasprintf("cutune: %s on %s", sname, dev);
-  report_html_opts o = {.title = title, .source = spath, .problem = problem, .top = (int)top};
-  report_html(&page, recs, n, ex, &o);
+  report_html_opts o = {
+      .title = title, .source = spath, .problem = problem, .top = (int)top, .note = note.data, .mix_hint = hint};
+  int mixed = report_html(&page, recs, n, ex, &o);
+  if (mixed)
+    fprintf(stderr, "cutune report: %d problem%s records of several checks ranked together (the page says which): %s\n",
+            mixed, mixed == 1 ? " has" : "s have", hint);
   if (outp) {
     out = xstrdup(outp);
   } else { /* results/<device>/<space>.jsonl -> ./<space>-<device>.html: the data folder stays data */
@@ -128,6 +177,6 @@ done:
   explain_free(ex);
   store_close(st);
   space_free(s);
-  dbuf_free(&page), dbuf_free(&warn);
+  dbuf_free(&page), dbuf_free(&warn), dbuf_free(&note);
   return rc;
 }

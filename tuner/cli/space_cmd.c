@@ -1,17 +1,21 @@
 /* space_cmd: `cutune space SPACE.lua` — the space counted and listed without compiling anything:
  * its parameters and their values, the raw and valid counts, the problems, and (with --list)
  * every valid configuration, one key a line, in enumeration order. What a Kernel Tuner user
- * compares with len(Searchspace(...)). */
+ * compares with len(Searchspace(...)). With --hashes, the keys a run's records carry instead:
+ * the template hash, each problem's check hash and each configuration's options hash, as `run`
+ * computes them (tools/store-add-param restamps carried records with them). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/job.h"
 #include "space/space.h"
 #include "space_cmd.h"
 
 static const char help[] =
     "usage: cutune space SPACE.lua [--list] [--kernel-path DIR]\n"
+    "       cutune space SPACE.lua --hashes [--arch sm_XY] [--kernel-path DIR]\n"
     "\n"
     "Loads the space (every key checked, the constraints applied) and prints its parameters with\n"
     "their values, how many configurations the parameters make and how many the constraints\n"
@@ -20,19 +24,59 @@ static const char help[] =
     "options:\n"
     "  --list             then every valid configuration, one per line (NAME=value,...), in the\n"
     "                     order exhaustive runs take them\n"
-    "  --kernel-path DIR  look for the template in DIR too (as cutune run; $CUTUNE_KERNEL_PATH)\n";
+    "  --kernel-path DIR  look for the template in DIR too (as cutune run; $CUTUNE_KERNEL_PATH)\n"
+    "  --hashes           instead, the hashes a run stamps on its records (provenance, docs/RECORDS.md),\n"
+    "                     tab-separated: 'template HASH', then 'check PROBLEM HASH' per problem,\n"
+    "                     then 'config KEY HASH' per valid configuration (its options hash)\n"
+    "  --arch sm_XY       with --hashes: the target the options hashes are for (default sm_90; the\n"
+    "                     architecture is in the hash: give the records' provenance.arch)\n";
+
+/* --hashes: what `run` keys its records by (template, check and options hashes), one per line. */
+static int print_hashes(space *s, const char *arch, cterr *err) {
+  compile_source src;
+  compile_source_init(&src);
+  char(*chash)[33] = NULL, thash[33];
+  job_ohashes *oh = NULL;
+  int rc = -1;
+  if (!compile_arch_supported(arch)) {
+    cterr_set(err, "--arch %s is not an architecture NVRTC %s can target (one of: %s)", arch, compile_nvrtc_version(),
+              compile_supported_archs());
+    goto done;
+  }
+  if (job_load_source(s, &src, err) != 0 || job_space_check_hashes(s, &chash, err) != 0) goto done;
+  if (!(oh = job_ohashes_new(s, &src, arch, err))) goto done;
+  job_source_hash(&src, thash);
+  printf("template\t%s\n", thash);
+  for (int p = 0; p < space_nproblems(s); p++) printf("check\t%s\t%s\n", space_problem_key(s, p), chash[p]);
+  const configset *cs = space_configs(s);
+  for (size_t i = 0; i < configset_count(cs); i++) {
+    char *k = configset_row_key(cs, configset_row(cs, i));
+    const char *h = job_ohash(oh, i);
+    printf("config\t%s\t%s\n", k, *h ? h : "-");
+    free(k);
+  }
+  rc = 0;
+done:
+  job_ohashes_free(oh);
+  free(chash);
+  compile_source_free(&src);
+  return rc;
+}
 
 int space_cmd_main(int argc, char **argv) {
-  int list = 0;
-  static const struct option longopts[] = {{"list", no_argument, 0, 'l'},
-                                           {"kernel-path", required_argument, 0, 'k'},
-                                           {"help", no_argument, 0, 'h'},
-                                           {0, 0, 0, 0}};
+  int list = 0, hashes = 0;
+  const char *arch = "sm_90";
+  static const struct option longopts[] = {
+      {"list", no_argument, 0, 'l'},       {"hashes", no_argument, 0, 'H'},
+      {"arch", required_argument, 0, 'a'}, {"kernel-path", required_argument, 0, 'k'},
+      {"help", no_argument, 0, 'h'},       {0, 0, 0, 0}};
   opterr = 0;
   optind = 1;
   int c;
   while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
     if (c == 'l') list = 1;
+    else if (c == 'H') hashes = 1;
+    else if (c == 'a') arch = optarg;
     else if (c == 'k') space_kernel_path_add(optarg);
     else if (c == 'h') return fputs(help, stdout), 0;
     else {
@@ -50,6 +94,12 @@ int space_cmd_main(int argc, char **argv) {
   if (space_load(argv[optind], &s, &err) != 0) {
     fprintf(stderr, "cutune: %s\n", err.msg);
     return 1;
+  }
+  if (hashes) {
+    int rc = print_hashes(s, arch, &err);
+    if (rc != 0) fprintf(stderr, "cutune: %s\n", err.msg);
+    space_free(s);
+    return rc == 0 && fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
   }
   const configset *cs = space_configs(s);
   printf("%s: space %s, template %s, kernel %s\n", space_path(s), space_name(s), space_template_path(s),

@@ -1,4 +1,5 @@
-/* space_cmd: `cutune space SPACE.lua [--list]`: count and list a space without compiling. */
+/* space_cmd: `cutune space SPACE.lua [--list]`: count and list a space without compiling;
+ * `--hashes`: the hashes a run keys its records by. */
 #ifndef CUTUNE_SPACE_CMD_H
 #define CUTUNE_SPACE_CMD_H
 

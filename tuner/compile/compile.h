@@ -116,8 +116,10 @@ void compile_source_free(compile_source *cs);
  * when what compile_now adds to the options (or the meta format) changes, so old entries stop
  * matching. */
 #define COMPILE_CACHE_FORMAT                                                                                           \
-  "cutune-compile-v4" /* v3: name expressions, lowered names; v4: -lineinfo
-                                                    only where asked, batch members */
+  "cutune-compile-v5" /* v3: name expressions, lowered names; v4: -lineinfo
+                                                    only where asked, batch members; v5: #line in a
+                                                    template_var string or an edited template (the
+                                                    digest is the same, the messages are not) */
 void compile_job_key(const compile_job *job, char out[65]);
 
 /* Compile in this process. Returns 0 when NVRTC ran (res->ok says whether it succeeded:

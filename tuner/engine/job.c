@@ -1,6 +1,6 @@
 /* job: what the compile-only and GPU paths of `cutune run` share — the compile job of a
  * configuration, its options hash, the record it starts from, problem selection and the compile
- * pool the options ask for. See job.h. */
+ * pool the options ask for. See job.h; the program's text is job_source.c's. */
 #include "job.h"
 
 #include "base/input.h"
@@ -121,68 +121,6 @@ int job_open_pool(const run_opts *o, const char *self_exe, cpool **pool, int *jo
   if (rc == 0) cpool_set_batch(*pool, o->batch);
   if (jobs) *jobs = n;
   return rc;
-}
-
-/* src's digest extended by what else made its text (a name, an edited text) */
-static void digest_add(compile_source *src, const char *what, size_t n) {
-  sha256_ctx c;
-  uint8_t d[32];
-  sha256_init(&c);
-  sha256_update(&c, src->digest, strlen(src->digest));
-  sha256_update(&c, what, n);
-  sha256_final(&c, d);
-  hex_encode(d, 32, src->digest);
-  src->digest[64] = 0;
-}
-
-/* template_var: the text of `var = """..."""` (or ''', r-prefixed too; or the argument of a call,
- * `var = Template("""...""")`, `textwrap.dedent(...)`) in the file, in place of the whole file;
- * the digest covers the file's and the name. */
-static int extract_python_string(const space *s, compile_source *src, cterr *err) {
-  const char *var = space_template_var(s), *t = src->text.data ? src->text.data : "";
-  size_t vl = strlen(var);
-  for (const char *p = strstr(t, var); p; p = strstr(p + 1, var)) {
-    if (p > t && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) continue;
-    const char *q = p + vl;
-    while (*q == ' ' || *q == '\t') q++;
-    if (*q++ != '=') continue;
-    while (*q == ' ' || *q == '\t') q++;
-    const char *call = q; /* a call around the literal: Template( ... ), textwrap.dedent( ... ) */
-    while (isalnum((unsigned char)*call) || *call == '_' || *call == '.') call++;
-    if (call > q && *call == '(') q = call + 1;
-    if (*q == 'r' || *q == 'R') q++;
-    if (strncmp(q, "\"\"\"", 3) && strncmp(q, "'''", 3)) continue;
-    char quote[4] = {q[0], q[0], q[0], 0};
-    const char *end = strstr(q + 3, quote);
-    if (!end) break;
-    char *text = xasprintf("%.*s", (int)(end - q - 3), q + 3);
-    digest_add(src, var, vl + 1);
-    dbuf_reset(&src->text);
-    dbuf_puts(&src->text, text);
-    free(text);
-    return 0;
-  }
-  return cterr_set(err, "%s: no Python string %s = \"\"\"...\"\"\" in %s (template_var)", space_path(s), var,
-                   space_template_path(s));
-}
-
-int job_load_source(const space *s, compile_source *src, cterr *err) {
-  const char *opts[COMPILE_MAX_OPTS];
-  int n = space_noptions(s);
-  if (n > COMPILE_MAX_OPTS) n = COMPILE_MAX_OPTS; /* job_make refuses more */
-  for (int i = 0; i < n; i++) opts[i] = space_option(s, i);
-  if (compile_source_load(src, space_template_path(s), n, opts, err) != 0) return -1;
-  if (space_template_var(s) && extract_python_string(s, src, err) != 0) return -1;
-  char *edited = NULL; /* template_edit: the space's function makes the program's text */
-  if (space_edit_template(s, src->text.data ? src->text.data : "", &edited, err) != 0) return -1;
-  if (edited) {
-    digest_add(src, "template_edit", sizeof "template_edit");
-    digest_add(src, edited, strlen(edited));
-    dbuf_reset(&src->text);
-    dbuf_puts(&src->text, edited);
-    free(edited);
-  }
-  return 0;
 }
 
 int job_make(const space *s, const compile_source *src, size_t cfg, const char *arch, compile_job *job, job_hold *hold,
@@ -331,20 +269,6 @@ void job_check_params(const space *s, const compile_source *src, dbuf *warn) {
   for (int f = 0; f < nf; f++) dbuf_free(&texts[f]);
   free(texts);
   dbuf_free(&lua);
-}
-
-void job_source_hash(const compile_source *src, char out[33]) {
-  memcpy(out, src->digest, 32);
-  out[32] = 0;
-}
-
-int job_template_hash(const space *s, char out[33], cterr *err) {
-  compile_source src;
-  compile_source_init(&src);
-  int rc = job_load_source(s, &src, err);
-  if (rc == 0) job_source_hash(&src, out);
-  compile_source_free(&src);
-  return rc;
 }
 
 int job_space_check_hashes(space *s, char (**out)[33], cterr *err) {

@@ -125,7 +125,7 @@ void tune_report_problem(tune_ctx *t, int g, int prob, run_outcome *out, int pri
   const char *pkey = space_problem_key(t->s, prob);
   const configset *cs = space_configs(t->s);
   const store *st = t->grp[g].st;
-  size_t n = configset_count(cs), k = 0, nrec = store_count(st);
+  size_t n = configset_count(cs), k = 0, nrec = store_count(st), other = 0;
   /* each configuration's answer (tune_stored), found from the store's records of the problem:
    * a record is a configuration's answer when it is the one tune_stored gives for it (so each
    * configuration once), in the space's order; walking the store, not the space, keeps a space
@@ -134,6 +134,7 @@ void tune_report_problem(tune_ctx *t, int g, int prob, run_outcome *out, int pri
   for (size_t i = 0; i < nrec; i++) {
     const record *r = store_get(st, i);
     if (!r->problem || strcmp(r->problem, pkey)) continue;
+    other += !store_same_check(t->check_hash[prob], r); /* never an answer: said below the title */
     long cfg = configset_find_named(cs, r->nparams, r->pname, r->pvalue);
     if (cfg >= 0 && tune_stored(t, g, prob, (size_t)cfg, NULL) == r) cr[k++] = (cfg_record){(size_t)cfg, r};
   }
@@ -150,6 +151,13 @@ void tune_report_problem(tune_ctx *t, int g, int prob, run_outcome *out, int pri
   }
   printf("\n== %s, problem %s: %zu of %zu configurations measured on %s ==\n", space_name(t->s), pkey, k, n,
          t->x->group[g].info.name);
+  if (other) {
+    dbuf note;
+    dbuf_init(&note);
+    report_other_checks(&note, other, NULL);
+    printf("%s\n", note.data);
+    dbuf_free(&note);
+  }
   report_best(stdout, view, k, pkey, t->o->top, t->x->ops->copy_gbps(t->x, g, prob));
   printf("\nwhich parameters made the difference (best time per value):\n");
   report_param_effects(stdout, view, k, pkey);

@@ -413,3 +413,42 @@ void report_resources(FILE *out, const record *const *recs, size_t n) {
   free(right);
   free(s);
 }
+
+void report_other_checks(dbuf *out, size_t n, const char *show) {
+  if (!n) return;
+  dbuf_printf(out,
+              "%zu record%s measured under another check of %s problem %s left out (the space's tolerance, "
+              "mismatches, reference, check kernel or data differed then%s%s)",
+              n, n == 1 ? "" : "s", n == 1 ? "its" : "their", n == 1 ? "is" : "are", show ? "; " : "",
+              show ? show : "");
+}
+
+int report_check_mix(dbuf *out, const record *const *recs, size_t n, const char *problem) {
+  enum { MAX = 8 };
+  const char *hash[MAX];
+  size_t count[MAX] = {0}, none = 0, more = 0;
+  int k = 0;
+  for (size_t i = 0; i < n; i++) {
+    const record *r = recs[i];
+    if (!r->problem || strcmp(r->problem, problem)) continue;
+    if (!r->check_hash || !*r->check_hash) {
+      none++;
+      continue;
+    }
+    int j = 0;
+    while (j < k && strcmp(hash[j], r->check_hash)) j++;
+    if (j == k && k == MAX) more++;
+    else {
+      if (j == k) hash[k++] = r->check_hash;
+      count[j]++;
+    }
+  }
+  if (k + (more > 0) < 2) return k;
+  dbuf_printf(out, "%s%d checks (", more ? "more than " : "", k);
+  for (int j = 0; j < k; j++)
+    dbuf_printf(out, "%s%.8s: %zu record%s", j ? ", " : "", hash[j], count[j], count[j] == 1 ? "" : "s");
+  if (more) dbuf_printf(out, ", others: %zu record%s", more, more == 1 ? "" : "s");
+  if (none) dbuf_printf(out, "; %zu record%s without a check hash, written before them", none, none == 1 ? "" : "s");
+  dbuf_puts(out, ")");
+  return k + (more > 0);
+}

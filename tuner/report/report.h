@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/util.h"
 #include "store/record.h"
 
 /* The `top` fastest configurations among status ok (by median time): rank, parameters,
@@ -39,6 +40,16 @@ void report_resources(FILE *out, const record *const *recs, size_t n);
  * limiter how many it caps, then a resource table of the per_limiter configurations of each
  * limiter with the highest theoretical occupancy (fewest registers first among equals). */
 void report_compile_summary(FILE *out, const record *const *recs, size_t n, int per_limiter);
+
+/* Records of other checks (provenance.check_hash, docs/RECORDS.md). report_other_checks: the
+ * sentence for n records of a space's store that a table leaves out because they were measured
+ * under another check of their problem than the space's now (store_same_check), with `show`
+ * the option that shows them, or NULL; nothing for n == 0. report_check_mix: the check hashes
+ * the records of `problem` carry, when there are two or more: "2 checks (1a2b3c4d: 3 records,
+ * 5e6f7a8b: 3 records)" (and how many carry none); returns how many there are (below 2: nothing
+ * written). */
+void report_other_checks(dbuf *out, size_t n, const char *show);
+int report_check_mix(dbuf *out, const record *const *recs, size_t n, const char *problem);
 
 /* Every record, flat, one row each, RFC 4180 quoting; unmeasured figures are empty cells.
  * Columns: space, config, problem, one per parameter, status, message, the statistics,

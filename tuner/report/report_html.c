@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "report.h"
 #include "report_html.h"
 #include "report_svg.h"
 
@@ -18,7 +19,7 @@ static const char css[] =
     ".wh{stroke:#3b6ea8}.md{stroke:#123;stroke-width:2}.best{fill:#d33}.curve{fill:none;stroke:#d33;stroke-width:2}"
     ".pt{fill:#3b6ea8;opacity:.5}.flagged{color:#b00;font-weight:bold}.clean{color:#070}.none{color:#777}"
     ".grid2{display:grid;grid-template-columns:repeat(auto-fill,minmax(360px,1fr));gap:4px 16px}"
-    ".read{font-size:13px;margin:2px 0}code{font-size:12px}";
+    ".read{font-size:13px;margin:2px 0}code{font-size:12px}.note{background:#fff6d6;padding:4px 8px}";
 
 /* sort a table by the clicked column; then mark the page as ready for the browser test */
 static const char script[] =
@@ -451,16 +452,21 @@ static void provenance(dbuf *b, const record *const *recs, size_t n, const repor
   free(now);
 }
 
-void report_html(dbuf *b, const record *const *recs, size_t n, const explain_set *ex, const report_html_opts *o) {
+int report_html(dbuf *b, const record *const *recs, size_t n, const explain_set *ex, const report_html_opts *o) {
   int top = o->top > 0 ? o->top : 15;
   dbuf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>");
   html_esc(b, o->title);
   dbuf_printf(b, "</title><style>%s</style></head><body data-ready=\"0\"><h1>", css);
   html_esc(b, o->title);
   dbuf_puts(b, "</h1>");
+  if (o->note) {
+    dbuf_puts(b, "<p id=\"checks\" class=\"note\">");
+    html_esc(b, o->note);
+    dbuf_puts(b, "</p>");
+  }
   /* problems in order of first appearance */
   const char **probs = xcalloc(n ? n : 1, sizeof *probs);
-  int np = 0;
+  int np = 0, mixed = 0;
   for (size_t i = 0; i < n; i++) {
     const char *p = recs[i]->problem;
     if (!p || (o->problem && strcmp(o->problem, p))) continue;
@@ -486,6 +492,20 @@ void report_html(dbuf *b, const record *const *recs, size_t n, const explain_set
     dbuf_printf(b, "<h2 id=\"problem-%d\">Problem ", p);
     html_esc(b, probs[p]);
     dbuf_puts(b, "</h2>");
+    dbuf mix;
+    dbuf_init(&mix);
+    if (report_check_mix(&mix, recs, n, probs[p]) > 1) {
+      mixed++;
+      dbuf_printf(b, "<p id=\"checks-%d\" class=\"note\">Records of ", p);
+      html_esc(b, mix.data);
+      dbuf_puts(b, " are ranked together here, the newest record of each configuration whatever its check");
+      if (o->mix_hint) {
+        dbuf_puts(b, ": ");
+        html_esc(b, o->mix_hint);
+      }
+      dbuf_puts(b, ".</p>");
+    }
+    dbuf_free(&mix);
     best_table(b, p, ok, nok, all, nall, ex, top);
     params_section(b, p, ok, nok);
     front_section(b, p, ok, nok);
@@ -497,4 +517,5 @@ void report_html(dbuf *b, const record *const *recs, size_t n, const explain_set
   free(probs);
   provenance(b, recs, n, o);
   dbuf_printf(b, "<script>%s</script></body></html>\n", script);
+  return mixed;
 }

@@ -180,12 +180,9 @@ static int add_store(ship_data *d, const char *path, dbuf *warn, cterr *err) {
     }
     /* checked under another check than the space's now: not an answer (an older record of the
      * same configuration measured under this check still is) */
-    if (d->o.check_of && r->check_hash) {
-      const char *want = d->o.check_of(d->o.check_ctx, r);
-      if (want && strcmp(want, r->check_hash)) {
-        other_check++;
-        continue;
-      }
+    if (d->o.check_of && !store_same_check(d->o.check_of(d->o.check_ctx, r), r)) {
+      other_check++;
+      continue;
     }
     if (r->status == ST_OK && !record_timed(r)) { /* a negative, zero or NaN median: no time at all */
       if (!untimed++) first_untimed = r->config;

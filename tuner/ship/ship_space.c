@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "store/store.h"
+
 long ship_config_index(const space *s, const record *r, cterr *err) {
   const configset *cs = space_configs(s);
   int bad = 0;
@@ -42,6 +44,14 @@ static const char *check_of(void *ctx, const record *r) {
 void ship_opts_check(ship_opts *so, ship_checks *c) {
   so->check_of = check_of;
   so->check_ctx = c;
+}
+
+size_t ship_keep_checked(const ship_checks *c, const record **recs, size_t n, size_t *other) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++)
+    if (store_same_check(check_of((void *)c, recs[i]), recs[i])) recs[k++] = recs[i];
+  *other = n - k;
+  return k;
 }
 
 int ship_block_of(void *ctx, const record *r, unsigned block[3], unsigned *shared, cterr *err) {

@@ -1,7 +1,8 @@
 /* ship_space: the records of a space as it is now, for `cutune header` and `cutune best
- * --space` alike — which configuration of the space a record is (if the space still has it:
- * its values and constraints), the ship_opts that keep only such records of the space's
- * current template, and the launch geometry the header carries. */
+ * --space` alike (and `cutune report SPACE.lua` for the checks) — which configuration of the
+ * space a record is (if the space still has it: its values and constraints), the ship_opts that
+ * keep only such records of the space's current template and checks, and the launch geometry
+ * the header carries. */
 #ifndef CUTUNE_SHIP_SPACE_H
 #define CUTUNE_SHIP_SPACE_H
 
@@ -27,6 +28,10 @@ typedef struct ship_checks {
 /* so->check_of over c: a record of a problem the space has answers only under that problem's
  * check hash (c must outlive the options). */
 void ship_opts_check(ship_opts *so, ship_checks *c);
+/* The records of recs[0..n) that answer the space's check of their problem now (the same rule:
+ * store_same_check; a record of a problem the space no longer has is kept), moved to the front in
+ * their order (`cutune report SPACE.lua`); returns how many, *other gets how many were left out. */
+size_t ship_keep_checked(const ship_checks *c, const record **recs, size_t n, size_t *other);
 
 /* header_block_fn (header.h) over ctx = the space: block dimensions and dynamic shared bytes of
  * the record's configuration at its problem. */

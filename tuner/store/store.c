@@ -96,13 +96,13 @@ static void store_add(store *s, record *r) {
 static int same_hash(const char *want, const char *have) { return !want || (have && !strcmp(want, have)); }
 
 /* The check: unlike the template and options hashes, a record without one (an older store) matches. */
-static int same_check(const char *want, const record *r) {
+int store_same_check(const char *want, const record *r) {
   return !want || !r->check_hash || !strcmp(want, r->check_hash);
 }
 
 static int matches(const record *r, const char *template_hash, const char *options_hash, const char *check_hash) {
   return same_hash(template_hash, r->template_hash) && same_hash(options_hash, r->options_hash) &&
-         same_check(check_hash, r);
+         store_same_check(check_hash, r);
 }
 
 const record *store_find(const store *s, const char *config, const char *problem, const char *template_hash,

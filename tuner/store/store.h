@@ -50,6 +50,12 @@ const record *store_get(const store *s, size_t i);
 const record *store_find(const store *s, const char *config, const char *problem, const char *template_hash,
                          const char *options_hash, const char *check_hash);
 
+/* Whether record r was checked as a run with check hash `want` (of r's problem) checks: the
+ * same check hash, or none on r (a record written before the field answers whatever the check),
+ * or want NULL (no check asked). store_find's rule, for whatever else picks records by their
+ * check: `cutune header`, `best --space`, `report` and the run's tables. */
+int store_same_check(const char *want, const record *r);
+
 /* How many records of (config, problem) with matching hashes (as store_find matches them) have
  * status `status`, over every version kept, not only the newest (e.g. how often a compile has
  * timed out). */

@@ -39,3 +39,20 @@ def wrapped():
     }
     """)
     return kernel_wrapped.render
+
+def broken():
+    # a compile error (BLOCK=256 only: the reference, BLOCK=32, compiles) on a known line of this
+    # file: NVRTC's message must name kernels.py and the undefined name's line here, not its
+    # line within the string
+    kernel_broken = """
+    extern "C" __global__ void copy_ok(float *out, const float *in, int n) {
+        // a line the drop edit removes
+        int i = blockIdx.x * BLOCK + threadIdx.x;
+    #if BLOCK == 256
+        if (i < n) out[i] = in[i] + undefined_value;
+    #else
+        if (i < n) out[i] = in[i];
+    #endif
+    }
+    """
+    return kernel_broken
