@@ -6,7 +6,8 @@
 # (check = false) after a checked run measures again; records without a check hash (older
 # stores) answer any check. The run's tables, `cutune header`, `best --space` and `report SPACE.lua`
 # leave the records of another check out and say how many; `report --store` says a problem's
-# records mix two checks.
+# records mix two checks; `report SPACE.lua` leaves out the records of another version of the
+# template too (--all-versions ranks them).
 . "$(dirname "$0")/lib_cli.sh"
 set -e
 use_fake_cuda
@@ -92,6 +93,22 @@ expect_output "problem n=65536: 3 measured" "timing only after a checked run"
 [ "$(grep -c '"unchecked":1' "$R2/Fake_H200/fake_reduce.jsonl")" -eq 3 ] && ok || fail "not 3 unchecked records"
 expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$R2" "$d/fake_reduce.lua"
 expect_output "0 measured (0 failed), 3 answered from the store" "checked again after timing only"
+
+# another version of the template (a comment added: another template hash) measures again, and
+# `report SPACE.lua` ranks only the records of the template as it is now, as header ships them,
+# counting the others; --all-versions ranks them too
+V="$TMPROOT/versions"
+mkdir -p "$V" && cp "$d"/* "$V/"
+FAKE_MM_OUTPUT=64 expect_status 3 -- "$BIN" run --jobs 2 --no-progress --results "$V/R" "$V/fake_mismatches.lua"
+echo "// another version" >>"$V/fake_cxx.cu"
+FAKE_MM_OUTPUT=64 expect_status 3 -- "$BIN" run --jobs 2 --no-progress --results "$V/R" "$V/fake_mismatches.lua"
+expect_output "problem n=4096: 3 measured" "another version of the template measures again"
+FAKE_MM_OUTPUT=64 expect_status 0 -- "$BIN" report "$V/fake_mismatches.lua" --results "$V/R" -o "$V/now.html"
+expect_output "3 records of another version of the template (another template hash" "report: the older version's records"
+expect_output "wrote $V/now.html (3 records" "report: the template now's records"
+FAKE_MM_OUTPUT=64 expect_status 0 -- "$BIN" report "$V/fake_mismatches.lua" --all-versions --results "$V/R" -o "$V/all.html"
+expect_output "records of every version of the template are ranked (--all-versions): 3 of them" "report --all-versions"
+expect_output "wrote $V/all.html (6 records" "report --all-versions: every record"
 
 # an older store (records without check_hash) answers whatever the check, as it always did
 R3="$TMPROOT/results-old"

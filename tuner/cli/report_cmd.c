@@ -35,6 +35,10 @@ static const char help[] =
     "  --all-checks       with a space: rank records of every check too (by default a record measured\n"
     "                     under another check of its problem than the space's now is left out and\n"
     "                     counted in a note, as cutune header leaves it out)\n"
+    "  --all-versions     with a space: rank records of every version of the template too (by\n"
+    "                     default a record of another template hash -- the template or a file it\n"
+    "                     includes has changed since -- measured other code: it is left out and\n"
+    "                     counted in a note, as cutune header leaves it out)\n"
     "\n"
     "Without a space (--store) every record is ranked; a problem whose records carry several check\n"
     "hashes (provenance.check_hash: the check changed between runs) says so on the page and here.\n"
@@ -83,10 +87,41 @@ static const char *keep_checked(space *s, int all, const record **recs, size_t *
              : "a problem the space no longer has: its check now is not known";
 }
 
+/* With a space, the records of the template as it is now (job_template_hash: what `cutune header`
+ * ships) go to the front of recs: returns how many. Without all, they are all that stays (*n);
+ * with all, the records of other versions follow them (their check is that version's: the caller
+ * does not judge them by today's). note counts the others either way. A record without a template
+ * hash counts as of the template now. */
+static size_t keep_version(space *s, int all, const record **recs, size_t *n, dbuf *note) {
+  char th[33];
+  cterr e;
+  if (job_template_hash(s, th, &e) != 0) {
+    dbuf_printf(note, "the template's hash cannot be computed (%s): records of every version of it are ranked", e.msg);
+    return *n;
+  }
+  const record **other = xcalloc(*n ? *n : 1, sizeof *other);
+  size_t now = 0, nother = 0;
+  for (size_t i = 0; i < *n; i++) {
+    if (recs[i]->template_hash && strcmp(recs[i]->template_hash, th)) other[nother++] = recs[i];
+    else recs[now++] = recs[i];
+  }
+  if (all) memcpy(recs + now, other, nother * sizeof *other);
+  *n = all ? now + nother : now;
+  free(other);
+  if (nother)
+    dbuf_printf(note,
+                all ? "records of every version of the template are ranked (--all-versions): %zu of them measured "
+                      "another version than the template now (each under that version's check)"
+                    : "%zu records of another version of the template (another template hash: it or a file it "
+                      "includes changed since) are not ranked; --all-versions shows them",
+                nother);
+  return now;
+}
+
 int report_cmd_main(int argc, char **argv) {
   const char *space_path = NULL, *store_path = NULL, *results = "results", *outp = NULL, *problem = NULL;
   long top = 15;
-  int all_checks = 0;
+  int all_checks = 0, all_versions = 0;
   cterr err = {0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -111,6 +146,7 @@ int report_cmd_main(int argc, char **argv) {
       }
       i++;
     } else if (!strcmp(a, "--all-checks")) all_checks = 1;
+    else if (!strcmp(a, "--all-versions")) all_versions = 1;
     else if (a[0] == '-') {
       fprintf(stderr, "cutune report: unknown option '%s' (see 'cutune report --help')\n", a);
       return 2;
@@ -151,8 +187,23 @@ int report_cmd_main(int argc, char **argv) {
   size_t n = store_count(st);
   recs = xcalloc(n ? n : 1, sizeof *recs);
   for (size_t i = 0; i < n; i++) recs[i] = store_get(st, i);
-  const char *hint = s ? keep_checked(s, all_checks, recs, &n, &note)
-                       : "give the space (cutune report SPACE.lua) to rank only the records of its check now";
+  dbuf vnote;
+  dbuf_init(&vnote);
+  const char *hint = "give the space (cutune report SPACE.lua) to rank only the records of its check now";
+  if (s) { /* the template now's records judged by the check now; other versions' (--all-versions) after them */
+    size_t now = keep_version(s, all_versions, recs, &n, &vnote), kept = now;
+    hint = keep_checked(s, all_checks, recs, &kept, &note);
+    memmove(recs + kept, recs + now, (n - now) * sizeof *recs);
+    if (n > now) hint = "--all-versions ranks the records of other versions of the template, each under its own check";
+    n = kept + (n - now);
+  }
+  if (vnote.len) { /* one note: the versions first, then the checks */
+    if (note.len) dbuf_puts(&vnote, "; ");
+    if (note.len) dbuf_append(&vnote, note.data, note.len);
+    dbuf_reset(&note);
+    dbuf_append(&note, vnote.data, vnote.len);
+  }
+  dbuf_free(&vnote);
   if (note.len) fprintf(stderr, "cutune report: %s\n", note.data);
   const char *sname = s ? space_name(s) : (n && recs[0]->space ? recs[0]->space : path_basename(spath));
   const char *dev = n && recs[0]->device_name ? recs[0]->device_name : "an unknown device";
