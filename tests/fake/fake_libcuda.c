@@ -255,39 +255,60 @@ CUresult cuModuleUnload(CUmodule m) {
   return 0;
 }
 static const char *known[] = {
-    "ct_cmp_b8",      "tmap_copy",
-    "tmap_ref",       "ct_cmp_b16",
-    "ct_cmp_b32",     "ct_cmp_b64",
-    "ct_cmp_f32",     "ct_cmp_f64",
-    "ct_cmp_f16",     "ct_empty",
-    "ct_fill_f32",    "ct_fill_h16",
-    "ct_cmp_bf16",    "ct_cmpar_bf16",
-    "hgemm_fake",              /* tests/spaces/fake_hgemm.cu: see fake_hgemm() */
-    "hgemm_fake_ref", "hgemm", /* templates/hgemm.cu: no-ops (see the top) */
-    "hgemm_ref",      "ct_cmpar_f32",
-    "ct_cmpar_f64",   "ct_cmpar_f16",
-    "ct_reduce_f32",  "ct_reduce_f64",
-    "ct_reduce_i32",  "ct_reduce_u32",
-    "copy_const",                       /* out[i] = in[i] + c_add[i % 16]: a __constant__ filled per module */
-    "copy_tpl",                         /* copy_tpl<K> (C++, any namespace): out[i] = K * in[i] */
-    "partial_sum",                      /* out[b] = the sum of block b's share of in: a reduction's first pass */
-    "total_sum",                        /* out[0] = the sum of in (the reference of partial_sum) */
-    "user_check",                       /* a space's check kernel: mismatch where out != 2 ref */
-    "copy_ok",        "copy_slow",      /* copy_ok taking 4 ms per launch (a long GEMM's timing) */
-    "copy_wrong",     "copy_race_long", /* copy_race at 2 ms per launch at B = 1024 (cli_fake_race_early.sh) */
-    "copy_partial",   "copy_fault",
-    "copy_spin",      "copy_max64",
-    "scale_tiny",     "scale_big",
-    "accumulate",     "copy_ref", /* a reference kernel for cutune runs (tests/cli_fake_run.sh) */
-    "copy_shaped",                /* copy_ok whose time depends on the block size and n: the
+    "ct_cmp_b8",
+    "tmap_copy",
+    "tmap_ref",
+    "ct_cmp_b16",
+    "ct_cmp_b32",
+    "ct_cmp_b64",
+    "ct_cmp_f32",
+    "ct_cmp_f64",
+    "ct_cmp_f16",
+    "ct_empty",
+    "ct_fill_f32",
+    "ct_fill_h16",
+    "ct_cmp_bf16",
+    "ct_cmpar_bf16",
+    "hgemm_fake", /* tests/spaces/fake_hgemm.cu: see fake_hgemm() */
+    "hgemm_fake_ref",
+    "hgemm", /* templates/hgemm.cu: no-ops (see the top) */
+    "hgemm_ref",
+    "ct_cmpar_f32",
+    "ct_cmpar_f64",
+    "ct_cmpar_f16",
+    "ct_reduce_f32",
+    "ct_reduce_f64",
+    "ct_reduce_i32",
+    "ct_reduce_u32",
+    "copy_const",  /* out[i] = in[i] + c_add[i % 16]: a __constant__ filled per module */
+    "copy_tpl",    /* copy_tpl<K> (C++, any namespace): out[i] = K * in[i] */
+    "partial_sum", /* out[b] = the sum of block b's share of in: a reduction's first pass */
+    "total_sum",   /* out[0] = the sum of in (the reference of partial_sum) */
+    "user_check",  /* a space's check kernel: mismatch where out != 2 ref */
+    "copy_ok",
+    "copy_slow", /* copy_ok taking 4 ms per launch (a long GEMM's timing) */
+    "copy_wrong",
+    "copy_race_long", /* copy_race at 2 ms per launch at B = 1024 (cli_fake_race_early.sh) */
+    "copy_partial",
+    "copy_fault",
+    "copy_spin",
+    "copy_max64",
+    "scale_tiny",
+    "scale_big",
+    "accumulate",
+    "copy_ref",    /* a reference kernel for cutune runs (tests/cli_fake_run.sh) */
+    "copy_shaped", /* copy_ok whose time depends on the block size and n: the
                                                 best block grows with n (tests/cli_shapes_run.sh) */
-    "copy_rt",                    /* copy_ok whose 4th argument (int) must be 2: else element 7 is off
+    "copy_rt",     /* copy_ok whose 4th argument (int) must be 2: else element 7 is off
                                              (runtime parameters, tests/cli_fake_runtime.sh) */
-    "copy_race",                  /* copy_ok taking 1024/B times as long at block B: slow by
+    "copy_race",   /* copy_ok taking 1024/B times as long at block B: slow by
                                               design below 1024 threads (racing, tests/cli_fake_race.sh) */
-    "csr_spmv",                   /* y = A x for A in CSR; rows that are not CSR offsets fault (see
+    "csr_spmv",    /* y = A x for A in CSR; rows that are not CSR offsets fault (see
                                                 fake_csr) */
-    "csr_spmv_ref",   0};
+    "csr_spmv_ref",
+    "init_state", /* state[i] = seed + i: a space's init launch (tests/spaces/init/fake_init.cu) */
+    "draw_state", /* out[i] = state[i], state[i] += 1000; fails on a state init_state did not make */
+    0};
 /* A C++ kernel's lowered name, _Z[N]<len><name>...[I Li<k>E ...]: its last name and its first
  * integer template argument (-1 without one). The fake knows its kernels by their plain names. */
 static int demangle(const char *m, char *base, size_t n, long *targ) {
@@ -399,6 +420,30 @@ static CUresult fake_csr(void **pp) {
     }
     y[i] = acc;
   }
+  return 0;
+}
+
+/* init_state(state, seed, n) and draw_state(out, state, n) of tests/spaces/init/fake_init.cu, over
+ * the first T (threads) elements: init_state makes state[i] = seed + i; draw_state fails the launch
+ * unless the state is what init_state made, advanced as a whole (state[i] - state[0] == i), then
+ * copies it out and advances it by 1000. */
+static CUresult fake_state(int init, unsigned long long T, void **pp) {
+  if (init) {
+    float *state = *(float **)pp[0];
+    long long sd = *(long long *)pp[1];
+    int n = *(int *)pp[2];
+    for (long long i = 0; i < n && (unsigned long long)i < T; i++) state[i] = (float)(sd + i);
+    return 0;
+  }
+  float *out = *(float **)pp[0], *state = *(float **)pp[1];
+  int n = *(int *)pp[2];
+  for (int i = 0; i < n; i++)
+    if (state[i] - state[0] != (float)i) {
+      fprintf(stderr, "fake: draw_state: state[%d] = %g, state[0] = %g: not a state init_state made\n", i, state[i],
+              state[0]);
+      return CUDA_ERROR_INVALID_VALUE;
+    }
+  for (long long i = 0; i < n && (unsigned long long)i < T; i++) out[i] = state[i], state[i] += 1000.0f;
   return 0;
 }
 
@@ -627,6 +672,10 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
     if (!dirty) return 0;
     dirty = 0;
     return fake_csr(pp);
+  }
+  if (!strcmp(n, "init_state") || !strcmp(n, "draw_state")) { /* every launch: the state advances */
+    clk += 0.01 * (1 + 0.02 * rnd());
+    return fake_state(n[0] == 'i', gx * bx, pp);
   }
   if (!strncmp(n, "hgemm_fake", 10)) { /* the data work once after each poison/restore, as below */
     clk += 0.01 * (1 + 0.02 * rnd());

@@ -86,6 +86,13 @@ typedef struct gpu_problem {
   int8_t ref_arg[MAX_ARGS];
   const void *argdata[MAX_ARGS]; /* args[i].fill FILL_DATA: its count x element size bytes, uploaded in
                                     place of the seeded fill (the caller's, copied into the setup frame) */
+  /* the space's init launches (space.h: space_init_*), run once after the arguments are filled and
+   * before the reference, untimed, from init_cubin (their kernels' lowered names in init[k].kernel);
+   * what they leave in the buffers is their initial contents (an inout's restore copy too) */
+  int ninit;
+  launch_step init[MAX_LAUNCHES];
+  const void *init_cubin;
+  size_t init_cubin_len;
 } gpu_problem;
 int gpu_setup(gpu *g, const gpu_problem *p, cterr *err);
 /* Several problems at once (the overlap of a run's problems, docs/ARCHITECTURE.md): a worker

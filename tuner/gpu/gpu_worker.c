@@ -375,14 +375,14 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
   if (p->len < sizeof *s) return cterr_set(err, "GPU worker: setup frame of %zu bytes is too short", p->len);
   memcpy(s, p->data, sizeof *s);
   if (s->nargs < 0 || s->nargs > MAX_ARGS ||
-      sizeof *s + s->kernel_len + s->cubin_len + s->check_kernel_len + s->check_cubin_len > p->len)
+      sizeof *s + s->kernel_len + s->cubin_len + s->check_kernel_len + s->check_cubin_len + s->init_cubin_len > p->len)
     return cterr_set(err, "GPU worker: malformed setup frame (%d args, %zu bytes)", (int)s->nargs, p->len);
   char kernel[256];
   snprintf(kernel, sizeof kernel, "%.*s", (int)s->kernel_len, p->data + sizeof *s);
   const char *cubin = p->data + sizeof *s + s->kernel_len; /* dbuf keeps a NUL after: PTX text works too */
 
   /* after the cubins: the symbols' data, then the data-filled buffers' (gpu_wire.h) */
-  size_t head = sizeof *s + s->kernel_len + s->cubin_len + s->check_kernel_len + s->check_cubin_len;
+  size_t head = sizeof *s + s->kernel_len + s->cubin_len + s->check_kernel_len + s->check_cubin_len + s->init_cubin_len;
   size_t symlen = 0, datalen = 0;
   for (int k = 0; k < s->nsyms && k < MAX_SYMBOLS; k++)
     if (s->syms[k].src == SYMSRC_DATA) symlen += s->syms[k].data_len;
@@ -410,6 +410,7 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
     if ((r = cu->cuModuleGetFunction(&w->p->check_f, w->p->check_mod, cname)))
       return cterr_set(err, "the check kernel '%s' is not in its module: %s", cname, cuda_errstr(r));
   }
+  if (wk_init_run(w, p->data + (head - s->init_cubin_len), fatal, err)) return -1; /* before the reference */
   if (s->unchecked || s->ref_per_config || !s->cubin_len) { /* no reference at setup: timing only, or one per job */
     w->p->have_problem = 1;
     return 0;

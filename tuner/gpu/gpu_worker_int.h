@@ -133,6 +133,11 @@ int wk_seq_setup(worker *w, CUmodule mod, CUfunction f, const wire_job *job, con
 CUresult wk_seq_launch(worker *w);
 void wk_seq_release(worker *w);
 
+/* gpu_worker_init.c: the setup's init launches (wire_setup.init) from their module (cubin), once
+ * after the arguments are filled and before the reference; inouts' restore copies taken again
+ * after them. 0 (nothing to do without init), or -1 with err; *fatal when the context died. */
+int wk_init_run(worker *w, const char *cubin, int *fatal, cterr *err);
+
 /* Load, check and time one configuration (cubin: job->cubin_len bytes). Fills res; res->fatal set
  * when the worker must exit. */
 void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *cubin, wire_result *res);

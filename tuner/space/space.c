@@ -462,7 +462,7 @@ void space_free(space *s) {
   for (int i = 0; i < s->nproblems; i++) {
     sp_problem *p = &s->probs[i];
     for (int j = 0; j < p->nvars; j++) free(p->names[j]);
-    free(p->names), free(p->vals), free(p->key), free(p->args);
+    free(p->names), free(p->vals), free(p->key), free(p->args), free(p->init_geom);
   }
   free(s->probs), free(s->pslot);
   for (int i = 0; i < s->nargs; i++) free(s->args[i].size.text);

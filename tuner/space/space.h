@@ -152,6 +152,17 @@ int space_program_defines(const space *s, int prog, const char *const **names, c
 const char *space_program_kernel(const space *s, int prog);
 int space_launches(space *s, size_t cfg, int prob, launch_step *out, cterr *err);
 int space_ref_args(const space *s, int8_t *out);
+/* init = { ct.launch {...}, ... }: launches run once per problem, untimed, after its buffers are
+ * filled and before the reference; what they leave in an input or inout is its initial contents
+ * (an inout is restored to it before each run). One program: the template (after template_var and
+ * template_edit) with -DCUTUNE_INIT=1, space_init_defines' -DNAME=VALUE (sorted) and the space's
+ * options; its kernels space_init_kernel(0..n-1). space_init_steps: each launch's arguments
+ * (indices) and geometry on problem prob (kernel names are the engine's to fill: lowered); returns
+ * how many (0 without init). */
+int space_ninit(const space *s);
+const char *space_init_kernel(const space *s, int k);
+int space_init_defines(const space *s, const char *const **names, const char *const **values);
+int space_init_steps(const space *s, int prob, launch_step *out);
 int space_symbols(const space *s, int prob, symspec *out, const void **data);
 /* Bytes and flops per launch for derived figures; NAN where the space gives none. */
 double space_bytes(space *s, int prob, cterr *err);

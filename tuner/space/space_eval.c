@@ -527,6 +527,15 @@ int space_eval_problems(space *s, cterr *err) {
     if (space_eval_number(s, prob, &s->bytes, "bytes", &s->probs[prob].bytes, err) < 0 ||
         space_eval_number(s, prob, &s->flops, "flops", &s->probs[prob].flops, err) < 0 || eval_sgemm(s, prob, err) < 0)
       return -1;
+    if (s->ninit && !s->probs[prob].init_geom)
+      s->probs[prob].init_geom = xcalloc((size_t)s->ninit, sizeof(launch_geom));
+    for (int k = 0; k < s->ninit; k++) { /* init launches: functions of the problem alone */
+      char *ctx = xasprintf(" of init[%d] on problem %s", k + 1, s->probs[prob].key);
+      push_problem(s, prob);
+      int rc = eval_geom(s, &s->init[k].geom, 1, ctx, &s->probs[prob].init_geom[k], err);
+      free(ctx);
+      if (rc < 0) return -1;
+    }
     if (s->ref_kernel && !s->ref_per_config) { /* else per configuration: space_ref_config */
       char *ctx = xasprintf(" of the reference on problem %s", s->probs[prob].key);
       push_problem(s, prob);

@@ -110,6 +110,7 @@ typedef struct sp_problem {
   dbuf *argdata;         /* nargs: the data of buffers filled by a values function (space_data.c), or NULL */
   char (*argdigest)[33]; /* nargs: their digests */
   char datadigest[33];   /* of every buffer's and symbol's data on this problem ("" without any): in the check hash */
+  launch_geom *init_geom; /* ninit: the geometry of each init launch on this problem (NULL without init) */
 } sp_problem;
 
 typedef struct sp_geom {
@@ -182,6 +183,8 @@ struct space {
   int ref_nargs, ref_args[MAX_ARGS]; /* reference.args: its arguments (0: all, in order) */
   int nlaunches, nprograms;          /* launches: a sequence timed as one configuration (0: one kernel) */
   sp_launch launches[MAX_LAUNCHES];
+  int ninit; /* init: launches run once per problem before the reference (space_launches.c) */
+  sp_launch init[MAX_LAUNCHES];
   int nobjectives;
   char **objectives;
   int *objmax; /* objmax[i]: maximised */
@@ -244,8 +247,8 @@ void space_symbols_free(space *s);
 int space_eval_arg_data(space *s, cterr *err);
 void space_arg_data_free(space *s);
 
-/* space_launches.c: `launches` read (after args; the top-level kernel and geometry then come from
- * the first launch), the argument lists of launches and reference by name, and freed */
+/* space_launches.c: `init` and `launches` read (after args; the top-level kernel and geometry then
+ * come from the first launch), the argument lists of launches and reference by name, and freed */
 int space_parse_launches(space *s, lua_State *L, int t, cterr *err);
 int space_parse_arg_list(space *s, lua_State *L, int idx, int *out, int *n, const char *what, cterr *err);
 void space_launches_free(space *s);
