@@ -308,6 +308,8 @@ static const char *known[] = {
     "csr_spmv_ref",
     "init_state", /* state[i] = seed + i: a space's init launch (tests/spaces/init/fake_init.cu) */
     "draw_state", /* out[i] = state[i], state[i] += 1000; fails on a state init_state did not make */
+    "ct_widen",   /* a typed output as doubles */
+    "add_typed",  /* add_typed(n, T *l, T *r, T *o) of tests/spaces/typed: T from the mangled name */
     0};
 /* A C++ kernel's lowered name, _Z[N]<len><name>...[I Li<k>E ...]: its last name and its first
  * integer template argument (-1 without one). The fake knows its kernels by their plain names. */
@@ -331,6 +333,7 @@ static int any_kernel(void) {
 }
 static char instances[64][80]; /* "copy_tpl:3": a template kernel's instance as a CUfunction */
 CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+  const char *orig = name;
   char base[128];
   long targ;
   if (demangle(name, base, sizeof base, &targ)) name = base;
@@ -340,6 +343,16 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
     const char *p = name + 8;
     while (*p >= '0' && *p <= '9') p++;
     if (*p == '_') name = p + 1;
+  }
+  if (!strcmp(name, "add_typed")) { /* _Z9add_typediPfS_S_, ...iPdS_S_, ...iP6__halfS0_S0_: T is f, d or h */
+    const char *t = strstr(orig, "iP");
+    char k = !t ? '?' : t[2] == '6' ? 'h' : t[2];
+    static char inst[3][16];
+    int slot = k == 'f' ? 0 : k == 'd' ? 1 : 2;
+    if (k != 'f' && k != 'd' && k != 'h') return CUDA_ERROR_NOT_FOUND;
+    snprintf(inst[slot], sizeof inst[0], "add_typed:%c", k);
+    *f = (CUfunction)inst[slot];
+    return 0;
   }
   for (int i = 0; known[i]; i++)
     if (!strcmp(known[i], name)) {
@@ -420,6 +433,56 @@ static CUresult fake_csr(void **pp) {
     }
     y[i] = acc;
   }
+  return 0;
+}
+
+/* IEEE half <-> float (round to nearest even), for add_typed in half and ct_widen */
+static float h2f(unsigned short h) {
+  int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 0x400), e - 25);
+  return h & 0x8000 ? -v : v;
+}
+static unsigned short f2h(float f) {
+  unsigned short sign = signbit(f) ? 0x8000 : 0;
+  float a = fabsf(f);
+  if (isnan(f)) return 0x7e00;
+  if (a >= 65520.0f) return sign | 0x7c00;
+  int e;
+  frexpf(a, &e);                                 /* a = m 2^e, m in [0.5, 1) */
+  int q = e - 11 < -24 ? -24 : e - 11;           /* the ulp's exponent: 10 mantissa bits, subnormals below 2^-14 */
+  float r = nearbyintf(ldexpf(a, -q));           /* round to nearest even (the default rounding mode) */
+  unsigned v = (unsigned)r;                      /* the value in ulps of 2^q */
+  if (q == -24) return sign | (unsigned short)v; /* subnormal (or the smallest normal, by carry) */
+  if (v >= 2048) v >>= 1, q++;                   /* rounded up to the next binade */
+  return sign | (unsigned short)(((unsigned)(q + 25) << 10) | (v & 0x3ff));
+}
+
+/* add_typed(n, l, r, o) in float, double or half (k: f, d, h): o[i] = l[i] + r[i] in that type */
+static CUresult fake_typed(char k, void **pp) {
+  int n = *(int *)pp[0];
+  for (int i = 0; i < n; i++)
+    if (k == 'f') (*(float **)pp[3])[i] = (*(float **)pp[1])[i] + (*(float **)pp[2])[i];
+    else if (k == 'd') (*(double **)pp[3])[i] = (*(double **)pp[1])[i] + (*(double **)pp[2])[i];
+    else
+      (*(unsigned short **)pp[3])[i] = f2h(h2f((*(unsigned short **)pp[1])[i]) + h2f((*(unsigned short **)pp[2])[i]));
+  return 0;
+}
+
+/* ct_widen(a, out, n, t): n elements of elemtype t as doubles (tuner/gpu/gpu_kernels.cu) */
+static CUresult fake_widen(void **pp) {
+  const void *a = *(void **)pp[0];
+  double *o = *(double **)pp[1];
+  unsigned long long n = *(unsigned long long *)pp[2];
+  int t = *(int *)pp[3];
+  for (unsigned long long i = 0; i < n; i++)
+    o[i] = t == 0   ? ((const float *)a)[i]
+           : t == 1 ? ((const double *)a)[i]
+           : t == 2 ? ((const int *)a)[i]
+           : t == 3 ? (double)((const long long *)a)[i]
+           : t == 4 ? ((const unsigned *)a)[i]
+           : t == 5 ? ((const unsigned char *)a)[i]
+           : t == 6 ? h2f(((const unsigned short *)a)[i])
+                    : bf2f(((const unsigned short *)a)[i]);
   return 0;
 }
 
@@ -571,6 +634,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
     clk += 0.003;
     return 0;
   }
+  if (!strcmp(n, "ct_widen")) return fake_widen(pp);
   if (!strncmp(n, "ct_reduce_", 10)) { /* {sum, max, min, NaNs} */
     unsigned long long N = *(unsigned long long *)pp[1];
     double *o = *(double **)pp[2], sum = 0, mx = -INFINITY, mn = INFINITY, nan = 0;
@@ -599,14 +663,16 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
       }
     return 0;
   }
-  if (!strcmp(n, "ct_cmpar_f32") || !strcmp(n, "ct_cmpar_bf16")) { /* |a - r| <= atol + rtol |r| */
+  if (!strncmp(n, "ct_cmpar_", 9)) { /* |a - r| <= atol + rtol |r| */
     unsigned long long N = *(unsigned long long *)pp[2], *res = *(unsigned long long **)pp[5];
     double atol = *(double *)pp[3], rtol = *(double *)pp[4];
-    int bf = !strcmp(n, "ct_cmpar_bf16");
+    int bf = !strcmp(n, "ct_cmpar_bf16"), f64 = !strcmp(n, "ct_cmpar_f64"), f16 = !strcmp(n, "ct_cmpar_f16");
     float *a32 = *(float **)pp[0], *r32 = *(float **)pp[1];
+    const double *a64 = *(double **)pp[0], *r64 = *(double **)pp[1];
     const unsigned short *a16 = *(unsigned short **)pp[0], *r16 = *(unsigned short **)pp[1];
     for (unsigned long long i = 0; i < N; i++) {
-      float a = bf ? bf2f(a16[i]) : a32[i], r = bf ? bf2f(r16[i]) : r32[i];
+      double a = f64 ? a64[i] : bf ? bf2f(a16[i]) : f16 ? h2f(a16[i]) : a32[i];
+      double r = f64 ? r64[i] : bf ? bf2f(r16[i]) : f16 ? h2f(r16[i]) : r32[i];
       if (!(a == r) && !(isnan(a) && isnan(r)) && !(fabs((double)a - r) <= atol + rtol * fabs(r))) {
         res[0]++;
         if (i < res[1]) res[1] = i;
@@ -619,6 +685,15 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
     int bf = !strcmp(n, "ct_cmp_bf16"), tolk = !strcmp(n, "ct_cmp_f32") || bf;
     unsigned long long *res = *(unsigned long long **)pp[tolk ? 4 : 3];
     double tol = tolk ? *(double *)pp[3] : 0;
+    if (!strcmp(n, "ct_cmp_b64")) { /* bitwise, 8-byte elements: a double compared exactly */
+      const unsigned long long *a64 = *(unsigned long long **)pp[0], *r64 = *(unsigned long long **)pp[1];
+      for (unsigned long long i = 0; i < N; i++)
+        if (a64[i] != r64[i]) {
+          res[0]++;
+          if (i < res[1]) res[1] = i;
+        }
+      return 0;
+    }
     if (!tolk && strcmp(n, "ct_cmp_b32")) {
       fprintf(stderr, "fake: unsupported %s\n", n);
       return 1;
@@ -672,6 +747,10 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
     if (!dirty) return 0;
     dirty = 0;
     return fake_csr(pp);
+  }
+  if (!strncmp(n, "add_typed:", 10)) {
+    clk += 0.01 * (1 + 0.02 * rnd());
+    return fake_typed(n[10], pp);
   }
   if (!strcmp(n, "init_state") || !strcmp(n, "draw_state")) { /* every launch: the state advances */
     clk += 0.01 * (1 + 0.02 * rnd());

@@ -543,6 +543,7 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
     }
     return;
   }
+  gj->ntypes = space_config_types(s, cfg, prob, gj->types);
   if (cr->ok && space_ref_per_config(s))
     compile_lowered(cr, 1, space_ref_kernel(s), gj->ref_kernel, sizeof gj->ref_kernel);
   if (cr->ok && job_launch_steps(s, cfg, prob, cr, gj->launches, &gj->nlaunches, &gerr) != 0) {

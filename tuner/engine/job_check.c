@@ -64,6 +64,7 @@ static int problem_part(space *s, int prob, dbuf *b, cterr *err) {
     dbuf_printf(b, "arg %d kind %d type %s count %lld atol %.17g rtol %.17g reduce %d mismatches %lld\n", i,
                 (int)a->kind, elemtype_name(a->type), (long long)a->count, a->atol, a->rtol, (int)a->reduce,
                 (long long)a->mismatches);
+    if (space_types_describe(s, i, b)) dbuf_puts(b, "\n"); /* its types by configuration and their bounds */
   }
   if (space_ref_kernel(s) && !space_ref_per_config(s)) {
     launch_geom g;

@@ -612,6 +612,10 @@ int gpu_submit(gpu *g, const gpu_job *job, cterr *err) {
   wj->race_samples = job->race_samples;
   wj->nargvals = job->nargvals;
   for (int i = 0; i < job->nargvals; i++) wj->argvals[i] = job->argvals[i];
+  if (job->ntypes < 0 || job->ntypes > MAX_ARGTYPES)
+    return cterr_set(err, "gpu_submit: %d typed buffers (at most %d)", job->ntypes, MAX_ARGTYPES);
+  wj->ntypes = job->ntypes;
+  memcpy(wj->types, job->types, sizeof wj->types);
   wj->ntmaps = job->ntmaps;
   memcpy(wj->tmaps, job->tmaps, sizeof wj->tmaps);
   memcpy(wj->ref_kernel, job->ref_kernel, sizeof wj->ref_kernel);

@@ -134,6 +134,8 @@ typedef struct gpu_job {
                            read-only L2 flush, timed one by one */
   int nargvals;          /* scalars of this configuration (runtime parameters: space_config_args) */
   argval argvals[MAX_ARGVALS];
+  int ntypes; /* element types of the buffers typed by the configuration (space_config_types) */
+  argtype types[MAX_ARGTYPES];
   int ntmaps; /* tensor maps of this configuration (ct.tensormap: space_config_tmaps) */
   tmapspec tmaps[MAX_TMAPS];
   /* a reference run from this job's module (gpu_problem.ref_per_config): its kernel's lowered name,

@@ -109,6 +109,8 @@ typedef struct wire_job {
   int32_t isolated_samples;  /* > 0: also time that many single launches after a clean L2 (contenders) */
   int32_t nargvals;          /* scalars that replace the setup's for this job (runtime parameters) */
   argval argvals[MAX_ARGVALS];
+  int32_t ntypes; /* element types of the buffers typed by the configuration (argspec.typed) */
+  argtype types[MAX_ARGTYPES];
   int32_t ntmaps; /* tensor maps the worker encodes for this job (ARG_TENSORMAP arguments) */
   tmapspec tmaps[MAX_TMAPS];
   char ref_kernel[GPU_NAME_MAX]; /* a reference in this job's module ("": none), its geometry and key */

@@ -189,8 +189,11 @@ static void free_problem(worker *w) {
     if (a->d) w->cu->cuMemFree(a->d);
     if (a->orig) w->cu->cuMemFree(a->orig);
     if (a->ref) w->cu->cuMemFree(a->ref);
+    if (a->refd) w->cu->cuMemFree(a->refd);
     memset(a, 0, sizeof *a);
   }
+  if (w->p->wide) w->cu->cuMemFree(w->p->wide);
+  w->p->wide = 0;
   w->p->have_problem = 0;
   w->p->working_set = 0;
   w->p->ref_key = 0;
@@ -201,7 +204,7 @@ static void free_problem(worker *w) {
 
 /* Argument i's initial contents: zeros, the space's data (the setup frame's bytes at data, already
  * checked to be the buffer's size), or the seeded fill. */
-static int upload_arg(worker *w, int i, const argspec *a, uint64_t seed, const char *data, cterr *err) {
+int wk_upload_arg(worker *w, int i, const argspec *a, uint64_t seed, const char *data, cterr *err) {
   const cuda_api *cu = w->cu;
   wk_arg *d = &w->p->arg[i];
   CUresult r;
@@ -313,6 +316,7 @@ static int wk_alloc_args(worker *w, const wire_setup *s, const char *data, cterr
   CUresult r;
   CUdeviceptr guards[MAX_ARGS];
   int nguards = 0, rc = -1;
+  size_t wide = 0; /* bytes of w->p->wide */
   const char *gb = getenv("CUTUNE_GUARD_BYTES");
   size_t guard_bytes = gb ? (size_t)strtoull(gb, NULL, 10) : 0;
   free_problem(w);
@@ -339,14 +343,15 @@ static int wk_alloc_args(worker *w, const wire_setup *s, const char *data, cterr
                 (long long)a->count);
       goto done;
     }
-    d->bytes = (size_t)a->count * es;
+    d->bytes = (size_t)a->count * (a->typed > es ? a->typed : es); /* typed: the widest type's */
     w->p->working_set += d->bytes;
     if ((r = cu->cuMemAlloc(&d->d, d->bytes))) {
       cterr_set(err, "allocating %zu bytes for argument '%s': %s", d->bytes, a->name, cuda_errstr(r));
       goto done;
     }
     if (guard_bytes && nguards < MAX_ARGS && !cu->cuMemAlloc(&guards[nguards], guard_bytes)) nguards++;
-    if (a->kind != ARG_OUTPUT && upload_arg(w, i, a, s->seed, data, err)) goto done;
+    w->p->cur_type[i] = a->type; /* a typed one's: the reference's (gpu_worker_types.c) */
+    if (a->kind != ARG_OUTPUT && wk_upload_arg(w, i, a, s->seed, data, err)) goto done;
     if (a->kind != ARG_OUTPUT && a->fill == FILL_DATA) data += d->bytes;
     if (a->kind == ARG_INOUT) {
       if ((r = cu->cuMemAlloc(&d->orig, d->bytes)) || (r = cu->cuMemcpyDtoD(d->orig, d->d, d->bytes))) {
@@ -354,10 +359,23 @@ static int wk_alloc_args(worker *w, const wire_setup *s, const char *data, cterr
         goto done;
       }
     }
-    if (a->kind != ARG_INPUT && (r = cu->cuMemAlloc(&d->ref, d->bytes))) {
+    if (a->kind != ARG_INPUT && a->typed && !a->nocheck) { /* compared in double: widened copies */
+      size_t wb = (size_t)a->count * sizeof(double);
+      if ((r = cu->cuMemAlloc(&d->refd, wb))) {
+        cterr_set(err, "allocating the reference's copy of '%s' in double (%zu bytes): %s", a->name, wb,
+                  cuda_errstr(r));
+        goto done;
+      }
+      if (wb > wide) wide = wb;
+    } else if (a->kind != ARG_INPUT && !a->nocheck && (r = cu->cuMemAlloc(&d->ref, d->bytes))) { /* compared */
       cterr_set(err, "allocating the reference copy of '%s' (%zu bytes): %s", a->name, d->bytes, cuda_errstr(r));
       goto done;
     }
+  }
+  if (wide && (r = cu->cuMemAlloc(&w->p->wide, wide))) { /* one typed output at a time, widened */
+    w->p->wide = 0;
+    cterr_set(err, "allocating %zu bytes to compare outputs in double: %s", wide, cuda_errstr(r));
+    goto done;
   }
   rc = 0;
 done:
@@ -437,6 +455,8 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
   if (!r && !(r = cu->cuStreamSynchronize(w->stream))) {
     for (int i = 0; i < s->nargs && !r; i++)
       if (w->p->arg[i].ref) r = cu->cuMemcpyDtoDAsync(w->p->arg[i].ref, w->p->arg[i].d, w->p->arg[i].bytes, w->stream);
+      else if (w->p->arg[i].refd) /* typed by the configuration: kept as doubles */
+        r = wk_widen(w, w->p->arg[i].d, s->args[i].type, w->p->arg[i].refd, (unsigned long long)s->args[i].count);
     if (!r) r = cu->cuStreamSynchronize(w->stream);
   }
   if (r) {
@@ -567,6 +587,7 @@ static int wk_init(worker *w, int out, int ordinal, int measure_copy, cterr *err
   CUfunction *dst[] = {&w->cmpar_f32,  &w->cmpar_f64,  &w->cmpar_f16,  &w->cmpar_bf16,
                        &w->reduce_f32, &w->reduce_f64, &w->reduce_i32, &w->reduce_u32};
   for (int i = 0; i < 8 && !r; i++) r = cu->cuModuleGetFunction(dst[i], w->helpers, more[i]);
+  if (!r) r = cu->cuModuleGetFunction(&w->widen, w->helpers, "ct_widen");
   w->iso_floor_ms = NAN;
   if (r) return cterr_set(err, "helper kernels: %s", cuda_errstr(r));
   trace_mark("GPU worker: helper kernels loaded");
@@ -675,7 +696,7 @@ static int on_measure(worker *w, int out, const dbuf *p) {
              wk_tmaps_encode(w, &job, res.message, sizeof res.message) < 0) {
     res.status = ST_INVALID;
   } else {
-    wk_measure(w, &job, kernel, p->data + sizeof job + job.kernel_len, &res);
+    if (wk_types_apply(w, &job, &res) == 0) wk_measure(w, &job, kernel, p->data + sizeof job + job.kernel_len, &res);
     job_scalars(w, &job, 1, NULL, 0);
   }
   if (wire_write(out, MSG_RESULT, &res, sizeof res, NULL, 0, NULL, 0, &err)) return 1;

@@ -15,6 +15,7 @@ typedef struct wk_arg {
   CUdeviceptr d;    /* what the kernel sees */
   CUdeviceptr orig; /* inout: the initial contents, restored before each run */
   CUdeviceptr ref;  /* output/inout: the reference kernel's result */
+  CUdeviceptr refd; /* typed by the configuration (argspec.typed): the reference's result as doubles */
   size_t bytes;
   unsigned char scalar[8];
 } wk_arg;
@@ -42,6 +43,8 @@ typedef struct wk_prob {
   CUmodule check_mod; /* the user's check kernel (gpu_worker_check.c), for this problem */
   CUfunction check_f;
   double best_full; /* the best median this worker timed in full on the problem, ms (NAN: none yet) */
+  int32_t cur_type[MAX_ARGS]; /* typed inputs and inouts: the type their contents (and restore copy) are in */
+  CUdeviceptr wide;           /* typed outputs: one widened to doubles for the check (the largest's size) */
 } wk_prob;
 
 typedef struct worker {
@@ -64,6 +67,9 @@ typedef struct worker {
   CUfunction cmpar_f32, cmpar_f64, cmpar_f16, cmpar_bf16;    /* |a - r| <= atol + rtol |r| */
   CUfunction reduce_f32, reduce_f64, reduce_i32, reduce_u32; /* sum, max, min, NaNs of a buffer */
   CUdeviceptr red_res; /* 8 doubles: the reductions of an output and of its reference */
+  CUfunction widen;    /* ct_widen: a typed output as doubles */
+  int32_t jtype[MAX_ARGS];                 /* this job's type of each typed buffer (gpu_worker_types.c) */
+  double jatol[MAX_ARGS], jrtol[MAX_ARGS]; /* ... and its check's bounds in that type */
   double iso_floor_ms; /* median event time of ct_empty after a flush; NAN: not measured yet */
   CUevent ev[2 * WK_MAX_CHUNK + 2];
   wk_module mods[WK_MODULES];
@@ -98,6 +104,17 @@ CUresult wk_launch(worker *w, CUfunction f, const launch_geom *g);
 /* Elements [start, start+n) of a buffer's seeded fill (gpu_worker.c): argument (or symbol) index
  * `stream` of the problem's seed, as the buffers' own fill draws them. */
 void wk_fill_host(const argspec *a, uint64_t seed, int stream, int64_t n, unsigned char *out);
+
+/* Argument i's initial contents as a says (gpu_worker.c): zeros, the setup's data at data, or the
+ * seeded fill in a's element type (count elements). */
+int wk_upload_arg(worker *w, int i, const argspec *a, uint64_t seed, const char *data, cterr *err);
+
+/* gpu_worker_types.c: buffers typed by the configuration (argspec.typed). wk_types_apply: the job's
+ * types (wire_job.types) and bounds for the check, its inputs and inouts filled again where their
+ * contents are in another type; -1 with res filled. wk_widen: n elements of type t at src as doubles
+ * at dst, on the stream (synchronised). */
+int wk_types_apply(worker *w, const wire_job *job, wire_result *res);
+CUresult wk_widen(worker *w, CUdeviceptr src, elemtype t, CUdeviceptr dst, unsigned long long n);
 
 /* gpu_worker_symbols.c: the problem's symbols made on the host (from the setup frame's data
  * after its cubin: data, len), and filled into a loaded module (required: a symbol the module

@@ -95,6 +95,13 @@ const char *space_data_digest(const space *s, int prob);
 int space_param_runtime(const space *s, int p);
 int space_nruntime(const space *s);
 int space_config_args(space *s, size_t cfg, int prob, argval *out, int *n, cterr *err);
+/* Buffers typed by the configuration (ct.input(function(p) return p.float_type end, "n")): their
+ * element types for configuration cfg on problem prob with the check's bounds in each (out:
+ * MAX_ARGTYPES); returns how many (0 in a space without any). The problem's argspec of such a
+ * buffer has the reference's type and typed > 0 (launch.h). space_types_describe: argument i's
+ * types and bounds as text into b, for the check hash; 0 (nothing written) for a fixed type. */
+int space_config_types(const space *s, size_t cfg, int prob, argtype *out);
+int space_types_describe(const space *s, int i, dbuf *b);
 /* ct.tensormap arguments (docs/SPACE.md, "Tensor maps"): what the GPU worker encodes for
  * configuration cfg on problem prob, *n of them (0 in a space without any); an error names the
  * declaration's file:line, the configuration and the problem. */

@@ -29,7 +29,7 @@ static char *rule_binding(space *s, const sp_rule *r, const uint16_t *row) {
   dbuf_init(&b);
   for (int j = 0; j < r->nnames; j++) {
     int p = r->idx[j];
-    dbuf_printf(&b, "%s%s=%lld", j ? "," : "", configset_param(s->cs, p)->name, (long long)s->pval[p][row[p]]);
+    dbuf_printf(&b, "%s%s=%s", j ? "," : "", configset_param(s->cs, p)->name, configset_param(s->cs, p)->str[row[p]]);
   }
   return dbuf_steal(&b);
 }
@@ -45,7 +45,7 @@ static int check_rules(void *ctx, int depth, const uint16_t *row, cterr *err) {
     for (int j = 0; j < r->nnames; j++) {
       int p = r->idx[j];
       lua_pushvalue(L, c->name_base + p);
-      lua_pushinteger(L, s->pval[p][row[p]]);
+      space_push_param(s, p, row[p]);
       lua_rawset(L, -3);
     }
     int prc = lua_pcall(L, 1, 1, 1);
@@ -114,12 +114,17 @@ static void push_problem(space *s, int prob) {
   }
 }
 
+void space_push_param(space *s, int p, int v) {
+  if (s->pstr[p]) lua_pushstring(s->L, configset_param(s->cs, p)->str[v]);
+  else lua_pushinteger(s->L, s->pval[p][v]);
+}
+
 void space_push_config(space *s, size_t cfg) {
   const uint16_t *row = configset_row(s->cs, cfg);
   int np = configset_nparams(s->cs);
   lua_createtable(s->L, 0, np);
   for (int p = 0; p < np; p++) {
-    lua_pushinteger(s->L, s->pval[p][row[p]]);
+    space_push_param(s, p, row[p]);
     lua_setfield(s->L, -2, configset_param(s->cs, p)->name);
   }
 }
@@ -330,7 +335,7 @@ static void push_rt_values(space *s, size_t cfg) {
   int np = configset_nparams(s->cs);
   lua_createtable(s->L, 0, np);
   for (int p = 0; p < np; p++) {
-    lua_pushinteger(s->L, s->pval[p][row ? row[p] : 0]);
+    space_push_param(s, p, row ? row[p] : 0);
     lua_setfield(s->L, -2, configset_param(s->cs, p)->name);
   }
 }
