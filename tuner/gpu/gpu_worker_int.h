@@ -101,13 +101,16 @@ int wk_context_dead(worker *w, CUresult r);
 CUresult wk_prepare_run(worker *w);
 CUresult wk_launch(worker *w, CUfunction f, const launch_geom *g);
 
-/* Elements [start, start+n) of a buffer's seeded fill (gpu_worker.c): argument (or symbol) index
+/* Elements [start, start+n) of a buffer's seeded fill (gpu_worker_fill.c): argument (or symbol) index
  * `stream` of the problem's seed, as the buffers' own fill draws them. */
 void wk_fill_host(const argspec *a, uint64_t seed, int stream, int64_t n, unsigned char *out);
 
-/* Argument i's initial contents as a says (gpu_worker.c): zeros, the setup's data at data, or the
- * seeded fill in a's element type (count elements). */
+/* gpu_worker_fill.c: argument i's initial contents as a says: zeros, the setup's data at data, or
+ * the seeded fill in a's element type (count elements); float to IEEE half and to bfloat16 bits,
+ * rounded to nearest even. */
 int wk_upload_arg(worker *w, int i, const argspec *a, uint64_t seed, const char *data, cterr *err);
+uint16_t wk_f2h(float f);
+uint16_t wk_f2bf(float f);
 
 /* gpu_worker_types.c: buffers typed by the configuration (argspec.typed). wk_types_apply: the job's
  * types (wire_job.types) and bounds for the check, its inputs and inouts filled again where their
