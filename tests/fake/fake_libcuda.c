@@ -8,7 +8,9 @@
  * context sticky-dead (CUDA_ERROR_ILLEGAL_ADDRESS), copy_spin makes every sync hang. Events
  * read a simulated clock that each launch advances (~2 ms per 1M-element copy, 2% noise).
  * Only the entry points cutune resolves exist, plus what NVRTC 13 asks of the driver (see
- * "NVRTC's side" below). Not a model of a GPU: a test double.
+ * "NVRTC's side" below). Not a model of a GPU: a test double. fake_kernels.c holds the kernels of
+ * the typed-buffer and init tests (add_typed, ct_widen, init_state, draw_state) and the float
+ * conversions.
  *
  * Kernels renamed cutune_b<i>_<name> (the members of a batched compile) are <name>.
  *
@@ -45,6 +47,8 @@
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "fake_kernels.h"
 static double clk; /* simulated device time, ms */
 static int dirty;  /* inputs or outputs changed since the last emulated test kernel */
 static int sticky;
@@ -255,39 +259,62 @@ CUresult cuModuleUnload(CUmodule m) {
   return 0;
 }
 static const char *known[] = {
-    "ct_cmp_b8",      "tmap_copy",
-    "tmap_ref",       "ct_cmp_b16",
-    "ct_cmp_b32",     "ct_cmp_b64",
-    "ct_cmp_f32",     "ct_cmp_f64",
-    "ct_cmp_f16",     "ct_empty",
-    "ct_fill_f32",    "ct_fill_h16",
-    "ct_cmp_bf16",    "ct_cmpar_bf16",
-    "hgemm_fake",              /* tests/spaces/fake_hgemm.cu: see fake_hgemm() */
-    "hgemm_fake_ref", "hgemm", /* templates/hgemm.cu: no-ops (see the top) */
-    "hgemm_ref",      "ct_cmpar_f32",
-    "ct_cmpar_f64",   "ct_cmpar_f16",
-    "ct_reduce_f32",  "ct_reduce_f64",
-    "ct_reduce_i32",  "ct_reduce_u32",
-    "copy_const",                       /* out[i] = in[i] + c_add[i % 16]: a __constant__ filled per module */
-    "copy_tpl",                         /* copy_tpl<K> (C++, any namespace): out[i] = K * in[i] */
-    "partial_sum",                      /* out[b] = the sum of block b's share of in: a reduction's first pass */
-    "total_sum",                        /* out[0] = the sum of in (the reference of partial_sum) */
-    "user_check",                       /* a space's check kernel: mismatch where out != 2 ref */
-    "copy_ok",        "copy_slow",      /* copy_ok taking 4 ms per launch (a long GEMM's timing) */
-    "copy_wrong",     "copy_race_long", /* copy_race at 2 ms per launch at B = 1024 (cli_fake_race_early.sh) */
-    "copy_partial",   "copy_fault",
-    "copy_spin",      "copy_max64",
-    "scale_tiny",     "scale_big",
-    "accumulate",     "copy_ref", /* a reference kernel for cutune runs (tests/cli_fake_run.sh) */
-    "copy_shaped",                /* copy_ok whose time depends on the block size and n: the
+    "ct_cmp_b8",
+    "tmap_copy",
+    "tmap_ref",
+    "ct_cmp_b16",
+    "ct_cmp_b32",
+    "ct_cmp_b64",
+    "ct_cmp_f32",
+    "ct_cmp_f64",
+    "ct_cmp_f16",
+    "ct_empty",
+    "ct_fill_f32",
+    "ct_fill_h16",
+    "ct_cmp_bf16",
+    "ct_cmpar_bf16",
+    "hgemm_fake", /* tests/spaces/fake_hgemm.cu: see fake_hgemm() */
+    "hgemm_fake_ref",
+    "hgemm", /* templates/hgemm.cu: no-ops (see the top) */
+    "hgemm_ref",
+    "ct_cmpar_f32",
+    "ct_cmpar_f64",
+    "ct_cmpar_f16",
+    "ct_reduce_f32",
+    "ct_reduce_f64",
+    "ct_reduce_i32",
+    "ct_reduce_u32",
+    "copy_const",  /* out[i] = in[i] + c_add[i % 16]: a __constant__ filled per module */
+    "copy_tpl",    /* copy_tpl<K> (C++, any namespace): out[i] = K * in[i] */
+    "partial_sum", /* out[b] = the sum of block b's share of in: a reduction's first pass */
+    "total_sum",   /* out[0] = the sum of in (the reference of partial_sum) */
+    "user_check",  /* a space's check kernel: mismatch where out != 2 ref */
+    "copy_ok",
+    "copy_slow", /* copy_ok taking 4 ms per launch (a long GEMM's timing) */
+    "copy_wrong",
+    "copy_race_long", /* copy_race at 2 ms per launch at B = 1024 (cli_fake_race_early.sh) */
+    "copy_partial",
+    "copy_fault",
+    "copy_spin",
+    "copy_max64",
+    "scale_tiny",
+    "scale_big",
+    "accumulate",
+    "copy_ref",    /* a reference kernel for cutune runs (tests/cli_fake_run.sh) */
+    "copy_shaped", /* copy_ok whose time depends on the block size and n: the
                                                 best block grows with n (tests/cli_shapes_run.sh) */
-    "copy_rt",                    /* copy_ok whose 4th argument (int) must be 2: else element 7 is off
+    "copy_rt",     /* copy_ok whose 4th argument (int) must be 2: else element 7 is off
                                              (runtime parameters, tests/cli_fake_runtime.sh) */
-    "copy_race",                  /* copy_ok taking 1024/B times as long at block B: slow by
+    "copy_race",   /* copy_ok taking 1024/B times as long at block B: slow by
                                               design below 1024 threads (racing, tests/cli_fake_race.sh) */
-    "csr_spmv",                   /* y = A x for A in CSR; rows that are not CSR offsets fault (see
+    "csr_spmv",    /* y = A x for A in CSR; rows that are not CSR offsets fault (see
                                                 fake_csr) */
-    "csr_spmv_ref",   0};
+    "csr_spmv_ref",
+    "init_state", /* state[i] = seed + i: a space's init launch (tests/spaces/init/fake_init.cu) */
+    "draw_state", /* out[i] = state[i], state[i] += 1000; fails on a state init_state did not make */
+    "ct_widen",   /* a typed output as doubles */
+    "add_typed",  /* add_typed(n, T *l, T *r, T *o) of tests/spaces/typed: T from the mangled name */
+    0};
 /* A C++ kernel's lowered name, _Z[N]<len><name>...[I Li<k>E ...]: its last name and its first
  * integer template argument (-1 without one). The fake knows its kernels by their plain names. */
 static int demangle(const char *m, char *base, size_t n, long *targ) {
@@ -310,6 +337,7 @@ static int any_kernel(void) {
 }
 static char instances[64][80]; /* "copy_tpl:3": a template kernel's instance as a CUfunction */
 CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+  const char *orig = name;
   char base[128];
   long targ;
   if (demangle(name, base, sizeof base, &targ)) name = base;
@@ -319,6 +347,16 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
     const char *p = name + 8;
     while (*p >= '0' && *p <= '9') p++;
     if (*p == '_') name = p + 1;
+  }
+  if (!strcmp(name, "add_typed")) { /* _Z9add_typediPfS_S_, ...iPdS_S_, ...iP6__halfS0_S0_: T is f, d or h */
+    const char *t = strstr(orig, "iP");
+    char k = !t ? '?' : t[2] == '6' ? 'h' : t[2];
+    static char inst[3][16];
+    int slot = k == 'f' ? 0 : k == 'd' ? 1 : 2;
+    if (k != 'f' && k != 'd' && k != 'h') return CUDA_ERROR_NOT_FOUND;
+    snprintf(inst[slot], sizeof inst[0], "add_typed:%c", k);
+    *f = (CUfunction)inst[slot];
+    return 0;
   }
   for (int i = 0; known[i]; i++)
     if (!strcmp(known[i], name)) {
@@ -359,17 +397,6 @@ CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f) {
   return 0;
 }
 CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) { return 0; }
-static float bf2f(unsigned short h) {
-  unsigned x = (unsigned)h << 16;
-  float f;
-  memcpy(&f, &x, 4);
-  return f;
-}
-static unsigned short f2bf(float f) {
-  unsigned x;
-  memcpy(&x, &f, 4);
-  return (unsigned short)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
-}
 /* csr_spmv(y, rows, cols, vals, x, nrows, ncols, nnz) of tests/spaces/data/fake_data.cu: y = A x for
  * the CSR matrix (rows, cols, vals). Offsets that are not CSR's (rows[0] = 0, never decreasing,
  * rows[nrows] = nnz) or a column outside 0..ncols-1 fault as a real kernel reading out of bounds
@@ -526,6 +553,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
     clk += 0.003;
     return 0;
   }
+  if (!strcmp(n, "ct_widen")) return fake_widen(pp);
   if (!strncmp(n, "ct_reduce_", 10)) { /* {sum, max, min, NaNs} */
     unsigned long long N = *(unsigned long long *)pp[1];
     double *o = *(double **)pp[2], sum = 0, mx = -INFINITY, mn = INFINITY, nan = 0;
@@ -554,14 +582,16 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
       }
     return 0;
   }
-  if (!strcmp(n, "ct_cmpar_f32") || !strcmp(n, "ct_cmpar_bf16")) { /* |a - r| <= atol + rtol |r| */
+  if (!strncmp(n, "ct_cmpar_", 9)) { /* |a - r| <= atol + rtol |r| */
     unsigned long long N = *(unsigned long long *)pp[2], *res = *(unsigned long long **)pp[5];
     double atol = *(double *)pp[3], rtol = *(double *)pp[4];
-    int bf = !strcmp(n, "ct_cmpar_bf16");
+    int bf = !strcmp(n, "ct_cmpar_bf16"), f64 = !strcmp(n, "ct_cmpar_f64"), f16 = !strcmp(n, "ct_cmpar_f16");
     float *a32 = *(float **)pp[0], *r32 = *(float **)pp[1];
+    const double *a64 = *(double **)pp[0], *r64 = *(double **)pp[1];
     const unsigned short *a16 = *(unsigned short **)pp[0], *r16 = *(unsigned short **)pp[1];
     for (unsigned long long i = 0; i < N; i++) {
-      float a = bf ? bf2f(a16[i]) : a32[i], r = bf ? bf2f(r16[i]) : r32[i];
+      double a = f64 ? a64[i] : bf ? bf2f(a16[i]) : f16 ? h2f(a16[i]) : a32[i];
+      double r = f64 ? r64[i] : bf ? bf2f(r16[i]) : f16 ? h2f(r16[i]) : r32[i];
       if (!(a == r) && !(isnan(a) && isnan(r)) && !(fabs((double)a - r) <= atol + rtol * fabs(r))) {
         res[0]++;
         if (i < res[1]) res[1] = i;
@@ -574,6 +604,15 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
     int bf = !strcmp(n, "ct_cmp_bf16"), tolk = !strcmp(n, "ct_cmp_f32") || bf;
     unsigned long long *res = *(unsigned long long **)pp[tolk ? 4 : 3];
     double tol = tolk ? *(double *)pp[3] : 0;
+    if (!strcmp(n, "ct_cmp_b64")) { /* bitwise, 8-byte elements: a double compared exactly */
+      const unsigned long long *a64 = *(unsigned long long **)pp[0], *r64 = *(unsigned long long **)pp[1];
+      for (unsigned long long i = 0; i < N; i++)
+        if (a64[i] != r64[i]) {
+          res[0]++;
+          if (i < res[1]) res[1] = i;
+        }
+      return 0;
+    }
     if (!tolk && strcmp(n, "ct_cmp_b32")) {
       fprintf(stderr, "fake: unsupported %s\n", n);
       return 1;
@@ -627,6 +666,14 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
     if (!dirty) return 0;
     dirty = 0;
     return fake_csr(pp);
+  }
+  if (!strncmp(n, "add_typed:", 10)) {
+    clk += 0.01 * (1 + 0.02 * rnd());
+    return fake_typed(n[10], pp);
+  }
+  if (!strcmp(n, "init_state") || !strcmp(n, "draw_state")) { /* every launch: the state advances */
+    clk += 0.01 * (1 + 0.02 * rnd());
+    return fake_state(n[0] == 'i', gx * bx, pp);
   }
   if (!strncmp(n, "hgemm_fake", 10)) { /* the data work once after each poison/restore, as below */
     clk += 0.01 * (1 + 0.02 * rnd());

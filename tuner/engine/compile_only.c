@@ -168,7 +168,9 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   if (job_compile_reference(s, arch, pool, &refc, err) != 0) goto done;
   compile_result_free(&refc); /* the user's check kernel next: it too must compile before anything else */
   if (job_compile_check(s, arch, pool, &refc, err) != 0) goto done;
-  cpool_stats before; /* the programs of the reference and the check kernel, left out below */
+  compile_result_free(&refc); /* and the init launches' program */
+  if (job_compile_init(s, arch, pool, &refc, err) != 0) goto done;
+  cpool_stats before; /* the programs of the reference, the check kernel and the init, left out below */
   cpool_get_stats(pool, &before);
 
   int prob = 0;

@@ -52,6 +52,7 @@ typedef struct lgroup {
   const char *arch;
   compile_result ref;   /* the reference kernel for this architecture */
   compile_result check; /* the user's check kernel (check.kernel), if any */
+  compile_result init;  /* the space's init launches' program (init), if any */
 } lgroup;
 
 typedef struct exec_local {
@@ -432,6 +433,7 @@ static int l_problems(exec *x, const int *probs, int n, cterr *err) {
       gpu_problem gp;
       if (job_problem(s, prob, e->o->seed, &e->lg[g].ref, &gp, err) != 0) return -1;
       job_problem_check(s, &e->lg[g].check, &gp);
+      job_problem_init(s, prob, &e->lg[g].init, &gp);
       gpu *gs[EXEC_MAX_DEVICES];
       int m = 0;
       for (int i = 0; i < e->nslots; i++)
@@ -532,7 +534,8 @@ static void l_free(exec *x) {
   if (e->pool) l_drain(x);
   cpool_free(e->pool);
   for (int i = 0; i < e->nslots; i++) gpu_stop(e->slots[i].gw);
-  for (int g = 0; g < x->ngroups; g++) compile_result_free(&e->lg[g].ref), compile_result_free(&e->lg[g].check);
+  for (int g = 0; g < x->ngroups; g++)
+    compile_result_free(&e->lg[g].ref), compile_result_free(&e->lg[g].check), compile_result_free(&e->lg[g].init);
   free(e);
 }
 
@@ -546,7 +549,8 @@ int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int 
   exec_local *e = xcalloc(1, sizeof *e);
   e->base.ops = &local_ops;
   e->s = s, e->o = o, e->src = src;
-  for (int g = 0; g < EXEC_MAX_GROUPS; g++) compile_result_init(&e->lg[g].ref), compile_result_init(&e->lg[g].check);
+  for (int g = 0; g < EXEC_MAX_GROUPS; g++)
+    compile_result_init(&e->lg[g].ref), compile_result_init(&e->lg[g].check), compile_result_init(&e->lg[g].init);
   /* The workers' start in two halves (gpu.h): the devices' identity, their groups and the
    * references compiled for them while the workers finish starting (their contexts). */
   gpu *started[EXEC_MAX_DEVICES];
@@ -584,7 +588,8 @@ int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int 
   trace_mark("compile pool open (%d workers)", e->jobs);
   for (int g = 0; g < e->base.ngroups; g++)
     if (job_compile_reference(s, e->lg[g].arch, e->pool, &e->lg[g].ref, err) != 0 ||
-        job_compile_check(s, e->lg[g].arch, e->pool, &e->lg[g].check, err) != 0)
+        job_compile_check(s, e->lg[g].arch, e->pool, &e->lg[g].check, err) != 0 ||
+        job_compile_init(s, e->lg[g].arch, e->pool, &e->lg[g].init, err) != 0)
       goto fail;
   trace_mark("reference compiled");
   if (gpu_start_all_end(e->gws, e->nslots, err) != 0) goto fail;

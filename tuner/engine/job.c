@@ -168,9 +168,9 @@ int job_compile_cached(const compile_job *job, compile_result *cr, cterr *err) {
 
 /* One program compiled once for the run (the reference, the user's check kernel): path with
  * -Ddefine=1 and defines, the space's options; through the pool (its cache) or in this process. */
-static int compile_once(const space *s, const char *arch, cpool *pool, const char *path, const char *kernel,
-                        const char *define, int ndefines, const char *const *defines, const char *what,
-                        compile_result *cr, cterr *err) {
+static int compile_once(const space *s, const char *arch, cpool *pool, const char *path, const char *kernel, int nnames,
+                        const char *const *names, const char *define, int ndefines, const char *const *defines,
+                        const char *what, compile_result *cr, cterr *err) {
   /* the program's includes are hashed into its cache key as the template's are */
   compile_source rsrc;
   const char *ropts[COMPILE_MAX_OPTS];
@@ -189,6 +189,7 @@ static int compile_once(const space *s, const char *arch, cpool *pool, const cha
   job.src_digest = rsrc.digest;
   job.kernel = kernel;
   job.arch = arch;
+  for (int i = 0; i < nnames && job.nnames < COMPILE_MAX_NAMES; i++) job.names[job.nnames++] = names[i];
   job.opts[job.nopts++] = define;
   for (int i = 0; i < ndefines && job.nopts < COMPILE_MAX_OPTS; i++) job.opts[job.nopts++] = defines[i];
   for (int i = 0; i < space_noptions(s) && job.nopts < COMPILE_MAX_OPTS; i++)
@@ -288,15 +289,40 @@ int job_compile_reference(const space *s, const char *arch, cpool *pool, compile
   const char *defs[COMPILE_MAX_OPTS];
   int nd = 0;
   for (int i = 0; i < space_ref_ndefines(s) && nd < COMPILE_MAX_OPTS; i++) defs[nd++] = space_ref_define(s, i);
-  return compile_once(s, arch, pool, space_ref_template_path(s), space_ref_kernel(s), "-DCUTUNE_REFERENCE=1", nd, defs,
-                      "reference", cr, err);
+  return compile_once(s, arch, pool, space_ref_template_path(s), space_ref_kernel(s), 0, NULL, "-DCUTUNE_REFERENCE=1",
+                      nd, defs, "reference", cr, err);
 }
 
 int job_compile_check(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err) {
   compile_result_init(cr);
   if (!space_check_kernel(s)) return 0;
-  return compile_once(s, arch, pool, space_check_template_path(s), space_check_kernel(s), "-DCUTUNE_CHECK=1", 0, NULL,
-                      "check", cr, err);
+  return compile_once(s, arch, pool, space_check_template_path(s), space_check_kernel(s), 0, NULL, "-DCUTUNE_CHECK=1",
+                      0, NULL, "check", cr, err);
+}
+
+int job_compile_init(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err) {
+  compile_result_init(cr);
+  int n = space_ninit(s);
+  if (!n) return 0;
+  const char *names[MAX_LAUNCHES], *const *dn, *const *dv, *defs[COMPILE_MAX_OPTS] = {0};
+  for (int k = 1; k < n; k++) names[k - 1] = space_init_kernel(s, k);
+  int nd = space_init_defines(s, &dn, &dv);
+  if (nd > COMPILE_MAX_OPTS / 2) nd = COMPILE_MAX_OPTS / 2;
+  for (int i = 0; i < nd; i++) defs[i] = xasprintf("-D%s=%s", dn[i], dv[i]);
+  int rc = compile_once(s, arch, pool, space_template_path(s), space_init_kernel(s, 0), n - 1, names, "-DCUTUNE_INIT=1",
+                        nd, defs, "init", cr, err);
+  for (int i = 0; i < nd; i++) free((char *)defs[i]);
+  return rc;
+}
+
+int job_problem_init(space *s, int prob, const compile_result *ini, gpu_problem *gp) {
+  if (!ini->ok || !space_ninit(s)) return 0;
+  gp->init_cubin = ini->cubin.data;
+  gp->init_cubin_len = ini->cubin.len;
+  gp->ninit = space_init_steps(s, prob, gp->init);
+  for (int k = 0; k < gp->ninit; k++)
+    compile_lowered(ini, k, space_init_kernel(s, k), gp->init[k].kernel, sizeof gp->init[k].kernel);
+  return gp->ninit;
 }
 
 void job_problem_check(const space *s, const compile_result *chk, gpu_problem *gp) {
@@ -441,6 +467,7 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
     }
     return;
   }
+  gj->ntypes = space_config_types(s, cfg, prob, gj->types);
   if (cr->ok && space_ref_per_config(s))
     compile_lowered(cr, 1, space_ref_kernel(s), gj->ref_kernel, sizeof gj->ref_kernel);
   if (cr->ok && job_launch_steps(s, cfg, prob, cr, gj->launches, &gj->nlaunches, &gerr) != 0) {

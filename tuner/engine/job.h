@@ -83,6 +83,12 @@ int job_compile_reference(const space *s, const char *arch, cpool *pool, compile
  * it into a problem set up by job_problem. */
 int job_compile_check(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err);
 void job_problem_check(const space *s, const compile_result *chk, gpu_problem *gp);
+/* The space's init launches (space.h: space_init_*), one program compiled once as the reference is
+ * (its template with -DCUTUNE_INIT=1 and the init's defines; every init kernel a name of it); none:
+ * 0, cr empty. job_problem_init puts it and problem prob's launches (lowered names, arguments,
+ * geometry) into a problem set up by job_problem, for the GPU worker to run before the reference. */
+int job_compile_init(const space *s, const char *arch, cpool *pool, compile_result *cr, cterr *err);
+int job_problem_init(space *s, int prob, const compile_result *ini, gpu_problem *gp);
 
 /* job_check.c: the check hash of every problem of the space into out[0..nproblems) (hex, 16
  * bytes of sha256, as the options hash): each output's and inout's comparison (bitwise,
@@ -93,8 +99,9 @@ void job_problem_check(const space *s, const compile_result *chk, gpu_problem *g
  * serves for a program in the same file). A record carries its problem's hash (record.h), and
  * the store answers a run only with records of the run's (store_find): a changed check
  * re-measures. Buffers filled from the space's data (values, file) add its digest
- * (space_data_digest), checked or not, and of the symbols given data (values, file); seeded
- * fills (buffers' and symbols') are not in it. */
+ * (space_data_digest), checked or not, and of the symbols given data (values, file), and the
+ * space's init launches (kernels, defines, arguments, geometry); seeded fills (buffers' and
+ * symbols') are not in it. */
 int job_check_hashes(space *s, const compile_source *src, char (*out)[33], cterr *err);
 /* The same from the space alone (its template loaded here): what `cutune header` and `cutune
  * best --space` ship by. *out gets space_nproblems(s) hashes (at least one entry); the caller

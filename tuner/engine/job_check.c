@@ -64,6 +64,7 @@ static int problem_part(space *s, int prob, dbuf *b, cterr *err) {
     dbuf_printf(b, "arg %d kind %d type %s count %lld atol %.17g rtol %.17g reduce %d mismatches %lld\n", i,
                 (int)a->kind, elemtype_name(a->type), (long long)a->count, a->atol, a->rtol, (int)a->reduce,
                 (long long)a->mismatches);
+    if (space_types_describe(s, i, b)) dbuf_puts(b, "\n"); /* its types by configuration and their bounds */
   }
   if (space_ref_kernel(s) && !space_ref_per_config(s)) {
     launch_geom g;
@@ -72,6 +73,24 @@ static int problem_part(space *s, int prob, dbuf *b, cterr *err) {
                 g.block[1], g.block[2], g.dyn_smem);
   }
   return 0;
+}
+
+/* The init launches on problem prob (their kernels, defines, arguments and geometry): nothing
+ * without any, so the hashes of spaces without init stay as they were. */
+static void init_part(const space *s, int prob, dbuf *b) {
+  launch_step st[MAX_LAUNCHES];
+  int n = space_init_steps(s, prob, st);
+  const char *const *dn, *const *dv;
+  int nd = n ? space_init_defines(s, &dn, &dv) : 0;
+  for (int k = 0; k < n; k++) {
+    const launch_geom *g = &st[k].geom;
+    dbuf_printf(b, "init %s grid %u %u %u block %u %u %u smem %u args", space_init_kernel(s, k), g->grid[0], g->grid[1],
+                g->grid[2], g->block[0], g->block[1], g->block[2], g->dyn_smem);
+    for (int a = 0; a < st[k].nargs; a++) dbuf_printf(b, " %d", st[k].arg[a]);
+    dbuf_puts(b, " defines");
+    for (int i = 0; i < nd; i++) dbuf_printf(b, " %s=%s", dn[i], dv[i]);
+    dbuf_puts(b, "\n");
+  }
 }
 
 int job_check_hashes(space *s, const compile_source *src, char (*out)[33], cterr *err) {
@@ -91,6 +110,7 @@ int job_check_hashes(space *s, const compile_source *src, char (*out)[33], cterr
     /* the data of buffers filled from the space's values or files (timing only too: the data
      * decides the time as well); nothing for seeded fills, so their hashes stay as they were */
     if (space_data_digest(s, p)[0]) dbuf_printf(&b, "data %s\n", space_data_digest(s, p));
+    init_part(s, p, &b); /* what the init launches leave is the data too */
     sha256_hex(b.data, b.len, out[p], 16);
   }
   rc = 0;

@@ -47,11 +47,16 @@ int measure_one(const char *space_path, const char *config, const char *problem,
   if (rec->status == ST_OK) {
     gpu_problem gp;
     if (job_problem(s, prob, 1, &refc, &gp, err) != 0) goto done;
-    compile_result chk; /* the space's own check kernel, if it has one */
-    if (job_compile_check(s, arch, NULL, &chk, err) != 0) goto done;
+    compile_result chk, ini; /* the space's own check kernel and init launches, if it has them */
+    compile_result_init(&ini);
+    if (job_compile_check(s, arch, NULL, &chk, err) != 0 || job_compile_init(s, arch, NULL, &ini, err) != 0) {
+      compile_result_free(&chk), compile_result_free(&ini);
+      goto done;
+    }
     job_problem_check(s, &chk, &gp);
+    job_problem_init(s, prob, &ini, &gp);
     int sr = gpu_setup(g, &gp, err);
-    compile_result_free(&chk);
+    compile_result_free(&chk), compile_result_free(&ini);
     if (sr != 0) goto done;
     gj.cubin = cr.cubin.data;
     gj.cubin_len = cr.cubin.len;

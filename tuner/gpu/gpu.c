@@ -447,12 +447,18 @@ int gpu_setup_at(gpu *g, int slot, const gpu_problem *p, cterr *err) {
   int own_check = p->check_cubin && p->check_kernel;
   s.check_kernel_len = own_check ? (uint32_t)strlen(p->check_kernel) : 0;
   s.check_cubin_len = own_check ? p->check_cubin_len : 0;
+  if (p->ninit < 0 || p->ninit > MAX_LAUNCHES || (p->ninit && !p->init_cubin))
+    return cterr_set(err, "gpu_setup: %d init launches (at most %d, with their cubin)", p->ninit, MAX_LAUNCHES);
+  s.ninit = p->ninit;
+  memcpy(s.init, p->init, sizeof(launch_step) * (size_t)p->ninit);
+  s.init_cubin_len = p->ninit ? p->init_cubin_len : 0;
   dbuf_reset(&ps->setup);
   dbuf_append(&ps->setup, &s, sizeof s);
   if (own_ref) dbuf_append(&ps->setup, p->ref_kernel, s.kernel_len);
   if (own_ref) dbuf_append(&ps->setup, p->ref_cubin, p->ref_cubin_len);
   if (s.check_cubin_len) dbuf_append(&ps->setup, p->check_kernel, s.check_kernel_len);
   if (s.check_cubin_len) dbuf_append(&ps->setup, p->check_cubin, p->check_cubin_len);
+  if (s.init_cubin_len) dbuf_append(&ps->setup, p->init_cubin, p->init_cubin_len);
   for (int k = 0; k < p->nsyms; k++)
     if (p->syms[k].src == SYMSRC_DATA) dbuf_append(&ps->setup, p->symdata[k], p->syms[k].data_len);
   for (int i = 0; i < p->nargs; i++) { /* buffers filled from the space's data, after the symbols' */
@@ -606,6 +612,10 @@ int gpu_submit(gpu *g, const gpu_job *job, cterr *err) {
   wj->race_samples = job->race_samples;
   wj->nargvals = job->nargvals;
   for (int i = 0; i < job->nargvals; i++) wj->argvals[i] = job->argvals[i];
+  if (job->ntypes < 0 || job->ntypes > MAX_ARGTYPES)
+    return cterr_set(err, "gpu_submit: %d typed buffers (at most %d)", job->ntypes, MAX_ARGTYPES);
+  wj->ntypes = job->ntypes;
+  memcpy(wj->types, job->types, sizeof wj->types);
   wj->ntmaps = job->ntmaps;
   memcpy(wj->tmaps, job->tmaps, sizeof wj->tmaps);
   memcpy(wj->ref_kernel, job->ref_kernel, sizeof wj->ref_kernel);

@@ -86,6 +86,13 @@ typedef struct gpu_problem {
   int8_t ref_arg[MAX_ARGS];
   const void *argdata[MAX_ARGS]; /* args[i].fill FILL_DATA: its count x element size bytes, uploaded in
                                     place of the seeded fill (the caller's, copied into the setup frame) */
+  /* the space's init launches (space.h: space_init_*), run once after the arguments are filled and
+   * before the reference, untimed, from init_cubin (their kernels' lowered names in init[k].kernel);
+   * what they leave in the buffers is their initial contents (an inout's restore copy too) */
+  int ninit;
+  launch_step init[MAX_LAUNCHES];
+  const void *init_cubin;
+  size_t init_cubin_len;
 } gpu_problem;
 int gpu_setup(gpu *g, const gpu_problem *p, cterr *err);
 /* Several problems at once (the overlap of a run's problems, docs/ARCHITECTURE.md): a worker
@@ -127,6 +134,8 @@ typedef struct gpu_job {
                            read-only L2 flush, timed one by one */
   int nargvals;          /* scalars of this configuration (runtime parameters: space_config_args) */
   argval argvals[MAX_ARGVALS];
+  int ntypes; /* element types of the buffers typed by the configuration (space_config_types) */
+  argtype types[MAX_ARGTYPES];
   int ntmaps; /* tensor maps of this configuration (ct.tensormap: space_config_tmaps) */
   tmapspec tmaps[MAX_TMAPS];
   /* a reference run from this job's module (gpu_problem.ref_per_config): its kernel's lowered name,

@@ -140,4 +140,25 @@ __global__ void ct_reduce_f32(const float *a, unsigned long long n, double *out)
 __global__ void ct_reduce_f64(const double *a, unsigned long long n, double *out) { ct_reduce(a, n, out); }
 __global__ void ct_reduce_i32(const int *a, unsigned long long n, double *out) { ct_reduce(a, n, out); }
 __global__ void ct_reduce_u32(const unsigned *a, unsigned long long n, double *out) { ct_reduce(a, n, out); }
+
+// n elements of a buffer of element type t (launch.h's elemtype: 0 float, 1 double, 2 int, 3 int64,
+// 4 uint, 5 uint8, 6 half, 7 bfloat16) as doubles: an output typed by the configuration, and the
+// reference's copy of it, compared in double (docs/SPACE.md, "Buffers typed by the configuration").
+__global__ void ct_widen(const void *a, double *out, unsigned long long n, int t) {
+  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+       i += (unsigned long long)gridDim.x * blockDim.x) {
+    double v;
+    switch (t) {
+    case 0: v = ((const float *)a)[i]; break;
+    case 1: v = ((const double *)a)[i]; break;
+    case 2: v = ((const int *)a)[i]; break;
+    case 3: v = (double)((const long long *)a)[i]; break;
+    case 4: v = ((const unsigned *)a)[i]; break;
+    case 5: v = ((const unsigned char *)a)[i]; break;
+    case 6: v = __half2float(((const __half *)a)[i]); break;
+    default: v = __uint_as_float((unsigned)((const unsigned short *)a)[i] << 16); break;
+    }
+    out[i] = v;
+  }
+}
 }

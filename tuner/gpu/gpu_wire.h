@@ -10,7 +10,8 @@
  *     driver failed otherwise; after it: the context, the helper kernels and the rest of the
  *     start failed)                                                          then commands:
  *   COUNT       -> COUNT_IS(int32 count) | ERROR     (the `--count` worker sends it unasked)
- *   SETUP(wire_setup, kernel name, cubin)  -> SETUP_OK | ERROR
+ *   SETUP(wire_setup, kernel name, cubin, [check kernel name, its cubin], [init cubin], symbols' data,
+ *         buffers' data)                  -> SETUP_OK | ERROR
  *   MEASURE(wire_job, kernel name, cubin)  -> RESULT(wire_result)
  * A worker holds up to GPU_PROBLEMS problems at once: a setup fills slot wire_setup.slot (slot 0
  * frees every other first: a new set), a job runs on the problem of wire_job.slot.
@@ -71,6 +72,9 @@ typedef struct wire_setup {
   uint32_t check_kernel_len; /* the user's check kernel: its name and cubin follow the reference's */
   uint64_t check_cubin_len;
   int8_t ref_arg[MAX_ARGS];
+  int32_t ninit; /* init launches (gpu_problem.init): their cubin follows the check kernel's */
+  launch_step init[MAX_LAUNCHES];
+  uint64_t init_cubin_len;
   uint32_t kernel_len; /* name bytes follow the struct, then cubin_len cubin bytes */
   uint64_t cubin_len;
 } wire_setup;
@@ -105,6 +109,8 @@ typedef struct wire_job {
   int32_t isolated_samples;  /* > 0: also time that many single launches after a clean L2 (contenders) */
   int32_t nargvals;          /* scalars that replace the setup's for this job (runtime parameters) */
   argval argvals[MAX_ARGVALS];
+  int32_t ntypes; /* element types of the buffers typed by the configuration (argspec.typed) */
+  argtype types[MAX_ARGTYPES];
   int32_t ntmaps; /* tensor maps the worker encodes for this job (ARG_TENSORMAP arguments) */
   tmapspec tmaps[MAX_TMAPS];
   char ref_kernel[GPU_NAME_MAX]; /* a reference in this job's module ("": none), its geometry and key */

@@ -3,11 +3,11 @@
  * context is dead (a kernel faulted) so that the coordinator starts a fresh one.
  *
  * This file: process and device start-up (device info, the device-to-device copy bandwidth),
- * problem setup (arguments filled with seeded random data, the reference run once; up to
- * GPU_PROBLEMS problems held at once, each job naming its slot) and the command loop. gpu_worker_measure.c checks and times one configuration. */
+ * problem setup (arguments allocated and filled (gpu_worker_fill.c), the init launches and the
+ * reference run once; up to GPU_PROBLEMS problems held at once, each job naming its slot) and the
+ * command loop. gpu_worker_measure.c checks and times one configuration. */
 #include <fcntl.h>
 #include <math.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,210 +34,23 @@ int wk_elsize(elemtype t) {
   }
 }
 
-/* float -> IEEE half bits, round to nearest even (host-side fill of half buffers) */
-static uint16_t f2h(float f) {
-  uint32_t x;
-  memcpy(&x, &f, 4);
-  uint32_t sign = (x >> 16) & 0x8000u, mant = x & 0x7fffffu;
-  int e = (int)((x >> 23) & 0xff);
-  if (e == 0xff) return (uint16_t)(sign | 0x7c00u | (mant ? 0x200u : 0));
-  int exp = e - 127 + 15;
-  if (exp >= 31) return (uint16_t)(sign | 0x7c00u);
-  if (exp <= 0) {
-    if (exp < -10) return (uint16_t)sign;
-    mant |= 0x800000u;
-    int shift = 14 - exp;
-    uint32_t h = mant >> shift, rem = mant & ((1u << shift) - 1), halfway = 1u << (shift - 1);
-    if (rem > halfway || (rem == halfway && (h & 1))) h++;
-    return (uint16_t)(sign | h);
-  }
-  uint32_t h = sign | ((uint32_t)exp << 10) | (mant >> 13), rem = mant & 0x1fffu;
-  if (rem > 0x1000u || (rem == 0x1000u && (h & 1))) h++;
-  return (uint16_t)h;
-}
-
-/* float -> bfloat16 bits, round to nearest even (NaN stays a quiet NaN) */
-static uint16_t f2bf(float f) {
-  uint32_t x;
-  memcpy(&x, &f, 4);
-  if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x40u);
-  return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
-}
-
-/* Elements [start, start+n) of argument a, in its element type, into out. */
-static void fill_chunk(const argspec *a, rng *r, int64_t start, int64_t n, unsigned char *out) {
-  int isfloat = elemtype_is_float(a->type);
-  double lo = a->lo, hi = a->hi;
-  if (!(hi > lo)) { /* unset range: the documented defaults */
-    lo = isfloat ? -1.0 : 0.0;
-    hi = isfloat ? 1.0 : (a->type == EL_U8 ? 255.0 : 1000.0);
-  }
-  int64_t span = (int64_t)floor(hi) - (int64_t)ceil(lo) + 1;
-  for (int64_t k = 0; k < n; k++) {
-    double v;
-    int64_t iv;
-    if (a->fill == FILL_IOTA) {
-      v = (double)(start + k);
-      iv = start + k;
-    } else if (isfloat) {
-      v = lo + (hi - lo) * rng_uniform(r);
-      iv = (int64_t)v;
-    } else {
-      iv = (int64_t)ceil(lo) + (int64_t)rng_below(r, span > 0 ? (uint64_t)span : 1);
-      v = (double)iv;
-    }
-    switch (a->type) {
-    case EL_F32: {
-      float f = (float)v;
-      memcpy(out + 4 * k, &f, 4);
-      break;
-    }
-    case EL_F64: memcpy(out + 8 * k, &v, 8); break;
-    case EL_F16: {
-      uint16_t h = f2h((float)v);
-      memcpy(out + 2 * k, &h, 2);
-      break;
-    }
-    case EL_BF16: {
-      uint16_t h = f2bf((float)v);
-      memcpy(out + 2 * k, &h, 2);
-      break;
-    }
-    case EL_I32:
-    case EL_U32: {
-      uint32_t u = (uint32_t)iv;
-      memcpy(out + 4 * k, &u, 4);
-      break;
-    }
-    case EL_I64: memcpy(out + 8 * k, &iv, 8); break;
-    case EL_U8: out[k] = (unsigned char)iv; break;
-    default: break;
-    }
-  }
-}
-
-/* The seeded fill in streams of WK_FILL_STREAM elements: element i of a buffer comes from the
- * stream of block i / WK_FILL_STREAM, seeded with the buffer's seed ^ (0xbf58476d1ce4e5b9 x
- * block): block 0's is the buffer's own, so a buffer of at most that many elements has the data
- * it had before blocks (docs/SPACE.md, "The input fill"). The blocks are independent, so a large
- * buffer (Kernel Tuner's reduction: 800 M floats, 4.7 s on one core of the H200's host) is
- * filled by several threads. */
-#define WK_FILL_STREAM ((int64_t)1 << 20)
-#define WK_FILL_THREADS 16
-#define WK_FILL_STAGE (32 * WK_FILL_STREAM) /* elements per copy to the device */
-
-static uint64_t fill_seed(uint64_t seed, int stream) { return seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(stream + 1)); }
-
-/* Elements [from, to) of argument a into out (element from at out[0]); from is a multiple of
- * WK_FILL_STREAM. */
-static void fill_range(const argspec *a, uint64_t base, int64_t from, int64_t to, unsigned char *out) {
-  int es = wk_elsize(a->type);
-  for (int64_t c0 = from; c0 < to;) {
-    int64_t blk = c0 / WK_FILL_STREAM, end = (blk + 1) * WK_FILL_STREAM;
-    if (end > to) end = to;
-    rng g;
-    rng_seed(&g, base ^ (0xbf58476d1ce4e5b9ull * (uint64_t)blk));
-    fill_chunk(a, &g, c0, end - c0, out + (size_t)(c0 - from) * (size_t)es);
-    c0 = end;
-  }
-}
-
-typedef struct fill_task {
-  const argspec *a;
-  uint64_t base;
-  int64_t from, to;
-  unsigned char *out;
-} fill_task;
-
-static void *fill_thread(void *arg) {
-  fill_task *t = arg;
-  fill_range(t->a, t->base, t->from, t->to, t->out);
-  return NULL;
-}
-
-/* fill_range over [from, to) on up to WK_FILL_THREADS threads, each a run of whole streams. */
-static void fill_parallel(const argspec *a, uint64_t base, int64_t from, int64_t to, unsigned char *out) {
-  int64_t streams = (to - from + WK_FILL_STREAM - 1) / WK_FILL_STREAM;
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  int nt = (int)(streams < WK_FILL_THREADS ? streams : WK_FILL_THREADS);
-  if (cores > 0 && nt > cores) nt = (int)cores;
-  if (nt <= 1) {
-    fill_range(a, base, from, to, out);
-    return;
-  }
-  fill_task t[WK_FILL_THREADS];
-  pthread_t th[WK_FILL_THREADS];
-  int started[WK_FILL_THREADS] = {0}, es = wk_elsize(a->type);
-  for (int k = 0; k < nt; k++) {
-    int64_t s0 = from + streams * k / nt * WK_FILL_STREAM, s1 = from + streams * (k + 1) / nt * WK_FILL_STREAM;
-    t[k] = (fill_task){a, base, s0, s1 < to ? s1 : to, out + (size_t)(s0 - from) * (size_t)es};
-    if (k > 0) started[k] = pthread_create(&th[k], NULL, fill_thread, &t[k]) == 0;
-  }
-  for (int k = 0; k < nt; k++)
-    if (k == 0 || !started[k]) fill_thread(&t[k]); /* this thread's share, and any that did not start */
-  for (int k = 1; k < nt; k++)
-    if (started[k]) pthread_join(th[k], NULL);
-}
-
-void wk_fill_host(const argspec *a, uint64_t seed, int stream, int64_t n, unsigned char *out) {
-  fill_parallel(a, fill_seed(seed, stream), 0, n, out);
-}
-
 static void free_problem(worker *w) {
   for (int i = 0; i < MAX_ARGS; i++) {
     wk_arg *a = &w->p->arg[i];
     if (a->d) w->cu->cuMemFree(a->d);
     if (a->orig) w->cu->cuMemFree(a->orig);
     if (a->ref) w->cu->cuMemFree(a->ref);
+    if (a->refd) w->cu->cuMemFree(a->refd);
     memset(a, 0, sizeof *a);
   }
+  if (w->p->wide) w->cu->cuMemFree(w->p->wide);
+  w->p->wide = 0;
   w->p->have_problem = 0;
   w->p->working_set = 0;
   w->p->ref_key = 0;
   wk_symbols_free(w);
   if (w->p->check_mod) w->cu->cuModuleUnload(w->p->check_mod);
   w->p->check_mod = NULL, w->p->check_f = NULL;
-}
-
-/* Argument i's initial contents: zeros, the space's data (the setup frame's bytes at data, already
- * checked to be the buffer's size), or the seeded fill. */
-static int upload_arg(worker *w, int i, const argspec *a, uint64_t seed, const char *data, cterr *err) {
-  const cuda_api *cu = w->cu;
-  wk_arg *d = &w->p->arg[i];
-  CUresult r;
-  if (a->fill == FILL_DATA) {
-    if ((r = cu->cuMemcpyHtoD(d->d, data, d->bytes)))
-      return cterr_set(err, "copying the data of argument '%s' to the device: %s", a->name, cuda_errstr(r));
-    return 0;
-  }
-  if (a->fill == FILL_ZERO) {
-    if ((r = cu->cuMemsetD8Async(d->d, 0, d->bytes, w->stream)) || (r = cu->cuStreamSynchronize(w->stream)))
-      return cterr_set(err, "zero-filling argument '%s': %s", a->name, cuda_errstr(r));
-    return 0;
-  }
-  /* Each argument draws from its own streams of the seed so that adding an argument does not
-   * change the data of the others. Stages of WK_FILL_STAGE elements keep host memory small for
-   * GB-sized buffers. */
-  uint64_t base = fill_seed(seed, i);
-  int es = wk_elsize(a->type);
-  const int64_t chunk = a->count < WK_FILL_STAGE ? a->count : WK_FILL_STAGE;
-  /* page-locked where the buffer is large: a copy from it runs at the link's speed, two to three
-   * times a pageable one's */
-  void *pinned = NULL;
-  if (a->count > WK_FILL_STREAM && cu->cuMemAllocHost(&pinned, (size_t)chunk * es)) pinned = NULL;
-  unsigned char *host = pinned ? pinned : xmalloc((size_t)chunk * es);
-  int rc = 0;
-  for (int64_t s = 0; s < a->count; s += chunk) {
-    int64_t n = a->count - s < chunk ? a->count - s : chunk;
-    fill_parallel(a, base, s, s + n, host);
-    if ((r = cu->cuMemcpyHtoD(d->d + (CUdeviceptr)(s * es), host, (size_t)(n * es)))) {
-      rc = cterr_set(err, "copying argument '%s' to the device: %s", a->name, cuda_errstr(r));
-      break;
-    }
-  }
-  if (pinned) cu->cuMemFreeHost(pinned);
-  else free(host);
-  return rc;
 }
 
 /* A scalar argument's bytes as the kernel takes them; -1 for an unknown type. */
@@ -250,12 +63,12 @@ static int set_scalar(wk_arg *d, elemtype type, int64_t ival, double fval) {
   }
   case EL_F64: memcpy(d->scalar, &fval, 8); break;
   case EL_F16: {
-    uint16_t h = f2h((float)fval);
+    uint16_t h = wk_f2h((float)fval);
     memcpy(d->scalar, &h, 2);
     break;
   }
   case EL_BF16: {
-    uint16_t h = f2bf((float)fval);
+    uint16_t h = wk_f2bf((float)fval);
     memcpy(d->scalar, &h, 2);
     break;
   }
@@ -313,6 +126,7 @@ static int wk_alloc_args(worker *w, const wire_setup *s, const char *data, cterr
   CUresult r;
   CUdeviceptr guards[MAX_ARGS];
   int nguards = 0, rc = -1;
+  size_t wide = 0; /* bytes of w->p->wide */
   const char *gb = getenv("CUTUNE_GUARD_BYTES");
   size_t guard_bytes = gb ? (size_t)strtoull(gb, NULL, 10) : 0;
   free_problem(w);
@@ -339,14 +153,15 @@ static int wk_alloc_args(worker *w, const wire_setup *s, const char *data, cterr
                 (long long)a->count);
       goto done;
     }
-    d->bytes = (size_t)a->count * es;
+    d->bytes = (size_t)a->count * (a->typed > es ? a->typed : es); /* typed: the widest type's */
     w->p->working_set += d->bytes;
     if ((r = cu->cuMemAlloc(&d->d, d->bytes))) {
       cterr_set(err, "allocating %zu bytes for argument '%s': %s", d->bytes, a->name, cuda_errstr(r));
       goto done;
     }
     if (guard_bytes && nguards < MAX_ARGS && !cu->cuMemAlloc(&guards[nguards], guard_bytes)) nguards++;
-    if (a->kind != ARG_OUTPUT && upload_arg(w, i, a, s->seed, data, err)) goto done;
+    w->p->cur_type[i] = a->type; /* a typed one's: the reference's (gpu_worker_types.c) */
+    if (a->kind != ARG_OUTPUT && wk_upload_arg(w, i, a, s->seed, data, err)) goto done;
     if (a->kind != ARG_OUTPUT && a->fill == FILL_DATA) data += d->bytes;
     if (a->kind == ARG_INOUT) {
       if ((r = cu->cuMemAlloc(&d->orig, d->bytes)) || (r = cu->cuMemcpyDtoD(d->orig, d->d, d->bytes))) {
@@ -354,10 +169,23 @@ static int wk_alloc_args(worker *w, const wire_setup *s, const char *data, cterr
         goto done;
       }
     }
-    if (a->kind != ARG_INPUT && (r = cu->cuMemAlloc(&d->ref, d->bytes))) {
+    if (a->kind != ARG_INPUT && a->typed && !a->nocheck) { /* compared in double: widened copies */
+      size_t wb = (size_t)a->count * sizeof(double);
+      if ((r = cu->cuMemAlloc(&d->refd, wb))) {
+        cterr_set(err, "allocating the reference's copy of '%s' in double (%zu bytes): %s", a->name, wb,
+                  cuda_errstr(r));
+        goto done;
+      }
+      if (wb > wide) wide = wb;
+    } else if (a->kind != ARG_INPUT && !a->nocheck && (r = cu->cuMemAlloc(&d->ref, d->bytes))) { /* compared */
       cterr_set(err, "allocating the reference copy of '%s' (%zu bytes): %s", a->name, d->bytes, cuda_errstr(r));
       goto done;
     }
+  }
+  if (wide && (r = cu->cuMemAlloc(&w->p->wide, wide))) { /* one typed output at a time, widened */
+    w->p->wide = 0;
+    cterr_set(err, "allocating %zu bytes to compare outputs in double: %s", wide, cuda_errstr(r));
+    goto done;
   }
   rc = 0;
 done:
@@ -375,14 +203,14 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
   if (p->len < sizeof *s) return cterr_set(err, "GPU worker: setup frame of %zu bytes is too short", p->len);
   memcpy(s, p->data, sizeof *s);
   if (s->nargs < 0 || s->nargs > MAX_ARGS ||
-      sizeof *s + s->kernel_len + s->cubin_len + s->check_kernel_len + s->check_cubin_len > p->len)
+      sizeof *s + s->kernel_len + s->cubin_len + s->check_kernel_len + s->check_cubin_len + s->init_cubin_len > p->len)
     return cterr_set(err, "GPU worker: malformed setup frame (%d args, %zu bytes)", (int)s->nargs, p->len);
   char kernel[256];
   snprintf(kernel, sizeof kernel, "%.*s", (int)s->kernel_len, p->data + sizeof *s);
   const char *cubin = p->data + sizeof *s + s->kernel_len; /* dbuf keeps a NUL after: PTX text works too */
 
   /* after the cubins: the symbols' data, then the data-filled buffers' (gpu_wire.h) */
-  size_t head = sizeof *s + s->kernel_len + s->cubin_len + s->check_kernel_len + s->check_cubin_len;
+  size_t head = sizeof *s + s->kernel_len + s->cubin_len + s->check_kernel_len + s->check_cubin_len + s->init_cubin_len;
   size_t symlen = 0, datalen = 0;
   for (int k = 0; k < s->nsyms && k < MAX_SYMBOLS; k++)
     if (s->syms[k].src == SYMSRC_DATA) symlen += s->syms[k].data_len;
@@ -410,6 +238,7 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
     if ((r = cu->cuModuleGetFunction(&w->p->check_f, w->p->check_mod, cname)))
       return cterr_set(err, "the check kernel '%s' is not in its module: %s", cname, cuda_errstr(r));
   }
+  if (wk_init_run(w, p->data + (head - s->init_cubin_len), fatal, err)) return -1; /* before the reference */
   if (s->unchecked || s->ref_per_config || !s->cubin_len) { /* no reference at setup: timing only, or one per job */
     w->p->have_problem = 1;
     return 0;
@@ -436,6 +265,8 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
   if (!r && !(r = cu->cuStreamSynchronize(w->stream))) {
     for (int i = 0; i < s->nargs && !r; i++)
       if (w->p->arg[i].ref) r = cu->cuMemcpyDtoDAsync(w->p->arg[i].ref, w->p->arg[i].d, w->p->arg[i].bytes, w->stream);
+      else if (w->p->arg[i].refd) /* typed by the configuration: kept as doubles */
+        r = wk_widen(w, w->p->arg[i].d, s->args[i].type, w->p->arg[i].refd, (unsigned long long)s->args[i].count);
     if (!r) r = cu->cuStreamSynchronize(w->stream);
   }
   if (r) {
@@ -566,6 +397,7 @@ static int wk_init(worker *w, int out, int ordinal, int measure_copy, cterr *err
   CUfunction *dst[] = {&w->cmpar_f32,  &w->cmpar_f64,  &w->cmpar_f16,  &w->cmpar_bf16,
                        &w->reduce_f32, &w->reduce_f64, &w->reduce_i32, &w->reduce_u32};
   for (int i = 0; i < 8 && !r; i++) r = cu->cuModuleGetFunction(dst[i], w->helpers, more[i]);
+  if (!r) r = cu->cuModuleGetFunction(&w->widen, w->helpers, "ct_widen");
   w->iso_floor_ms = NAN;
   if (r) return cterr_set(err, "helper kernels: %s", cuda_errstr(r));
   trace_mark("GPU worker: helper kernels loaded");
@@ -674,7 +506,7 @@ static int on_measure(worker *w, int out, const dbuf *p) {
              wk_tmaps_encode(w, &job, res.message, sizeof res.message) < 0) {
     res.status = ST_INVALID;
   } else {
-    wk_measure(w, &job, kernel, p->data + sizeof job + job.kernel_len, &res);
+    if (wk_types_apply(w, &job, &res) == 0) wk_measure(w, &job, kernel, p->data + sizeof job + job.kernel_len, &res);
     job_scalars(w, &job, 1, NULL, 0);
   }
   if (wire_write(out, MSG_RESULT, &res, sizeof res, NULL, 0, NULL, 0, &err)) return 1;

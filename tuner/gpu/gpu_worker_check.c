@@ -128,8 +128,10 @@ static void describe_bounds(char *how, size_t n, const argspec *a, double tol) {
   else snprintf(how, n, "exact comparison");
 }
 
-/* The reduction a->reduce of the output (or of its reference copy, ref) as a double. */
-static int reduce_one(worker *w, const argspec *a, const wk_arg *d, int ref, double out[4], wire_result *res) {
+/* The reduction a->reduce of n elements of type a->type at p (an output, or its reference copy) as a
+ * double. */
+static int reduce_one(worker *w, const argspec *a, CUdeviceptr p, unsigned long long n, double out[4],
+                      wire_result *res) {
   const cuda_api *cu = w->cu;
   CUfunction f = a->type == EL_F32   ? w->reduce_f32
                  : a->type == EL_F64 ? w->reduce_f64
@@ -141,8 +143,6 @@ static int reduce_one(worker *w, const argspec *a, const wk_arg *d, int ref, dou
             a->name, elemtype_name(a->type));
     return -1;
   }
-  unsigned long long n = (unsigned long long)(w->count[d - w->p->arg] > 0 && !ref ? w->count[d - w->p->arg] : a->count);
-  CUdeviceptr p = ref ? d->ref : d->d;
   void *params[] = {&p, &n, &w->red_res};
   CUresult r;
   if ((r = cu->cuLaunchKernel(f, 1, 1, 1, 256, 1, 1, 0, w->stream, params, NULL)) ||
@@ -153,10 +153,12 @@ static int reduce_one(worker *w, const argspec *a, const wk_arg *d, int ref, dou
   return 0;
 }
 
-/* The check of a reduction of output a: 0 passes, 1 res says how it failed, -1 an error. */
-static int compare_reduced(worker *w, const argspec *a, const wk_arg *d, double tol, wire_result *res) {
+/* The check of a reduction of output a (n of its elements at out; nref of the reference's at ref):
+ * 0 passes, 1 res says how it failed, -1 an error. */
+static int compare_reduced(worker *w, const argspec *a, CUdeviceptr out, CUdeviceptr ref, unsigned long long n,
+                           unsigned long long nref, double tol, wire_result *res) {
   double got[4], want[4];
-  if (reduce_one(w, a, d, 0, got, res) || reduce_one(w, a, d, 1, want, res)) return -1;
+  if (reduce_one(w, a, out, n, got, res) || reduce_one(w, a, ref, nref, want, res)) return -1;
   int k = a->reduce == RED_SUM ? 0 : a->reduce == RED_MAX ? 1 : 2;
   double x = got[k], y = want[k];
   int ok;
@@ -183,24 +185,37 @@ int wk_compare(worker *w, wire_result *res) {
   double tol = w->p->setup.tolerance;
   if (w->p->setup.unchecked) return 0;
   for (int i = 0; i < w->p->setup.nargs; i++) {
-    const argspec *a = &w->p->setup.args[i];
+    const argspec *a0 = &w->p->setup.args[i];
     wk_arg *d = &w->p->arg[i];
-    if ((a->kind != ARG_OUTPUT && a->kind != ARG_INOUT) || a->nocheck) continue;
+    if ((a0->kind != ARG_OUTPUT && a0->kind != ARG_INOUT) || a0->nocheck) continue;
+    unsigned long long n = (unsigned long long)(w->count[i] > 0 ? w->count[i] : a0->count), got[2];
+    argspec av = *a0; /* a buffer typed by the configuration: compared in double, with its type's bounds */
+    const argspec *a = &av;
+    CUdeviceptr dp = d->d, rp = d->ref;
+    CUresult r;
+    if (a0->typed) {
+      if ((r = wk_widen(w, d->d, (elemtype)w->jtype[i], w->p->wide, n))) {
+        wk_fail_run(w, res, r, "widening an output for the check");
+        return -1;
+      }
+      snprintf(av.name, sizeof av.name, "%.20s (%s)", a0->name, elemtype_name((elemtype)w->jtype[i]));
+      av.type = EL_F64, av.atol = w->jatol[i], av.rtol = w->jrtol[i];
+      dp = w->p->wide, rp = d->refd;
+    }
     if (a->reduce) {
-      int rc = compare_reduced(w, a, d, tol, res);
+      int rc = compare_reduced(w, a, dp, rp, n, (unsigned long long)a->count, tol, res);
       if (rc) return rc;
       continue;
     }
-    unsigned long long n = (unsigned long long)(w->count[i] > 0 ? w->count[i] : a->count), got[2];
     int es = wk_elsize(a->type), isfloat = is_float(a->type);
     int bytes_idx = es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : 3;
     double atol = a->atol, rtol = a->rtol;
     CUfunction f = w->cmp_bits[bytes_idx];
-    void *pb[] = {&d->d, &d->ref, &n, &w->cmp_res};
-    void *pt[] = {&d->d, &d->ref, &n, &tol, &w->cmp_res};
-    void *pa[] = {&d->d, &d->ref, &n, &atol, &rtol, &w->cmp_res};
+    void *pb[] = {&dp, &rp, &n, &w->cmp_res};
+    void *pt[] = {&dp, &rp, &n, &tol, &w->cmp_res};
+    void *pa[] = {&dp, &rp, &n, &atol, &rtol, &w->cmp_res};
     void **params = pb;
-    if (w->p->check_f) { /* the user's: (out, ref, n, res), as the built-in ones */
+    if (w->p->check_f && !a0->typed) { /* the user's: (out, ref, n, res), as the built-in ones */
       f = w->p->check_f;
     } else if ((atol > 0 || rtol > 0) && isfloat) {
       f = a->type == EL_F32   ? w->cmpar_f32
@@ -217,7 +232,6 @@ int wk_compare(worker *w, wire_result *res) {
     }
     unsigned long long blocks = (n + 255) / 256, cap = (unsigned long long)w->info.sms * 16;
     if (blocks > cap) blocks = cap;
-    CUresult r;
     if ((r = cu->cuMemsetD32Async(w->cmp_res, 0, 2, w->stream)) || /* {0 mismatches, first = ~0} */
         (r = cu->cuMemsetD32Async(w->cmp_res + 8, 0xffffffffu, 2, w->stream)) ||
         (r = cu->cuLaunchKernel(f, (unsigned)blocks, 1, 1, 256, 1, 1, 0, w->stream, params, NULL)) ||
@@ -233,13 +247,13 @@ int wk_compare(worker *w, wire_result *res) {
     }
     unsigned char gv[8] = {0}, rv[8] = {0};
     char gs[64], rs[64];
-    cu->cuMemcpyDtoH(gv, d->d + got[1] * es, es);
-    cu->cuMemcpyDtoH(rv, d->ref + got[1] * es, es);
+    cu->cuMemcpyDtoH(gv, dp + got[1] * es, es);
+    cu->cuMemcpyDtoH(rv, rp + got[1] * es, es);
     format_elem(gs, sizeof gs, a->type, gv);
     format_elem(rs, sizeof rs, a->type, rv);
     char how[64];
     describe_bounds(how, sizeof how, a, tol);
-    if (w->p->check_f) snprintf(how, sizeof how, "the space's check kernel");
+    if (w->p->check_f && !a0->typed) snprintf(how, sizeof how, "the space's check kernel");
     wk_fail(
         res, ST_WRONG_RESULT,
         "output '%s': %llu of %llu elements differ from the reference (%s); first at index %llu: got %s, expected %s",

@@ -15,6 +15,7 @@ typedef struct wk_arg {
   CUdeviceptr d;    /* what the kernel sees */
   CUdeviceptr orig; /* inout: the initial contents, restored before each run */
   CUdeviceptr ref;  /* output/inout: the reference kernel's result */
+  CUdeviceptr refd; /* typed by the configuration (argspec.typed): the reference's result as doubles */
   size_t bytes;
   unsigned char scalar[8];
 } wk_arg;
@@ -42,6 +43,8 @@ typedef struct wk_prob {
   CUmodule check_mod; /* the user's check kernel (gpu_worker_check.c), for this problem */
   CUfunction check_f;
   double best_full; /* the best median this worker timed in full on the problem, ms (NAN: none yet) */
+  int32_t cur_type[MAX_ARGS]; /* typed inputs and inouts: the type their contents (and restore copy) are in */
+  CUdeviceptr wide;           /* typed outputs: one widened to doubles for the check (the largest's size) */
 } wk_prob;
 
 typedef struct worker {
@@ -64,6 +67,9 @@ typedef struct worker {
   CUfunction cmpar_f32, cmpar_f64, cmpar_f16, cmpar_bf16;    /* |a - r| <= atol + rtol |r| */
   CUfunction reduce_f32, reduce_f64, reduce_i32, reduce_u32; /* sum, max, min, NaNs of a buffer */
   CUdeviceptr red_res; /* 8 doubles: the reductions of an output and of its reference */
+  CUfunction widen;    /* ct_widen: a typed output as doubles */
+  int32_t jtype[MAX_ARGS];                 /* this job's type of each typed buffer (gpu_worker_types.c) */
+  double jatol[MAX_ARGS], jrtol[MAX_ARGS]; /* ... and its check's bounds in that type */
   double iso_floor_ms; /* median event time of ct_empty after a flush; NAN: not measured yet */
   CUevent ev[2 * WK_MAX_CHUNK + 2];
   wk_module mods[WK_MODULES];
@@ -95,9 +101,23 @@ int wk_context_dead(worker *w, CUresult r);
 CUresult wk_prepare_run(worker *w);
 CUresult wk_launch(worker *w, CUfunction f, const launch_geom *g);
 
-/* Elements [start, start+n) of a buffer's seeded fill (gpu_worker.c): argument (or symbol) index
+/* Elements [start, start+n) of a buffer's seeded fill (gpu_worker_fill.c): argument (or symbol) index
  * `stream` of the problem's seed, as the buffers' own fill draws them. */
 void wk_fill_host(const argspec *a, uint64_t seed, int stream, int64_t n, unsigned char *out);
+
+/* gpu_worker_fill.c: argument i's initial contents as a says: zeros, the setup's data at data, or
+ * the seeded fill in a's element type (count elements); float to IEEE half and to bfloat16 bits,
+ * rounded to nearest even. */
+int wk_upload_arg(worker *w, int i, const argspec *a, uint64_t seed, const char *data, cterr *err);
+uint16_t wk_f2h(float f);
+uint16_t wk_f2bf(float f);
+
+/* gpu_worker_types.c: buffers typed by the configuration (argspec.typed). wk_types_apply: the job's
+ * types (wire_job.types) and bounds for the check, its inputs and inouts filled again where their
+ * contents are in another type; -1 with res filled. wk_widen: n elements of type t at src as doubles
+ * at dst, on the stream (synchronised). */
+int wk_types_apply(worker *w, const wire_job *job, wire_result *res);
+CUresult wk_widen(worker *w, CUdeviceptr src, elemtype t, CUdeviceptr dst, unsigned long long n);
 
 /* gpu_worker_symbols.c: the problem's symbols made on the host (from the setup frame's data
  * after its cubin: data, len), and filled into a loaded module (required: a symbol the module
@@ -132,6 +152,11 @@ void wk_params_map(worker *w, int n, const int8_t *idx, void **out);
 int wk_seq_setup(worker *w, CUmodule mod, CUfunction f, const wire_job *job, const void *cubin, wire_result *res);
 CUresult wk_seq_launch(worker *w);
 void wk_seq_release(worker *w);
+
+/* gpu_worker_init.c: the setup's init launches (wire_setup.init) from their module (cubin), once
+ * after the arguments are filled and before the reference; inouts' restore copies taken again
+ * after them. 0 (nothing to do without init), or -1 with err; *fatal when the context died. */
+int wk_init_run(worker *w, const char *cubin, int *fatal, cterr *err);
 
 /* Load, check and time one configuration (cubin: job->cubin_len bytes). Fills res; res->fatal set
  * when the worker must exit. */

@@ -107,20 +107,24 @@ int hdr_emit(hdr *h, const ship_data *d, const header_opts *o, dbuf *out, cterr 
         break;
       }
   h->block = xcalloc((size_t)h->nship * 4 + 1, sizeof(unsigned));
-  long long *val = xcalloc((size_t)h->nship * np + 1, sizeof(long long));
+  /* each parameter's value as the records hold it: an integer, or (a string parameter, where any
+   * shipped value is not an integer) a name such as a type, which the macros carry as the token
+   * and the entries as a C string */
+  const char **val = xcalloc((size_t)h->nship * np + 1, sizeof(char *));
+  int *str = xcalloc((size_t)np + 1, sizeof(int));
   for (int i = 0; i < h->nship; i++) {
     const record *r = rec_of(h, h->ship[i]);
     for (int q = 0; q < np; q++) {
       const char *v = pvalue(r, ship_param(d, q));
       char *end = NULL;
-      val[(size_t)i * np + q] = v ? strtoll(v, &end, 10) : 0;
-      if (!v || *end) {
-        cterr_set(err,
-                  "configuration %s: parameter %s = '%s' is not an integer (the header carries integer "
-                  "parameters)",
+      if (!v || !*v || !hdr_value_ok(v)) {
+        cterr_set(err, "configuration %s: parameter %s = '%s' cannot stand in the header (an integer or a name)",
                   r->config, ship_param(d, q), v ? v : "(missing)");
         goto done;
       }
+      val[(size_t)i * np + q] = v;
+      (void)strtoll(v, &end, 10);
+      if (*end) str[q] = 1;
     }
     unsigned *g = h->block + 4 * i;
     g[0] = g[1] = g[2] = 1, g[3] = 0;
@@ -187,7 +191,7 @@ int hdr_emit(hdr *h, const ship_data *d, const header_opts *o, dbuf *out, cterr 
   for (int i = 0; i < h->nship; i++) {
     dbuf_printf(b, " * cutune-config %d", i);
     for (int q = 0; q < np; q++)
-      if (!rt || !rt[q]) dbuf_printf(b, " %s=%lld", ship_param(d, q), val[(size_t)i * np + q]);
+      if (!rt || !rt[q]) dbuf_printf(b, " %s=%s", ship_param(d, q), val[(size_t)i * np + q]);
     dbuf_puts(b, "\n");
   }
   dbuf_printf(b, " */\n#ifndef CUTUNE_%s_H_\n#define CUTUNE_%s_H_\n\n#include <stdio.h>\n#include <string.h>\n\n", SID,
@@ -201,7 +205,7 @@ int hdr_emit(hdr *h, const ship_data *d, const header_opts *o, dbuf *out, cterr 
   dbuf_printf(b, "/* Each shipped configuration as an X-macro: X(NAME, value) per parameter. */\n");
   for (int i = 0; i < h->nship; i++) {
     dbuf_printf(b, "#define CUTUNE_%s_CONFIG_%d(X)", SID, i);
-    for (int q = 0; q < np; q++) dbuf_printf(b, " X(%s, %lld)", ship_param(d, q), val[(size_t)i * np + q]);
+    for (int q = 0; q < np; q++) dbuf_printf(b, " X(%s, %s)", ship_param(d, q), val[(size_t)i * np + q]);
     dbuf_puts(b, "\n");
   }
   /* device code of one target */
@@ -226,7 +230,7 @@ int hdr_emit(hdr *h, const ship_data *d, const header_opts *o, dbuf *out, cterr 
     first_if = 0;
     int sh = shipped_id(h, e->cfg);
     for (int q = 0; q < np; q++)
-      dbuf_printf(b, "#define CUTUNE_%s_%s %lld\n", SID, ship_param(d, q), val[(size_t)sh * np + q]);
+      dbuf_printf(b, "#define CUTUNE_%s_%s %s\n", SID, ship_param(d, q), val[(size_t)sh * np + q]);
   }
   if (!first_if) dbuf_puts(b, "#endif\n");
 
@@ -240,7 +244,7 @@ int hdr_emit(hdr *h, const ship_data *d, const header_opts *o, dbuf *out, cterr 
               sid, h->nv);
   for (int k = 0; k < h->nv; k++) dbuf_printf(b, " %s", h->vars[k]);
   dbuf_printf(b, " */\n  int config;             /* shipped configuration, 0 .. CUTUNE_%s_NCONFIGS-1 */\n", SID);
-  for (int q = 0; q < np; q++) dbuf_printf(b, "  int %s;\n", ship_param(d, q));
+  for (int q = 0; q < np; q++) dbuf_printf(b, "  %s%s;\n", str[q] ? "const char *" : "int ", ship_param(d, q));
   dbuf_printf(
       b,
       "  unsigned block[3];      /* threads per block */\n"
@@ -274,7 +278,7 @@ int hdr_emit(hdr *h, const ship_data *d, const header_opts *o, dbuf *out, cterr 
     dbuf_printf(b, ", %d, {", e->level == 2 ? 0 : e->arch);
     for (int k = 0; k < h->nv; k++) dbuf_printf(b, "%s%lld", k ? ", " : "", h->dims[(size_t)e->p * h->nv + k]);
     dbuf_printf(b, "}, %d,", sh);
-    for (int q = 0; q < np; q++) dbuf_printf(b, " %lld,", val[(size_t)sh * np + q]);
+    for (int q = 0; q < np; q++) dbuf_printf(b, str[q] ? " \"%s\"," : " %s,", val[(size_t)sh * np + q]);
     unsigned *g = h->block + 4 * sh;
     dbuf_printf(b, " {%u, %u, %u}, %u, %.6g, %.4f, %d, %d, %d,\n     ", g[0], g[1], g[2], g[3], e->time, e->share,
                 h->grp[e->group].knn, h->grp[e->group].fill, e->group);
@@ -287,6 +291,6 @@ int hdr_emit(hdr *h, const ship_data *d, const header_opts *o, dbuf *out, cterr 
   dbuf_puts(b, "\n#endif\n");
   rc = 0;
 done:
-  free(val), free(sid), free(SID);
+  free(val), free(str), free(sid), free(SID);
   return rc;
 }

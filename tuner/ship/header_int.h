@@ -86,11 +86,14 @@ int hdr_emit(hdr *h, const ship_data *d, const header_opts *o, dbuf *out, cterr 
  *   hdr_comment_pad  the same, then spaces up to width columns (a table cell);
  *   hdr_c_string     a C string literal, quotes included: \" \\ \? and three-digit octal escapes
  *                    for other bytes, so the bytes the program compares are the data's own;
- *   hdr_ident_ok     1 for a C identifier (what may stand as a macro, field or parameter name). */
+ *   hdr_ident_ok     1 for a C identifier (what may stand as a macro, field or parameter name);
+ *   hdr_value_ok     1 for a parameter's value the header may carry as a token and in a C string:
+ *                    an integer, or an identifier (a string parameter's type name). */
 void hdr_comment(dbuf *b, const char *s);
 void hdr_comment_pad(dbuf *b, const char *s, int width);
 void hdr_c_string(dbuf *b, const char *s);
 int hdr_ident_ok(const char *s);
+int hdr_value_ok(const char *s);
 void hdr_free(hdr *h);
 /* header_entry.c: an entry (source owned by it from then on); the provenance of device d's record of
  * configuration c on problem p, and of a choice c over the devices in mask */

@@ -42,3 +42,11 @@ int hdr_ident_ok(const char *s) {
     if (!isalnum((unsigned char)*s) && *s != '_') return 0;
   return 1;
 }
+
+int hdr_value_ok(const char *s) {
+  if (!s || !*s) return 0;
+  const char *d = s + (*s == '-');
+  int digits = *d != 0;
+  for (const char *c = d; *c && digits; c++) digits = isdigit((unsigned char)*c) != 0;
+  return digits || hdr_ident_ok(s);
+}

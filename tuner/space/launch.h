@@ -46,6 +46,12 @@ typedef struct argspec {
   /* element-wise checks: up to this many elements may fail the comparison and the output still
    * passes (kernels whose variants legitimately differ on a few ties; 0: none may) */
   int64_t mismatches;
+  /* a buffer whose element type is the configuration's (ct.input(function(p) ... end, ...)): 0
+   * where the type is fixed; else the widest element any configuration (or the reference) gives
+   * it, in bytes, which the worker allocates per element. type is then the reference's (the
+   * problem's setup fills and runs the reference in it), and each job gives its own (argtype). */
+  int32_t typed;
+  int32_t pad_;
 } argspec;
 
 typedef enum { RED_NONE = 0, RED_SUM, RED_MAX, RED_MIN } argreduce;
@@ -86,6 +92,17 @@ typedef struct argval {
   double fval;
 } argval;
 #define MAX_ARGVALS 8
+
+/* The element type of a buffer typed by the configuration (argspec.typed) for one configuration,
+ * and its check's bounds in that type (an output's atol/rtol may be given per type): the worker
+ * fills an input or inout in it (the same seeded draws, rounded to the type), and compares an
+ * output in double against the reference's, widened. */
+typedef struct argtype {
+  int32_t index; /* the buffer argument */
+  int32_t type;  /* elemtype */
+  double atol, rtol;
+} argtype;
+#define MAX_ARGTYPES 8
 
 /* A tensor map (ct.tensormap, docs/SPACE.md): what cuTensorMapEncodeTiled needs, for one
  * configuration on one problem; the worker encodes it over the buffer's device address. dims

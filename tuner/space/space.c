@@ -430,7 +430,7 @@ int space_load(const char *path, space **out, cterr *err) {
     goto fail;
   double t0 = now_seconds();
   if (space_eval_enumerate(s, err) < 0 || space_eval_buffer_max(s, err) < 0 || space_arch_eval(s, err) < 0 ||
-      space_tmaps_check(s, err) < 0)
+      space_tmaps_check(s, err) < 0 || space_types_eval(s, err) < 0)
     goto fail;
   s->enum_seconds = now_seconds() - t0;
   lua_settop(L, 1);
@@ -458,11 +458,12 @@ void space_free(space *s) {
   space_symbols_free(s); /* before the problems that hold the data */
   space_arg_data_free(s);
   space_launches_free(s);
+  space_types_free(s);
   space_tmaps_free(s);
   for (int i = 0; i < s->nproblems; i++) {
     sp_problem *p = &s->probs[i];
     for (int j = 0; j < p->nvars; j++) free(p->names[j]);
-    free(p->names), free(p->vals), free(p->key), free(p->args);
+    free(p->names), free(p->vals), free(p->key), free(p->args), free(p->init_geom);
   }
   free(s->probs), free(s->pslot);
   for (int i = 0; i < s->nargs; i++) free(s->args[i].size.text);

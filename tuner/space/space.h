@@ -95,6 +95,13 @@ const char *space_data_digest(const space *s, int prob);
 int space_param_runtime(const space *s, int p);
 int space_nruntime(const space *s);
 int space_config_args(space *s, size_t cfg, int prob, argval *out, int *n, cterr *err);
+/* Buffers typed by the configuration (ct.input(function(p) return p.float_type end, "n")): their
+ * element types for configuration cfg on problem prob with the check's bounds in each (out:
+ * MAX_ARGTYPES); returns how many (0 in a space without any). The problem's argspec of such a
+ * buffer has the reference's type and typed > 0 (launch.h). space_types_describe: argument i's
+ * types and bounds as text into b, for the check hash; 0 (nothing written) for a fixed type. */
+int space_config_types(const space *s, size_t cfg, int prob, argtype *out);
+int space_types_describe(const space *s, int i, dbuf *b);
 /* ct.tensormap arguments (docs/SPACE.md, "Tensor maps"): what the GPU worker encodes for
  * configuration cfg on problem prob, *n of them (0 in a space without any); an error names the
  * declaration's file:line, the configuration and the problem. */
@@ -152,6 +159,17 @@ int space_program_defines(const space *s, int prog, const char *const **names, c
 const char *space_program_kernel(const space *s, int prog);
 int space_launches(space *s, size_t cfg, int prob, launch_step *out, cterr *err);
 int space_ref_args(const space *s, int8_t *out);
+/* init = { ct.launch {...}, ... }: launches run once per problem, untimed, after its buffers are
+ * filled and before the reference; what they leave in an input or inout is its initial contents
+ * (an inout is restored to it before each run). One program: the template (after template_var and
+ * template_edit) with -DCUTUNE_INIT=1, space_init_defines' -DNAME=VALUE (sorted) and the space's
+ * options; its kernels space_init_kernel(0..n-1). space_init_steps: each launch's arguments
+ * (indices) and geometry on problem prob (kernel names are the engine's to fill: lowered); returns
+ * how many (0 without init). */
+int space_ninit(const space *s);
+const char *space_init_kernel(const space *s, int k);
+int space_init_defines(const space *s, const char *const **names, const char *const **values);
+int space_init_steps(const space *s, int prob, launch_step *out);
 int space_symbols(const space *s, int prob, symspec *out, const void **data);
 /* Bytes and flops per launch for derived figures; NAN where the space gives none. */
 double space_bytes(space *s, int prob, cterr *err);

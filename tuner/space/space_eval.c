@@ -29,7 +29,7 @@ static char *rule_binding(space *s, const sp_rule *r, const uint16_t *row) {
   dbuf_init(&b);
   for (int j = 0; j < r->nnames; j++) {
     int p = r->idx[j];
-    dbuf_printf(&b, "%s%s=%lld", j ? "," : "", configset_param(s->cs, p)->name, (long long)s->pval[p][row[p]]);
+    dbuf_printf(&b, "%s%s=%s", j ? "," : "", configset_param(s->cs, p)->name, configset_param(s->cs, p)->str[row[p]]);
   }
   return dbuf_steal(&b);
 }
@@ -45,7 +45,7 @@ static int check_rules(void *ctx, int depth, const uint16_t *row, cterr *err) {
     for (int j = 0; j < r->nnames; j++) {
       int p = r->idx[j];
       lua_pushvalue(L, c->name_base + p);
-      lua_pushinteger(L, s->pval[p][row[p]]);
+      space_push_param(s, p, row[p]);
       lua_rawset(L, -3);
     }
     int prc = lua_pcall(L, 1, 1, 1);
@@ -114,12 +114,17 @@ static void push_problem(space *s, int prob) {
   }
 }
 
+void space_push_param(space *s, int p, int v) {
+  if (s->pstr[p]) lua_pushstring(s->L, configset_param(s->cs, p)->str[v]);
+  else lua_pushinteger(s->L, s->pval[p][v]);
+}
+
 void space_push_config(space *s, size_t cfg) {
   const uint16_t *row = configset_row(s->cs, cfg);
   int np = configset_nparams(s->cs);
   lua_createtable(s->L, 0, np);
   for (int p = 0; p < np; p++) {
-    lua_pushinteger(s->L, s->pval[p][row[p]]);
+    space_push_param(s, p, row[p]);
     lua_setfield(s->L, -2, configset_param(s->cs, p)->name);
   }
 }
@@ -330,7 +335,7 @@ static void push_rt_values(space *s, size_t cfg) {
   int np = configset_nparams(s->cs);
   lua_createtable(s->L, 0, np);
   for (int p = 0; p < np; p++) {
-    lua_pushinteger(s->L, s->pval[p][row ? row[p] : 0]);
+    space_push_param(s, p, row ? row[p] : 0);
     lua_setfield(s->L, -2, configset_param(s->cs, p)->name);
   }
 }
@@ -527,6 +532,15 @@ int space_eval_problems(space *s, cterr *err) {
     if (space_eval_number(s, prob, &s->bytes, "bytes", &s->probs[prob].bytes, err) < 0 ||
         space_eval_number(s, prob, &s->flops, "flops", &s->probs[prob].flops, err) < 0 || eval_sgemm(s, prob, err) < 0)
       return -1;
+    if (s->ninit && !s->probs[prob].init_geom)
+      s->probs[prob].init_geom = xcalloc((size_t)s->ninit, sizeof(launch_geom));
+    for (int k = 0; k < s->ninit; k++) { /* init launches: functions of the problem alone */
+      char *ctx = xasprintf(" of init[%d] on problem %s", k + 1, s->probs[prob].key);
+      push_problem(s, prob);
+      int rc = eval_geom(s, &s->init[k].geom, 1, ctx, &s->probs[prob].init_geom[k], err);
+      free(ctx);
+      if (rc < 0) return -1;
+    }
     if (s->ref_kernel && !s->ref_per_config) { /* else per configuration: space_ref_config */
       char *ctx = xasprintf(" of the reference on problem %s", s->probs[prob].key);
       push_problem(s, prob);

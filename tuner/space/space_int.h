@@ -10,6 +10,8 @@
  *   space_options.c the allow-list of NVRTC options a space may pass
  *   space_arch.c  the architecture each configuration needs (`arch`)
  *   space_problems.c problems: lists, shape sets (ct.product, ct.zip), generator functions
+ *   space_launches.c launch sequences (launches) and init launches (init)
+ *   space_types.c buffers whose element type is the configuration's
  *
  * Lua values a space keeps (functions, compiled size expressions) live in the registry,
  * referenced by integer; everything else is copied into C memory at load. */
@@ -66,6 +68,16 @@ typedef struct sp_arg {
   dbuf cdata;
   int64_t ccount;
   char cdigest[33];
+  /* a buffer typed by the configuration (space_types.c): ct.input(function(p) ... end, ...): the
+   * function's registry reference, each valid configuration's elemtype, the reference's, the
+   * types used (bit per elemtype) and the check's bounds per type where atol/rtol are tables
+   * (tbound[0] atol, [1] rtol; NAN: not given; tbounds: bit 0 atol, bit 1 rtol given so) */
+  int type_ref;
+  unsigned char *ctype;
+  elemtype rtype;
+  unsigned tused;
+  double tbound[2][EL_COUNT];
+  int tbounds;
   const char *file; /* the ct.input call, for messages */
   int line;
 } sp_arg;
@@ -110,6 +122,7 @@ typedef struct sp_problem {
   dbuf *argdata;         /* nargs: the data of buffers filled by a values function (space_data.c), or NULL */
   char (*argdigest)[33]; /* nargs: their digests */
   char datadigest[33];   /* of every buffer's and symbol's data on this problem ("" without any): in the check hash */
+  launch_geom *init_geom; /* ninit: the geometry of each init launch on this problem (NULL without init) */
 } sp_problem;
 
 typedef struct sp_geom {
@@ -142,7 +155,8 @@ struct space {
   int main_line;   /* last line the main chunk executed (see line_hook) */
   configset *cs;
   double enum_seconds;
-  int64_t *pval[CS_MAX_PARAMS]; /* integer values of each parameter */
+  int64_t *pval[CS_MAX_PARAMS]; /* integer values of each parameter (a string parameter's: 0, 1, ...) */
+  int pstr[CS_MAX_PARAMS];      /* the parameter's values are strings (a type name: -Dfloat_type=half) */
   int runtime[CS_MAX_PARAMS];   /* ct.param(..., {runtime = true}): an argument, not a -D */
   int nruntime;
   int rt_read[CS_MAX_PARAMS]; /* runtime parameters some argument value read (at load) */
@@ -182,6 +196,8 @@ struct space {
   int ref_nargs, ref_args[MAX_ARGS]; /* reference.args: its arguments (0: all, in order) */
   int nlaunches, nprograms;          /* launches: a sequence timed as one configuration (0: one kernel) */
   sp_launch launches[MAX_LAUNCHES];
+  int ninit; /* init: launches run once per problem before the reference (space_launches.c) */
+  sp_launch init[MAX_LAUNCHES];
   int nobjectives;
   char **objectives;
   int *objmax; /* objmax[i]: maximised */
@@ -244,8 +260,15 @@ void space_symbols_free(space *s);
 int space_eval_arg_data(space *s, cterr *err);
 void space_arg_data_free(space *s);
 
-/* space_launches.c: `launches` read (after args; the top-level kernel and geometry then come from
- * the first launch), the argument lists of launches and reference by name, and freed */
+/* space_types.c: buffers whose element type is the configuration's (ct.input(function(p) ... end,
+ * ...)): after the enumeration, every valid configuration's type (and the reference's) evaluated
+ * into the problems' argspecs (their type the reference's, typed the widest size); freed. (Their
+ * per-type bounds are read by space_types_bounds: space_read.h.) */
+int space_types_eval(space *s, cterr *err);
+void space_types_free(space *s);
+
+/* space_launches.c: `init` and `launches` read (after args; the top-level kernel and geometry then
+ * come from the first launch), the argument lists of launches and reference by name, and freed */
 int space_parse_launches(space *s, lua_State *L, int t, cterr *err);
 int space_parse_arg_list(space *s, lua_State *L, int idx, int *out, int *n, const char *what, cterr *err);
 void space_launches_free(space *s);
@@ -265,6 +288,7 @@ void space_tmaps_free(space *s);
 
 /* space_eval.c */
 void space_push_config(space *s, size_t cfg); /* p: every parameter of configuration cfg */
+void space_push_param(space *s, int p, int v); /* value v of parameter p: its integer, or its string */
 int space_eval_enumerate(space *s, cterr *err);
 int space_eval_problems(space *s, cterr *err);      /* args, bytes, flops, reference geometry */
 int space_eval_runtime_check(space *s, cterr *err); /* every runtime parameter reaches an argument */

@@ -5,8 +5,11 @@
  * configuration's -D's with these replaced or added: the second pass of sum_floats with
  * num_blocks = 1); launches with the same defines share one program, those without any use the
  * configuration's own. The first launch is the configuration's kernel: its name, geometry and
- * resources are the records' (and it takes no defines). Also the argument lists by name that
- * launches and the reference share. */
+ * resources are the records' (and it takes no defines). `init = { ct.launch {...}, ... }`: the
+ * same launches run once per problem, untimed, after the buffers are filled and before the
+ * reference (a random generator's state set up by a kernel): their geometry is a function of the
+ * problem (n) only, and they are one program, the template with -DCUTUNE_INIT=1 and their defines
+ * (the same for all). Also the argument lists by name that launches, init and the reference share. */
 #include <lauxlib.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,64 +97,93 @@ static void copy_value(sp_value *dst, const sp_value *src) {
   dst->text = src->text ? xstrdup(src->text) : NULL; /* the registry reference is shared: lua_close frees it */
 }
 
-int space_parse_launches(space *s, lua_State *L, int t, cterr *err) {
+/* One ct.launch {...} (or a bare table) at li, the list's item `what`, into l: its kernel, arguments
+ * (names of args), geometry (functions of (p, n), or of (n) for an init launch) and defines. The
+ * stack is left as it was. *has_defines: whether it gave defines at all. */
+static int parse_launch(space *s, lua_State *L, int li, sp_launch *l, const char *what, where w, int *has_defines,
+                        cterr *err) {
+  char gbuf[96];
+  int top = lua_gettop(L);
+  const char *tag = sp_tag_of(L, li);
+  if (lua_type(L, li) != LUA_TTABLE || (tag && strcmp(tag, "launch")))
+    return sp_perr(err, w, "%s must be ct.launch { kernel = ..., args = ..., block = ..., grid = ... } (got %s)", what,
+                   GOT(li));
+  where lw = tag ? sp_tagged_where(s, L, li) : w;
+  if (tag) { /* ct.launch { ... }: the table is its spec */
+    lua_getfield(L, li, "spec");
+    li = lua_gettop(L);
+  }
+  memset(l, 0, sizeof *l);
+  l->file = lw.file, l->line = lw.line;
+  static const char *const keys[] = {"kernel", "args", "block", "grid", "shared", "defines", NULL};
+  if (sp_check_keys(L, li, keys, what, lw, err) < 0) return -1;
+  if (sp_get_string(L, li, "kernel", &l->kernel, 1, what, lw, err) < 0) return -1;
+  if (!sp_is_cxx_name(l->kernel))
+    return sp_perr(err, lw, "%s.kernel '%s' is not a kernel's C++ name (\"k\", \"ns::k\", \"k<TILE>\")", what,
+                   l->kernel);
+  char awhat[48];
+  snprintf(awhat, sizeof awhat, "%s.args", what);
+  if (lua_getfield(L, li, "args") == LUA_TNIL) return sp_perr(err, lw, "%s is missing required key 'args'", what);
+  if (space_parse_arg_list(s, L, -1, l->arg, &l->nargs, awhat, err) < 0) return -1;
+  lua_pop(L, 1);
+  if (sp_get_value(s, L, li, "block", &l->geom.block, 1, 3, 0, what, lw, err) < 0 ||
+      sp_get_value(s, L, li, "grid", &l->geom.grid, 1, 3, 0, what, lw, err) < 0 ||
+      sp_get_value(s, L, li, "shared", &l->geom.shared, 0, 1, 0, what, lw, err) < 0)
+    return -1;
+  *has_defines = lua_getfield(L, li, "defines") != LUA_TNIL;
+  if (*has_defines && parse_defines(s, L, lua_gettop(L), l, what, lw, err) < 0) return -1;
+  lua_settop(L, top);
+  return 0;
+}
+
+/* The list at key of the space table t: 1 to MAX_LAUNCHES launches into out (*n of them, each
+ * counted as soon as it is read: space_launches_free releases what an error leaves). */
+static int parse_launch_list(space *s, lua_State *L, int t, const char *key, sp_launch *out, int *n, cterr *err) {
   char gbuf[96];
   where w = {s->file, s->line};
-  if (lua_getfield(L, t, "launches") == LUA_TNIL) return lua_pop(L, 1), 0;
+  if (lua_getfield(L, t, key) == LUA_TNIL) return lua_pop(L, 1), 0;
   int c = lua_gettop(L);
-  int n = sp_seq_len(L, c);
-  if (n <= 0 || n > MAX_LAUNCHES)
+  int len = sp_seq_len(L, c);
+  if (len <= 0 || len > MAX_LAUNCHES)
     return sp_perr(err, w,
-                   "launches must be a list of 1 to %d ct.launch { kernel = ..., args = ..., block = ..., "
+                   "%s must be a list of 1 to %d ct.launch { kernel = ..., args = ..., block = ..., "
                    "grid = ... } (got %s)",
-                   MAX_LAUNCHES, GOT(c));
-  s->nprograms = 1;
-  for (int i = 1; i <= n; i++) {
+                   key, MAX_LAUNCHES, GOT(c));
+  for (int i = 1; i <= len; i++) {
     lua_rawgeti(L, c, i);
-    int li = lua_gettop(L);
     char what[32];
-    snprintf(what, sizeof what, "launches[%d]", i);
-    const char *tag = sp_tag_of(L, li);
-    if (lua_type(L, li) != LUA_TTABLE || (tag && strcmp(tag, "launch")))
-      return sp_perr(err, w, "%s must be ct.launch { kernel = ..., args = ..., block = ..., grid = ... } (got %s)",
-                     what, GOT(li));
-    where lw = tag ? sp_tagged_where(s, L, li) : w;
-    if (tag) { /* ct.launch { ... }: the table is its spec */
-      lua_getfield(L, li, "spec");
-      lua_replace(L, li);
-    }
-    sp_launch *l = &s->launches[s->nlaunches++];
-    memset(l, 0, sizeof *l);
-    l->file = lw.file, l->line = lw.line;
-    static const char *const keys[] = {"kernel", "args", "block", "grid", "shared", "defines", NULL};
-    if (sp_check_keys(L, li, keys, what, lw, err) < 0) return -1;
-    if (sp_get_string(L, li, "kernel", &l->kernel, 1, what, lw, err) < 0) return -1;
-    if (!sp_is_cxx_name(l->kernel))
-      return sp_perr(err, lw, "%s.kernel '%s' is not a kernel's C++ name (\"k\", \"ns::k\", \"k<TILE>\")", what,
-                     l->kernel);
-    char awhat[48];
-    snprintf(awhat, sizeof awhat, "%s.args", what);
-    if (lua_getfield(L, li, "args") == LUA_TNIL) return sp_perr(err, lw, "%s is missing required key 'args'", what);
-    if (space_parse_arg_list(s, L, -1, l->arg, &l->nargs, awhat, err) < 0) return -1;
-    lua_pop(L, 1);
-    if (sp_get_value(s, L, li, "block", &l->geom.block, 1, 3, 0, what, lw, err) < 0 ||
-        sp_get_value(s, L, li, "grid", &l->geom.grid, 1, 3, 0, what, lw, err) < 0 ||
-        sp_get_value(s, L, li, "shared", &l->geom.shared, 0, 1, 0, what, lw, err) < 0)
-      return -1;
-    if (lua_getfield(L, li, "defines") != LUA_TNIL) {
-      if (i == 1) return sp_perr(err, lw, "launches[1] is the configuration's own kernel: it takes no defines");
-      if (parse_defines(s, L, lua_gettop(L), l, what, lw, err) < 0) return -1;
-    }
-    lua_pop(L, 1);
-    if (l->ndefines) {
-      l->program = -1;
-      for (int k = 1; k < s->nlaunches - 1 && l->program < 0; k++)
-        if (s->launches[k].ndefines && same_defines(&s->launches[k], l)) l->program = s->launches[k].program;
-      if (l->program < 0) l->program = s->nprograms++;
-    }
+    snprintf(what, sizeof what, "%s[%d]", key, i);
+    sp_launch *l = &out[(*n)++];
+    int has_defines = 0;
+    if (parse_launch(s, L, lua_gettop(L), l, what, w, &has_defines, err) < 0) return -1;
+    if (out == s->launches && i == 1 && has_defines)
+      return sp_perr(err, (where){l->file, l->line},
+                     "launches[1] is the configuration's own kernel: it takes no defines");
+    if (out == s->init && i > 1 && !same_defines(&out[0], l))
+      return sp_perr(err, (where){l->file, l->line},
+                     "%s.defines differ from init[1]'s: the init launches are one program, so give them all the "
+                     "same defines",
+                     what);
     lua_settop(L, c);
   }
   lua_pop(L, 1);
+  return 0;
+}
+
+int space_parse_launches(space *s, lua_State *L, int t, cterr *err) {
+  if (parse_launch_list(s, L, t, "init", s->init, &s->ninit, err) < 0 ||
+      parse_launch_list(s, L, t, "launches", s->launches, &s->nlaunches, err) < 0)
+    return -1;
+  if (!s->nlaunches) return 0;
+  s->nprograms = 1;
+  for (int i = 1; i < s->nlaunches; i++) {
+    sp_launch *l = &s->launches[i];
+    if (!l->ndefines) continue;
+    l->program = -1;
+    for (int k = 1; k < i && l->program < 0; k++)
+      if (s->launches[k].ndefines && same_defines(&s->launches[k], l)) l->program = s->launches[k].program;
+    if (l->program < 0) l->program = s->nprograms++;
+  }
   /* the configuration's kernel and geometry are the first launch's */
   s->kernel = xstrdup(s->launches[0].kernel);
   copy_value(&s->geom.block, &s->launches[0].geom.block);
@@ -160,15 +192,17 @@ int space_parse_launches(space *s, lua_State *L, int t, cterr *err) {
   return 0;
 }
 
+static void launch_free(sp_launch *l) {
+  free(l->kernel);
+  for (int k = 0; k < l->ndefines; k++) free(l->dname[k]), free(l->dvalue[k]);
+  free(l->dname), free(l->dvalue);
+  free(l->geom.block.text), free(l->geom.grid.text), free(l->geom.shared.text);
+}
+
 void space_launches_free(space *s) {
-  for (int i = 0; i < s->nlaunches; i++) {
-    sp_launch *l = &s->launches[i];
-    free(l->kernel);
-    for (int k = 0; k < l->ndefines; k++) free(l->dname[k]), free(l->dvalue[k]);
-    free(l->dname), free(l->dvalue);
-    free(l->geom.block.text), free(l->geom.grid.text), free(l->geom.shared.text);
-  }
-  s->nlaunches = 0;
+  for (int i = 0; i < s->nlaunches; i++) launch_free(&s->launches[i]);
+  for (int i = 0; i < s->ninit; i++) launch_free(&s->init[i]);
+  s->nlaunches = s->ninit = 0;
 }
 
 /* ---- accessors (space.h) ---- */
@@ -214,4 +248,27 @@ int space_launches(space *s, size_t cfg, int prob, launch_step *out, cterr *err)
 int space_ref_args(const space *s, int8_t *out) {
   for (int a = 0; a < s->ref_nargs; a++) out[a] = (int8_t)s->ref_args[a];
   return s->ref_nargs;
+}
+
+/* ---- init: launches run once per problem before the reference (space.h) ---- */
+
+int space_ninit(const space *s) { return s->ninit; }
+const char *space_init_kernel(const space *s, int k) { return k >= 0 && k < s->ninit ? s->init[k].kernel : NULL; }
+int space_init_defines(const space *s, const char *const **names, const char *const **values) {
+  if (!s->ninit) return 0;
+  *names = (const char *const *)s->init[0].dname;
+  *values = (const char *const *)s->init[0].dvalue;
+  return s->init[0].ndefines;
+}
+
+int space_init_steps(const space *s, int prob, launch_step *out) {
+  if (prob < 0 || prob >= s->nproblems || !s->probs[prob].init_geom) return 0;
+  for (int k = 0; k < s->ninit; k++) {
+    launch_step *o = &out[k];
+    memset(o, 0, sizeof *o);
+    o->nargs = s->init[k].nargs;
+    for (int a = 0; a < o->nargs; a++) o->arg[a] = (int8_t)s->init[k].arg[a];
+    o->geom = s->probs[prob].init_geom[k];
+  }
+  return s->ninit;
 }

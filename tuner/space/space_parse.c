@@ -237,7 +237,7 @@ int space_parse(space *s, cterr *err) {
       "name",    "template",     "kernel",       "params",        "constraints", "problems",   "problem",
       "args",    "symbols",      "block",        "grid",          "shared",      "reference",  "check",
       "bytes",   "flops",        "cublas_sgemm", "cublas_gemmex", "arch",        "objectives", "options",
-      "timeout", "template_var", "launches",     "template_edit", NULL};
+      "timeout", "template_var", "launches",     "template_edit", "init",        NULL};
   if (sp_check_keys(L, t, keys, "space", w, err) < 0) return -1;
   if (sp_get_string(L, t, "name", &s->name, 0, "space", w, err) < 0) return -1;
   if (!s->name) {

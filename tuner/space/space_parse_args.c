@@ -15,8 +15,15 @@ static int check_opts(lua_State *L, int o, sp_arg *a, const char *owhat, where w
   const char *given = NULL; /* the first check option the table holds, for messages */
   for (int k = 0; k < 2; k++) {
     int ty = lua_getfield(L, o, names[k]);
+    if (ty == LUA_TTABLE) { /* per element type, for a buffer typed by the configuration */
+      if (space_types_bounds(L, lua_gettop(L), a, k, owhat, w, err) < 0) return -1;
+      given = given ? given : names[k];
+      lua_pop(L, 1);
+      continue;
+    }
     if (ty != LUA_TNIL && (ty != LUA_TNUMBER || !(lua_tonumber(L, -1) >= 0)))
-      return sp_perr(err, w, "%s: %s must be a number >= 0 (got %s)", owhat, names[k], GOT(-1));
+      return sp_perr(err, w, "%s: %s must be a number >= 0, or a table of them by element type (got %s)", owhat,
+                     names[k], GOT(-1));
     if (ty != LUA_TNIL) *dst[k] = lua_tonumber(L, -1), given = given ? given : names[k];
     lua_pop(L, 1);
   }
@@ -104,15 +111,19 @@ static int parse_arg(space *s, lua_State *L, int idx, int i, cterr *err) {
                                       : ARG_SCALAR;
   snprintf(what, sizeof what, "args[%d] (ct.%s)", i, kind);
   lua_pop(L, 1);
-  lua_getfield(L, idx, "type");
-  if (lua_type(L, -1) != LUA_TSTRING || elemtype_parse(lua_tostring(L, -1), &a->type) < 0)
-    return sp_perr(err, w,
-                   "%s: unknown element type %s (expected float, double, int, int64, uint, uint8, half or bfloat16)",
-                   what, GOT(-1));
-  lua_pop(L, 1);
   int is_buf = a->kind != ARG_SCALAR;
+  lua_getfield(L, idx, "type");
+  if (lua_type(L, -1) == LUA_TFUNCTION && is_buf) { /* the configuration's: space_types.c */
+    a->type_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    a->type = EL_F32; /* until space_types_eval: its fill's range is a floating type's */
+  } else if (lua_type(L, -1) != LUA_TSTRING || elemtype_parse(lua_tostring(L, -1), &a->type) < 0)
+    return sp_perr(err, w,
+                   "%s: unknown element type %s (expected float, double, int, int64, uint, uint8, half or bfloat16%s)",
+                   what, GOT(-1), is_buf ? ", or a function(p) giving one per configuration" : "");
+  else lua_pop(L, 1);
   int isf = elemtype_is_float(a->type);
   a->lo = isf ? -1 : 0, a->hi = isf ? 1 : 1000, a->fill = FILL_RANDOM;
+  if (a->type_ref) a->lo = a->hi = 0; /* unset: each type's default range (the worker's fill) */
   static const char *const names[] = {"out", "in", "inout", "arg"};
   snprintf(a->name, sizeof a->name, "%s%d",
            names[a->kind == ARG_OUTPUT  ? 0
@@ -187,6 +198,14 @@ static int parse_arg(space *s, lua_State *L, int idx, int i, cterr *err) {
   if (!(a->lo <= a->hi)) return sp_perr(err, w, "%s: lo (%g) must not exceed hi (%g)", owhat, a->lo, a->hi);
   if (check_opts(L, o, a, owhat, w, err) < 0) return -1;
   if (data_opts(s, L, o, a, what, owhat, w, err) < 0) return -1;
+  if (a->type_ref && a->data)
+    return sp_perr(err, w,
+                   "%s: a buffer typed by the configuration takes the seeded fill (its draws rounded to each type), "
+                   "not values or a file",
+                   owhat);
+  if (a->tbounds && !a->type_ref)
+    return sp_perr(err, w, "%s: atol or rtol by element type, but the buffer's type is fixed (%s): give a number",
+                   owhat, elemtype_name(a->type));
   lua_settop(L, idx);
   return 0;
 }

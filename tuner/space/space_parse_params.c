@@ -7,34 +7,67 @@
 
 #include "space_read.h"
 
+/* A string value of a parameter: what -DNAME=value passes (a type name "float", "double", "half2",
+ * "uint32_t"), which also stands in configuration keys (NAME=value,...), records, and the header's
+ * macros, C strings and cutune-config lines (words split at spaces): no ',' '=' ';' quotes,
+ * backslashes, spaces or control characters, at most 64 bytes. NULL if fine, else what is wrong. */
+static const char *bad_string_value(const char *v) {
+  size_t n = strlen(v);
+  if (!n) return "it is empty";
+  if (n > 64) return "it is longer than 64 bytes";
+  for (const char *c = v; *c; c++)
+    if (strchr(",=;\"'\\` ", *c) || (unsigned char)*c < 0x20 || *c == 0x7f)
+      return "it holds a character that cannot stand in a configuration's key, a -D or a C string (, = ; quotes, "
+             "backslash, space, control characters)";
+  return NULL;
+}
+
+/* params.NAME: a non-empty list of integers (booleans as 0/1), or of strings (a type name: the
+ * parameter's -D then names a type; Lua functions see the string); not both. */
 static int add_param(space *s, lua_State *L, const char *name, int vidx, where w, cterr *err) {
   char gbuf[96];
   vidx = lua_absindex(L, vidx);
   if (!sp_is_ident(name))
     return sp_perr(err, w, "parameter name '%s' is not a C identifier (it becomes -D%s=...)", name, name);
   int n = sp_seq_len(L, vidx);
-  if (n <= 0) return sp_perr(err, w, "params.%s must be a non-empty list of integers (got %s)", name, GOT(vidx));
+  if (n <= 0)
+    return sp_perr(err, w, "params.%s must be a non-empty list of integers or of strings (got %s)", name, GOT(vidx));
   if (n > CS_MAX_VALUES) return sp_perr(err, w, "params.%s has %d values (at most %d)", name, n, CS_MAX_VALUES);
   int64_t *v = xmalloc((size_t)n * sizeof *v);
   char **str = xcalloc((size_t)n, sizeof *str);
-  int rc = -1;
+  int rc = -1, strings = lua_rawgeti(L, vidx, 1) == LUA_TSTRING;
+  lua_pop(L, 1);
   for (int i = 0; i < n; i++) {
     int ty = lua_rawgeti(L, vidx, i + 1), isint = 0;
-    if (ty == LUA_TBOOLEAN) v[i] = lua_toboolean(L, -1), isint = 1;
-    else if (ty == LUA_TNUMBER) v[i] = lua_tointegerx(L, -1, &isint);
+    if (strings && ty == LUA_TSTRING) {
+      const char *why = bad_string_value(lua_tostring(L, -1));
+      if (why) {
+        sp_perr(err, w, "params.%s: the value \"%s\" at position %d cannot be a parameter's value: %s", name,
+                lua_tostring(L, -1), i + 1, why);
+        lua_pop(L, 1);
+        goto done;
+      }
+      str[i] = xstrdup(lua_tostring(L, -1));
+      v[i] = i, isint = 1;
+    } else if (!strings && ty == LUA_TBOOLEAN) v[i] = lua_toboolean(L, -1), isint = 1;
+    else if (!strings && ty == LUA_TNUMBER) v[i] = lua_tointegerx(L, -1, &isint);
     if (!isint) {
-      sp_perr(err, w, "params.%s must be a non-empty list of integers (got %s at position %d)", name, GOT(-1), i + 1);
+      sp_perr(err, w, "params.%s must be a non-empty list of %s (got %s at position %d)", name,
+              strings ? "strings, as its first value is" : "integers", GOT(-1), i + 1);
       lua_pop(L, 1);
       goto done;
     }
     lua_pop(L, 1);
     for (int j = 0; j < i; j++)
-      if (v[j] == v[i]) {
-        sp_perr(err, w, "params.%s lists the value %lld twice (positions %d and %d)", name, (long long)v[i], j + 1,
-                i + 1);
+      if (strings ? !strcmp(str[j], str[i]) : v[j] == v[i]) {
+        if (strings)
+          sp_perr(err, w, "params.%s lists the value \"%s\" twice (positions %d and %d)", name, str[i], j + 1, i + 1);
+        else
+          sp_perr(err, w, "params.%s lists the value %lld twice (positions %d and %d)", name, (long long)v[i], j + 1,
+                  i + 1);
         goto done;
       }
-    str[i] = xasprintf("%lld", (long long)v[i]);
+    if (!strings) str[i] = xasprintf("%lld", (long long)v[i]);
   }
   cterr e;
   int p = configset_add_param(s->cs, name, n, (const char *const *)str, NULL, &e);
@@ -43,6 +76,7 @@ static int add_param(space *s, lua_State *L, const char *name, int vidx, where w
     goto done;
   }
   s->pval[p] = v, v = NULL;
+  s->pstr[p] = strings;
   rc = 0;
 done:
   for (int i = 0; i < n; i++) free(str[i]);
@@ -65,6 +99,8 @@ static int param_opts(space *s, lua_State *L, int pidx, const char *name, where 
   int ty = lua_getfield(L, o, "runtime");
   if (ty != LUA_TNIL && ty != LUA_TBOOLEAN)
     return sp_perr(err, w, "%s: runtime must be true or false (got %s)", what, GOT(-1));
+  if (lua_toboolean(L, -1) && s->pstr[configset_nparams(s->cs) - 1])
+    return sp_perr(err, w, "%s: a runtime parameter is a scalar argument's value: its values must be integers", what);
   if (lua_toboolean(L, -1)) {
     s->runtime[configset_nparams(s->cs) - 1] = 1;
     s->nruntime++;

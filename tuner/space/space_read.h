@@ -48,6 +48,9 @@ int sp_data_make(space *s, int prob, const sp_value *values, const char *path, e
                  const char *what, const char *file, int line, dbuf *out, int64_t *n, cterr *err);
 
 /* The parsers of the top-level keys, t the spec table (space_parse_params.c, space_parse_args.c). */
+/* space_types.c: an output's atol or rtol (k: 0 or 1) given per element type, the table at idx
+ * ({half = 1e-2, float = 1e-5, double = 1e-12}), into a->tbound[k]. */
+int space_types_bounds(lua_State *L, int idx, sp_arg *a, int k, const char *owhat, where w, cterr *err);
 int sp_parse_params(space *s, lua_State *L, int t, cterr *err);
 int sp_parse_constraints(space *s, lua_State *L, int t, cterr *err);
 int sp_parse_problems(space *s, lua_State *L, int t, cterr *err);

@@ -1,4 +1,4 @@
--- expect: params.TILE must be a non-empty list of integers (got empty table)
+-- expect: params.TILE must be a non-empty list of integers or of strings (got empty table)
 local ct = require "cutune"
 return ct.space {
   template = "tiny.cu",

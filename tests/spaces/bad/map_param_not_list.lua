@@ -1,4 +1,4 @@
--- expect: params.TILE must be a non-empty list of integers (got number 32)
+-- expect: params.TILE must be a non-empty list of integers or of strings (got number 32)
 local ct = require "cutune"
 return ct.space { --@
   template = "tiny.cu",

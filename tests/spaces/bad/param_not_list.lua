@@ -1,4 +1,4 @@
--- expect: params.TILE must be a non-empty list of integers (got string
+-- expect: params.TILE must be a non-empty list of integers or of strings (got string
 local ct = require "cutune"
 return ct.space {
   template = "tiny.cu",
