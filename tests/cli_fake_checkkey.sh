@@ -80,6 +80,8 @@ FAKE_MM_OUTPUT=64 expect_status 0 -- "$BIN" report "$d/fake_mismatches.lua" --al
 expect_output "records of every check are ranked (--all-checks): 3 of them" "report --all-checks"
 [ "$(measured "$TMPROOT/rall.html")" = "<p>3 configurations measured: ok 2; wrong_result 1;" ] && ok ||
   fail "report --all-checks: $(measured "$TMPROOT/rall.html") (wanted the newest records: ok 2; wrong_result 1)"
+expect_status 2 -- "$BIN" report --store "$S" --all-checks -o "$TMPROOT/rstore.html"
+expect_output "--all-checks needs a space (with --store alone every record is ranked already)" "report --store --all-checks"
 expect_status 0 -- "$BIN" report --store "$S" -o "$TMPROOT/rstore.html"
 expect_output "1 problem has records of several checks ranked together" "report --store"
 grep -q '<p id="checks-0" class="note">Records of 2 checks ([0-9a-f]\{8\}: 3 records, [0-9a-f]\{8\}: 3 records)' \

@@ -160,6 +160,11 @@ int report_cmd_main(int argc, char **argv) {
     fprintf(stderr, "cutune report: give a space or --store FILE (see 'cutune report --help')\n");
     return 2;
   }
+  if (!space_path && (all_checks || all_versions)) { /* nothing to compare with: every record is ranked anyway */
+    fprintf(stderr, "cutune report: %s needs a space (with --store alone every record is ranked already)\n",
+            all_checks ? "--all-checks" : "--all-versions");
+    return 2;
+  }
   space *s = NULL;
   store *st = NULL;
   explain_set *ex = NULL;
