@@ -6,7 +6,7 @@
 # that is not the kernel as it is (a %s placeholder, Jinja's {{ name }}, a string passed to
 # Template(...)) made the program by the space's template_edit, and its errors; a compile error
 # in the string names the line of the Python file (not the line within the string), also after
-# an edit that adds or removes lines.
+# an edit that adds or removes lines; header, best and report take --kernel-path as run does.
 . "$(dirname "$0")/lib_cli.sh"
 set -e
 use_fake_cuda
@@ -43,4 +43,21 @@ for e in "" prepend drop; do
   expect_output "BLOCK=256: $d/kernels.py($line): error: identifier \"undefined_value\" is undefined" \
     "kernel_broken's error line${e:+ after the $e edit}"
 done
+
+# the script kept in a folder of its own (as Kernel Tuner's examples are): every command that
+# loads the space finds it through --kernel-path, as run does, and names where it looked without
+R="$TMPROOT/results-kp"
+mkdir -p "$TMPROOT/kp/scripts" "$TMPROOT/kp/spaces"
+cp "$d/kernels.py" "$TMPROOT/kp/scripts/" && cp "$d/fake_pystring.lua" "$TMPROOT/kp/spaces/"
+K="$TMPROOT/kp/scripts" S="$TMPROOT/kp/spaces/fake_pystring.lua"
+expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$R" --kernel-path "$K" "$S"
+expect_status 0 -- "$BIN" header "$S" "$R" --kernel-path "$K" -o "$TMPROOT/kp/h.h"
+grep -q "cutune-config" "$TMPROOT/kp/h.h" && ok || fail "header --kernel-path wrote no configuration"
+expect_status 1 -- "$BIN" header "$S" "$R" -o "$TMPROOT/kp/h2.h"
+expect_output "template 'kernels.py' not found" "header without --kernel-path"
+expect_status 0 -- "$BIN" best "$R" --space "$S" --kernel-path "$K"
+expect_output "fastest:" "best --space --kernel-path"
+expect_status 0 -- "$BIN" report "$S" --results "$R" --kernel-path "$K" -o "$TMPROOT/kp/r.html"
+expect_status 1 -- "$BIN" report "$S" --results "$R" -o "$TMPROOT/kp/r.html"
+expect_output "template 'kernels.py' not found" "report without --kernel-path"
 finish

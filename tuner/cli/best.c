@@ -37,6 +37,8 @@ static const char best_usage[] =
     "                       local_bytes spill_stores block_threads occupancy compile_ms ...\n"
     "  --kt-problem NAMES   names for a Kernel Tuner cache's problem_size, e.g. W,H (default: size)\n"
     "  --json               one JSON document for scripts instead of the tables\n"
+    "  --kernel-path DIR    look for the space's template in DIR too (as cutune run;\n"
+    "                       $CUTUNE_KERNEL_PATH)\n"
     "  -h, --help           this text\n"
     "\n"
     "exit status: 0 with a front printed, 1 when the inputs cannot be read or hold no successful\n"
@@ -121,11 +123,12 @@ static void print_group(const record *const *r, size_t n, const objective *obj, 
 }
 
 int best_main(int argc, char **argv) {
-  enum { O_SPACE = 256, O_OBJ, O_KT, O_JSON };
+  enum { O_SPACE = 256, O_OBJ, O_KT, O_JSON, O_KPATH };
   static const struct option longs[] = {{"space", required_argument, 0, O_SPACE},
                                         {"objectives", required_argument, 0, O_OBJ},
                                         {"kt-problem", required_argument, 0, O_KT},
                                         {"json", no_argument, 0, O_JSON},
+                                        {"kernel-path", required_argument, 0, O_KPATH},
                                         {"help", no_argument, 0, 'h'},
                                         {0, 0, 0, 0}};
   const char *space_path = NULL, *objtext = NULL, *kt = NULL;
@@ -137,6 +140,7 @@ int best_main(int argc, char **argv) {
     case O_OBJ: objtext = optarg; break;
     case O_KT: kt = optarg; break;
     case O_JSON: json = 1; break;
+    case O_KPATH: space_kernel_path_add(optarg); break;
     case 'h': fputs(best_usage, stdout); return 0;
     default: fprintf(stderr, "cutune best: see 'cutune best --help'\n"); return 2;
     }

@@ -51,6 +51,8 @@ static const char help[] =
     "  --sanitizer PATH     compute-sanitizer to use\n"
     "  --tool-timeout S     seconds per tool run before it is killed (default 600)\n"
     "  --device N           GPU ordinal (default 0)\n"
+    "  --kernel-path DIR    look for the space's template in DIR too (as cutune run;\n"
+    "                       $CUTUNE_KERNEL_PATH)\n"
     "\n"
     "exit status: 0 done; 1 error; 2 usage; 3 ncu is not installed or cannot read the GPU's\n"
     "performance counters here (ERR_NVGPUCTRPERM, LibraryNotLoaded: the message says which; the\n"
@@ -367,7 +369,10 @@ static int parse_opts(int argc, char **argv, xopts *o, cterr *err) {
 #define NEED()                                                                                                         \
   if (!v) return cterr_set(err, "%s needs a value", a);                                                                \
   i++
-    if (!strcmp(a, "--results")) {
+    if (!strcmp(a, "--kernel-path")) {
+      NEED();
+      space_kernel_path_add(v);
+    } else if (!strcmp(a, "--results")) {
       NEED();
       o->results_dir = v;
     } else if (!strcmp(a, "--store")) {

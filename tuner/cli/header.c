@@ -65,6 +65,8 @@ static const char header_usage[] =
     "                       (repeatable; Kernel Tuner caches name the device, not its architecture)\n"
     "  --allow-unchecked    ship a timing-only space (check = false) anyway; without it such a space\n"
     "                       is refused, since none of its configurations was checked\n"
+    "  --kernel-path DIR    look for the space's template in DIR too (as cutune run;\n"
+    "                       $CUTUNE_KERNEL_PATH)\n"
     "  -h, --help           this text\n"
     "\n"
     "errors: a store of another space, inputs whose parameter names disagree with the space's,\n"
@@ -72,7 +74,7 @@ static const char header_usage[] =
     "exit status: 0 written, 1 bad input, 2 bad command line.\n";
 
 int header_main(int argc, char **argv) {
-  enum { O_RULE = 256, O_KT, O_CC, O_UNCHECKED, O_COVER, O_MAXK, O_KNN, O_WHY, O_FILL };
+  enum { O_RULE = 256, O_KT, O_CC, O_UNCHECKED, O_COVER, O_MAXK, O_KNN, O_WHY, O_FILL, O_KPATH };
   static const struct option longs[] = {{"output", required_argument, 0, 'o'},
                                         {"rule", required_argument, 0, O_RULE},
                                         {"kt-problem", required_argument, 0, O_KT},
@@ -83,6 +85,7 @@ int header_main(int argc, char **argv) {
                                         {"knn", required_argument, 0, O_KNN},
                                         {"fill", required_argument, 0, O_FILL},
                                         {"why", required_argument, 0, O_WHY},
+                                        {"kernel-path", required_argument, 0, O_KPATH},
                                         {"help", no_argument, 0, 'h'},
                                         {0, 0, 0, 0}};
   const char *outpath = NULL, *kt = NULL, *ccname[32];
@@ -109,6 +112,7 @@ int header_main(int argc, char **argv) {
       break;
     case O_KT: kt = optarg; break;
     case O_UNCHECKED: allow_unchecked = 1; break;
+    case O_KPATH: space_kernel_path_add(optarg); break;
     case O_WHY:
       if (nwhy >= 32) {
         fprintf(stderr, "cutune header: --why at most 32 times\n");

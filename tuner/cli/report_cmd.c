@@ -32,6 +32,8 @@ static const char help[] =
     "  --problem KEY      only this problem: its key, or with a space its index or sizes in any order\n"
     "                     (\"N=8192,M=8192\", \"M=4096\"; default: every problem in the store)\n"
     "  --top N            rows of the best table (default 15)\n"
+    "  --kernel-path DIR  look for the space's template in DIR too (as cutune run;\n"
+    "                     $CUTUNE_KERNEL_PATH)\n"
     "  --all-checks       with a space: rank records of every check too (by default a record measured\n"
     "                     under another check of its problem than the space's now is left out and\n"
     "                     counted in a note, as cutune header leaves it out)\n"
@@ -130,7 +132,7 @@ int report_cmd_main(int argc, char **argv) {
       return 0;
     }
     int takes = !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--results") || !strcmp(a, "--store") ||
-                !strcmp(a, "--problem") || !strcmp(a, "--top");
+                !strcmp(a, "--problem") || !strcmp(a, "--top") || !strcmp(a, "--kernel-path");
     if (takes && !v) {
       fprintf(stderr, "cutune report: %s needs a value\n", a);
       return 2;
@@ -139,6 +141,7 @@ int report_cmd_main(int argc, char **argv) {
     else if (!strcmp(a, "--results")) results = v, i++;
     else if (!strcmp(a, "--store")) store_path = v, i++;
     else if (!strcmp(a, "--problem")) problem = v, i++;
+    else if (!strcmp(a, "--kernel-path")) space_kernel_path_add(v), i++;
     else if (!strcmp(a, "--top")) {
       if (parse_long(v, &top, "--top", &err) != 0) {
         fprintf(stderr, "cutune report: %s\n", err.msg);
