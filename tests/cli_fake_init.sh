@@ -37,4 +37,10 @@ expect_output "0 measured" "a rerun answers from the store"
 FAKE_INIT=wide expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$R" "$d/fake_init.lua"
 expect_output "3 measured" "another init measures again"
 [ "$(st fake_init ok)" -eq 6 ] && ok || fail "fake_init: $(st fake_init ok) ok records (wanted 6)"
+
+# the init and the reference with 64 KB of dynamic shared memory: each is given the opt-in over
+# 48 KB before its launch (the fake refuses the launch without it, as a GPU does)
+FAKE_INIT=bigsmem expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$TMPROOT/r-smem" "$d/fake_init.lua"
+[ "$(grep -c '"status":"ok"' "$TMPROOT/r-smem/Fake_H200/fake_init.jsonl")" -eq 3 ] && ok ||
+  fail "init and reference over 48 KB of dynamic shared memory: not 3 ok records"
 finish

@@ -396,7 +396,23 @@ CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f) {
   else *v = 0;
   return 0;
 }
-CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) { return 0; }
+/* Dynamic shared memory over 48 KB needs the kernel's opt-in first, as on a GPU: the fake keeps
+ * each function's (the kernel's name) and refuses a launch that asks for more. */
+static const void *optin_fn[64];
+static int optin_bytes[64], noptin;
+static int optin_of(CUfunction f) {
+  for (int i = 0; i < noptin; i++)
+    if (optin_fn[i] == (const void *)f) return optin_bytes[i];
+  return 48 * 1024;
+}
+CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) {
+  if (a != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) return 0;
+  int i = 0;
+  while (i < noptin && optin_fn[i] != (const void *)f) i++;
+  if (i == noptin && noptin < 64) noptin++;
+  if (i < 64) optin_fn[i] = f, optin_bytes[i] = v;
+  return 0;
+}
 /* csr_spmv(y, rows, cols, vals, x, nrows, ncols, nnz) of tests/spaces/data/fake_data.cu: y = A x for
  * the CSR matrix (rows, cols, vals). Offsets that are not CSR's (rows[0] = 0, never decreasing,
  * rows[nrows] = nnz) or a column outside 0..ncols-1 fault as a real kernel reading out of bounds
@@ -548,6 +564,10 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
   if (sticky) return 700;
   const char *n = (const char *)f;
   if (bx * by * bz > 1024) return CUDA_ERROR_INVALID_VALUE;
+  if ((int)sm > optin_of(f)) {
+    fprintf(stderr, "fake: %s launched with %u bytes of dynamic shared memory without the opt-in\n", n, sm);
+    return CUDA_ERROR_INVALID_VALUE;
+  }
   if (!strcmp(n, "ct_fill_f32") || !strcmp(n, "ct_fill_h16")) return 0; /* the cuBLAS baseline's inputs */
   if (!strcmp(n, "ct_empty")) { /* the floor of the isolated time: a launch's overhead only */
     clk += 0.003;

@@ -259,7 +259,8 @@ static int wk_setup(worker *w, const dbuf *p, int *fatal, cterr *err) {
     wk_params_map(w, s->ref_nargs, s->ref_arg, w->ref_params);
     w->launch_params = w->ref_params;
   }
-  r = wk_prepare_run(w);
+  r = wk_smem_optin(w, f, &s->ref_geom);
+  if (!r) r = wk_prepare_run(w);
   if (!r) r = wk_launch(w, f, &s->ref_geom);
   w->launch_params = NULL;
   if (!r && !(r = cu->cuStreamSynchronize(w->stream))) {

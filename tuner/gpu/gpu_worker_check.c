@@ -280,7 +280,7 @@ int wk_reference_in(worker *w, CUmodule mod, const wire_job *job, wire_result *r
     wk_params_map(w, w->p->setup.ref_nargs, w->p->setup.ref_arg, w->ref_params);
     w->launch_params = w->ref_params;
   }
-  if (!(r = wk_prepare_run(w))) r = wk_launch(w, f, g);
+  if (!(r = wk_smem_optin(w, f, g)) && !(r = wk_prepare_run(w))) r = wk_launch(w, f, g);
   w->launch_params = NULL;
   if (r || (r = cu->cuStreamSynchronize(w->stream))) {
     res->fatal = wk_context_dead(w, r);

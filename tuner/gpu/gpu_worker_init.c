@@ -45,7 +45,8 @@ int wk_init_run(worker *w, const char *cubin, int *fatal, cterr *err) {
     void *params[MAX_ARGS];
     wk_params_map(w, l->nargs, l->arg, params);
     w->launch_params = params;
-    r = wk_launch(w, f, &l->geom);
+    r = wk_smem_optin(w, f, &l->geom);
+    if (!r) r = wk_launch(w, f, &l->geom);
     w->launch_params = NULL;
     if (!r) r = cu->cuStreamSynchronize(w->stream);
     if (r) {

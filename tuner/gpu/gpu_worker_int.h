@@ -100,6 +100,9 @@ int wk_context_dead(worker *w, CUresult r);
 /* Poison outputs (0xFF bytes: NaN for the float types) and restore inout buffers, on the stream. */
 CUresult wk_prepare_run(worker *w);
 CUresult wk_launch(worker *w, CUfunction f, const launch_geom *g);
+/* Dynamic shared memory beyond the default 48 KB needs the kernel's opt-in before its launch:
+ * given where g asks for more, a no-op otherwise. */
+CUresult wk_smem_optin(worker *w, CUfunction f, const launch_geom *g);
 
 /* Elements [start, start+n) of a buffer's seeded fill (gpu_worker_fill.c): argument (or symbol) index
  * `stream` of the problem's seed, as the buffers' own fill draws them. */

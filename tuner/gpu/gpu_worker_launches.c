@@ -96,8 +96,7 @@ int wk_seq_setup(worker *w, CUmodule mod, CUfunction f, const wire_job *job, con
               k + 1, l->kernel, smem, g->dyn_smem, w->smem_optin);
       return -1;
     }
-    if (g->dyn_smem > 48 * 1024 &&
-        (r = cu->cuFuncSetAttribute(fk, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)g->dyn_smem))) {
+    if ((r = wk_smem_optin(w, fk, g))) {
       wk_fail(res, ST_LAUNCH_ERROR, "launches[%d]: allowing %u bytes of dynamic shared memory: %s", k + 1, g->dyn_smem,
               cuda_errstr(r));
       return -1;

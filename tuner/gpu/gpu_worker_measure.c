@@ -61,6 +61,11 @@ CUresult wk_prepare_run(worker *w) {
   return r;
 }
 
+CUresult wk_smem_optin(worker *w, CUfunction f, const launch_geom *g) {
+  if (g->dyn_smem <= 48 * 1024) return CUDA_SUCCESS;
+  return w->cu->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)g->dyn_smem);
+}
+
 CUresult wk_launch(worker *w, CUfunction f, const launch_geom *g) {
   if (w->nseq && f == w->seq_main) return wk_seq_launch(w); /* a launch sequence (gpu_worker_launches.c) */
   return w->cu->cuLaunchKernel(f, g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2],
@@ -452,8 +457,7 @@ void wk_measure(worker *w, const wire_job *job, const char *kernel, const void *
          res->smem_static, g->dyn_smem, w->smem_optin);
     goto out;
   }
-  if (g->dyn_smem > 48 * 1024 &&
-      (r = cu->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)g->dyn_smem))) {
+  if ((r = wk_smem_optin(w, f, g))) {
     fail(res, ST_LAUNCH_ERROR, "allowing %u bytes of dynamic shared memory: %s", g->dyn_smem, cuda_errstr(r));
     goto out;
   }

@@ -5,13 +5,15 @@
 -- args is the pool the launches draw from: the seed is the init's alone.
 -- $FAKE_INIT: "none" leaves the init out (the state is the seeded fill: draw_state fails),
 -- "nosuch" names a kernel the program lacks, "wide" runs it in blocks of 256 (the same state, by
--- another launch: another check hash).
+-- another launch: another check hash), "bigsmem" gives the init and the reference 64 KB of dynamic
+-- shared memory (each needs the opt-in over 48 KB before its launch).
 local ct = require "cutune"
 local mode = os.getenv("FAKE_INIT") or ""
 local ib = mode == "wide" and 256 or 128
+local sm = mode == "bigsmem" and 64 * 1024 or nil
 local init = {
   ct.launch { kernel = mode == "nosuch" and "nosuch" or "init_state", args = {"state", "seed", "n"},
-              defines = { BLOCK = ib }, block = {ib}, grid = function(n) return ct.cdiv(n.n, ib) end },
+              defines = { BLOCK = ib }, block = {ib}, grid = function(n) return ct.cdiv(n.n, ib) end, shared = sm },
 }
 return ct.space {
   name = "fake_init",
@@ -28,6 +30,6 @@ return ct.space {
   launches = { ct.launch { kernel = "draw_state", args = {"out", "state", "n"},
                            block = function(p, n) return p.BLOCK end, grid = function(p, n) return ct.cdiv(n.n, p.BLOCK) end } },
   reference = { kernel = "draw_state", args = {"out", "state", "n"}, defines = { BLOCK = 32 }, block = {32},
-                grid = function(n) return ct.cdiv(n.n, 32) end },
+                grid = function(n) return ct.cdiv(n.n, 32) end, shared = sm },
   timeout = 60,
 }
