@@ -13,6 +13,9 @@ expect_output "resources of the 30 that compiled:"
 expect_output "theoretical occupancy by limiter"
 expect_output "the highest theoretical occupancy of each limiter (at most 3 each):"
 expect_output "the whole table: -v, or --csv FILE"
+# where the compile time went, over the 30 compiled here (test_report checks the figures)
+expect_output "compile time of the 30 compiled here: "
+expect_output "  heaviest: "
 rows=$(printf '%s\n' "$OUTPUT" | grep -cE '^  [0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[01] ' || true)
 if [ "$rows" -ge 1 ] && [ "$rows" -le 9 ]; then ok; else fail "the summary has $rows configuration rows (wanted 1..9: 3 per limiter)"; fi
 

@@ -146,9 +146,46 @@ static void test_check_mix(void) {
   for (int i = 0; i < 6; i++) record_free(r[i]), free(r[i]);
 }
 
+/* Where a compile-only run's time went: on 27 records whose compile time is 100 ms, x4 for TILE=64
+ * and x2 for VEC=4 (PAD no factor), the total, the median, the heaviest, the tenth's share and the
+ * parameters by the spread of their means, each's values in numeric order; fewer than 10: nothing. */
+static void test_compile_times(void) {
+  record *r[27];
+  size_t n = 0;
+  for (int t = 0; t < 3; t++)
+    for (int p = 0; p < 3; p++)
+      for (int v = 0; v < 3; v++) {
+        r[n] = mk(2 - t, p, v, ST_OK, 1.0); /* TILE in the order 64, 32, 16: the report sorts them */
+        r[n]->compile_ms = 100.0 * (t == 0 ? 4 : 1) * (v == 2 ? 2 : 1);
+        n++;
+      }
+  char *text = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&text, &len);
+  report_compile_times(m, (const record *const *)r, n, 4);
+  fclose(m);
+  /* TILE=64: 6 x 400 + 3 x 800 ms; the others 12 x 100 + 6 x 200: 4.8 + 2.4 = 7.2 s in all */
+  CHECK_STR_CONTAINS(text, "compile time of the 27 compiled here: 7.2 s of NVRTC in all, median 0.20 s, mean 0.27 s");
+  CHECK_STR_CONTAINS(text, "heaviest: TILE=64,PAD=0,VEC=4 (0.80 s)");
+  CHECK_STR_CONTAINS(text, "the heaviest tenth took 33 % of it"); /* 3 x 800 of 7200 */
+  CHECK_STR_CONTAINS(text, "    TILE            16: 0.13 s  32: 0.13 s  64: 0.53 s   (×4.00)");
+  CHECK_STR_CONTAINS(text, "    VEC             1: 0.20 s  2: 0.20 s  4: 0.40 s   (×2.00)");
+  CHECK(!strstr(text, "    PAD "));                    /* its values do not differ */
+  CHECK(strstr(text, "TILE ") < strstr(text, "VEC ")); /* the larger spread first */
+  free(text);
+  text = NULL, len = 0;
+  m = open_memstream(&text, &len);
+  report_compile_times(m, (const record *const *)r, 9, 4);
+  fclose(m);
+  CHECK(len == 0);
+  free(text);
+  for (size_t i = 0; i < n; i++) record_free(r[i]), free(r[i]);
+}
+
 int main(void) {
   test_curve_span();
   test_check_mix();
+  test_compile_times();
   record *all[40];
   size_t n = 0;
   /* a stale, slower measurement of the eventual winner first: the newer one must count */

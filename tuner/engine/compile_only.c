@@ -158,6 +158,7 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   compile_result refc;
   compile_result_init(&refc);
   keyset compiled = {0};
+  unsigned char *fresh = NULL; /* compiled in this run: not cached, shared or skipped */
 
   if (job_load_source(s, &src, err) != 0) goto done;
   int jobs;
@@ -184,6 +185,7 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   }
   recs = xcalloc(n ? n : 1, sizeof(record));
   view = xcalloc(n ? n : 1, sizeof(record *));
+  fresh = xcalloc(n ? n : 1, 1);
   pg = progress_new(stderr, "compile", n, o->quiet ? 0 : o->progress_tty);
   progress_set_quiet(pg, o->quiet);
   /* handed out a window at a time (the pool works ahead by 2 x jobs), so --time can stop it */
@@ -221,6 +223,7 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
     else if (!cr.cached && !cr.shared && cr.key[0]) keyset_add(&compiled, cr.key);
     if (cr.cached) cached++;
     else if (cr.shared) shared++;
+    else fresh[tag] = 1;
     if (recs[tag].status == ST_INVALID) invalid++; /* over a limit: data, not a failure (exit status) */
     else if (recs[tag].status != ST_OK) failed++;
     if (o->verbose) { /* -v: a line per configuration, as it finishes */
@@ -241,6 +244,14 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   progress_finish(pg);
   if (o->verbose) report_resources(stdout, view, got);
   else report_compile_summary(stdout, view, got, 3);
+  if (!o->quiet) { /* where the compile time went: the configurations compiled here */
+    const record **mine = xcalloc(got + 1, sizeof *mine);
+    size_t nmine = 0;
+    for (size_t i = 0; i < next; i++)
+      if (fresh[i] && view[i]) mine[nmine++] = view[i];
+    report_compile_times(stdout, mine, nmine, 4);
+    free(mine);
+  }
   list_failures(o, view, got, ST_COMPILE_ERROR, "compile errors, whole");
   list_failures(o, view, got, ST_INVALID, "invalid configurations (geometry, launch limits or architecture), whole");
   list_failures(o, view, got, ST_COMPILE_TIMEOUT, "compile timeouts");
@@ -285,7 +296,7 @@ done:
   compile_result_free(&refc);
   if (recs)
     for (size_t i = 0; i < n; i++) record_free(&recs[i]);
-  free(recs), free(view), free(idx), free(compiled.slot);
+  free(recs), free(view), free(idx), free(compiled.slot), free(fresh);
   progress_free(pg);
   cpool_free(pool);
   compile_source_free(&src);

@@ -40,6 +40,11 @@ void report_resources(FILE *out, const record *const *recs, size_t n);
  * limiter how many it caps, then a resource table of the per_limiter configurations of each
  * limiter with the highest theoretical occupancy (fewest registers first among equals). */
 void report_compile_summary(FILE *out, const record *const *recs, size_t n, int per_limiter);
+/* Where a compile-only run's NVRTC time went, over the n records compiled in it (their
+ * compile_ms; a batch's shared cost split evenly among its members): total, median, mean, the
+ * heaviest configuration and the heaviest tenth's share, and the mean per value of the
+ * parameters whose values differ most in it (at most max_params of them). Nothing under 10. */
+void report_compile_times(FILE *out, const record *const *recs, size_t n, int max_params);
 
 /* Records of other checks (provenance.check_hash, docs/RECORDS.md). report_other_checks: the
  * sentence for n records of a space's store that a table leaves out because they were measured

@@ -1,4 +1,5 @@
-/* report_compile: the summary of a compile-only run (report.h, report_compile_summary). */
+/* report_compile: the summary of a compile-only run (report.h, report_compile_summary) and where
+ * its compile time went (report_compile_times). */
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -35,6 +36,98 @@ static int by_limiter(const void *a, const void *b) {
   if (c) return c;
   if (x->occupancy != y->occupancy) return x->occupancy > y->occupancy ? -1 : 1;
   return (x->regs > y->regs) - (x->regs < y->regs);
+}
+
+static int by_double_desc(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x < y) - (x > y);
+}
+
+/* A parameter's values in one run: the mean compile time of each (in first-seen order). */
+typedef struct pvals {
+  const char *name;
+  int nv;
+  const char *val[32];
+  double sum[32];
+  int cnt[32];
+  double spread; /* the largest mean over the smallest */
+} pvals;
+
+static int by_spread(const void *a, const void *b) {
+  double x = ((const pvals *)a)->spread, y = ((const pvals *)b)->spread;
+  return (x < y) - (x > y);
+}
+
+void report_compile_times(FILE *out, const record *const *recs, size_t n, int max_params) {
+  double *ms = xcalloc(n + 1, sizeof *ms), total = 0;
+  const record *heavy = NULL;
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++)
+    if (recs[i] && recs[i]->compile_ms > 0) {
+      ms[m++] = recs[i]->compile_ms, total += recs[i]->compile_ms;
+      if (!heavy || recs[i]->compile_ms > heavy->compile_ms) heavy = recs[i];
+    }
+  if (m < 10) {
+    free(ms);
+    return;
+  }
+  qsort(ms, m, sizeof *ms, by_double_desc);
+  double tenth = 0;
+  for (size_t i = 0; i < (m + 9) / 10; i++) tenth += ms[i];
+  fprintf(out,
+          "\ncompile time of the %zu compiled here: %.1f s of NVRTC in all, median %.2f s, mean %.2f s; the heaviest "
+          "tenth took %.0f %% of it\n  heaviest: %s (%.2f s)\n",
+          m, total / 1e3, ms[m / 2] / 1e3, total / m / 1e3, 100 * tenth / total, heavy->config,
+          heavy->compile_ms / 1e3);
+  pvals *pv = xcalloc(REC_MAX_PARAMS, sizeof *pv);
+  int np = heavy->nparams < REC_MAX_PARAMS ? heavy->nparams : REC_MAX_PARAMS;
+  for (int p = 0; p < np; p++) pv[p].name = heavy->pname[p];
+  for (size_t i = 0; i < n; i++) {
+    const record *r = recs[i];
+    if (!r || !(r->compile_ms > 0) || r->nparams != heavy->nparams) continue;
+    for (int p = 0; p < np; p++) {
+      int k = 0;
+      while (k < pv[p].nv && strcmp(pv[p].val[k], r->pvalue[p])) k++;
+      if (k == pv[p].nv) {
+        if (k == 32) continue;
+        pv[p].val[pv[p].nv++] = r->pvalue[p];
+      }
+      pv[p].sum[k] += r->compile_ms, pv[p].cnt[k]++;
+    }
+  }
+  int shown = 0;
+  for (int p = 0; p < np; p++) { /* the values in numeric order where they are numbers (a space's order, mostly) */
+    int numeric = 1;
+    for (int k = 0; k < pv[p].nv && numeric; k++) {
+      char *end;
+      strtod(pv[p].val[k], &end);
+      numeric = end != pv[p].val[k] && !*end;
+    }
+    for (int k = 1; k < pv[p].nv && numeric; k++)
+      for (int j = k; j > 0 && strtod(pv[p].val[j - 1], NULL) > strtod(pv[p].val[j], NULL); j--) {
+        const char *v = pv[p].val[j];
+        double su = pv[p].sum[j];
+        int c = pv[p].cnt[j];
+        pv[p].val[j] = pv[p].val[j - 1], pv[p].sum[j] = pv[p].sum[j - 1], pv[p].cnt[j] = pv[p].cnt[j - 1];
+        pv[p].val[j - 1] = v, pv[p].sum[j - 1] = su, pv[p].cnt[j - 1] = c;
+      }
+  }
+  for (int p = 0; p < np; p++) {
+    double lo = INFINITY, hi = 0;
+    for (int k = 0; k < pv[p].nv; k++)
+      lo = fmin(lo, pv[p].sum[k] / pv[p].cnt[k]), hi = fmax(hi, pv[p].sum[k] / pv[p].cnt[k]);
+    pv[p].spread = pv[p].nv > 1 && lo > 0 ? hi / lo : 1;
+  }
+  qsort(pv, (size_t)np, sizeof *pv, by_spread);
+  for (int p = 0; p < np && shown < max_params; p++) {
+    if (pv[p].spread < 1.5) break;
+    if (!shown++)
+      fprintf(out, "  mean per value, the parameters whose values differ most (a batch's time split evenly):\n");
+    fprintf(out, "    %-14s", pv[p].name);
+    for (int k = 0; k < pv[p].nv; k++) fprintf(out, "  %s: %.2f s", pv[p].val[k], pv[p].sum[k] / pv[p].cnt[k] / 1e3);
+    fprintf(out, "   (×%.2f)\n", pv[p].spread);
+  }
+  free(pv), free(ms);
 }
 
 void report_compile_summary(FILE *out, const record *const *recs, size_t n, int per_limiter) {
