@@ -1,4 +1,4 @@
-/* fake_kernels: kernels the fake libcuda.so.1 (fake_libcuda.c) emulates for the tests of typed
+/* fake_kernels: kernels the fake libcuda.so.1 (fake_launch.c) emulates for the tests of typed
  * buffers and init launches, and the float conversions they share with it (bfloat16, IEEE half). */
 #include <cuda.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-/* fake_kernels: what fake_libcuda.c takes from fake_kernels.c (see there). */
+/* fake_kernels: what fake_launch.c takes from fake_kernels.c (see there). */
 #ifndef CUTUNE_FAKE_KERNELS_H
 #define CUTUNE_FAKE_KERNELS_H
 

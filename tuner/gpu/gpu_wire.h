@@ -1,5 +1,5 @@
-/* gpu_wire: the protocol between the coordinator (gpu.c) and a GPU worker (gpu_worker.c),
- * over the worker's stdin/stdout. No CUDA here.
+/* gpu_wire: the protocol between the coordinator (gpu.c, gpu_jobs.c) and a GPU worker
+ * (gpu_worker.c), over the worker's stdin/stdout. No CUDA here.
  *
  * A frame is a 16-byte header {magic, type, payload length (u64)} and the payload. Both ends
  * are the same executable, so fixed-size payload structs travel as raw bytes; variable parts

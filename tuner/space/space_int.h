@@ -5,7 +5,8 @@
  *   space_parse.c reading the table a space file returns into struct space (strict keys): the
  *                 top level; space_parse_params.c params and constraints;
  *                 space_parse_args.c args; space_read.c the typed readers they share
- *   space_eval.c  enumeration with constraints, geometry, argument sizes, bytes and flops
+ *   space_eval.c  enumeration with constraints, geometry, bytes and flops; space_eval_args.c
+ *                 argument sizes and values, per problem and per configuration (runtime parameters)
  *   space_limits.c memory, instruction, time and string-pattern bounds on the space's Lua code
  *   space_options.c the allow-list of NVRTC options a space may pass
  *   space_arch.c  the architecture each configuration needs (`arch`)
@@ -289,6 +290,19 @@ void space_tmaps_free(space *s);
 /* space_eval.c */
 void space_push_config(space *s, size_t cfg); /* p: every parameter of configuration cfg */
 void space_push_param(space *s, int p, int v); /* value v of parameter p: its integer, or its string */
+void space_push_problem(space *s, int prob);   /* n: problem prob's sizes, name -> integer */
+/* What a value gave: n numbers (1..3), each as a double and, where it is one, as an integer. */
+typedef struct sp_vres {
+  int n;
+  double d[3];
+  int64_t i[3];
+  int isint[3];
+} sp_vres;
+/* Evaluate v with the nargs values on top of the stack as arguments (popped). A size
+ * expression sees the problem (the last argument) as its globals, over the sandbox. `what`
+ * and `ctx` name the value and the (configuration, problem) in messages. */
+int space_eval_value(space *s, const sp_value *v, int nargs, sp_vres *out, const char *what, const char *ctx,
+                     cterr *err);
 int space_eval_enumerate(space *s, cterr *err);
 int space_eval_problems(space *s, cterr *err);      /* args, bytes, flops, reference geometry */
 int space_eval_runtime_check(space *s, cterr *err); /* every runtime parameter reaches an argument */
@@ -299,5 +313,10 @@ int space_eval_number(space *s, int prob, const sp_value *v, const char *what, d
 int space_eval_config_geom(space *s, const sp_geom *g, size_t cfg, int prob, const char *what, launch_geom *out,
                            cterr *err);
 void space_value_free(lua_State *L, sp_value *v);
+
+/* space_eval_args.c */
+/* Argument i on problem prob: its argspec (the element count or the scalar's value); one whose
+ * value reads the configuration's parameters is marked per_config (space_config_args). */
+int space_eval_arg(space *s, int prob, int i, cterr *err);
 
 #endif
