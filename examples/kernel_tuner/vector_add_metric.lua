@@ -11,20 +11,14 @@
 -- objectives to maximise beside the time, which `cutune best --space` lists on each problem's
 -- front. The script checks nothing; here the reference is a plain sum (vector_add_ref.cu), exact.
 local ct = require "cutune"
-return ct.space {
-  name = "kt_vector_add_metric",
-  template = "vector_add_metric.py",
-  template_var = "kernel_string",
-  kernel = "vector_add",
-  params = { ct.param("block_size_x", ct.range(32, 1024, 32)) },
-  problem = { n = 10000000 },
-  args = { ct.output("float", "n", {name = "c"}), ct.input("float", "n", {name = "a"}),
-           ct.input("float", "n", {name = "b"}), ct.scalar("int", "n") },
-  block = function(p, n) return p.block_size_x end,
-  grid = function(p, n) return ct.cdiv(n.n, p.block_size_x) end,
-  reference = { kernel = "kt_vector_add_ref", template = "vector_add_ref.cu", block = {256},
-                grid = function(n) return ct.cdiv(n.n, 256) end },
-  flops = "n",
-  bytes = "n*4*2",
-  objectives = { "time", {"gflops", "max"}, {"gbps", "max"} },
-}
+local base = require "vector_add" -- the same kernel, arguments, launch and reference
+
+local spec = {}
+for k, v in pairs(base.spec) do spec[k] = v end
+spec.name = "kt_vector_add_metric"
+spec.template = "vector_add_metric.py"
+spec.params = { ct.param("block_size_x", ct.range(32, 1024, 32)) }
+spec.flops = "n"
+spec.bytes = "n*4*2"
+spec.objectives = { "time", {"gflops", "max"}, {"gbps", "max"} }
+return ct.space(spec)
