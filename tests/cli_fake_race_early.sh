@@ -51,6 +51,21 @@ B=512 full many
 B=256 raced 3 3.000000000 best True"
 [ "$got" = "$want" ] && ok || { fail "early racing of long launches:"; diff <(echo "$want") <(echo "$got") >&2 || true; }
 expect_output "raced early: 3 of 6 timed configurations stopped before the 10th best existed" "the raced-early line"
+# the same over buffers larger than twice L2 (batches, no flush): a raced configuration's
+# launches are its check launch and its samples; the lead of each chunk of a long kernel's
+# samples is a spin (ct_spin), not an untimed launch of the kernel (docs/MEASURE.md step 3)
+FAKE_CUDA_LAUNCH_LOG=$TMPROOT/launches.log run big fake_race_big
+[ "$STATUS" -eq 0 ] && ok || { fail "racing run over 128 MB: exit $STATUS"; echo "$OUTPUT" | tail -20 >&2; }
+got=$(table "$(store big fake_race_big)" | grep raced || true)
+want="B=64 raced 1 3.000000000 best True
+B=128 raced 2 3.000000000 best True
+B=256 raced 3 3.000000000 best True"
+[ "$got" = "$want" ] && ok || { fail "early racing over 128 MB:"; diff <(echo "$want") <(echo "$got") >&2 || true; }
+launches() { grep -c "^copy_race_long $1\$" "$TMPROOT/launches.log" || true; }
+got="$(launches 64) $(launches 128) $(launches 256)"
+[ "$got" = "1 3 4" ] && ok || fail "launches of B = 64, 128, 256: $got (wanted 1 3 4: the check launch and 0, 2, 3 samples)"
+spins=$(grep -c "^ct_spin 1\$" "$TMPROOT/launches.log" || true)
+[ "$spins" -ge 2 ] && ok || fail "$spins chunks led by ct_spin (wanted one per chunk of B = 128, 256 at least)"
 expect_output "6 of 6 configurations passed (3 fully timed, 3 raced" "the table's count"
 if printf '%s' "$OUTPUT" | grep -q "  raced: "; then fail "a k-th best raced line without a k-th best"; else ok; fi
 run early fake_race_early

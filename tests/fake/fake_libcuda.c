@@ -267,6 +267,7 @@ static const char *known[] = {
     "ct_cmp_f64",
     "ct_cmp_f16",
     "ct_empty",
+    "ct_spin",
     "ct_fill_f32",
     "ct_fill_h16",
     "ct_cmp_bf16",

@@ -45,6 +45,19 @@ extern "C" {
 // isolated per-launch time (launch and event overhead), which the worker subtracts.
 __global__ void ct_empty(void) {}
 
+// One thread spinning for about ns nanoseconds of the global timer (and at most 4 clock cycles a
+// nanosecond, should the timer stand still): the lead of a chunk of timed launches of a long
+// kernel, which keeps the GPU busy while the host enqueues the chunk, at a fixed small cost where
+// an untimed launch of the kernel itself would cost a whole launch.
+__global__ void ct_spin(unsigned long long ns) {
+  unsigned long long t0, t;
+  long long c0 = clock64();
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  } while (t - t0 < ns && (unsigned long long)(clock64() - c0) < 4 * ns);
+}
+
 // Uniform floats in [-1, 1) from a hash of (index, seed): the cuBLAS baseline's inputs.
 __device__ __forceinline__ float ct_uniform(unsigned long long i, unsigned seed) {
   unsigned long long x = (i + 1) * 0x9E3779B97F4A7C15ull ^ ((unsigned long long)seed << 32);

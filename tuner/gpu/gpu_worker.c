@@ -391,6 +391,7 @@ static int wk_init(worker *w, int out, int ordinal, int measure_copy, cterr *err
   if (!r) r = cu->cuModuleGetFunction(&w->cmp_f16, w->helpers, "ct_cmp_f16");
   if (!r) r = cu->cuModuleGetFunction(&w->cmp_bf16, w->helpers, "ct_cmp_bf16");
   if (!r) r = cu->cuModuleGetFunction(&w->empty, w->helpers, "ct_empty");
+  if (!r) r = cu->cuModuleGetFunction(&w->spin, w->helpers, "ct_spin");
   if (!r) r = cu->cuModuleGetFunction(&w->fill_f32, w->helpers, "ct_fill_f32");
   if (!r) r = cu->cuModuleGetFunction(&w->fill_h16, w->helpers, "ct_fill_h16");
   static const char *more[] = {"ct_cmpar_f32",  "ct_cmpar_f64",  "ct_cmpar_f16",  "ct_cmpar_bf16",

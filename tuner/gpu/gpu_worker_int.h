@@ -62,6 +62,7 @@ typedef struct worker {
   CUfunction cmp_bits[4]; /* 1, 2, 4, 8-byte elements */
   CUfunction cmp_f32, cmp_f64, cmp_f16, cmp_bf16;
   CUfunction empty;    /* ct_empty: the floor of the isolated time */
+  CUfunction spin;     /* ct_spin: the lead of a chunk of a long kernel's timed launches */
   CUfunction fill_f32; /* ct_fill_f32: uniform [-1, 1) floats (the cuBLAS baseline's inputs) */
   CUfunction fill_h16; /* ct_fill_h16: the same rounded to bfloat16 or half (cublas_gemmex) */
   CUfunction cmpar_f32, cmpar_f64, cmpar_f16, cmpar_bf16;    /* |a - r| <= atol + rtol |r| */

@@ -113,6 +113,17 @@ static CUresult enqueue_timed(worker *w, CUfunction f, const launch_geom *g, int
   return r ? r : cu->cuEventRecord(w->ev[j + 1], w->stream);
 }
 
+/* The lead of a chunk of batches of a kernel longer than this: a spin of ct_spin this long, not
+ * an untimed launch of the kernel (the host enqueues a launch and an event in a few
+ * microseconds; 2026-12-07: a 3 ms GEMM's chunk of 2 samples took 3 launches before). */
+#define WK_LEAD_MS 0.05
+
+static CUresult lead_spin(worker *w) {
+  unsigned long long ns = (unsigned long long)(WK_LEAD_MS * 1e6);
+  void *pp[] = {&ns};
+  return w->cu->cuLaunchKernel(w->spin, 1, 1, 1, 1, 1, 1, 0, w->stream, pp, NULL);
+}
+
 /* The one-sided 99.9 % quantile of Student's t with df degrees of freedom (df >= 1); between
  * tabulated degrees the larger (more cautious) value. */
 static double t999(int df) {
@@ -268,9 +279,11 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, dou
   double tw0 = now_seconds();
   while (n < max_s) {
     int m = next < max_s - n ? next : max_s - n;
-    /* batches: one untimed launch first keeps the GPU busy while the host enqueues the rest,
-     * so the first batch does not include the host's launch latency */
-    r = flush ? CUDA_SUCCESS : wk_launch(w, f, g);
+    /* batches: something keeps the GPU busy while the host enqueues the chunk, or its first
+     * batch would include the host's launch latency: before the first chunk, the warm-up
+     * launches where there were any; else one untimed launch of the kernel, or for a kernel
+     * longer than WK_LEAD_MS a spin that long (ct_spin) instead of a whole launch */
+    r = flush || (n == 0 && warm > 0) ? CUDA_SUCCESS : t1 <= WK_LEAD_MS ? wk_launch(w, f, g) : lead_spin(w);
     if (!r && !flush) r = cu->cuEventRecord(w->ev[0], w->stream);
     for (int j = 0; j < m && !r; j++) r = enqueue_timed(w, f, g, flush, K, j);
     if (r) break;
