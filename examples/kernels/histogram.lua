@@ -40,5 +40,4 @@ return ct.space {
   },
   -- integer output: compared bit for bit by default
   bytes = function(n) return n.n + 4 * 256 end,
-  timeout = 30,  -- the reference's 2^28 global atomics on 256 addresses take a while
 }

@@ -53,5 +53,4 @@ return ct.space {
   -- int output: compared bit for bit by default
   bytes = function(n) return 2 * 4 * n.n end,  -- the minimum (in read once, out written once);
                                                -- this sequence moves about twice that
-  timeout = 30,
 }
