@@ -61,6 +61,13 @@ n=0
 for f in tests/spaces/bad/*.lua; do
   [ -e "$f" ] || continue
   head -1 "$f" | grep -q '^-- expect-geometry:' && continue   # checked by test_space_errors
+  if head -1 "$f" | grep -q '^-- expect-edit:'; then # a generator's failure: its configurations' compile errors
+    want=$(head -1 "$f" | sed -n 's/^-- expect-edit: //p')
+    run_any "$BIN" run --compile-only --jobs 1 "$f"
+    [ "$STATUS" -eq 3 ] || [ "$STATUS" -eq 4 ] && ok || fail "$f: exit $STATUS (wanted 3 or 4: configurations failed)"
+    expect_output "$want" "$f"
+    continue
+  fi
   want=$(head -1 "$f" | sed -n 's/^-- expect: //p')
   [ -n "$want" ] || { fail "$f has no '-- expect:' first line"; continue; }
   expect_status 1 -- "$BIN" run --compile-only --jobs 1 "$f"

@@ -3,6 +3,8 @@
  *   -- expect: SUBSTRING            space_load fails and its message contains SUBSTRING
  *   -- expect-geometry: SUBSTRING   space_load succeeds; space_geometry fails on some
  *                                   (configuration, problem) with a message containing it
+ *   -- expect-edit: SUBSTRING       space_load succeeds; its template_edit, a generator
+ *                                   (function(text, p)), fails for some configuration
  * A line carrying the marker `--@` is the line the message must name: the message must then
  * contain "FILE:LINE:". Without a marker the message must at least name "FILE:". */
 #include <dirent.h>
@@ -26,8 +28,9 @@ static void check_fixture(const char *path) {
   const char *p = src.data;
   if (!strncmp(p, "-- expect: ", 11)) p += 11;
   else if (!strncmp(p, "-- expect-geometry: ", 20)) p += 20, geometry = 1;
+  else if (!strncmp(p, "-- expect-edit: ", 16)) p += 16, geometry = 2;
   else {
-    CHECK_MSG(0, "%s: first line must be '-- expect: ...' or '-- expect-geometry: ...'", path);
+    CHECK_MSG(0, "%s: first line must be '-- expect: ...', '-- expect-geometry: ...' or '-- expect-edit: ...'", path);
     dbuf_free(&src);
     return;
   }
@@ -47,6 +50,17 @@ static void check_fixture(const char *path) {
   int rc = space_load(path, &s, &e);
   if (!geometry) {
     CHECK_MSG(rc == -1 && s == NULL, "%s: space_load should fail", path);
+  } else if (geometry == 2) {
+    CHECK_MSG(rc == 0, "%s: space_load should succeed, got: %s", path, e.msg);
+    CHECK_MSG(s && space_edit_per_config(s), "%s: template_edit should be a generator (function(text, p))", path);
+    int failed = 0;
+    for (size_t c = 0; s && c < configset_count(space_configs(s)) && !failed; c++) {
+      char *out = NULL;
+      failed = space_edit_program(s, "text", c, 0, NULL, NULL, &out, &e) < 0;
+      free(out);
+    }
+    CHECK_MSG(failed, "%s: template_edit should fail for some configuration", path);
+    space_free(s);
   } else {
     CHECK_MSG(rc == 0, "%s: space_load should succeed, got: %s", path, e.msg);
     int failed = 0;

@@ -70,7 +70,8 @@ static const char header_usage[] =
     "  -h, --help           this text\n"
     "\n"
     "errors: a store of another space, inputs whose parameter names disagree with the space's,\n"
-    "an input in which nothing ran successfully, non-integer parameter values.\n"
+    "an input in which nothing ran successfully, non-integer parameter values, a space whose\n"
+    "template_edit makes a program per configuration (function(text, p): no -D build can).\n"
     "exit status: 0 written, 1 bad input, 2 bad command line.\n";
 
 int header_main(int argc, char **argv) {
@@ -199,6 +200,17 @@ int header_main(int argc, char **argv) {
   char(*chash)[33] = NULL;
   ship_checks checks;
   if (space_load(argv[optind], &s, &err) < 0) goto done;
+  if (space_edit_per_config(s)) { /* a program per configuration that only the space's Lua makes */
+    cterr_set(&err,
+              "%s: its template_edit is a generator (function(text, p): a program text per configuration), and "
+              "a build from the header compiles the template file with a configuration's -D values, where no Lua "
+              "runs, so the tuned programs cannot be rebuilt from it: no header is written. Take the winners with "
+              "`cutune best` and keep the generated kernels yourself, or write the kernel so that the parameters' "
+              "macros decide it (#pragma unroll over a macro, #if) and ship that space (docs/SPACE.md, Generated "
+              "kernels)",
+              argv[optind]);
+    goto done;
+  }
   if (space_unchecked(s) && !allow_unchecked) {
     cterr_set(&err,
               "%s is timing only (check = false): none of its configurations was checked against a reference, "

@@ -101,6 +101,8 @@ typedef struct compile_source {
   char *path; /* the template, as given */
   dbuf text;  /* its bytes */
   char digest[65];
+  int first_line; /* the line of path that text begins on (0: its first): where the engine took a
+                     part of the file as the program (a Python string: tuner/engine/job_source.c) */
   int nfiles;     /* the template and the files it includes */
   char **files;   /* their paths, the template first */
   int absent;     /* #include names found nowhere (hashed as absent) */

@@ -189,7 +189,8 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   pg = progress_new(stderr, "compile", n, o->quiet ? 0 : o->progress_tty);
   progress_set_quiet(pg, o->quiet);
   /* handed out a window at a time (the pool works ahead by 2 x jobs), so --time can stop it */
-  size_t next = 0, got = 0, failed = 0, cached = 0, shared = 0, invalid = 0, unfit = 0, window = 2 * (size_t)jobs + 4;
+  size_t next = 0, got = 0, failed = 0, cached = 0, shared = 0, invalid = 0, unfit = 0, generr = 0;
+  size_t window = 2 * (size_t)jobs + 4;
   double t0 = now_seconds();
   int out_of_time = 0;
   for (;;) {
@@ -203,6 +204,15 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
         job_record_base(s, idx[next], prob, arch, NULL, &recs[next], NULL);
         view[next] = &recs[next];
         unfit++, got++;
+        progress_step(pg, 1, NAN, NAN, NULL);
+      } else if (hold.failed) { /* the space's generator failed for it: a compile error, not compiled */
+        compile_result cr;
+        job_failed_result(&hold, &cr);
+        job_record_base(s, idx[next], prob, arch, &cr, &recs[next], NULL);
+        compile_result_free(&cr);
+        view[next] = &recs[next];
+        failed++, got++, generr++;
+        if (o->verbose) progress_log(pg, "%-40s %-13s %s", recs[next].config, "compile_error", recs[next].message);
         progress_step(pg, 1, NAN, NAN, NULL);
       } else sr = cpool_submit(pool, (uint64_t)next, &job, err);
       job_hold_free(&hold);
@@ -257,17 +267,20 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   list_failures(o, view, got, ST_COMPILE_TIMEOUT, "compile timeouts");
   list_failures(o, view, got, ST_WORKER_LOST, "compile workers lost (measured again on the next run)");
   if (o->csv && write_csv(o->csv, view, got, err) != 0) goto done;
-  char sharedtxt[192] = "", timetxt[96] = "";
+  char sharedtxt[320] = "", timetxt[96] = "";
   if (shared) snprintf(sharedtxt, sizeof sharedtxt, ", %zu sharing another's module (runtime parameters)", shared);
   if (unfit)
     snprintf(sharedtxt + strlen(sharedtxt), sizeof sharedtxt - strlen(sharedtxt),
              ", %zu not for %s (the space's arch: not compiled)", unfit, arch);
+  if (generr)
+    snprintf(sharedtxt + strlen(sharedtxt), sizeof sharedtxt - strlen(sharedtxt),
+             ", %zu whose program template_edit could not make (not compiled)", generr);
   char invtxt[96] = "";
   if (invalid) snprintf(invtxt, sizeof invtxt, ", %zu invalid (over a limit of %s)", invalid, arch);
   if (got < n)
     snprintf(timetxt, sizeof timetxt, " (--time %g: %zu of the %zu were not handed out)", o->time_limit, n - got, n);
   printf("\n%zu configurations for %s in %.2f s%s: %zu compiled%s, %zu from the cache, %zu failed%s%s\n", got, arch, dt,
-         timetxt, got - cached - shared - unfit, sharedtxt, cached, failed, invtxt,
+         timetxt, got - cached - shared - unfit - generr, sharedtxt, cached, failed, invtxt,
          !failed         ? ""
          : failed == got ? " (none succeeded: exit status 4)"
                          : " (their messages are above; failed configurations are data: exit status 3)");
@@ -275,7 +288,7 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   cpool_get_stats(pool, &ps);
   ps.programs -= before.programs;
   if (ps.programs) {
-    printf("NVRTC programs: %ld for %zu compiled configurations", ps.programs, got - cached - shared - unfit);
+    printf("NVRTC programs: %ld for %zu compiled configurations", ps.programs, got - cached - shared - unfit - generr);
     if (ps.batches)
       printf(" (%ld configurations in %ld batch%s of up to %d)", ps.batched, ps.batches, ps.batches == 1 ? "" : "es",
              ps.largest);

@@ -128,7 +128,10 @@ static int l_submit(exec *x, int g, int prob, size_t cfg, cterr *err) {
   it->g = g, it->slot = k, it->cfg = cfg;
   compile_result_init(&it->cr);
   record_init(&it->rec);
-  if (hold.unfit[0]) { /* the target lacks what it needs: no compile, an invalid record (job_record_base) */
+  /* the target lacks what it needs (an invalid record: job_record_base), or the space's generator
+   * failed for it (a compile error with its message): no compile */
+  if (hold.unfit[0] || hold.failed) {
+    if (hold.failed) job_failed_result(&hold, &it->cr);
     job_hold_free(&hold);
     push(&e->lg[g].ready_head, &e->lg[g].ready_tail, it);
     e->lg[g].pp[k].nready++;
@@ -480,6 +483,11 @@ static int l_remeasure(exec *x, int g, int prob, size_t cfg, int energy_ms, exec
   compile_job job;
   job_hold hold;
   if (job_make(e->s, e->src, cfg, l->arch, &job, &hold, err) != 0) return -1;
+  if (hold.failed) { /* measured before, so its generator ran then: it changed its mind */
+    cterr_set(err, "energy pass: %s", hold.failed);
+    job_hold_free(&hold);
+    return -1;
+  }
   int sr = cpool_submit(e->pool, cfg, &job, err);
   job_hold_free(&hold);
   uint64_t tag;

@@ -123,12 +123,40 @@ int job_open_pool(const run_opts *o, const char *self_exe, cpool **pool, int *jo
   return rc;
 }
 
+/* A generator's text for each program of configuration cfg's job (job.h): the first with p, a
+ * further one with its launch's defines set in p (the first's text where it has none). */
+static void generate(const space *s, const compile_source *src, size_t cfg, compile_job *job, job_hold *hold) {
+  hold->generated = 1;
+  compile_job *x = job;
+  for (int prog = 0; x && prog < COMPILE_MAX_PROGRAMS; prog++, x = (compile_job *)x->next) {
+    const char *const *dn = NULL, *const *dv = NULL;
+    int nd = prog ? space_program_defines(s, prog, &dn, &dv) : 0;
+    if (prog && !nd) {
+      x->src = job->src, x->src_digest = job->src_digest;
+      continue;
+    }
+    cterr e;
+    if (job_edit_text(s, src, cfg, nd, dn, dv, &hold->text[prog], hold->digest[prog], &e) != 0) {
+      hold->failed = xstrdup(e.msg);
+      return;
+    }
+    x->src = hold->text[prog], x->src_digest = hold->digest[prog];
+  }
+}
+
+void job_failed_result(const job_hold *hold, compile_result *cr) {
+  compile_result_init(cr);
+  cr->message = xstrdup(hold->failed ? hold->failed : "template_edit failed");
+}
+
 int job_make(const space *s, const compile_source *src, size_t cfg, const char *arch, compile_job *job, job_hold *hold,
              cterr *err) {
   const configset *cs = space_configs(s);
   const uint16_t *row = configset_row(cs, cfg);
   memset(job, 0, sizeof *job);
   hold->n = 0;
+  hold->generated = 0, hold->failed = NULL;
+  for (int k = 0; k < COMPILE_MAX_PROGRAMS; k++) hold->text[k] = NULL, hold->digest[k][0] = 0;
   if (!space_config_arch(s, cfg, arch, hold->arch, sizeof hold->arch, hold->unfit, sizeof hold->unfit) &&
       !hold->unfit[0])
     snprintf(hold->unfit, sizeof hold->unfit, "not for %s", arch);
@@ -151,7 +179,10 @@ int job_make(const space *s, const compile_source *src, size_t cfg, const char *
   if (space_ref_per_config(s)) job->names[job->nnames++] = space_ref_kernel(s); /* in each configuration's program */
   job->nopts = hold->n;
   for (int i = 0; i < hold->n; i++) job->opts[i] = hold->opts[i];
-  return space_nlaunches(s) ? job_programs(s, cfg, job, hold, err) : 0;
+  if (space_nlaunches(s) && job_programs(s, cfg, job, hold, err) != 0) return -1;
+  /* a generator runs only for a configuration that is compiled */
+  if (space_edit_per_config(s) && !hold->unfit[0]) generate(s, src, cfg, job, hold);
+  return 0;
 }
 
 int job_compile_cached(const compile_job *job, compile_result *cr, cterr *err) {
@@ -164,6 +195,41 @@ int job_compile_cached(const compile_job *job, compile_result *cr, cterr *err) {
   }
   free(dir);
   return rc;
+}
+
+/* A program compiled once from the space's own template when its template_edit is a generator
+ * (job.h): there is no configuration, so p is the program's defines ("-DNAME=VALUE"); where the
+ * function cannot make the program from them, err says what to give instead. */
+static int generate_once(const space *s, const compile_source *src, const char *kernel, int ndefines,
+                         const char *const *defines, const char *what, char **text, char digest[65], cterr *err) {
+  const char *dn[COMPILE_MAX_OPTS], *dv[COMPILE_MAX_OPTS];
+  char *names[COMPILE_MAX_OPTS] = {0};
+  int nd = 0;
+  for (int i = 0; i < ndefines && nd < COMPILE_MAX_OPTS; i++) {
+    const char *d = defines[i], *eq = strchr(d, '=');
+    if (strncmp(d, "-D", 2) || !eq) continue;
+    names[nd] = xasprintf("%.*s", (int)(eq - d - 2), d + 2);
+    dn[nd] = names[nd], dv[nd] = eq + 1, nd++;
+  }
+  cterr e;
+  int rc = job_edit_text(s, src, SPACE_NO_CONFIG, nd, dn, dv, text, digest, &e);
+  for (int i = 0; i < nd; i++) free(names[i]);
+  if (rc == 0) return 0;
+  const char *give = !strcmp(what, "reference")
+                         ? "give reference.defines = { NAME = value, ... } with every parameter the function reads, "
+                           "or reference.params = { \"NAME\", ... } (the reference is then compiled into each "
+                           "configuration's program, from the text the function makes for it), or a reference "
+                           "template of its own (reference.template)"
+                     : !strcmp(what, "init") ? "give the init launches' defines every parameter the function reads"
+                                             : "give the check kernel a template of its own (check.template)";
+  const char *pis = !strcmp(what, "reference") ? (nd ? "reference.defines" : "reference.defines (none given: empty)")
+                    : !strcmp(what, "init")    ? "the init launches' defines"
+                                               : "empty (a check kernel has no defines)";
+  return cterr_set(err,
+                   "%s: the %s kernel '%s' is compiled once from the space's template, whose template_edit is a "
+                   "generator (function(text, p)): with no configuration, p is %s, and the call failed: %s. To fix "
+                   "it, %s",
+                   space_path(s), what, kernel, pis, e.msg, give);
 }
 
 /* One program compiled once for the run (the reference, the user's check kernel): path with
@@ -187,6 +253,13 @@ static int compile_once(const space *s, const char *arch, cpool *pool, const cha
   job.src_path = path;
   job.src = rsrc.text.data ? rsrc.text.data : "";
   job.src_digest = rsrc.digest;
+  char *made = NULL, made_digest[65];
+  if (own && space_edit_per_config(s) &&
+      generate_once(s, &rsrc, kernel, ndefines, defines, what, &made, made_digest, err) != 0) {
+    compile_source_free(&rsrc);
+    return -1;
+  }
+  if (made) job.src = made, job.src_digest = made_digest;
   job.kernel = kernel;
   job.arch = arch;
   for (int i = 0; i < nnames && job.nnames < COMPILE_MAX_NAMES; i++) job.names[job.nnames++] = names[i];
@@ -204,6 +277,7 @@ static int compile_once(const space *s, const char *arch, cpool *pool, const cha
     rc = w < 0 ? -1 : 0;
   }
   compile_source_free(&rsrc);
+  free(made);
   if (rc != 0) return -1;
   if (!cr->ok) {
     /* the reference's program has no parameter defines: a parameter the template reads without
@@ -341,6 +415,8 @@ int job_arch_matches(const char *given, const char *dev) {
 void job_hold_free(job_hold *h) {
   for (int i = 0; i < h->n; i++) free(h->opts[i]);
   h->n = 0;
+  for (int k = 0; k < COMPILE_MAX_PROGRAMS; k++) free(h->text[k]), h->text[k] = NULL;
+  free(h->failed), h->failed = NULL;
 }
 
 struct job_ohashes {
@@ -362,7 +438,7 @@ job_ohashes *job_ohashes_new(const space *s, const compile_source *src, const ch
     compile_job job;
     job_hold hold;
     int rc = job_make(s, src, 0, arch, &job, &hold, err);
-    if (rc == 0) job_options_hash(&job, t->h[0]);
+    if (rc == 0) job_options_hash(&job, &hold, t->h[0]);
     job_hold_free(&hold);
     if (rc != 0) {
       job_ohashes_free(t);
@@ -378,7 +454,7 @@ const char *job_ohash(job_ohashes *t, size_t cfg) {
     compile_job job;
     job_hold hold;
     cterr e;
-    if (job_make(t->s, t->src, cfg, t->arch, &job, &hold, &e) == 0) job_options_hash(&job, t->h[cfg]);
+    if (job_make(t->s, t->src, cfg, t->arch, &job, &hold, &e) == 0) job_options_hash(&job, &hold, t->h[cfg]);
     else t->bad[cfg] = 1;
     job_hold_free(&hold);
   }
@@ -401,7 +477,7 @@ static void hash_option(sha256_ctx *c, const char *o) {
   sha256_update(c, o, strlen(o) + 1);
 }
 
-void job_options_hash(const compile_job *job, char out[33]) {
+void job_options_hash(const compile_job *job, const job_hold *hold, char out[33]) {
   sha256_ctx c;
   uint8_t dg[32];
   sha256_init(&c);
@@ -412,6 +488,11 @@ void job_options_hash(const compile_job *job, char out[33]) {
     sha256_update(&c, "next", 5);
     for (int i = 0; i < x->nopts; i++) hash_option(&c, x->opts[i]);
     sha256_update(&c, x->kernel, strlen(x->kernel) + 1);
+  }
+  if (hold && hold->generated) { /* a generator's programs: what it made (a space without one hashes as before) */
+    sha256_update(&c, "template_edit(p)", 17);
+    if (hold->failed) sha256_update(&c, "failed", 7); /* the message names the space's path as given */
+    for (const compile_job *x = job; x && !hold->failed; x = x->next) sha256_update(&c, x->src_digest, 65);
   }
   sha256_final(&c, dg);
   hex_encode(dg, 16, out);

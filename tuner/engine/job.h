@@ -114,22 +114,44 @@ int job_space_check_hashes(space *s, char (**out)[33], cterr *err);
  * architecture the space's `arch` gives it on target arch (space_config_arch: the target, or
  * its sm_XYa). Strings in job point into storage owned by `hold` (free with job_hold_free).
  * A configuration the target lacks still gets its job (for its options hash), and hold->unfit
- * says why it must not be compiled; job_record_base makes its record invalid. */
+ * says why it must not be compiled; job_record_base makes its record invalid.
+ *
+ * A space whose template_edit is a generator (function(text, p): space_edit_per_config) gets
+ * each program's text made here for the configuration (job_edit_text; a further program of a
+ * launch sequence with its launch's defines set in p), held in hold, with a digest of its own:
+ * the compile cache and batches (equal digests only) go by the text, so configurations whose
+ * texts are equal share them. A generator that fails for the configuration leaves its message in
+ * hold->failed (job_make still returns 0): the configuration must not be compiled; it is a
+ * compile error of its own (job_failed_result), and the run goes on. */
 typedef struct job_hold {
   char *opts[COMPILE_MAX_OPTS * COMPILE_MAX_PROGRAMS];
   int n;
   compile_job extra[COMPILE_MAX_PROGRAMS - 1]; /* the further programs of a space with launches */
   char arch[16];
   char unfit[160]; /* "" when the configuration runs on the target */
+  int generated;   /* 1: the programs' texts below are the generator's (a per-configuration edit) */
+  char *text[COMPILE_MAX_PROGRAMS];
+  char digest[COMPILE_MAX_PROGRAMS][65];
+  char *failed; /* the generator's error for this configuration (file:line, the configuration), or NULL */
 } job_hold;
 /* Whether --arch given names the device's architecture dev: the same, or its architecture-
  * specific variant (sm_90a on an sm_90 device). */
 int job_arch_matches(const char *given, const char *dev);
 int job_make(const space *s, const compile_source *src, size_t cfg, const char *arch, compile_job *job, job_hold *hold,
              cterr *err);
+/* A configuration whose generator failed (hold->failed): a result that did not compile, with
+ * that message, as the record's (compile_error). cr: uninitialised. */
+void job_failed_result(const job_hold *hold, compile_result *cr);
 /* The space's template and everything it includes, read and hashed once for the run (the
- * space's options give the include folders). */
+ * space's options give the include folders). With a generator (space_edit_per_config) the text is
+ * the template's as given to it (after template_var; no #line yet) and the digest covers the
+ * function (space_edit_digest) in place of an edited text: one template hash for the run. */
 int job_load_source(const space *s, compile_source *src, cterr *err);
+/* A generator's program (job_load_source's src, space_edit_program's cfg and defines): *text
+ * (caller frees) with the #line directives of a template_edit's text, digest = the run's digest
+ * extended by "template_edit(p)" and the generated text. -1 with err as space_edit_program. */
+int job_edit_text(const space *s, const compile_source *src, size_t cfg, int nd, const char *const *dn,
+                  const char *const *dv, char **text, char digest[65], cterr *err);
 void job_hold_free(job_hold *h);
 /* job_programs.c: a space with launches — the kernels of its launches as further names of the
  * configuration's program, and its further programs chained behind it (job_make calls it); the
@@ -148,8 +170,10 @@ int job_template_hash(const space *s, char out[33], cterr *err);
  * the launch alone): its -D changes nothing, so it is most likely misspelt (and a template's
  * #ifndef default applies to every configuration). */
 void job_check_params(const space *s, const compile_source *src, dbuf *warn);
-/* sha256 (16 bytes hex) of a job's option list, for provenance and resume. */
-void job_options_hash(const compile_job *job, char out[33]);
+/* sha256 (16 bytes hex) of a job's option list, for provenance and resume; with a generator's
+ * texts (hold->generated) their digests too (or its failure), so a configuration whose text
+ * changed is measured again and the run's count of modules is of distinct programs. */
+void job_options_hash(const compile_job *job, const job_hold *hold, char out[33]);
 /* The options hash of every configuration of a space for one architecture (the resume key),
  * each computed when first asked for: a space of millions (Kernel Tuner's convolution, 1.87 M)
  * pays only for the configurations a run touches (all of them up front took 5.6 s there, before

@@ -1,7 +1,8 @@
 /* job_source: the program's text as every compile of a run gets it (job.h): the template and its
  * includes read and hashed once, a Python string taken out of a script (template_var), the
- * space's template_edit applied, and #line directives where the text's lines are not the file's
- * own; the store's template hash of it. */
+ * space's template_edit applied (once per run; or per program, a generator taking p:
+ * job_edit_text), and #line directives where the text's lines are not the file's own; the
+ * store's template hash of it. */
 #include "job.h"
 
 #include <ctype.h>
@@ -9,17 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* src's digest extended by what else made its text (a name, an edited text) */
-static void digest_add(compile_source *src, const char *what, size_t n) {
+/* A digest (64 hex) extended by what else made its text (a name, an edited text). */
+static void digest_chain(char digest[65], const char *what, size_t n) {
   sha256_ctx c;
   uint8_t d[32];
   sha256_init(&c);
-  sha256_update(&c, src->digest, strlen(src->digest));
+  sha256_update(&c, digest, strlen(digest));
   sha256_update(&c, what, n);
   sha256_final(&c, d);
-  hex_encode(d, 32, src->digest);
-  src->digest[64] = 0;
+  hex_encode(d, 32, digest);
+  digest[64] = 0;
 }
+static void digest_add(compile_source *src, const char *what, size_t n) { digest_chain(src->digest, what, n); }
 
 /* template_var: the text of `var = """..."""` (or ''', r-prefixed too; or the argument of a call,
  * `var = Template("""...""")`, `textwrap.dedent(...)`) in the file, in place of the whole file;
@@ -130,6 +132,17 @@ int job_load_source(const space *s, compile_source *src, cterr *err) {
   char *edited = NULL, *given = NULL;
   if (compile_source_load(src, space_template_path(s), n, opts, err) != 0) goto done;
   if (space_template_var(s) && extract_python_string(s, src, &first, err) != 0) goto done;
+  src->first_line = first;
+  if (space_edit_per_config(s)) {
+    /* a generator: the text stays as given, each program's is made from it (job_edit_text); the
+     * run's digest (the template hash) covers the function, not what it makes */
+    char fd[65];
+    space_edit_digest(s, fd);
+    digest_add(src, "template_edit(p)", sizeof "template_edit(p)");
+    digest_add(src, fd, 64);
+    rc = 0;
+    goto done;
+  }
   given = xstrdup(src->text.data ? src->text.data : "");
   /* template_edit: the space's function makes the program's text */
   if (space_edit_template(s, given, &edited, err) != 0) goto done;
@@ -144,6 +157,24 @@ int job_load_source(const space *s, compile_source *src, cterr *err) {
 done:
   free(edited), free(given);
   return rc;
+}
+
+int job_edit_text(const space *s, const compile_source *src, size_t cfg, int nd, const char *const *dn,
+                  const char *const *dv, char **text, char digest[65], cterr *err) {
+  const char *given = src->text.data ? src->text.data : "";
+  char *made = NULL;
+  *text = NULL;
+  if (space_edit_program(s, given, cfg, nd, dn, dv, &made, err) != 0) return -1;
+  memcpy(digest, src->digest, 65);
+  digest_chain(digest, "template_edit(p)", sizeof "template_edit(p)");
+  digest_chain(digest, made, strlen(made));
+  dbuf t;
+  dbuf_init(&t);
+  dbuf_puts(&t, made);
+  line_map(&t, given, src->first_line > 0 ? src->first_line : 1);
+  free(made);
+  *text = t.data ? t.data : xstrdup("");
+  return 0;
 }
 
 void job_source_hash(const compile_source *src, char out[33]) {

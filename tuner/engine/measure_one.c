@@ -40,6 +40,10 @@ int measure_one(const char *space_path, const char *config, const char *problem,
     cterr_set(err, "%s: configuration %ld %s (the space's arch)", space_path, cfg, hold.unfit);
     goto done;
   }
+  if (hold.failed) { /* the space's generator could not make its program */
+    cterr_set(err, "%s", hold.failed);
+    goto done;
+  }
   job.lineinfo = 1; /* the profilers map SASS back to the template's lines (its own cache entry) */
   if (job_compile_cached(&job, &cr, err) != 0) goto done;
   gpu_job gj = {0};

@@ -492,30 +492,6 @@ const char *space_name(const space *s) { return s->name; }
 const char *space_template_path(const space *s) { return s->template_path; }
 const char *space_template_var(const space *s) { return s->template_var; }
 
-int space_edit_template(const space *cs, const char *text, char **out, cterr *err) {
-  *out = NULL;
-  if (!cs->edit_ref) return 0;
-  space *s = (space *)cs; /* the call runs in the space's Lua state, under its limits; the space stays as it is */
-  space_limits_enter(s);
-  lua_rawgeti(s->L, LUA_REGISTRYINDEX, s->edit_ref);
-  lua_pushstring(s->L, text);
-  cterr e;
-  if (space_pcall(s, 1, 1, &e) < 0)
-    return cterr_set(err, "%s:%d: template_edit failed: %s", s->edit_file, s->edit_line, e.msg);
-  size_t n;
-  const char *r = lua_type(s->L, -1) == LUA_TSTRING ? lua_tolstring(s->L, -1, &n) : NULL;
-  if (!r) {
-    cterr_set(err, "%s:%d: template_edit returned %s (expected the program's text, a string)", s->edit_file,
-              s->edit_line, luaL_typename(s->L, -1));
-    lua_pop(s->L, 1);
-    return -1;
-  }
-  *out = xmalloc(n + 1);
-  memcpy(*out, r, n);
-  (*out)[n] = 0;
-  lua_pop(s->L, 1);
-  return 0;
-}
 const char *space_kernel(const space *s) { return s->kernel; }
 const configset *space_configs(const space *s) { return s->cs; }
 double space_enumerate_seconds(const space *s) { return s->enum_seconds; }

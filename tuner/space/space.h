@@ -36,9 +36,29 @@ const char *space_kernel(const space *s);        /* `kernel` */
 const char *space_template_var(const space *s);
 /* `template_edit = function(text)`: the program's text made from the template's (after
  * template_var), once per load, in the space's sandbox. *out: the new text (caller frees), or
- * NULL where the space has no such function. -1 with err (file:line of the function) when it
- * fails or returns no string. */
+ * NULL where the space has no such function or has a per-configuration one (below). -1 with err
+ * (file:line of the function) when it fails or returns no string. */
 int space_edit_template(const space *s, const char *text, char **out, cterr *err);
+/* `template_edit = function(text, p)` (a function that declares two parameters or more; one
+ * declaring only text, vararg or not, is the once-per-run edit above): a code generator, called
+ * per program with p, as Kernel Tuner calls a kernel_source function. space_edit_per_config:
+ * whether the space's edit is one. space_edit_program calls it on text with p = configuration
+ * cfg's parameters (the table constraints and block/grid get: integers and strings as they are,
+ * runtime parameters too; SPACE_NO_CONFIG: an empty table), then the nd defines (names dn,
+ * values dv: an integer where the whole value is one, else the string) set in it over them — a
+ * further program's defines, or the reference's. *out: the text (caller frees; NULL without such
+ * a function). -1 with err naming the function's file:line and the configuration (and the
+ * defines) when it raises or returns anything but a string. */
+#define SPACE_NO_CONFIG ((size_t)-1)
+int space_edit_per_config(const space *s);
+int space_edit_program(const space *s, const char *text, size_t cfg, int nd, const char *const *dn,
+                       const char *const *dv, char **out, cterr *err);
+/* A digest (64 hex) of the space's template_edit function: its source lines as its file holds
+ * them (moving it in the file changes nothing; an edit of its lines, a comment too, does), and the
+ * values of its upvalues that are numbers, strings, booleans or functions (followed the same
+ * way: a local helper it calls); what a table holds (globals, a module's functions, a table of
+ * settings) is not in it. */
+void space_edit_digest(const space *s, char out[65]);
 const configset *space_configs(const space *s); /* valid configurations, enumerated at load */
 double space_enumerate_seconds(const space *s);
 

@@ -13,6 +13,7 @@
  *   space_problems.c problems: lists, shape sets (ct.product, ct.zip), generator functions
  *   space_launches.c launch sequences (launches) and init launches (init)
  *   space_types.c buffers whose element type is the configuration's
+ *   space_edit.c  template_edit: once per run, or per program with p; the function's digest
  *
  * Lua values a space keeps (functions, compiled size expressions) live in the registry,
  * referenced by integer; everything else is copied into C memory at load. */
@@ -146,6 +147,7 @@ struct space {
   char *path, *dir, *name, *template_path, *kernel;
   char *template_var; /* the kernel is this Python string of the template file (kernel_string = """...""") */
   int edit_ref;       /* template_edit = function(text): its registry reference; 0: none */
+  int edit_per_config; /* ... function(text, p): called per program (space_edit.c) */
   const char *edit_file;
   int edit_line;
   char **files;

@@ -272,14 +272,17 @@ int space_parse(space *s, cterr *err) {
   if (ety == LUA_TFUNCTION) {
     lua_Debug ar;
     lua_pushvalue(L, -1);
-    lua_getinfo(L, ">S", &ar);
+    lua_getinfo(L, ">Su", &ar);
+    s->edit_per_config = ar.nparams >= 2; /* function(text, p): a generator per configuration */
     s->edit_file = ar.source[0] == '@' ? space_intern_file(s, ar.source + 1) : w.file;
     s->edit_line = ar.linedefined > 0 ? ar.linedefined : w.line;
     s->edit_ref = luaL_ref(L, LUA_REGISTRYINDEX);
   } else {
     lua_pop(L, 1);
     if (ety != LUA_TNIL)
-      return sp_perr(err, w, "template_edit must be a function(text) returning the program's text (got %s)",
+      return sp_perr(err, w,
+                     "template_edit must be a function(text) or function(text, p) returning the program's text "
+                     "(got %s)",
                      lua_typename(L, ety));
   }
   if (sp_parse_params(s, L, t, err) < 0 || sp_parse_constraints(s, L, t, err) < 0 ||
