@@ -5,8 +5,12 @@
 -- 2e7 points and grid_div_x. The polygon: 600 vertices on the unit circle at sorted random
 -- angles, as the script's; its slopes (use_precomputed_slopes = 1), which the host code would
 -- compute, are computed here in float arithmetic (string.pack rounds to float), the kernel's
--- own formula, so every method gives the same bitmap. Both are __constant__ arrays, filled from
--- these Lua tables in every module. The reference: cn_pnpoly_naive from the same file.
+-- own formula. Both are __constant__ arrays, filled from these Lua tables in every module. The
+-- reference: cn_pnpoly_naive from the same file. between_method 2 and 3 test (a - b) * (a - c)
+-- < 0 in float, which rounds to 0 for a point within a rounding error of a vertex's y, where
+-- methods 0 and 1 compare: a few points in 10^7 come out differently (3 of 2e7 on an H100,
+-- 2026-12-08), a property of the kernel, not of the configuration's tuning. The bitmap may differ
+-- from the reference in 20 points (one in a million); Kernel Tuner's script checks nothing.
 local ct = require "cutune"
 local VERTICES = 600
 
@@ -53,7 +57,7 @@ return ct.space {
   },
   problem = { n = 20000000 },
   args = {
-    ct.output("int", "n", {name = "bitmap"}),
+    ct.output("int", "n", {name = "bitmap", mismatches = 20}),
     ct.input("float", "2*n", {name = "points", lo = -1.5, hi = 1.5}), -- float2 points
     ct.scalar("int", "n"),
   },
