@@ -60,7 +60,7 @@ expect_output "unknown option '--frob'"
 n=0
 for f in tests/spaces/bad/*.lua; do
   [ -e "$f" ] || continue
-  head -1 "$f" | grep -q '^-- expect-geometry:' && continue   # checked by test_space_errors
+  head -1 "$f" | grep -q '^-- expect-\(geometry\|limit\):' && continue   # checked by test_space_errors
   want=$(head -1 "$f" | sed -n 's/^-- expect: //p')
   [ -n "$want" ] || { fail "$f has no '-- expect:' first line"; continue; }
   expect_status 1 -- "$BIN" run --compile-only --jobs 1 "$f"
