@@ -404,6 +404,42 @@ static void test_check_hash(void) {
   free(path);
 }
 
+/* space_error (the space's own code failed): never an answer, so an older record stands or the
+ * configuration is evaluated again; with space_errors it is taken, as what became of it last. */
+static void test_space_error(void) {
+  char *path = tpath("space_error/store.jsonl");
+  store *s;
+  cterr err;
+  REQUIRE(store_open(path, &s, NULL, &err) == 0);
+  record r;
+  make_record(&r, 2, "N=1024", "h1"); /* TILE=64,PAD=2: measured, then failed in the space's code */
+  r.status = ST_WRONG_RESULT;
+  REQUIRE(store_append(s, &r, &err) == 0);
+  r.status = ST_SPACE_ERROR;
+  REQUIRE(store_append(s, &r, &err) == 0);
+  record_free(&r);
+  make_record(&r, 4, "N=1024", "h1"); /* TILE=32,PAD=4: only ever failed so */
+  r.status = ST_SPACE_ERROR;
+  REQUIRE(store_append(s, &r, &err) == 0);
+  record_free(&r);
+  store_close(s);
+  REQUIRE(store_open(path, &s, NULL, &err) == 0); /* the status survives the round trip */
+  const char *cfg = "TILE=64,PAD=2", *only = "TILE=32,PAD=4";
+  const record *f = store_find(s, cfg, "N=1024", "h1", "opt0", NULL);
+  CHECK(f && f->status == ST_WRONG_RESULT);
+  CHECK(store_find(s, only, "N=1024", "h1", "opt0", NULL) == NULL);
+  store_want w = {"h1", "opt0", NULL, 1};
+  f = store_find_want(s, cfg, "N=1024", &w);
+  CHECK(f && f->status == ST_SPACE_ERROR);
+  f = store_find_want(s, only, "N=1024", &w);
+  CHECK(f && f->status == ST_SPACE_ERROR);
+  CHECK(!strcmp(rec_status_name(ST_SPACE_ERROR), "space_error"));
+  rec_status st;
+  CHECK(rec_status_parse("space_error", &st) == 0 && st == ST_SPACE_ERROR);
+  store_close(s);
+  free(path);
+}
+
 static void test_torn_last_line(void) {
   char *path = tpath("torn.jsonl"), *torn = tpath("torn.jsonl.torn");
   store *s;
@@ -655,6 +691,7 @@ int main(void) {
   test_path_for();
   test_append_reopen_find();
   test_check_hash();
+  test_space_error();
   test_torn_last_line();
   test_malformed_middle();
   test_lock();

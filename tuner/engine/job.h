@@ -186,10 +186,17 @@ int job_open_pool(const run_opts *o, const char *self_exe, cpool **pool, int *jo
  * result's status and resources, and the theoretical occupancy on arch (geometry from the
  * space). Fills rec (initialised by the call). launch (NULL: not wanted) gets the launch of the
  * GPU job: the geometry and the per-configuration argument values (runtime parameters; none for
- * most spaces), evaluated once here; a configuration whose geometry or values fail is recorded
- * invalid, so launch is whole wherever rec's status is ST_OK. */
+ * most spaces), evaluated once here. A compiled configuration whose launch fails is recorded
+ * space_error where the space's own code failed (cterr.code CTERR_SPACE: space.h, "Errors of a
+ * configuration's functions"), a failure, and invalid where it is over a limit, which is data; so
+ * launch is whole wherever rec's status is ST_OK. */
 void job_record_base(space *s, size_t cfg, int prob, const char *arch, const compile_result *cr, record *rec,
                      gpu_job *launch);
+
+/* A run stops handing out configurations when its first JOB_SPACE_STOP records all failed in the
+ * space's own code: most likely one mistake every configuration meets (docs/SPACE.md, Geometry). */
+#define JOB_SPACE_STOP 16
+
 /* The GPU worker's description of problem prob: the space's arguments (inputs filled from seed),
  * the check's tolerance, the reference (its compiled result ref, kernel and geometry), bytes and
  * flops. Shared by the tuning loop (exec_local.c) and `cutune __profile-one`. */

@@ -20,6 +20,9 @@ typedef enum {
   ST_WORKER_LOST,     /* a compile worker was killed from outside mid-job (SIGKILL, SIGTERM,
                        the OOM killer): no fault of the configuration, so the store does not
                        answer for it and a resumed run compiles and measures it again */
+  ST_SPACE_ERROR,     /* the space's own code failed for this configuration: a geometry, argument or
+                       tensor map function raised or gave the wrong type or count (space.h): a
+                       failure, which the store does not answer for (the space may be fixed) */
   ST_COUNT
 } rec_status;
 
