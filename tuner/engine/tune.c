@@ -561,6 +561,7 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
   /* each problem's check: a store's record answers only under the check it was measured under */
   t.check_hash = xcalloc((size_t)space_nproblems(s) + 1, sizeof *t.check_hash);
   if (job_check_hashes(s, t.src, t.check_hash, err) != 0) goto done;
+  t.lhash = job_lhashes_new(s); /* and how each configuration is launched: a record launched otherwise re-measures */
 
   for (int g = 0; g < t.x->ngroups; g++) {
     tune_group *tg = &t.grp[g];
@@ -639,6 +640,7 @@ done:
     shapes_book_free(t.book[g]);
   }
   free(order), free(t.check_hash), free(t.first_space_error);
+  job_lhashes_free(t.lhash);
   compile_source_free(&src);
   dbuf_free(&warn);
   return rc;

@@ -29,6 +29,7 @@ typedef struct tune_ctx {
   const compile_source *src; /* the template and its includes, hashed once */
   char template_hash[33];
   char (*check_hash)[33]; /* each problem's (job_check_hashes): with the two hashes, a record's answer */
+  job_lhashes *lhash;     /* each (configuration, problem)'s launch hash, as lookups need them */
   /* records of this run whose space's own code failed (space_error), the first one's message,
    * and how many others it made; space_stop: the first JOB_SPACE_STOP all failed so, and the
    * run stops handing out configurations */

@@ -30,8 +30,20 @@ void tune_stamp(tune_ctx *t, int g, int prob, record *r, size_t cfg) {
   if (!r->driver_version) record_set_str(&r->driver_version, dev->driver);
 }
 
+/* What store_find_want asks for when a candidate record carries a launch hash: the one the
+ * configuration has now (tune_ctx.lhash: computed once per configuration and problem). */
+typedef struct launch_ask {
+  job_lhashes *lh;
+  size_t cfg;
+  int prob;
+} launch_ask;
+static const char *launch_now(void *ctx) {
+  const launch_ask *a = ctx;
+  return job_lhash(a->lh, a->cfg, a->prob);
+}
+
 /* The store's record of configuration cfg of group g on problem prob with this template and
- * options, checked as the problem is now (store_find_want), or NULL; space_errors:
+ * options, checked and launched as the problem is now (store_find_want), or NULL; space_errors:
  * a space_error record too (tune_latest). With ntimeouts, also how many of its records so keyed
  * are compile timeouts. The one place a configuration's index becomes the store's key. */
 static const record *stored(const tune_ctx *t, int g, int prob, size_t cfg, int space_errors, size_t *ntimeouts) {
@@ -39,7 +51,8 @@ static const record *stored(const tune_ctx *t, int g, int prob, size_t cfg, int 
   const tune_group *tg = &t->grp[g];
   const char *pkey = space_problem_key(t->s, prob), *ohash = job_ohash(tg->ohash, cfg), *chash = t->check_hash[prob];
   char *key = configset_row_key(cs, configset_row(cs, cfg));
-  store_want w = {t->template_hash, ohash, chash, space_errors};
+  launch_ask ask = {t->lhash, cfg, prob};
+  store_want w = {t->template_hash, ohash, chash, space_errors, launch_now, &ask};
   const record *r = store_find_want(tg->st, key, pkey, &w);
   if (ntimeouts) *ntimeouts = store_count_status(tg->st, key, pkey, t->template_hash, ohash, chash, ST_COMPILE_TIMEOUT);
   free(key);

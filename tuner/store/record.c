@@ -48,6 +48,7 @@ void record_init(record *r) {
   X(template_hash)                                                                                                     \
   X(options_hash)                                                                                                      \
   X(check_hash)                                                                                                        \
+  X(launch_hash)                                                                                                       \
   X(nvrtc_version)                                                                                                     \
   X(driver_version)                                                                                                    \
   X(device_name)                                                                                                       \

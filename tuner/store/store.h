@@ -51,11 +51,19 @@ const record *store_get(const store *s, size_t i);
 const record *store_find(const store *s, const char *config, const char *problem, const char *template_hash,
                          const char *options_hash, const char *check_hash);
 
-/* store_find, and with want->space_errors a space_error record is taken too: never as an answer,
- * but as what became of the configuration last (the run's tables list it with the failures). */
+/* store_find with the launch: want->launch (NULL: any launch) gives the launch hash the run
+ * would launch the configuration with (record.h: launch_hash), or NULL when it cannot say (the
+ * space's code fails for it). It is called only when a candidate record carries a launch hash,
+ * at most once per lookup, so a lookup with nothing stored (or only records written before the
+ * field) evaluates nothing. A record with another launch hash is passed over as one of another
+ * check is; one without answers whatever the launch. want->space_errors: a space_error record is
+ * taken too, never as an answer but as what became of the configuration last (the run's tables
+ * list it with the failures). */
 typedef struct store_want {
   const char *template_hash, *options_hash, *check_hash;
   int space_errors;
+  const char *(*launch)(void *ctx);
+  void *launch_ctx;
 } store_want;
 const record *store_find_want(const store *s, const char *config, const char *problem, const store_want *want);
 
