@@ -60,7 +60,7 @@ expect_output "unknown option '--frob'"
 n=0
 for f in tests/spaces/bad/*.lua; do
   [ -e "$f" ] || continue
-  head -1 "$f" | grep -q '^-- expect-geometry:' && continue   # checked by test_space_errors
+  head -1 "$f" | grep -q '^-- expect-\(geometry\|limit\):' && continue   # checked by test_space_errors
   if head -1 "$f" | grep -q '^-- expect-edit:'; then # a generator's failure: its configurations' compile errors
     want=$(head -1 "$f" | sed -n 's/^-- expect-edit: //p')
     run_any "$BIN" run --compile-only --jobs 1 "$f"

@@ -23,6 +23,10 @@ expect_status 0 -- timeout 120 "${MPIRUN[@]}" "$BIN" run --no-progress --jobs 1 
 echo "$OUTPUT" | grep -v '^ *[0-9]' | tail -6
 expect_output "rank 0 of 3 coordinates; 2 ranks measure"
 expect_output "NVIDIA H200 x2 (sm_90"
+# the ranks' records carry the launch hash they computed, which a one-process run computes alike:
+# it is answered whole from the ranks' store
+expect_status 0 -- "$BIN" run --no-progress --jobs 2 --results "$TMPROOT/mpi" $SPACE
+expect_output "0 measured (0 failed), 12 answered from the store"
 
 # a heterogeneous "cluster": rank 1 has an H200, rank 2 an A100 (mpirun's MPMD form gives each
 # its own environment); each model is tuned on its own into a store of its own

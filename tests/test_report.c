@@ -305,7 +305,7 @@ int main(void) {
   CHECK(!strncmp(out, head, strlen(head)));
   CHECK_STR_CONTAINS(out, "\"templates/transpose.cu(37): error: bad\nsecond line\"");
   CHECK_STR_CONTAINS(out, ",\"TILE=16,PAD=0,VEC=1\",");
-  CHECK_STR_CONTAINS(out, ",raced_above_ms,race_ref,check_hash\n");
+  CHECK_STR_CONTAINS(out, ",raced_above_ms,race_ref,check_hash,launch_hash\n");
   free(out);
 
   /* CSV of raced records: the bound and which reference it was (a record of before race_ref
@@ -315,12 +315,13 @@ int main(void) {
     rr[0]->t_raced = 2.5, record_set_str(&rr[0]->race_ref, RECORD_RACE_BEST);
     rr[1]->t_raced = 3.5;
     record_set_str(&rr[2]->check_hash, "0123456789abcdef0123456789abcdef");
+    record_set_str(&rr[2]->launch_hash, "fedcba9876543210fedcba9876543210");
     args ra = {(const record *const *)rr, 3, 0, 0, 0};
     out = capture(do_csv, &ra);
-    CHECK_STR_CONTAINS(out, ",2.5,best,\n");
-    CHECK_STR_CONTAINS(out, ",3.5,kth,\n");
-    /* the full one: both empty; its check hash last */
-    CHECK_STR_CONTAINS(out, ",,,0123456789abcdef0123456789abcdef\n");
+    CHECK_STR_CONTAINS(out, ",2.5,best,,\n");
+    CHECK_STR_CONTAINS(out, ",3.5,kth,,\n");
+    /* the full one: both empty; its check hash, then its launch hash, last */
+    CHECK_STR_CONTAINS(out, ",,,0123456789abcdef0123456789abcdef,fedcba9876543210fedcba9876543210\n");
     free(out);
     for (int k = 0; k < 3; k++) record_free(rr[k]), free(rr[k]);
   }

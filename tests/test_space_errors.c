@@ -2,7 +2,9 @@
  * announces. A fixture's first line is
  *   -- expect: SUBSTRING            space_load fails and its message contains SUBSTRING
  *   -- expect-geometry: SUBSTRING   space_load succeeds; space_geometry fails on some
- *                                   (configuration, problem) with a message containing it
+ *                                   (configuration, problem) with a message containing it, in
+ *                                   the space's own code (code CTERR_SPACE: a space_error record)
+ *   -- expect-limit: SUBSTRING      the same, over a limit of CUDA (any other code: invalid)
  *   -- expect-edit: SUBSTRING       space_load succeeds; its template_edit, a generator
  *                                   (function(text, p)), fails for some configuration
  * A line carrying the marker `--@` is the line the message must name: the message must then
@@ -23,14 +25,15 @@ static void check_fixture(const char *path) {
   cterr e;
   dbuf_init(&src);
   REQUIRE(file_read(path, &src, &e) == 0);
-  int geometry = 0;
+  int geometry = 0, limit = 0;
   char expect[512] = "";
   const char *p = src.data;
   if (!strncmp(p, "-- expect: ", 11)) p += 11;
   else if (!strncmp(p, "-- expect-geometry: ", 20)) p += 20, geometry = 1;
   else if (!strncmp(p, "-- expect-edit: ", 16)) p += 16, geometry = 2;
+  else if (!strncmp(p, "-- expect-limit: ", 17)) p += 17, geometry = limit = 1;
   else {
-    CHECK_MSG(0, "%s: first line must be '-- expect: ...', '-- expect-geometry: ...' or '-- expect-edit: ...'", path);
+    CHECK_MSG(0, "%s: first line must be '-- expect: ...', '-- expect-geometry: ...', '-- expect-limit: ...' or '-- expect-edit: ...'", path);
     dbuf_free(&src);
     return;
   }
@@ -70,6 +73,8 @@ static void check_fixture(const char *path) {
         failed = space_geometry(s, c, prob, &g, &e) < 0;
       }
     CHECK_MSG(failed, "%s: space_geometry should fail for some configuration", path);
+    CHECK_MSG(!failed || (e.code == CTERR_SPACE) == !limit, "%s: code %d: %s", path, e.code,
+              limit ? "a limit is no error of the space's code" : "an error of the space's code wants CTERR_SPACE");
     space_free(s);
   }
   /* the message starts with the place, then says what was expected */

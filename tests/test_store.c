@@ -70,6 +70,7 @@ static void make_full(record *r) {
   record_set_str(&r->template_hash, "0123456789abcdef0123456789abcdef");
   record_set_str(&r->options_hash, "fedcba9876543210fedcba9876543210");
   record_set_str(&r->check_hash, "00112233445566778899aabbccddeeff");
+  record_set_str(&r->launch_hash, "ffeeddccbbaa99887766554433221100");
   record_set_str(&r->nvrtc_version, "13.0");
   record_set_str(&r->driver_version, "580.65");
   record_set_str(&r->device_name, "NVIDIA H200");
@@ -102,12 +103,13 @@ static int records_equal(const record *a, const record *b) {
            same_num(a->m_isolated_ms, b->m_isolated_ms) && same_num(a->t_raced, b->t_raced) &&
            same_str(a->race_ref, b->race_ref) && same_str(a->template_hash, b->template_hash) &&
            same_str(a->options_hash, b->options_hash) && same_str(a->check_hash, b->check_hash) &&
-           same_str(a->nvrtc_version, b->nvrtc_version) && same_str(a->driver_version, b->driver_version) &&
-           same_str(a->device_name, b->device_name) && same_str(a->device_cc, b->device_cc) &&
-           same_str(a->device_uuid, b->device_uuid) && same_str(a->arch, b->arch) &&
-           same_str(a->timestamp, b->timestamp) && same_num(a->sm_clock_mhz, b->sm_clock_mhz) &&
-           same_num(a->mem_clock_mhz, b->mem_clock_mhz) && a->throttle_reasons == b->throttle_reasons &&
-           same_num(a->temperature_c, b->temperature_c) && a->device_sms == b->device_sms;
+           same_str(a->launch_hash, b->launch_hash) && same_str(a->nvrtc_version, b->nvrtc_version) &&
+           same_str(a->driver_version, b->driver_version) && same_str(a->device_name, b->device_name) &&
+           same_str(a->device_cc, b->device_cc) && same_str(a->device_uuid, b->device_uuid) &&
+           same_str(a->arch, b->arch) && same_str(a->timestamp, b->timestamp) &&
+           same_num(a->sm_clock_mhz, b->sm_clock_mhz) && same_num(a->mem_clock_mhz, b->mem_clock_mhz) &&
+           a->throttle_reasons == b->throttle_reasons && same_num(a->temperature_c, b->temperature_c) &&
+           a->device_sms == b->device_sms;
   for (int i = 0; ok && i < a->nparams; i++)
     ok = same_str(a->pname[i], b->pname[i]) && same_str(a->pvalue[i], b->pvalue[i]);
   return ok;
@@ -128,7 +130,7 @@ static void test_round_trip(void) {
   CHECK_STR_CONTAINS(j.data, "\"measure_split_ms\":{\"load\":0.25,\"check\":0.5,\"timing\":2,\"isolated\":0.5}");
   CHECK_STR_CONTAINS(j.data,
                      "\"options_hash\":\"fedcba9876543210fedcba9876543210\",\"check_hash\":"
-                     "\"00112233445566778899aabbccddeeff\"");
+                     "\"00112233445566778899aabbccddeeff\",\"launch_hash\":\"ffeeddccbbaa99887766554433221100\"");
   REQUIRE(record_from_json(j.data, &b, &err) == 0);
   CHECK(records_equal(&a, &b));
   CHECK(!record_raced(&b)); /* raced applies to ok records: this one is a wrong_result */
@@ -176,10 +178,10 @@ static void test_round_trip(void) {
   record_free(&a), record_free(&b);
   REQUIRE(record_from_json("{\"config\":\"A=1\",\"problem\":\"N=1\",\"status\":\"ok\"}", &b, &err) == 0);
   CHECK(b.unchecked == 0);
-  CHECK(!b.check_hash); /* written before the check hash: none, and none written back */
+  CHECK(!b.check_hash && !b.launch_hash); /* written before the check and launch hashes: none written back */
   dbuf_reset(&j);
   record_to_json(&b, &j);
-  CHECK(!strstr(j.data, "check_hash"));
+  CHECK(!strstr(j.data, "check_hash") && !strstr(j.data, "launch_hash"));
   record_free(&b);
 
   /* written by another tool: keys reordered, spaces, 12.0 for an int, \u escapes, unknown
@@ -400,6 +402,89 @@ static void test_check_hash(void) {
   CHECK(store_count_status(s, cfg, "N=1024", "h1", "opt0", "tight", ST_COMPILE_TIMEOUT) == 0);
   CHECK(store_count_status(s, cfg, "N=1024", "h1", "opt0", NULL, ST_COMPILE_TIMEOUT) == 1);
   CHECK(store_count_status(s, old, "N=1024", "h1", "opt0", "other", ST_OK) == 1);
+  store_close(s);
+  free(path);
+}
+
+/* The launch hash as store_find_want matches it: asked for (once) only where a candidate record
+ * carries one; a record launched otherwise is passed over and an older one of this launch
+ * answers; one without (an older store) answers whatever the launch, and so does every record
+ * when the run cannot say how it launches (NULL) but those with a hash. */
+static int asked;
+static const char *launch_of(void *ctx) {
+  asked++;
+  return ctx;
+}
+
+static void test_launch_hash(void) {
+  char *path = tpath("launch/store.jsonl");
+  store *s;
+  cterr err;
+  REQUIRE(store_open(path, &s, NULL, &err) == 0);
+  record r;
+  make_record(&r, 1, "N=1024", "h1"); /* TILE=32,PAD=1: an older cutune's record, no launch hash */
+  REQUIRE(store_append(s, &r, &err) == 0);
+  record_free(&r);
+  make_record(&r, 2, "N=1024", "h1"); /* TILE=64,PAD=2: launched as "L1", then as "L2" */
+  record_set_str(&r.launch_hash, "L1");
+  REQUIRE(store_append(s, &r, &err) == 0);
+  record_set_str(&r.launch_hash, "L2");
+  r.status = ST_WRONG_RESULT;
+  REQUIRE(store_append(s, &r, &err) == 0);
+  record_free(&r);
+  const char *old = "TILE=32,PAD=1", *cfg = "TILE=64,PAD=2";
+  store_want w = {"h1", "opt0", NULL, 0, launch_of, "L1"};
+  asked = 0;
+  CHECK(store_find_want(s, old, "N=1024", &w) != NULL); /* no launch hash: answers, nothing evaluated */
+  CHECK(asked == 0);
+  CHECK(store_find_want(s, "TILE=16,PAD=9", "N=1024", &w) == NULL && asked == 0); /* nothing stored */
+  const record *f = store_find_want(s, cfg, "N=1024", &w);
+  CHECK(f && f->status == ST_OK && !strcmp(f->launch_hash, "L1")); /* the newer one launched otherwise */
+  CHECK(asked == 1);                                               /* asked once for both candidates */
+  w.launch_ctx = "L2";
+  f = store_find_want(s, cfg, "N=1024", &w);
+  CHECK(f && f->status == ST_WRONG_RESULT);
+  w.launch_ctx = "L3";
+  CHECK(store_find_want(s, cfg, "N=1024", &w) == NULL); /* a third launch: measure again */
+  w.launch_ctx = NULL;                                  /* the space's code fails for it now */
+  CHECK(store_find_want(s, cfg, "N=1024", &w) == NULL && store_find_want(s, old, "N=1024", &w) != NULL);
+  CHECK(store_find(s, cfg, "N=1024", "h1", "opt0", NULL) != NULL); /* not asked: the newest */
+  store_close(s);
+  free(path);
+}
+
+/* space_error (the space's own code failed): never an answer, so an older record stands or the
+ * configuration is evaluated again; with space_errors it is taken, as what became of it last. */
+static void test_space_error(void) {
+  char *path = tpath("space_error/store.jsonl");
+  store *s;
+  cterr err;
+  REQUIRE(store_open(path, &s, NULL, &err) == 0);
+  record r;
+  make_record(&r, 2, "N=1024", "h1"); /* TILE=64,PAD=2: measured, then failed in the space's code */
+  r.status = ST_WRONG_RESULT;
+  REQUIRE(store_append(s, &r, &err) == 0);
+  r.status = ST_SPACE_ERROR;
+  REQUIRE(store_append(s, &r, &err) == 0);
+  record_free(&r);
+  make_record(&r, 4, "N=1024", "h1"); /* TILE=32,PAD=4: only ever failed so */
+  r.status = ST_SPACE_ERROR;
+  REQUIRE(store_append(s, &r, &err) == 0);
+  record_free(&r);
+  store_close(s);
+  REQUIRE(store_open(path, &s, NULL, &err) == 0); /* the status survives the round trip */
+  const char *cfg = "TILE=64,PAD=2", *only = "TILE=32,PAD=4";
+  const record *f = store_find(s, cfg, "N=1024", "h1", "opt0", NULL);
+  CHECK(f && f->status == ST_WRONG_RESULT);
+  CHECK(store_find(s, only, "N=1024", "h1", "opt0", NULL) == NULL);
+  store_want w = {"h1", "opt0", NULL, 1, NULL, NULL};
+  f = store_find_want(s, cfg, "N=1024", &w);
+  CHECK(f && f->status == ST_SPACE_ERROR);
+  f = store_find_want(s, only, "N=1024", &w);
+  CHECK(f && f->status == ST_SPACE_ERROR);
+  CHECK(!strcmp(rec_status_name(ST_SPACE_ERROR), "space_error"));
+  rec_status st;
+  CHECK(rec_status_parse("space_error", &st) == 0 && st == ST_SPACE_ERROR);
   store_close(s);
   free(path);
 }
@@ -655,6 +740,8 @@ int main(void) {
   test_path_for();
   test_append_reopen_find();
   test_check_hash();
+  test_launch_hash();
+  test_space_error();
   test_torn_last_line();
   test_malformed_middle();
   test_lock();

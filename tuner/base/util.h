@@ -23,6 +23,9 @@
 enum {
   CTERR_OTHER = 0,
   CTERR_NO_DEVICE, /* no CUDA driver or no CUDA device (gpu.h: gpu_error_is_no_device) */
+  CTERR_SPACE,     /* the space's own code failed when asked about a configuration: a Lua error
+                      (raised, or the sandbox's time or memory limit) or an answer of the wrong
+                      type or count (space.h: "Errors of a configuration's functions") */
 };
 typedef struct cterr {
   char msg[CTERR_MAX];

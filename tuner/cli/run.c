@@ -218,7 +218,8 @@ static const char run_usage[] =
     "  0    every configuration compiled (and, on a GPU, ran and matched the reference)\n"
     "  1    the run could not run: bad space, reference does not compile, store in use, ...\n"
     "  2    bad command line\n"
-    "  3    some configurations failed (compile error, invalid, wrong result, fault, timeout)\n"
+    "  3    some configurations failed (compile error, an error in the space's own geometry or\n"
+    "       argument functions, wrong result, fault, timeout; invalid, over a limit, is data)\n"
     "  4    no configuration succeeded\n"
     "  130  interrupted (Ctrl-C or SIGTERM); what finished is in the store: run again to resume\n";
 

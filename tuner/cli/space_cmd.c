@@ -27,7 +27,9 @@ static const char help[] =
     "  --kernel-path DIR  look for the template in DIR too (as cutune run; $CUTUNE_KERNEL_PATH)\n"
     "  --hashes           instead, the hashes a run stamps on its records (provenance, docs/RECORDS.md),\n"
     "                     tab-separated: 'template HASH', then 'check PROBLEM HASH' per problem,\n"
-    "                     then 'config KEY HASH' per valid configuration (its options hash)\n"
+    "                     then 'config KEY HASH' per valid configuration (its options hash); not the\n"
+    "                     launch hash, one per configuration and problem from the space's functions\n"
+    "                     (values, not code: a carried record launched the same still matches it)\n"
     "  --arch sm_XY       with --hashes: the target the options hashes are for (default sm_90; the\n"
     "                     architecture is in the hash: give the records' provenance.arch)\n";
 

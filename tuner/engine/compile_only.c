@@ -191,11 +191,15 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
   /* handed out a window at a time (the pool works ahead by 2 x jobs), so --time can stop it */
   size_t next = 0, got = 0, failed = 0, cached = 0, shared = 0, invalid = 0, unfit = 0, generr = 0;
   size_t window = 2 * (size_t)jobs + 4;
+  size_t nspace = 0; /* failed in the space's own functions (space_error) */
+  const char *first_space = NULL;
   double t0 = now_seconds();
-  int out_of_time = 0;
+  int out_of_time = 0, space_stop = 0;
   for (;;) {
     out_of_time = out_of_time || (o->time_limit > 0 && now_seconds() - t0 > o->time_limit);
-    while (!out_of_time && next < n && next - got < window) {
+    /* the first JOB_SPACE_STOP all failed in the space's own code: the same mistake everywhere */
+    space_stop = space_stop || (nspace >= JOB_SPACE_STOP && nspace == got);
+    while (!out_of_time && !space_stop && next < n && next - got < window) {
       compile_job job;
       job_hold hold;
       if (job_make(s, &src, idx[next], arch, &job, &hold, err) != 0) goto done;
@@ -236,6 +240,7 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
     else fresh[tag] = 1;
     if (recs[tag].status == ST_INVALID) invalid++; /* over a limit: data, not a failure (exit status) */
     else if (recs[tag].status != ST_OK) failed++;
+    if (recs[tag].status == ST_SPACE_ERROR && !nspace++) first_space = recs[tag].message;
     if (o->verbose) { /* -v: a line per configuration, as it finishes */
       const record *r = &recs[tag];
       if (r->status == ST_OK)
@@ -263,6 +268,7 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
     free(mine);
   }
   list_failures(o, view, got, ST_COMPILE_ERROR, "compile errors, whole");
+  list_failures(o, view, got, ST_SPACE_ERROR, "errors in the space's own functions (geometry, arguments), whole");
   list_failures(o, view, got, ST_INVALID, "invalid configurations (geometry, launch limits or architecture), whole");
   list_failures(o, view, got, ST_COMPILE_TIMEOUT, "compile timeouts");
   list_failures(o, view, got, ST_WORKER_LOST, "compile workers lost (measured again on the next run)");
@@ -277,7 +283,9 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
              ", %zu whose program template_edit could not make (not compiled)", generr);
   char invtxt[96] = "";
   if (invalid) snprintf(invtxt, sizeof invtxt, ", %zu invalid (over a limit of %s)", invalid, arch);
-  if (got < n)
+  if (got < n && space_stop)
+    snprintf(timetxt, sizeof timetxt, " (stopped early: %zu of the %zu were not handed out)", n - got, n);
+  else if (got < n)
     snprintf(timetxt, sizeof timetxt, " (--time %g: %zu of the %zu were not handed out)", o->time_limit, n - got, n);
   printf("\n%zu configurations for %s in %.2f s%s: %zu compiled%s, %zu from the cache, %zu failed%s%s\n", got, arch, dt,
          timetxt, got - cached - shared - unfit - generr, sharedtxt, cached, failed, invtxt,
@@ -297,6 +305,7 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
     if (isfinite(ps.fixed_ms)) printf("; NVRTC's fixed cost per program %.0f ms", ps.fixed_ms);
     printf("\n");
   }
+  report_space_errors(stdout, nspace, first_space, space_stop ? JOB_SPACE_STOP : 0);
   if (o->csv) printf("the whole table, as CSV: %s\n", o->csv);
   else if (!o->verbose) printf("the whole table: -v, or --csv FILE\n");
   printf(

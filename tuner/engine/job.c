@@ -538,24 +538,23 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
   gpu_job own = {0};
   gpu_job *gj = launch ? launch : &own;
   cterr gerr;
-  if (space_geometry(s, cfg, prob, &gj->geom, &gerr) != 0 ||
-      space_config_args(s, cfg, prob, gj->argvals, &gj->nargvals, &gerr) != 0 ||
-      space_config_tmaps(s, cfg, prob, gj->tmaps, &gj->ntmaps, &gerr) != 0 ||
-      (space_ref_per_config(s) && space_ref_config(s, cfg, prob, &gj->ref_geom, &gj->ref_key, &gerr) != 0)) {
+  char lhash[33];
+  if (job_launch_eval(s, cfg, prob, gj, &gerr) != 0) {
+    /* the space's own code failed (a failure, never answered from the store: the space may be
+     * fixed), or the launch is over a limit (data, answered while the launch stays the same) */
+    int own_fault = gerr.code == CTERR_SPACE;
+    if (!own_fault) job_launch_limit_digest(gerr.msg, lhash), record_set_str(&rec->launch_hash, lhash);
     if (cr->ok) {
-      rec->status = ST_INVALID;
+      rec->status = own_fault ? ST_SPACE_ERROR : ST_INVALID;
       record_set_str(&rec->message, gerr.msg);
     }
     return;
   }
-  gj->ntypes = space_config_types(s, cfg, prob, gj->types);
+  job_launch_digest(s, prob, gj, lhash);
+  record_set_str(&rec->launch_hash, lhash);
   if (cr->ok && space_ref_per_config(s))
     compile_lowered(cr, 1, space_ref_kernel(s), gj->ref_kernel, sizeof gj->ref_kernel);
-  if (cr->ok && job_launch_steps(s, cfg, prob, cr, gj->launches, &gj->nlaunches, &gerr) != 0) {
-    rec->status = ST_INVALID;
-    record_set_str(&rec->message, gerr.msg);
-    return;
-  }
+  if (cr->ok) job_launch_names(s, cr, gj->launches, gj->nlaunches);
   const launch_geom *g = &gj->geom;
   rec->block_threads = (int)launch_threads(g);
   rec->smem_dynamic = (int)g->dyn_smem;

@@ -155,10 +155,8 @@ int job_edit_text(const space *s, const compile_source *src, size_t cfg, int nd,
 void job_hold_free(job_hold *h);
 /* job_programs.c: a space with launches — the kernels of its launches as further names of the
  * configuration's program, and its further programs chained behind it (job_make calls it); the
- * launches of configuration cfg on problem prob with their lowered kernel names from cr (*n = 0
- * for a space without launches). */
+ * lowered names of its launches' kernels: job_launch_names below. */
 int job_programs(const space *s, size_t cfg, compile_job *job, job_hold *hold, cterr *err);
-int job_launch_steps(space *s, size_t cfg, int prob, const compile_result *cr, launch_step *out, int *n, cterr *err);
 /* The store's template hash of a loaded source: its digest (template and includes) cut to 32
  * hex digits. job_template_hash loads the space's source to compute it: what `cutune header`,
  * `best --space` and `explain` match records with, as `run` writes them. */
@@ -210,10 +208,43 @@ int job_open_pool(const run_opts *o, const char *self_exe, cpool **pool, int *jo
  * result's status and resources, and the theoretical occupancy on arch (geometry from the
  * space). Fills rec (initialised by the call). launch (NULL: not wanted) gets the launch of the
  * GPU job: the geometry and the per-configuration argument values (runtime parameters; none for
- * most spaces), evaluated once here; a configuration whose geometry or values fail is recorded
- * invalid, so launch is whole wherever rec's status is ST_OK. */
+ * most spaces), evaluated once here (job_launch_eval), and rec its launch hash. A compiled
+ * configuration whose launch fails is recorded space_error where the space's own code failed
+ * (cterr.code CTERR_SPACE: space.h, "Errors of a configuration's functions"), a failure, and
+ * invalid where it is over a limit, which is data; so launch is whole wherever rec's status is
+ * ST_OK. */
 void job_record_base(space *s, size_t cfg, int prob, const char *arch, const compile_result *cr, record *rec,
                      gpu_job *launch);
+
+/* job_launch.c: the launch of configuration cfg on problem prob as the GPU job gets it (its
+ * geometry, per-configuration argument values, element types of typed buffers, tensor maps, the
+ * per-configuration reference's geometry, each launch of a sequence with its kernel's name left
+ * empty: job_launch_names lowers them), from the space's functions; -1 with err (and its code)
+ * when one fails. job_launch_digest: its digest, the records' launch hash (record.h), over the
+ * problem's arguments too (their order, kinds, scalar values, buffers' types and counts) and each
+ * launch's kernel as the space names it; job_launch_limit_digest: the launch hash of one over a
+ * limit, from the limit's message less its file:line. job_launch_hash: either, as a record made
+ * now would carry it; -1 (err, out "") only where the space's own code fails (CTERR_SPACE). */
+int job_launch_eval(space *s, size_t cfg, int prob, gpu_job *gj, cterr *err);
+void job_launch_digest(space *s, int prob, const gpu_job *gj, char out[33]);
+void job_launch_limit_digest(const char *message, char out[33]);
+int job_launch_hash(space *s, size_t cfg, int prob, char out[33], cterr *err);
+/* The launch hashes a run compares stored records with (store_find_want), each computed when
+ * first asked for: a lookup asks only where a stored record carries one, so a space of millions
+ * pays one evaluation of its Lua functions per configuration and problem that has such a record,
+ * not per configuration. job_lhash: NULL where the space's own code fails (no record answers
+ * then but one without a launch hash). */
+typedef struct job_lhashes job_lhashes;
+job_lhashes *job_lhashes_new(space *s);
+const char *job_lhash(job_lhashes *t, size_t cfg, int prob);
+void job_lhashes_free(job_lhashes *t);
+/* job_programs.c: the kernel names of a configuration's n launches (job_launch_eval), lowered
+ * from its compile result cr. */
+void job_launch_names(const space *s, const compile_result *cr, launch_step *steps, int n);
+/* A run stops handing out configurations when its first JOB_SPACE_STOP records all failed in the
+ * space's own code: most likely one mistake every configuration meets (docs/SPACE.md, Geometry). */
+#define JOB_SPACE_STOP 16
+
 /* The GPU worker's description of problem prob: the space's arguments (inputs filled from seed),
  * the check's tolerance, the reference (its compiled result ref, kernel and geometry), bytes and
  * flops. Shared by the tuning loop (exec_local.c) and `cutune __profile-one`. */

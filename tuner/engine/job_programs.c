@@ -60,13 +60,7 @@ int job_programs(const space *s, size_t cfg, compile_job *job, job_hold *hold, c
   return 0;
 }
 
-int job_launch_steps(space *s, size_t cfg, int prob, const compile_result *cr, launch_step *out, int *n, cterr *err) {
-  *n = 0;
-  if (!space_nlaunches(s)) return 0;
-  int m = space_launches(s, cfg, prob, out, err);
-  if (m < 0) return -1;
-  for (int k = 0; k < m; k++)
-    compile_lowered(cr, launch_line(s, k), space_launch_kernel(s, k), out[k].kernel, sizeof out[k].kernel);
-  *n = m;
-  return 0;
+void job_launch_names(const space *s, const compile_result *cr, launch_step *steps, int n) {
+  for (int k = 0; k < n; k++)
+    compile_lowered(cr, launch_line(s, k), space_launch_kernel(s, k), steps[k].kernel, sizeof steps[k].kernel);
 }

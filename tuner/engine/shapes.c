@@ -47,9 +47,10 @@ shape_book *shapes_book_new(const space *s, const store *st, const char *templat
     transfer_shape(b->tx, p, d);
   }
   const configset *cs = space_configs(s);
-  /* the check hash (record.h) is not asked: a record of another check still tells which kernels
-   * are fast on a shape, and the book only proposes (seeds, the cross phase's candidates): each
-   * proposal is then answered from the store under the problem's own check, or measured again */
+  /* the check and launch hashes (record.h) are not asked: a record of another check or launch
+   * still tells which kernels are fast on a shape, and the book only proposes (seeds, the cross
+   * phase's candidates): each proposal is then answered from the store under the problem's own
+   * check and the configuration's launch, or measured again */
   for (size_t i = 0; i < store_count(st); i++) { /* the newest record of a pair wins: later ones overwrite */
     const record *r = store_get(st, i);
     if (r->status != ST_OK || !r->template_hash || strcmp(r->template_hash, template_hash)) continue;

@@ -158,6 +158,9 @@ static int finish_record(tune_ctx *t, int g, tune_tally *ty, size_t cfg, record 
     ty->charged++;
     strategy_tell_cost(ty->strat, cfg, record_value(rec), record_cost_s(rec));
     if (rec->status != ST_OK) ty->failed++;
+    if (rec->status == ST_SPACE_ERROR && !t->nspace_errors++) t->first_space_error = xstrdup(rec->message);
+    else if (rec->status != ST_SPACE_ERROR) t->nothers++;
+    if (!t->nothers && t->nspace_errors >= JOB_SPACE_STOP) t->space_stop = 1; /* the same mistake everywhere */
     if (isfinite(rec->measure_ms)) ty->gpu_ms += rec->measure_ms, ty->ngpu++;
     if (isfinite(rec->m_load_ms) && isfinite(rec->m_check_ms) && isfinite(rec->m_timing_ms) &&
         isfinite(rec->m_isolated_ms)) {
@@ -392,7 +395,7 @@ static int tune_problems(tune_ctx *t, const int *probs, int np, size_t *n_measur
 
   for (;;) {
     int out_of_time = time_limit > 0 && now_seconds() - t0 > time_limit;
-    int stop = tune_interrupted || out_of_time;
+    int stop = tune_interrupted || out_of_time || t->space_stop;
     if (stop && !stopped) x->ops->stop(x), stopped = 1;
     int inflight = 0, more = 0;
     for (int i = 0; i < nt; i++) {
@@ -558,6 +561,7 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
   /* each problem's check: a store's record answers only under the check it was measured under */
   t.check_hash = xcalloc((size_t)space_nproblems(s) + 1, sizeof *t.check_hash);
   if (job_check_hashes(s, t.src, t.check_hash, err) != 0) goto done;
+  t.lhash = job_lhashes_new(s); /* and how each configuration is launched: a record launched otherwise re-measures */
 
   for (int g = 0; g < t.x->ngroups; g++) {
     tune_group *tg = &t.grp[g];
@@ -592,14 +596,16 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
         t.transfer ? "; each search seeded with the best kernels of the nearest shapes tuned before it (transfer)" : "",
         cross ? "; then the cross-measurement" : "");
   int nrows = 0, step = many ? 1 : tune_overlap_width(&t, order, nsel);
-  for (int i = 0; i < nsel && !tune_interrupted && o->cross != 2; i += step) {
+  for (int i = 0; i < nsel && !tune_interrupted && !t.space_stop && o->cross != 2; i += step) {
     int n = nsel - i < step ? nsel - i : step; /* problems order[i..i+n) side by side */
     if (tune_setup_problems(&t, &order[i], n, 0, err) != 0 || tune_problems(&t, &order[i], n, &measured, err) != 0)
       goto done;
     for (int k = i; k < i + n; k++) {
       int prob = order[k];
       for (int g = 0; g < t.x->ngroups; g++)
-        if (tune_wants_energy(s) && !tune_interrupted && tune_energy_pass(&t, g, prob, &measured, err) != 0) goto done;
+        if (tune_wants_energy(s) && !tune_interrupted && !t.space_stop &&
+            tune_energy_pass(&t, g, prob, &measured, err) != 0)
+          goto done;
       for (int g = 0; g < t.x->ngroups; g++) {
         if (!set && !cross) tune_report_problem(&t, g, prob, out, 1);
         rows[g][nrows] = t.cost[g];
@@ -607,7 +613,9 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
       nrows++;
     }
   }
-  if (cross && !tune_interrupted && tune_cross_phase(&t, order, nsel, crossrow, ncand, &measured, err) != 0) goto done;
+  if (cross && !tune_interrupted && !t.space_stop &&
+      tune_cross_phase(&t, order, nsel, crossrow, ncand, &measured, err) != 0)
+    goto done;
   for (int i = 0; i < nsel && (set || cross); i++) /* after the cross phase; a set's tables: -v */
     for (int g = 0; g < t.x->ngroups; g++) tune_report_problem(&t, g, order[i], out, !set || o->verbose);
   for (int g = 0; g < t.x->ngroups && many; g++)
@@ -619,6 +627,7 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
   printf("\n");
   if (tune_interrupted)
     printf("interrupted: every finished measurement is in the store; run the same command to resume\n");
+  report_space_errors(stdout, t.nspace_errors, t.first_space_error, t.space_stop ? JOB_SPACE_STOP : 0);
   out->interrupted = tune_interrupted != 0;
   rc = 0;
 done:
@@ -630,7 +639,8 @@ done:
     free(t.grp[g].spath), job_ohashes_free(t.grp[g].ohash), free(rows[g]);
     shapes_book_free(t.book[g]);
   }
-  free(order), free(t.check_hash);
+  free(order), free(t.check_hash), free(t.first_space_error);
+  job_lhashes_free(t.lhash);
   compile_source_free(&src);
   dbuf_free(&warn);
   return rc;

@@ -29,6 +29,13 @@ typedef struct tune_ctx {
   const compile_source *src; /* the template and its includes, hashed once */
   char template_hash[33];
   char (*check_hash)[33]; /* each problem's (job_check_hashes): with the two hashes, a record's answer */
+  job_lhashes *lhash;     /* each (configuration, problem)'s launch hash, as lookups need them */
+  /* records of this run whose space's own code failed (space_error), the first one's message,
+   * and how many others it made; space_stop: the first JOB_SPACE_STOP all failed so, and the
+   * run stops handing out configurations */
+  size_t nspace_errors, nothers;
+  char *first_space_error;
+  int space_stop;
   tune_group grp[EXEC_MAX_GROUPS];
   /* shape sets (shapes.h): each group's book of the shapes' best kernels, whether a search is
    * seeded from it (transfer), the cross phase's fixed list per group, the last problem's cost */
@@ -47,6 +54,8 @@ extern volatile sig_atomic_t tune_interrupted;
 void tune_stamp(tune_ctx *t, int g, int prob, record *r, size_t cfg);
 /* The store's newest record of configuration cfg of group g on problem prob, or NULL. */
 const record *tune_stored(const tune_ctx *t, int g, int prob, size_t cfg, size_t *ntimeouts);
+/* The same, or a newer space_error record of it (never an answer: the run's tables list it). */
+const record *tune_latest(const tune_ctx *t, int g, int prob, size_t cfg);
 
 /* tune_phases.c */
 int tune_wants_energy(const space *s);

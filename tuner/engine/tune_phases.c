@@ -30,20 +30,40 @@ void tune_stamp(tune_ctx *t, int g, int prob, record *r, size_t cfg) {
   if (!r->driver_version) record_set_str(&r->driver_version, dev->driver);
 }
 
-/* The store's answer for configuration cfg of group g on problem prob: its newest record with
- * this template and options, checked as the problem is now (store_find), or NULL; with
- * ntimeouts, also how many of its records so keyed are compile timeouts. The one place a
- * configuration's index becomes the store's key. */
-const record *tune_stored(const tune_ctx *t, int g, int prob, size_t cfg, size_t *ntimeouts) {
+/* What store_find_want asks for when a candidate record carries a launch hash: the one the
+ * configuration has now (tune_ctx.lhash: computed once per configuration and problem). */
+typedef struct launch_ask {
+  job_lhashes *lh;
+  size_t cfg;
+  int prob;
+} launch_ask;
+static const char *launch_now(void *ctx) {
+  const launch_ask *a = ctx;
+  return job_lhash(a->lh, a->cfg, a->prob);
+}
+
+/* The store's record of configuration cfg of group g on problem prob with this template and
+ * options, checked and launched as the problem is now (store_find_want), or NULL; space_errors:
+ * a space_error record too (tune_latest). With ntimeouts, also how many of its records so keyed
+ * are compile timeouts. The one place a configuration's index becomes the store's key. */
+static const record *stored(const tune_ctx *t, int g, int prob, size_t cfg, int space_errors, size_t *ntimeouts) {
   const configset *cs = space_configs(t->s);
   const tune_group *tg = &t->grp[g];
   const char *pkey = space_problem_key(t->s, prob), *ohash = job_ohash(tg->ohash, cfg), *chash = t->check_hash[prob];
   char *key = configset_row_key(cs, configset_row(cs, cfg));
-  const record *r = store_find(tg->st, key, pkey, t->template_hash, ohash, chash);
+  launch_ask ask = {t->lhash, cfg, prob};
+  store_want w = {t->template_hash, ohash, chash, space_errors, launch_now, &ask};
+  const record *r = store_find_want(tg->st, key, pkey, &w);
   if (ntimeouts) *ntimeouts = store_count_status(tg->st, key, pkey, t->template_hash, ohash, chash, ST_COMPILE_TIMEOUT);
   free(key);
   return r;
 }
+
+const record *tune_stored(const tune_ctx *t, int g, int prob, size_t cfg, size_t *ntimeouts) {
+  return stored(t, g, prob, cfg, 0, ntimeouts);
+}
+
+const record *tune_latest(const tune_ctx *t, int g, int prob, size_t cfg) { return stored(t, g, prob, cfg, 1, NULL); }
 
 /* A configuration and the store's record of it. */
 typedef struct cfg_record {
@@ -126,8 +146,9 @@ void tune_report_problem(tune_ctx *t, int g, int prob, run_outcome *out, int pri
   const configset *cs = space_configs(t->s);
   const store *st = t->grp[g].st;
   size_t n = configset_count(cs), k = 0, nrec = store_count(st), other = 0;
-  /* each configuration's answer (tune_stored), found from the store's records of the problem:
-   * a record is a configuration's answer when it is the one tune_stored gives for it (so each
+  /* each configuration's answer (tune_latest: tune_stored's, or a newer space_error, which is
+   * never an answer but what became of it), found from the store's records of the problem: a
+   * record is a configuration's when it is the one tune_latest gives for it (so each
    * configuration once), in the space's order; walking the store, not the space, keeps a space
    * of millions (Kernel Tuner's convolution: 1.87 M, 12 s here) as fast as its records */
   cfg_record *cr = xcalloc(nrec ? nrec : 1, sizeof *cr);
@@ -136,7 +157,7 @@ void tune_report_problem(tune_ctx *t, int g, int prob, run_outcome *out, int pri
     if (!r->problem || strcmp(r->problem, pkey)) continue;
     other += !store_same_check(t->check_hash[prob], r); /* never an answer: said below the title */
     long cfg = configset_find_named(cs, r->nparams, r->pname, r->pvalue);
-    if (cfg >= 0 && tune_stored(t, g, prob, (size_t)cfg, NULL) == r) cr[k++] = (cfg_record){(size_t)cfg, r};
+    if (cfg >= 0 && tune_latest(t, g, prob, (size_t)cfg) == r) cr[k++] = (cfg_record){(size_t)cfg, r};
   }
   qsort(cr, k, sizeof *cr, cmp_cfg_record);
   const record **view = xcalloc(k ? k : 1, sizeof(record *));

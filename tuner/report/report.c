@@ -452,3 +452,16 @@ int report_check_mix(dbuf *out, const record *const *recs, size_t n, const char 
   dbuf_puts(out, ")");
   return k + (more > 0);
 }
+
+void report_space_errors(FILE *out, size_t n, const char *first, int stopped_after) {
+  if (!n) return;
+  fprintf(out,
+          "%zu configuration%s failed in the space's own functions (space_error: a failure, evaluated again by the "
+          "next run); first: %s\n",
+          n, n == 1 ? "" : "s", first ? first : "?");
+  if (stopped_after > 0)
+    fprintf(out,
+            "stopped early: the first %d configurations all failed so, most likely one mistake every configuration "
+            "meets; fix the space and run again\n",
+            stopped_after);
+}

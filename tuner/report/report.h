@@ -56,6 +56,12 @@ void report_compile_times(FILE *out, const record *const *recs, size_t n, int ma
 void report_other_checks(dbuf *out, size_t n, const char *show);
 int report_check_mix(dbuf *out, const record *const *recs, size_t n, const char *problem);
 
+/* The line that ends a run in which n configurations failed in the space's own functions
+ * (space_error: a geometry, argument or tensor map function raised or answered with the wrong
+ * type), quoting the first one's message; with stopped_after > 0, also that the run stopped
+ * early because its first stopped_after records all failed so. Nothing for n == 0. */
+void report_space_errors(FILE *out, size_t n, const char *first, int stopped_after);
+
 /* Every record, flat, one row each, RFC 4180 quoting; unmeasured figures are empty cells.
  * Columns: space, config, problem, one per parameter, status, message, the statistics,
  * derived figures, resources, compile time and provenance (names as in the JSON form). */

@@ -48,7 +48,7 @@ void report_csv(FILE *out, const record *const *recs, size_t n) {
             ",status,message,t_median_ms,t_min_ms,t_mean_ms,t_std_ms,samples,gbps,copy_share,gflops,energy_mj,"
             "regs,smem_static,smem_dynamic,local_bytes,spill_stores,spill_loads,block_threads,occupancy,limiter,"
             "compile_ms,template_hash,options_hash,nvrtc,driver,device,cc,uuid,arch,time,sm_clock_mhz,"
-            "mem_clock_mhz,throttle_reasons,temperature_c,raced_above_ms,race_ref,check_hash\n");
+            "mem_clock_mhz,throttle_reasons,temperature_c,raced_above_ms,race_ref,check_hash,launch_hash\n");
   fputs(b.data, out);
   for (size_t i = 0; i < n; i++) {
     const record *r = recs[i];
@@ -85,6 +85,7 @@ void report_csv(FILE *out, const record *const *recs, size_t n) {
     dbuf_puts(&b, ","), csv_str(&b, record_raced(r) ? (r->race_ref ? r->race_ref : RECORD_RACE_KTH) : NULL);
     /* what decided the check (docs/RECORDS.md); empty in records of before it */
     dbuf_puts(&b, ","), csv_str(&b, r->check_hash);
+    dbuf_puts(&b, ","), csv_str(&b, r->launch_hash); /* how it was launched; empty likewise */
     dbuf_puts(&b, "\n");
     fputs(b.data, out);
   }

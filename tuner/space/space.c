@@ -42,7 +42,7 @@ int space_pcall(space *s, int nargs, int nres, cterr *err) {
   if (rc != LUA_OK) {
     const char *m = lua_tostring(s->L, -1);
     if (rc == LUA_ERRMEM && space_limits_oom(s)) m = space_limits_oom(s); /* no handler runs for these */
-    cterr_set(err, "%s", m ? m : "(unknown Lua error)");
+    cterr_set_code(err, CTERR_SPACE, "%s", m ? m : "(unknown Lua error)");
     lua_pop(s->L, 1);
     return -1;
   }

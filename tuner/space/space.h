@@ -87,6 +87,15 @@ int space_problem_has(const space *s, int prob, const char *pairs, size_t len);
 int space_select_match(const space *s, const char *sel, int prob, cterr *err);
 int space_select_check(const space *s, const char *sel, int *count, cterr *err);
 
+/* Errors of a configuration's functions: what space_geometry, space_config_args,
+ * space_config_tmaps, space_ref_config and space_launches fail with carries a code (cterr.code).
+ * CTERR_SPACE: the space's own code failed — its function raised (error(), a nil indexed, the
+ * sandbox's time, instruction or memory limit) or answered with the wrong type or count (a
+ * string, no value, 12.5 threads, a scalar's value its type cannot hold, a tensor map's list of
+ * the wrong length): a mistake in the space, which the engine records as space_error. Any other
+ * code: the answer is well formed but over a limit of CUDA (a block over 1024 threads, a
+ * dimension of 0 or over its maximum, dynamic shared memory past 227 KiB, a tensor map's box,
+ * stride or swizzle outside what the driver encodes), which the engine records as invalid. */
 /* Geometry of configuration cfg on problem prob, from the space's block/grid/shared functions. */
 int space_geometry(space *s, size_t cfg, int prob, launch_geom *out, cterr *err);
 /* The same at sizes no problem of the space has: nv variables (names, values), as the space's

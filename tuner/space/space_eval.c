@@ -164,8 +164,9 @@ int space_eval_value(space *s, const sp_value *v, int nargs, sp_vres *out, const
   cterr e;
   if (space_pcall(s, nargs, LUA_MULTRET, &e) < 0) {
     if (v->kind == SV_EXPR)
-      return cterr_set(err, "%s:%d: %s \"%s\" failed%s: %s", v->file, v->line, what, v->text, ctx, e.msg);
-    return cterr_set(err, "%s:%d: %s failed%s: %s", v->file, v->line, what, ctx, e.msg);
+      return cterr_set_code(err, CTERR_SPACE, "%s:%d: %s \"%s\" failed%s: %s", v->file, v->line, what, v->text, ctx,
+                            e.msg);
+    return cterr_set_code(err, CTERR_SPACE, "%s:%d: %s failed%s: %s", v->file, v->line, what, ctx, e.msg);
   }
   int n = lua_gettop(L) - base;
   if (n == 1 && lua_type(L, -1) == LUA_TTABLE) { /* a list {x, y} is accepted as well */
@@ -179,15 +180,16 @@ int space_eval_value(space *s, const sp_value *v, int nargs, sp_vres *out, const
   }
   if (n < 1 || n > 3) {
     lua_settop(L, base);
-    return cterr_set(err, "%s:%d: %s returned %d values%s (expected %s)", v->file, v->line, what, n, ctx,
-                     n ? "at most 3" : "a number");
+    return cterr_set_code(err, CTERR_SPACE, "%s:%d: %s returned %d values%s (expected %s)", v->file, v->line, what, n,
+                          ctx, n ? "at most 3" : "a number");
   }
   for (int i = 0; i < n; i++) {
     int idx = base + 1 + i;
     if (lua_type(L, idx) != LUA_TNUMBER) {
       const char *tn = luaL_typename(L, idx);
       lua_settop(L, base);
-      return cterr_set(err, "%s:%d: %s returned a %s%s (expected a number)", v->file, v->line, what, tn, ctx);
+      return cterr_set_code(err, CTERR_SPACE, "%s:%d: %s returned a %s%s (expected a number)", v->file, v->line, what,
+                            tn, ctx);
     }
     out->d[i] = lua_tonumber(L, idx);
     out->i[i] = lua_tointegerx(L, idx, &out->isint[i]);
@@ -201,7 +203,9 @@ int space_eval_value(space *s, const sp_value *v, int nargs, sp_vres *out, const
 
 #define MAX_DYN_SMEM (227 * 1024) /* the largest opt-in shared memory per block (sm_90) */
 
-/* dst: 3 entries for block and grid (which 0, 1), 1 for shared (which 2: &dyn_smem) */
+/* dst: 3 entries for block and grid (which 0, 1), 1 for shared (which 2: &dyn_smem). An integer
+ * out of CUDA's range is a limit (CTERR_OTHER: the record is invalid); a number that is no
+ * integer, or a count other than shared's one, is the space's own mistake (CTERR_SPACE). */
 static int check_geom(const sp_value *v, const sp_vres *r, int which, const char *ctx, unsigned *dst, cterr *err) {
   static const char *const names[] = {"block", "grid", "shared"};
   char vals[96];
@@ -210,19 +214,22 @@ static int check_geom(const sp_value *v, const sp_vres *r, int which, const char
     len += snprintf(vals + len, sizeof vals - (size_t)len, "%s%.17g", i ? ", " : "", r->d[i]);
   if (which == 2) {
     if (r->n != 1 || !r->isint[0] || r->i[0] < 0 || r->i[0] > MAX_DYN_SMEM)
-      return cterr_set(err, "%s:%d: shared%s is (%s): expected one integer in 0..%d (bytes of dynamic shared memory)",
-                       v->file, v->line, ctx, vals, MAX_DYN_SMEM);
+      return cterr_set_code(err, r->n != 1 || !r->isint[0] ? CTERR_SPACE : CTERR_OTHER,
+                            "%s:%d: shared%s is (%s): expected one integer in 0..%d (bytes of dynamic shared memory)",
+                            v->file, v->line, ctx, vals, MAX_DYN_SMEM);
     dst[0] = (unsigned)r->i[0];
     return 0;
   }
   static const int64_t lim[2][3] = {{1024, 1024, 64}, {2147483647, 65535, 65535}};
   int64_t prod = 1;
   for (int i = 0; i < 3; i++) {
+    int notint = i < r->n && !r->isint[i];
     int64_t x = i < r->n ? (r->isint[i] ? r->i[i] : 0) : 1;
     if (x < 1 || x > lim[which][i])
-      return cterr_set(err, "%s:%d: %s%s is (%s): each dimension must be an integer in 1..%lld (%c is %.17g)", v->file,
-                       v->line, names[which], ctx, vals, (long long)lim[which][i], "xyz"[i],
-                       i < r -> n ? r -> d[i] : 1.0);
+      return cterr_set_code(err, notint ? CTERR_SPACE : CTERR_OTHER,
+                            "%s:%d: %s%s is (%s): each dimension must be an integer in 1..%lld (%c is %.17g)", v->file,
+                            v->line, names[which], ctx, vals, (long long)lim[which][i], "xyz"[i],
+                            i < r -> n ? r -> d[i] : 1.0);
     dst[i] = (unsigned)x;
     prod *= x;
   }

@@ -93,8 +93,8 @@ static int scalar_value(const sp_arg *a, const sp_vres *r, const char *what, con
   }
   int isf = elemtype_is_float(a->type);
   if ((!isf && !r->isint[0]) || r->d[0] < lo || r->d[0] > hi)
-    return cterr_set(err, "%s:%d: %s%s is %.17g: not a valid %s", a->size.file, a->size.line, what, ctx, r->d[0],
-                     elemtype_name(a->type));
+    return cterr_set_code(err, CTERR_SPACE, "%s:%d: %s%s is %.17g: not a valid %s", a->size.file, a->size.line, what,
+                          ctx, r->d[0], elemtype_name(a->type));
   o->ival = r->isint[0] ? r->i[0] : (int64_t)r->d[0];
   o->fval = r->d[0];
   return 0;
@@ -104,7 +104,8 @@ static int scalar_value(const sp_arg *a, const sp_vres *r, const char *what, con
 static int eval_one(space *s, const sp_arg *a, int nargs, sp_vres *r, const char *what, const char *ctx, cterr *err) {
   int rc = space_eval_value(s, &a->size, nargs, r, what, ctx, err);
   if (rc == 0 && r->n != 1)
-    rc = cterr_set(err, "%s:%d: %s%s gave %d values (expected one)", a->size.file, a->size.line, what, ctx, r->n);
+    rc = cterr_set_code(err, CTERR_SPACE, "%s:%d: %s%s gave %d values (expected one)", a->size.file, a->size.line, what,
+                        ctx, r->n);
   return rc;
 }
 
@@ -199,8 +200,9 @@ static int config_value(space *s, size_t cfg, int prob, int i, const char *ctx, 
   int rc = eval_one(s, a, nargs, &r, what, ctx, err);
   if (rc == 0 && a->kind == ARG_SCALAR) return scalar_value(a, &r, what, ctx, o, err);
   if (rc == 0 && !(r.isint[0] && r.i[0] > 0 && r.i[0] * elemtype_size(a->type) <= ((int64_t)1 << 40)))
-    rc = cterr_set(err, "%s:%d: %s%s is %.17g: expected a positive integer number of elements (under 1 TiB)",
-                   a->size.file, a->size.line, what, ctx, r.d[0]);
+    rc = cterr_set_code(err, CTERR_SPACE,
+                        "%s:%d: %s%s is %.17g: expected a positive integer number of elements (under 1 TiB)",
+                        a->size.file, a->size.line, what, ctx, r.d[0]);
   if (rc == 0) *count = r.i[0];
   return rc;
 }
@@ -219,8 +221,8 @@ int space_config_args(space *s, size_t cfg, int prob, argval *out, int *n, cterr
     const sp_arg *a = &s->args[i];
     if (!a->per_config) continue;
     if (*n >= MAX_ARGVALS) {
-      rc = cterr_set(err, "%s:%d: more than %d argument values or counts read parameters", a->size.file, a->size.line,
-                     MAX_ARGVALS);
+      rc = cterr_set_code(err, CTERR_SPACE, "%s:%d: more than %d argument values or counts read parameters",
+                          a->size.file, a->size.line, MAX_ARGVALS);
       break;
     }
     if (!ctx) {
@@ -228,7 +230,7 @@ int space_config_args(space *s, size_t cfg, int prob, argval *out, int *n, cterr
       ctx = xasprintf(" for %s on problem %s", key, s->probs[prob].key);
     }
     int64_t count;
-    argspec o;
+    argspec o = {0}; /* config_value fills it for a scalar only: a buffer's argval gets fval 0 */
     rc = config_value(s, cfg, prob, i, ctx, &o, &count, err);
     if (rc == 0) out[(*n)++] = (argval){.index = i, .ival = a->kind == ARG_SCALAR ? o.ival : count, .fval = o.fval};
   }

@@ -158,7 +158,7 @@ static int call_value(space *s, const sp_value *v, int env, size_t cfg, int prob
   }
   cterr e;
   if (space_pcall(s, nargs, LUA_MULTRET, &e) < 0)
-    return cterr_set(err, "%s:%d: %s failed%s: %s", v->file, v->line, what, ctx, e.msg);
+    return cterr_set_code(err, CTERR_SPACE, "%s:%d: %s failed%s: %s", v->file, v->line, what, ctx, e.msg);
   return lua_gettop(L) - base;
 }
 
@@ -180,8 +180,8 @@ static int eval_field(space *s, const sp_tmap *m, int f, int env, size_t cfg, in
     if (n < 0) return -1;
     int len = n == 1 && lua_type(L, -1) == LUA_TTABLE ? sp_seq_len(L, -1) : -1;
     if (len < 0 || len > TMAP_MAX_RANK) {
-      cterr_set(err, "%s:%d: %s%s returned %s (expected a list of at most %d integers)", m->v[f][0].file,
-                m->v[f][0].line, what, ctx, n == 1 ? GOT(-1) : "several values", TMAP_MAX_RANK);
+      cterr_set_code(err, CTERR_SPACE, "%s:%d: %s%s returned %s (expected a list of at most %d integers)",
+                     m->v[f][0].file, m->v[f][0].line, what, ctx, n == 1 ? GOT(-1) : "several values", TMAP_MAX_RANK);
       lua_settop(L, base);
       return -1;
     }
@@ -189,8 +189,8 @@ static int eval_field(space *s, const sp_tmap *m, int f, int env, size_t cfg, in
       lua_rawgeti(L, base + 1, i + 1);
       int bad = to_int(L, -1, &out[i]);
       if (bad)
-        cterr_set(err, "%s:%d: %s%s: entry %d is %s (expected an integer)", m->v[f][0].file, m->v[f][0].line, what, ctx,
-                  i + 1, GOT(-1));
+        cterr_set_code(err, CTERR_SPACE, "%s:%d: %s%s: entry %d is %s (expected an integer)", m->v[f][0].file,
+                       m->v[f][0].line, what, ctx, i + 1, GOT(-1));
       lua_pop(L, 1);
       if (bad) return lua_settop(L, base), -1;
     }
@@ -203,15 +203,16 @@ static int eval_field(space *s, const sp_tmap *m, int f, int env, size_t cfg, in
     if (v->kind == SV_CONST) {
       out[i] = (int64_t)v->con[0];
       if ((double)out[i] != v->con[0])
-        return cterr_set(err, "%s:%d: %s is %.17g (expected an integer)", v->file, v->line, what, v->con[0]);
+        return cterr_set_code(err, CTERR_SPACE, "%s:%d: %s is %.17g (expected an integer)", v->file, v->line, what,
+                              v->con[0]);
       continue;
     }
     int n = call_value(s, v, env, cfg, prob, what, ctx, err);
     if (n < 0) return -1;
     int bad = n != 1 || to_int(L, -1, &out[i]);
     if (bad)
-      cterr_set(err, "%s:%d: %s%s gave %s (expected one integer)", v->file, v->line, what, ctx,
-                n == 1 ? GOT(-1) : "several values");
+      cterr_set_code(err, CTERR_SPACE, "%s:%d: %s%s gave %s (expected one integer)", v->file, v->line, what, ctx,
+                     n == 1 ? GOT(-1) : "several values");
     lua_settop(L, base);
     if (bad) return -1;
   }
@@ -240,9 +241,14 @@ static int eval_tmap(space *s, const sp_tmap *m, size_t cfg, int prob, const cha
   if (rc < 0) return -1;
   int64_t es = elemtype_size((elemtype)o->type), bytes = es;
   const char *bad = NULL;
+  /* lists of the wrong length, or a swizzle that is no integer, are the space's own mistake
+   * (CTERR_SPACE); a value outside what cuTensorMapEncodeTiled takes is a limit */
+  int code = CTERR_SPACE;
   if (nd < 1) bad = "dims is empty";
   else if (nb != nd) bad = "box has not one entry per dimension";
   else if (ns != 0 && ns != nd - 1) bad = "strides has not one entry per dimension after the first";
+  else if (sw == -1) bad = "swizzle is not 0, 32, 64 or 128";
+  else code = CTERR_OTHER;
   for (int i = 0; !bad && i < nd; i++) {
     if (o->dims[i] < 1 || o->dims[i] > ((int64_t)1 << 32)) bad = "a dimension is outside 1..2^32";
     else if (box[i] < 1 || box[i] > 256) bad = "a box size is outside 1..256";
@@ -263,8 +269,8 @@ static int eval_tmap(space *s, const sp_tmap *m, size_t cfg, int prob, const cha
     len += snprintf(vals + len, sizeof vals - (size_t)len, "} box {");
     for (int i = 0; i < nb && len < 190; i++)
       len += snprintf(vals + len, sizeof vals - (size_t)len, "%s%lld", i ? "," : "", (long long)box[i]);
-    return cterr_set(err, "%s:%d: ct.tensormap of '%s'%s: %s (dims {%s}, swizzle %lld)", m->file, m->line,
-                     s->args[m->buffer].name, ctx, bad, vals, (long long)sw);
+    return cterr_set_code(err, code, "%s:%d: ct.tensormap of '%s'%s: %s (dims {%s}, swizzle %lld)", m->file, m->line,
+                          s->args[m->buffer].name, ctx, bad, vals, (long long)sw);
   }
   o->rank = nd;
   for (int i = 0; i < nd; i++) o->box[i] = (int32_t)box[i];

@@ -8,9 +8,9 @@
 
 #include "base/util.h"
 
-static const char *const status_names[ST_COUNT] = {"ok",         "compile_error", "launch_error", "runtime_fault",
-                                                   "timeout",    "wrong_result",  "invalid",      "compile_timeout",
-                                                   "worker_lost"};
+static const char *const status_names[ST_COUNT] = {"ok",          "compile_error", "launch_error", "runtime_fault",
+                                                   "timeout",     "wrong_result",  "invalid",      "compile_timeout",
+                                                   "worker_lost", "space_error"};
 
 const char *rec_status_name(rec_status s) { return (s >= 0 && s < ST_COUNT) ? status_names[s] : "unknown"; }
 
@@ -48,6 +48,7 @@ void record_init(record *r) {
   X(template_hash)                                                                                                     \
   X(options_hash)                                                                                                      \
   X(check_hash)                                                                                                        \
+  X(launch_hash)                                                                                                       \
   X(nvrtc_version)                                                                                                     \
   X(driver_version)                                                                                                    \
   X(device_name)                                                                                                       \

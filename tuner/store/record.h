@@ -20,6 +20,9 @@ typedef enum {
   ST_WORKER_LOST,     /* a compile worker was killed from outside mid-job (SIGKILL, SIGTERM,
                        the OOM killer): no fault of the configuration, so the store does not
                        answer for it and a resumed run compiles and measures it again */
+  ST_SPACE_ERROR,     /* the space's own code failed for this configuration: a geometry, argument or
+                       tensor map function raised or gave the wrong type or count (space.h): a
+                       failure, which the store does not answer for (the space may be fixed) */
   ST_COUNT
 } rec_status;
 
@@ -83,6 +86,13 @@ typedef struct record {
    * the check kernel and the reference (the engine's job_check_hashes). NULL in records written
    * before it existed: those answer whatever the check (store_find). */
   char *check_hash;
+  /* sha256 (hex, 16 bytes) of how the configuration was launched on its problem (the engine's
+   * job_launch_hash): geometry, dynamic shared memory, each launch of a sequence, the arguments
+   * as the kernel gets them (scalar values, buffer counts and types), tensor maps; of the limit
+   * it is over, for one whose launch is over a limit. NULL in records written before it existed,
+   * and where nothing was launched (not compiled for the target, the space's code failed):
+   * those answer whatever the launch (store_find). */
+  char *launch_hash;
   char *nvrtc_version, *driver_version;
   char *device_name, *device_cc, *device_uuid, *arch;
   char *timestamp;

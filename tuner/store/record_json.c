@@ -109,6 +109,7 @@ void record_to_json(const record *r, dbuf *b) {
   put_str(b, "template_hash", r->template_hash, &g);
   put_str(b, "options_hash", r->options_hash, &g);
   if (r->check_hash) put_str(b, "check_hash", r->check_hash, &g); /* optional: older stores lack it */
+  if (r->launch_hash) put_str(b, "launch_hash", r->launch_hash, &g); /* optional: older stores lack it */
   put_str(b, "nvrtc", r->nvrtc_version, &g);
   put_str(b, "driver", r->driver_version, &g);
   put_str(b, "device", r->device_name, &g);
@@ -189,6 +190,7 @@ static const field res_fields[] = {FI("regs", regs),
 static const field prov_fields[] = {FS("template_hash", template_hash),
                                     FS("options_hash", options_hash),
                                     FS("check_hash", check_hash),
+                                    FS("launch_hash", launch_hash),
                                     FS("nvrtc", nvrtc_version),
                                     FS("driver", driver_version),
                                     FS("device", device_name),

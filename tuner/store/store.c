@@ -105,15 +105,28 @@ static int matches(const record *r, const char *template_hash, const char *optio
          store_same_check(check_hash, r);
 }
 
-const record *store_find(const store *s, const char *config, const char *problem, const char *template_hash,
-                         const char *options_hash, const char *check_hash) {
+const record *store_find_want(const store *s, const char *config, const char *problem, const store_want *w) {
   if (!s || !s->n || !config || !problem) return NULL;
+  const char *launch = NULL;
+  int asked = 0;
   for (size_t v = *index_lookup(s, config, problem); v; v = s->prev[v - 1]) {
     const record *r = s->recs[v - 1];
     if (r->status == ST_WORKER_LOST) continue; /* not the configuration's fault: measure again */
-    if (matches(r, template_hash, options_hash, check_hash)) return r;
+    if (r->status == ST_SPACE_ERROR && !w->space_errors) continue; /* the space may be fixed: evaluate again */
+    if (!matches(r, w->template_hash, w->options_hash, w->check_hash)) continue;
+    if (r->launch_hash && w->launch) { /* launched otherwise than the configuration is now? */
+      if (!asked) launch = w->launch(w->launch_ctx), asked = 1;
+      if (!launch || strcmp(launch, r->launch_hash)) continue;
+    }
+    return r;
   }
   return NULL;
+}
+
+const record *store_find(const store *s, const char *config, const char *problem, const char *template_hash,
+                         const char *options_hash, const char *check_hash) {
+  store_want w = {template_hash, options_hash, check_hash, 0, NULL, NULL};
+  return store_find_want(s, config, problem, &w);
 }
 
 size_t store_count_status(const store *s, const char *config, const char *problem, const char *template_hash,

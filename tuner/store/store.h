@@ -46,9 +46,26 @@ const record *store_get(const store *s, size_t i);
  * check_hash matches anything). NULL if none: that measurement is still to be made. A record
  * measured under another check is passed over, not removed: an older record of this check
  * behind it still answers. Records of status worker_lost (an infrastructure failure, not the
- * configuration's) never answer: a resumed run makes that measurement again. */
+ * configuration's) and space_error (the space's own code failed: it may have been fixed since)
+ * never answer: a resumed run makes that measurement again. */
 const record *store_find(const store *s, const char *config, const char *problem, const char *template_hash,
                          const char *options_hash, const char *check_hash);
+
+/* store_find with the launch: want->launch (NULL: any launch) gives the launch hash the run
+ * would launch the configuration with (record.h: launch_hash), or NULL when it cannot say (the
+ * space's code fails for it). It is called only when a candidate record carries a launch hash,
+ * at most once per lookup, so a lookup with nothing stored (or only records written before the
+ * field) evaluates nothing. A record with another launch hash is passed over as one of another
+ * check is; one without answers whatever the launch. want->space_errors: a space_error record is
+ * taken too, never as an answer but as what became of the configuration last (the run's tables
+ * list it with the failures). */
+typedef struct store_want {
+  const char *template_hash, *options_hash, *check_hash;
+  int space_errors;
+  const char *(*launch)(void *ctx);
+  void *launch_ctx;
+} store_want;
+const record *store_find_want(const store *s, const char *config, const char *problem, const store_want *want);
 
 /* Whether record r was checked as a run with check hash `want` (of r's problem) checks: the
  * same check hash, or none on r (a record written before the field answers whatever the check),

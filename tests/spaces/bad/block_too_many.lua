@@ -1,4 +1,4 @@
--- expect-geometry: block for TILE=32 on problem N=64 is (32, 64): 2048 threads, at most 1024 per block
+-- expect-limit: block for TILE=32 on problem N=64 is (32, 64): 2048 threads, at most 1024 per block
 local ct = require "cutune"
 return ct.space {
   template = "tiny.cu",

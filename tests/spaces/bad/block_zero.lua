@@ -1,4 +1,4 @@
--- expect-geometry: block for TILE=16 on problem N=64 is (0): each dimension must be an integer in 1..1024
+-- expect-limit: block for TILE=16 on problem N=64 is (0): each dimension must be an integer in 1..1024
 local ct = require "cutune"
 return ct.space {
   template = "tiny.cu",

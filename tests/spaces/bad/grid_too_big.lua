@@ -1,4 +1,4 @@
--- expect-geometry: grid for TILE=16 on problem N=64 is (1, 70000): each dimension must be an integer in 1..65535
+-- expect-limit: grid for TILE=16 on problem N=64 is (1, 70000): each dimension must be an integer in 1..65535
 local ct = require "cutune"
 return ct.space {
   template = "tiny.cu",

@@ -1,4 +1,4 @@
--- expect-geometry: shared for TILE=16 on problem N=64 is (-4): expected one integer
+-- expect-limit: shared for TILE=16 on problem N=64 is (-4): expected one integer
 local ct = require "cutune"
 return ct.space {
   template = "tiny.cu",
