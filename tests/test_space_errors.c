@@ -33,7 +33,10 @@ static void check_fixture(const char *path) {
   else if (!strncmp(p, "-- expect-edit: ", 16)) p += 16, geometry = 2;
   else if (!strncmp(p, "-- expect-limit: ", 17)) p += 17, geometry = limit = 1;
   else {
-    CHECK_MSG(0, "%s: first line must be '-- expect: ...', '-- expect-geometry: ...', '-- expect-limit: ...' or '-- expect-edit: ...'", path);
+    CHECK_MSG(0,
+              "%s: first line must be '-- expect: ...', '-- expect-geometry: ...', '-- expect-limit: ...' or '-- "
+              "expect-edit: ...'",
+              path);
     dbuf_free(&src);
     return;
   }
