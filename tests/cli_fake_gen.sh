@@ -56,11 +56,13 @@ if printf '%s' "$OUTPUT" | grep -q "template	$th"; then fail "an edited generato
 expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$R" "$S"
 expect_output "0 measured (0 failed), 12 answered from the store" "second run"
 
-# a generator that raises for U=4 with G=1: those two are compile errors, the run goes on
+# a generator that raises for U=4 with G=1: those two are space errors (the space's own code failed),
+# the run goes on
 R2="$TMPROOT/results-raises"
 GEN=raises expect_status 3 -- "$BIN" run --jobs 2 --no-progress --results "$R2" "$S"
 [ "$(st "$R2/Fake_H200/fake_gen.jsonl" ok)" -eq 10 ] && ok || fail "raises: not 10 ok records"
-[ "$(st "$R2/Fake_H200/fake_gen.jsonl" compile_error)" -eq 2 ] && ok || fail "raises: not 2 compile errors"
+[ "$(st "$R2/Fake_H200/fake_gen.jsonl" space_error)" -eq 2 ] && ok || fail "raises: not 2 space errors"
+expect_output "2 configurations failed in the space's own functions" "the end line counts the generator's failures"
 fn=$(line_of "raises = function")
 OUTPUT=$(cat "$R2/Fake_H200/fake_gen.jsonl") # the records' messages
 expect_output "$S:$fn: template_edit failed for U=4,G=1,S=0: " "the generator's error names its line and the configuration"

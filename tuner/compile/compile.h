@@ -67,6 +67,8 @@ typedef struct compile_result {
   int batch;         /* configurations in the NVRTC program that made it (1: alone; 0: unknown): a
                         member of a batch has its kernel renamed cutune_b<i>_<kernel> (lowered) */
   int retry;         /* 1: its batch could not say whether it compiles: compile it alone */
+  int space_fault;   /* 1: never compiled: the space's own code could not make its program (a
+                        generator's failure, job_failed_result): a space_error record */
 } compile_result;
 
 void compile_result_init(compile_result *r);

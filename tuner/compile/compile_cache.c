@@ -43,6 +43,7 @@ void compile_result_copy(compile_result *dst, const compile_result *src) {
   dst->shared = src->shared;
   dst->timed_out = src->timed_out;
   dst->lost = src->lost;
+  dst->space_fault = src->space_fault;
   memcpy(dst->key, src->key, sizeof dst->key);
   dst->lowered = src->lowered ? xstrdup(src->lowered) : NULL;
 }

@@ -216,7 +216,8 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
         compile_result_free(&cr);
         view[next] = &recs[next];
         failed++, got++, generr++;
-        if (o->verbose) progress_log(pg, "%-40s %-13s %s", recs[next].config, "compile_error", recs[next].message);
+        if (!nspace++) first_space = recs[next].message;
+        if (o->verbose) progress_log(pg, "%-40s %-13s %s", recs[next].config, "space_error", recs[next].message);
         progress_step(pg, 1, NAN, NAN, NULL);
       } else sr = cpool_submit(pool, (uint64_t)next, &job, err);
       job_hold_free(&hold);

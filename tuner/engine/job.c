@@ -147,6 +147,7 @@ static void generate(const space *s, const compile_source *src, size_t cfg, comp
 void job_failed_result(const job_hold *hold, compile_result *cr) {
   compile_result_init(cr);
   cr->message = xstrdup(hold->failed ? hold->failed : "template_edit failed");
+  cr->space_fault = 1;
 }
 
 int job_make(const space *s, const compile_source *src, size_t cfg, const char *arch, compile_job *job, job_hold *hold,
@@ -525,7 +526,11 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
     return;
   }
   if (!cr) return;
-  rec->status = cr->ok ? ST_OK : cr->lost ? ST_WORKER_LOST : cr->timed_out ? ST_COMPILE_TIMEOUT : ST_COMPILE_ERROR;
+  rec->status = cr->ok            ? ST_OK
+                : cr->space_fault ? ST_SPACE_ERROR
+                : cr->lost        ? ST_WORKER_LOST
+                : cr->timed_out   ? ST_COMPILE_TIMEOUT
+                                  : ST_COMPILE_ERROR;
   if (!cr->ok) record_set_str(&rec->message, cr->message ? cr->message : "compile error");
   if (rec->status == ST_COMPILE_ERROR && job_over_limit(rec->message)) rec->status = ST_INVALID;
   rec->regs = cr->res.regs;

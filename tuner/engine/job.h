@@ -122,7 +122,7 @@ int job_space_check_hashes(space *s, char (**out)[33], cterr *err);
  * the compile cache and batches (equal digests only) go by the text, so configurations whose
  * texts are equal share them. A generator that fails for the configuration leaves its message in
  * hold->failed (job_make still returns 0): the configuration must not be compiled; it is a
- * compile error of its own (job_failed_result), and the run goes on. */
+ * space_error of its own (job_failed_result: the space's code failed), and the run goes on. */
 typedef struct job_hold {
   char *opts[COMPILE_MAX_OPTS * COMPILE_MAX_PROGRAMS];
   int n;
