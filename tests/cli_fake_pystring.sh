@@ -52,6 +52,8 @@ cp "$d/kernels.py" "$TMPROOT/kp/scripts/" && cp "$d/fake_pystring.lua" "$TMPROOT
 K="$TMPROOT/kp/scripts" S="$TMPROOT/kp/spaces/fake_pystring.lua"
 expect_status 0 -- "$BIN" run --jobs 2 --no-progress --results "$R" --kernel-path "$K" "$S"
 expect_status 0 -- "$BIN" header "$S" "$R" --kernel-path "$K" -o "$TMPROOT/kp/h.h"
+expect_output "compiles that file itself with each configuration's -D values, not the program cutune measured" \
+  "header warns that its build cannot compile a template_var program"
 grep -q "cutune-config" "$TMPROOT/kp/h.h" && ok || fail "header --kernel-path wrote no configuration"
 expect_status 1 -- "$BIN" header "$S" "$R" -o "$TMPROOT/kp/h2.h"
 expect_output "template 'kernels.py' not found" "header without --kernel-path"

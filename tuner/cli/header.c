@@ -211,6 +211,16 @@ int header_main(int argc, char **argv) {
               argv[optind]);
     goto done;
   }
+  if (space_template_var(s) || space_edit_once(s)) /* shipped, but the build it drives compiles another text */
+    dbuf_printf(&warn,
+                "cutune header: warning: %s makes its program from %s by %s: the build the header drives "
+                "(cmake/CutuneKernels.cmake, kernels/build_nvcc.sh) compiles that file itself with each "
+                "configuration's -D values, not the program cutune measured; compile the shipped configurations "
+                "from the same text yourself (docs/HEADER.md, Generated kernels)\n",
+                argv[optind], space_template_path(s),
+                space_template_var(s) && space_edit_once(s) ? "template_var and template_edit"
+                : space_template_var(s)                     ? "template_var"
+                                                            : "template_edit");
   if (space_unchecked(s) && !allow_unchecked) {
     cterr_set(&err,
               "%s is timing only (check = false): none of its configurations was checked against a reference, "

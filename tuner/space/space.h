@@ -51,6 +51,8 @@ int space_edit_template(const space *s, const char *text, char **out, cterr *err
  * defines) when it raises or returns anything but a string. */
 #define SPACE_NO_CONFIG ((size_t)-1)
 int space_edit_per_config(const space *s);
+/* Whether the space has a once-per-run template_edit (function(text)). */
+int space_edit_once(const space *s);
 int space_edit_program(const space *s, const char *text, size_t cfg, int nd, const char *const *dn,
                        const char *const *dv, char **out, cterr *err);
 /* A digest (64 hex) of the space's template_edit function: its source lines as its file holds

@@ -11,6 +11,7 @@
 #include "space_int.h"
 
 int space_edit_per_config(const space *s) { return s->edit_ref && s->edit_per_config; }
+int space_edit_once(const space *s) { return s->edit_ref && !s->edit_per_config; }
 
 /* The function's result on the stack top into *out (popped); -1 with err for anything but a
  * string. ctx: " for BM=64,TILE=2", or "" once per run. */
