@@ -18,6 +18,17 @@ STORE="$R/Fake_H200/fake_space_error.jsonl"
 run() { run_any "$BIN" run --jobs 2 --no-progress --results "$R" "$d/$1.lua"; }
 st() { grep -c "\"status\":\"$1\"" "$STORE" || true; }
 
+# 0. `cutune space` evaluates the launch functions without compiling: the raising grid is
+# printed and the exit status is 1; the block over the limit is counted apart
+expect_status 1 -- "$BIN" space "$d/fake_space_error.lua"
+expect_output "fake_space_error.lua:15: grid failed for B=128," "space: the grid's failure"
+expect_output "  space error: " "space: the failure on a line of its own"
+expect_output "failed in the space's own code (space_error in a run); " "space: the count"
+expect_output "over a limit of CUDA (invalid in a run: data, not a failure)" "space: the limit counted apart"
+expect_status 0 -- "$BIN" space tests/spaces/fake_run.lua
+expect_output "launch functions: evaluated on " "space: a space without mistakes"
+expect_output ": all evaluated" "space: a space without mistakes"
+
 # 1. B = 128 raises in grid (space_error), B = 2048 is over a block's 1024 threads (invalid)
 run fake_space_error
 [ "$STATUS" -eq 3 ] && ok || fail "exit status $STATUS with configurations failing in the space's code (wanted 3)"

@@ -13,13 +13,51 @@
 #include "space/space.h"
 #include "space_cmd.h"
 
+#define CHECK_CONFIGS 16
+
+/* The space's per-configuration functions (block, grid, shared, the arguments' values and
+ * counts, tensor maps, launches, a per-configuration reference) evaluated as a run evaluates
+ * them (job_launch_eval), on up to CHECK_CONFIGS configurations spread over the valid ones (the
+ * first and the last among them) and every problem: a mistake in them shows here, before
+ * anything is compiled. A failure of the space's own code (CTERR_SPACE: a space_error in a run)
+ * is printed (the first 3) and counted; a launch over a limit of CUDA (an invalid record in a
+ * run) is data, counted apart. Returns the count of the first kind. */
+static int check_launches(space *s) {
+  size_t n = configset_count(space_configs(s)), k = n < CHECK_CONFIGS ? n : CHECK_CONFIGS;
+  int np = space_nproblems(s), bad = 0, limits = 0;
+  gpu_job *gj = xcalloc(1, sizeof *gj);
+  for (size_t i = 0; i < k; i++) {
+    size_t cfg = k > 1 ? i * (n - 1) / (k - 1) : 0;
+    for (int p = 0; p < np; p++) {
+      cterr e = {0};
+      memset(gj, 0, sizeof *gj);
+      if (job_launch_eval(s, cfg, p, gj, &e) == 0) continue;
+      if (e.code != CTERR_SPACE) limits++;
+      else if (bad++ < 3) printf("  space error: %s\n", e.msg);
+    }
+  }
+  free(gj);
+  if (k == 0) return 0;
+  printf("launch functions: evaluated on %zu configuration%s x %d problem%s: ", k, k == 1 ? "" : "s", np,
+         np == 1 ? "" : "s");
+  if (!bad && !limits) printf("all evaluated\n");
+  else {
+    if (bad) printf("%d failed in the space's own code (space_error in a run)%s", bad, limits ? "; " : "");
+    if (limits) printf("%d over a limit of CUDA (invalid in a run: data, not a failure)", limits);
+    printf("\n");
+  }
+  return bad;
+}
+
 static const char help[] =
     "usage: cutune space SPACE.lua [--list] [--kernel-path DIR]\n"
     "       cutune space SPACE.lua --hashes [--arch sm_XY] [--kernel-path DIR]\n"
     "\n"
     "Loads the space (every key checked, the constraints applied) and prints its parameters with\n"
     "their values, how many configurations the parameters make and how many the constraints\n"
-    "leave, and its problems. Nothing is compiled or measured.\n"
+    "leave, and its problems. Then the launch functions (block, grid, shared, the arguments, launches)\n"
+    "are evaluated, as a run evaluates them, on 16 configurations spread over the space and every\n"
+    "problem: a Lua error in them is printed, and the exit status is 1. Nothing is compiled or measured.\n"
     "\n"
     "options:\n"
     "  --list             then every valid configuration, one per line (NAME=value,...), in the\n"
@@ -115,6 +153,7 @@ int space_cmd_main(int argc, char **argv) {
   printf("%zu valid configurations of %.0f (enumerated in %.3f s)\n", configset_count(cs), configset_raw_size(cs),
          space_enumerate_seconds(s));
   for (int i = 0; i < space_nproblems(s); i++) printf("problem %s\n", space_problem_key(s, i));
+  int bad = check_launches(s);
   if (list)
     for (size_t i = 0; i < configset_count(cs); i++) {
       char *k = configset_row_key(cs, configset_row(cs, i));
@@ -122,5 +161,5 @@ int space_cmd_main(int argc, char **argv) {
       free(k);
     }
   space_free(s);
-  return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+  return fflush(stdout) == 0 && !ferror(stdout) && !bad ? 0 : 1;
 }
