@@ -544,19 +544,17 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
   gpu_job *gj = launch ? launch : &own;
   cterr gerr;
   char lhash[33];
-  if (job_launch_eval(s, cfg, prob, gj, &gerr) != 0) {
+  int lr = job_launch_hash(s, cfg, prob, gj, lhash, &gerr);
+  if (lhash[0]) record_set_str(&rec->launch_hash, lhash);
+  if (lr != 0) {
     /* the space's own code failed (a failure, never answered from the store: the space may be
      * fixed), or the launch is over a limit (data, answered while the launch stays the same) */
-    int own_fault = gerr.code == CTERR_SPACE;
-    if (!own_fault) job_launch_limit_digest(gerr.msg, lhash), record_set_str(&rec->launch_hash, lhash);
     if (cr->ok) {
-      rec->status = own_fault ? ST_SPACE_ERROR : ST_INVALID;
+      rec->status = lr < 0 ? ST_SPACE_ERROR : ST_INVALID;
       record_set_str(&rec->message, gerr.msg);
     }
     return;
   }
-  job_launch_digest(s, prob, gj, lhash);
-  record_set_str(&rec->launch_hash, lhash);
   if (cr->ok && space_ref_per_config(s))
     compile_lowered(cr, 1, space_ref_kernel(s), gj->ref_kernel, sizeof gj->ref_kernel);
   if (cr->ok) job_launch_names(s, cr, gj->launches, gj->nlaunches);

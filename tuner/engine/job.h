@@ -140,7 +140,7 @@ int job_arch_matches(const char *given, const char *dev);
 int job_make(const space *s, const compile_source *src, size_t cfg, const char *arch, compile_job *job, job_hold *hold,
              cterr *err);
 /* A configuration whose generator failed (hold->failed): a result that did not compile, with
- * that message, as the record's (compile_error). cr: uninitialised. */
+ * that message, as the record's (space_error: cr->space_fault). cr: uninitialised. */
 void job_failed_result(const job_hold *hold, compile_result *cr);
 /* The space's template and everything it includes, read and hashed once for the run (the
  * space's options give the include folders). With a generator (space_edit_per_config) the text is
@@ -222,13 +222,13 @@ void job_record_base(space *s, size_t cfg, int prob, const char *arch, const com
  * empty: job_launch_names lowers them), from the space's functions; -1 with err (and its code)
  * when one fails. job_launch_digest: its digest, the records' launch hash (record.h), over the
  * problem's arguments too (their order, kinds, scalar values, buffers' types and counts) and each
- * launch's kernel as the space names it; job_launch_limit_digest: the launch hash of one over a
- * limit, from the limit's message less its file:line. job_launch_hash: either, as a record made
- * now would carry it; -1 (err, out "") only where the space's own code fails (CTERR_SPACE). */
+ * launch's kernel as the space names it. job_launch_hash: the launch (into gj, NULL: not wanted)
+ * and its hash as a record made now would carry it: 0, a launch; 1 (err) over a limit of CUDA
+ * (an invalid record), hashed from the limit's message less its file:line; -1 (err, out "") where
+ * the space's own code fails (CTERR_SPACE: a space_error record). */
 int job_launch_eval(space *s, size_t cfg, int prob, gpu_job *gj, cterr *err);
 void job_launch_digest(space *s, int prob, const gpu_job *gj, char out[33]);
-void job_launch_limit_digest(const char *message, char out[33]);
-int job_launch_hash(space *s, size_t cfg, int prob, char out[33], cterr *err);
+int job_launch_hash(space *s, size_t cfg, int prob, gpu_job *gj, char out[33], cterr *err);
 /* The launch hashes a run compares stored records with (store_find_want), each computed when
  * first asked for: a lookup asks only where a stored record carries one, so a space of millions
  * pays one evaluation of its Lua functions per configuration and problem that has such a record,

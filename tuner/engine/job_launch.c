@@ -92,7 +92,7 @@ void job_launch_digest(space *s, int prob, const gpu_job *gj, char out[33]) {
   hex_encode(dg, 16, out);
 }
 
-void job_launch_limit_digest(const char *message, char out[33]) {
+static void limit_digest(const char *message, char out[33]) {
   /* the message less its leading "file:line: ": the space's path as given (it depends on the
    * working directory) and a line moved by an edit elsewhere in the file change no limit */
   const char *m = message ? message : "";
@@ -113,18 +113,20 @@ void job_launch_limit_digest(const char *message, char out[33]) {
   hex_encode(dg, 16, out);
 }
 
-int job_launch_hash(space *s, size_t cfg, int prob, char out[33], cterr *err) {
-  gpu_job gj;
+int job_launch_hash(space *s, size_t cfg, int prob, gpu_job *gj, char out[33], cterr *err) {
+  gpu_job own;
+  if (!gj) gj = &own;
+  memset(gj, 0, sizeof *gj);
   cterr e;
-  memset(&gj, 0, sizeof gj);
-  if (job_launch_eval(s, cfg, prob, &gj, &e) == 0) job_launch_digest(s, prob, &gj, out);
-  else if (e.code != CTERR_SPACE) job_launch_limit_digest(e.msg, out);
-  else {
-    if (err) *err = e;
-    out[0] = 0;
-    return -1;
+  out[0] = 0;
+  if (job_launch_eval(s, cfg, prob, gj, &e) == 0) {
+    job_launch_digest(s, prob, gj, out);
+    return 0;
   }
-  return 0;
+  if (err) *err = e;
+  if (e.code == CTERR_SPACE) return -1;
+  limit_digest(e.msg, out);
+  return 1;
 }
 
 /* ---- a run's table: (configuration, problem) -> launch hash, open addressing ---- */
@@ -170,7 +172,7 @@ const char *job_lhash(job_lhashes *t, size_t cfg, int prob) {
   lh_entry *e = &t->slot[lh_index(t, cfg, prob)];
   if (!e->state) {
     e->cfg = cfg, e->prob = prob;
-    e->state = job_launch_hash(t->s, cfg, prob, e->h, NULL) == 0 ? 1 : 2;
+    e->state = job_launch_hash(t->s, cfg, prob, NULL, e->h, NULL) >= 0 ? 1 : 2;
     t->n++;
   }
   return e->state == 1 ? e->h : NULL;
