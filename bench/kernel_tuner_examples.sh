@@ -59,6 +59,8 @@ for e in $EXAMPLES; do
   t1=$(date +%s%N)
   echo "cutune_ms $(( (t1 - t0) / 1000000 ))" >>"$W/cu-$e.log"
   say "cutune exit $rc"
+  # where cutune's time went: its end line and the GPU's split per configuration
+  grep -E "configurations measured in|^  time:|^  raced( early)?:|^  modules:" "$W/cu-$e.log" | cut -c1-300 | tee -a "$SUM"
   if [ "$KT_OK" = 1 ]; then
     (CUDA_CACHE_PATH="$W/cache-kt-$e" CUPY_CACHE_DIR="$W/cache-kt-$e/cupy" PYTHONPATH="$W/site" PYTHONUNBUFFERED=1 timeout $((SECONDS_EACH * 3 + 180)) \
       python3 bench/kernel_tuner_examples.py "$e" --src "$KT_SRC" --seconds "$SECONDS_EACH" --dump "$W/kt-$e.json") \

@@ -70,6 +70,26 @@ static void test_plain(void) {
   CHECK(!strstr(buf, "best"));
   progress_free(p);
   free(buf);
+
+  /* over a device limit: counted apart from the failures, its figures ignored */
+  buf = NULL;
+  f = open_memstream(&buf, &len);
+  fake_now = 0;
+  p = progress_new(f, NULL, 0, 0);
+  progress_set_clock(p, fake_clock);
+  fake_now += 2.5;
+  progress_step(p, PROGRESS_INVALID, 0.001, 5000, "B=2048");
+  fake_now += 2.5;
+  progress_step(p, 1, NAN, NAN, NULL);
+  fake_now += 2.5;
+  progress_step(p, 0, 0.5, 250, "B=128");
+  fclose(f);
+  CHECK(progress_failed(p) == 1 && progress_invalid(p) == 1 && progress_done(p) == 3);
+  CHECK_STR_CONTAINS(buf, "3 done, 1 failed, 1 invalid (over a limit)");
+  CHECK_STR_CONTAINS(buf, "B=128");
+  CHECK(!strstr(buf, "B=2048"));
+  progress_free(p);
+  free(buf);
 }
 
 static void test_tty(void) {

@@ -252,7 +252,7 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
                      r->regs, r->smem_static, r->spill_stores, 100.0 * r->occupancy);
       else progress_log(pg, "%-40s %-13s %s", r->config, rec_status_name(r->status), r->message ? r->message : "");
     }
-    progress_step(pg, recs[tag].status != ST_OK, NAN, NAN, NULL);
+    progress_step(pg, recs[tag].status == ST_INVALID ? PROGRESS_INVALID : recs[tag].status != ST_OK, NAN, NAN, NULL);
     compile_result_free(&cr);
     got++;
   }

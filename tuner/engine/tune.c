@@ -69,7 +69,7 @@ typedef struct tune_tally {
   strategy *strat;
   progress *pg;
   long charged, budget;
-  size_t failed, resumed;
+  size_t failed, invalid, resumed; /* invalid: over a device limit, data not a failure */
   int exhausted;
   double best;
   int flops;                 /* the space gives flops: progress in TFLOP/s */
@@ -157,7 +157,8 @@ static int finish_record(tune_ctx *t, int g, tune_tally *ty, size_t cfg, record 
     (*n_measured)++;
     ty->charged++;
     strategy_tell_cost(ty->strat, cfg, record_value(rec), record_cost_s(rec));
-    if (rec->status != ST_OK) ty->failed++;
+    if (rec->status == ST_INVALID) ty->invalid++;
+    else if (rec->status != ST_OK) ty->failed++;
     if (rec->status == ST_SPACE_ERROR && !t->nspace_errors++) t->first_space_error = xstrdup(rec->message);
     else if (rec->status != ST_SPACE_ERROR) t->nothers++;
     if (!t->nothers && t->nspace_errors >= JOB_SPACE_STOP) t->space_stop = 1; /* the same mistake everywhere */
@@ -180,7 +181,8 @@ static int finish_record(tune_ctx *t, int g, tune_tally *ty, size_t cfg, record 
     if (t->o->verbose)
       progress_log(ty->pg, "%-40s %-13s %s", rec->config, rec_status_name(rec->status),
                    rec->status == ST_OK ? "" : (rec->message ? rec->message : ""));
-    progress_step(ty->pg, rec->status != ST_OK, rec->t_median, ty->flops ? rec->gflops : rec->gbps, rec->config);
+    progress_step(ty->pg, rec->status == ST_INVALID ? PROGRESS_INVALID : rec->status != ST_OK, rec->t_median,
+                  ty->flops ? rec->gflops : rec->gbps, rec->config);
     shapes_book_note(t->book[g], ty->prob, cfg, rec);
   }
   record_free(rec);
@@ -436,8 +438,10 @@ done:
     gpu_s[g] += ty[i].gpu_ms / 1e3;
     if (rc == 0) cost_of(t, g, &ty[i], wall);
     if (rc == 0 && !t->o->quiet) {
-      fprintf(stderr, "problem %s%s: %ld measured (%zu failed), %zu answered from the store, %.1f s%s%s\n", pkey,
-              t->grp[g].label, ty[i].charged, ty[i].failed, ty[i].resumed, wall,
+      char inv[64] = "";
+      if (ty[i].invalid) snprintf(inv, sizeof inv, ", %zu invalid: over a limit", ty[i].invalid);
+      fprintf(stderr, "problem %s%s: %ld measured (%zu failed%s), %zu answered from the store, %.1f s%s%s\n", pkey,
+              t->grp[g].label, ty[i].charged, ty[i].failed, inv, ty[i].resumed, wall,
               np > 1 ? " (side by side: from the start to its last record)" : "",
               ty[i].stalled ? " (the seeded search stalled: --patience)" : "");
       time_note(&ty[i], wall, x->group[g].ndevices);

@@ -16,7 +16,7 @@ struct progress {
   int tty;
   int width; /* 0: ask the terminal each redraw (it may be resized) */
   double (*now)(void);
-  size_t total, done, failed, skipped;
+  size_t total, done, failed, invalid, skipped;
   double t0, last_draw;
   size_t last_decile; /* non-TTY: the 10 % step last printed */
   int drawn;          /* TTY: a bar is on screen */
@@ -63,6 +63,7 @@ void progress_set_width(progress *p, int columns) { p->width = columns; }
 void progress_set_total(progress *p, size_t total) { p->total = total; }
 size_t progress_done(const progress *p) { return p->done; }
 size_t progress_failed(const progress *p) { return p->failed; }
+size_t progress_invalid(const progress *p) { return p->invalid; }
 
 static int term_width(const progress *p) {
   if (p->width > 0) return p->width;
@@ -127,6 +128,7 @@ static void draw_tty(progress *p, double now) {
   if (p->total) dbuf_printf(&tail, " %zu/%zu", p->done, p->total);
   else dbuf_printf(&tail, " %zu", p->done);
   if (p->failed) dbuf_printf(&tail, "  %zu failed", p->failed);
+  if (p->invalid) dbuf_printf(&tail, "  %zu invalid", p->invalid);
   double r = rate(p, now);
   if (isfinite(r)) dbuf_printf(&tail, "  %.1f/s", r);
   if (p->total && isfinite(r) && p->done < p->total) {
@@ -171,6 +173,7 @@ static void print_plain(progress *p, double now, int final) {
     fmt_duration(&line, now - p->t0);
   }
   dbuf_printf(&line, ", %zu failed", p->failed);
+  if (p->invalid) dbuf_printf(&line, ", %zu invalid (over a limit)", p->invalid);
   if (p->skipped) dbuf_printf(&line, ", %zu from the results store", p->skipped);
   if (!isnan(p->best_t)) {
     dbuf_puts(&line, ", ");
@@ -206,7 +209,9 @@ static void update(progress *p) {
 void progress_step(progress *p, int failed, double t_ms, double gbps, const char *config) {
   if (!p) return;
   p->done++;
-  if (failed) {
+  if (failed == PROGRESS_INVALID) {
+    p->invalid++;
+  } else if (failed) {
     p->failed++;
   } else if (isfinite(t_ms) && (isnan(p->best_t) || t_ms < p->best_t)) {
     p->best_t = t_ms;

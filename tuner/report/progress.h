@@ -27,8 +27,10 @@ progress *progress_new(FILE *out, const char *label, size_t total, int tty);
 void progress_set_total(progress *p, size_t total);
 /* quiet: no bar, no progress lines, no summary (-q); progress_log still writes. */
 void progress_set_quiet(progress *p, int quiet);
-/* One configuration finished. failed != 0: it counts as a failure and its figures are
- * ignored. t_ms: median time in ms (NAN if none); gbps NAN if unknown. */
+/* One configuration finished. failed: 0 measured; PROGRESS_INVALID over a device limit (data, not a
+ * failure: counted apart); any other value a failure. Its figures are ignored unless 0. t_ms:
+ * median time in ms (NAN if none); gbps NAN if unknown. */
+#define PROGRESS_INVALID 2
 void progress_step(progress *p, int failed, double t_ms, double gbps, const char *config);
 /* The rate given to progress_step is GFLOP/s (a space that gives flops): show TFLOP/s. */
 void progress_show_tflops(progress *p);
@@ -46,6 +48,7 @@ void progress_set_width(progress *p, int columns);
 
 /* counters, for callers that summarise */
 size_t progress_done(const progress *p);
-size_t progress_failed(const progress *p);
+size_t progress_failed(const progress *p); /* failures, the invalid ones not counted */
+size_t progress_invalid(const progress *p);
 
 #endif
