@@ -5,7 +5,8 @@
 # same as compiled alone; each member keeps a cache entry of its own (a warm run compiles
 # nothing); a template that cannot be batched turns batching off and still compiles whole; a
 # template that includes a header is not batched; a batched module runs through the fake driver;
-# a C++ kernel (its name mangled) batches; a space that fills symbols does not.
+# a C++ kernel (its name mangled) batches; a space that fills symbols does not; members over the
+# static shared-memory limit are invalid from the batch's report, the others batched again.
 . "$(dirname "$0")/lib_cli.sh"
 set -e
 CO=(run --compile-only --arch sm_90 --no-progress)
@@ -24,6 +25,24 @@ expect_output "partly_broken.cu(" "broken member: the template's line"
 expect_output "[compiled with -DX=2 -DB=64 for sm_90]" "broken member: its own options"
 if printf '%s' "$OUTPUT" | grep -q "configurations)"; then fail "a message names the batch program"; else ok; fi
 if printf '%s' "$OUTPUT" | grep -q "batching turned off"; then fail "a real error turned batching off"; else ok; fi
+
+# 1b. batch_smem: 4 of 12 over 48 KB of static shared memory (a C++ kernel). ptxas names no error
+# and reports every entry: those 4 are invalid from that report, the others batched again, none
+# compiled alone, batching stays on, and their resources are those of a compile alone
+run_any "$BIN" "${CO[@]}" --jobs 1 --no-cache --batch 6 -v tests/spaces/batch_smem.lua
+[ "$STATUS" -eq 0 ] && ok || fail "batch_smem: exit $STATUS (wanted 0: the limit is data)"
+expect_output "12 compiled, 0 from the cache, 0 failed, 4 invalid (over a limit of sm_90)" "batch_smem: the 4 over the limit"
+expect_output "batched again after another member of their batch was over the shared-memory limit" "batch_smem: rebatched"
+expect_output "WORDS=32768,B=128: tests/spaces/batch_smem.cu: kernel 'smem_k' uses 131072 bytes of static shared memory" "batch_smem: the kernel and its bytes"
+expect_output "[compiled with -DWORDS=16384 -DB=64 for sm_90]" "batch_smem: its own options"
+for bad in "compiled again alone" "batching turned off"; do
+  if printf '%s' "$OUTPUT" | grep -q "$bad"; then fail "batch_smem: '$bad'"; else ok; fi
+done
+printf '%s\n' "$OUTPUT" | grep -E '^  [0-9]+ +(64|128) ' | sort > "$TMPROOT/smem-6.txt"
+run_any "$BIN" "${CO[@]}" --jobs 1 --no-cache --batch 1 -v tests/spaces/batch_smem.lua
+printf '%s\n' "$OUTPUT" | grep -E '^  [0-9]+ +(64|128) ' | sort > "$TMPROOT/smem-1.txt"
+[ "$(grep -c ' ok$' "$TMPROOT/smem-1.txt")" -eq 8 ] && diff "$TMPROOT/smem-1.txt" "$TMPROOT/smem-6.txt" > /dev/null && ok ||
+  fail "batch_smem: the table differs between --batch 1 and 6: $(diff "$TMPROOT/smem-1.txt" "$TMPROOT/smem-6.txt" | head -5)"
 
 # 2. resources as compiled alone, and a cache entry per member: the warm run compiles nothing
 C="$TMPROOT/cache-b"

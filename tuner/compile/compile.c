@@ -492,6 +492,41 @@ static double entry_ms(const char *log, const char *entry) {
   return strtod(t + strlen("Compile time = "), NULL);
 }
 
+/* A failed batch whose log names no error: ptxas refuses an entry's static shared memory over
+ * 48 KB without one, after reporting every entry's resources. over[i]: the bytes of member i when
+ * over the limit, else 0. Returns how many are over, or -1 when the log does not account for
+ * every member (an entry not found, or an error line): then nothing can be said of any. */
+static int batch_over_smem(const char *log, const compile_job *jobs, int n, int *over) {
+  dbuf errs;
+  dbuf_init(&errs);
+  collect_error_lines(&errs, log);
+  int noerr = errs.len == 0;
+  dbuf_free(&errs);
+  if (!noerr) return -1;
+  int blamed = 0;
+  for (int i = 0; i < n; i++) {
+    char ident[300], needle[320];
+    snprintf(ident, sizeof ident, COMPILE_BATCH_ENTRY_FMT, i, jobs[0].kernel);
+    snprintf(needle, sizeof needle, "%zu%s", strlen(ident), ident); /* in a mangled C++ name */
+    static const char key[] = "Compiling entry function '";
+    int found = 0;
+    for (const char *q = strstr(log, key); q && !found; q = strstr(q, key)) {
+      q += sizeof key - 1;
+      char entry[512];
+      snprintf(entry, sizeof entry, "%.*s", (int)strcspn(q, "'"), q);
+      kresources r;
+      memset(&r, 0, sizeof r);
+      if ((strcmp(entry, ident) == 0 || strstr(entry, needle)) && parse_resources(log, entry, &r)) {
+        found = 1;
+        over[i] = r.smem_static > 48 * 1024 ? r.smem_static : 0;
+        blamed += over[i] > 0;
+      }
+    }
+    if (!found) return -1;
+  }
+  return blamed;
+}
+
 int compile_now_batch(const compile_job *jobs, int n, compile_result *res, cterr *err) {
   if (n < 1 || n > COMPILE_BATCH_MAX)
     return cterr_set(err, "a batch of %d configurations (1 to %d)", n, COMPILE_BATCH_MAX);
@@ -547,8 +582,34 @@ int compile_now_batch(const compile_job *jobs, int n, compile_result *res, cterr
     if (isfinite(own[i])) own_sum += own[i];
     else have_own = 0;
   }
+  /* over the shared-memory limit: those members get their own result now (as alone: invalid),
+   * and the others, which compiled, may share a program again (retry 2) */
+  int over[COMPILE_BATCH_MAX] = {0};
+  int blamed = rc != NVRTC_SUCCESS ? batch_over_smem(log, jobs, n, over) : -1;
   for (int i = 0; i < n; i++) {
     compile_result *r = &res[i];
+    if (blamed > 0 && over[i] > 0) {
+      dbuf msg;
+      dbuf_init(&msg);
+      dbuf_printf(&msg,
+                  "%s: kernel '%s' uses %d bytes of static shared memory; at most 49152 (48 KB) are allowed "
+                  "(more needs dynamic shared memory)",
+                  path, jobs[i].kernel, over[i]);
+      append_options_note(&msg, &jobs[i]);
+      r->message = dbuf_steal(&msg);
+      dbuf_append(&r->log, log, strlen(log));
+      r->batch = n;
+      r->compile_ms = all.compile_ms / n;
+      continue;
+    }
+    if (blamed > 0) { /* it compiled: only the program failed, over another member's limit */
+      r->retry = 2;
+      r->message = xasprintf(
+          "%s: compiled in a batch that failed over another member's shared memory; to be "
+          "compiled again",
+          path);
+      continue;
+    }
     int ok = rc == NVRTC_SUCCESS && all.cubin.len > 0 &&
              (parse_resources(log, entry[i], &r->res) || (noreport && cubin_has_symbol(&all.cubin, entry[i])));
     if (!ok) { /* the batch says nothing of this member: it is compiled alone */

@@ -66,7 +66,9 @@ typedef struct compile_result {
                         that order (nvrtcGetLoweredName); NULL where unknown: the names as given */
   int batch;         /* configurations in the NVRTC program that made it (1: alone; 0: unknown): a
                         member of a batch has its kernel renamed cutune_b<i>_<kernel> (lowered) */
-  int retry;         /* 1: its batch could not say whether it compiles: compile it alone */
+  int retry;         /* 1: its batch could not say whether it compiles: compile it alone; 2: it
+                        compiled, but its program failed over another member's static shared
+                        memory (that member has its own result): it may share a program again */
   int space_fault;   /* 1: never compiled: the space's own code could not make its program (a
                         generator's failure, job_failed_result): a space_error record */
 } compile_result;
@@ -198,6 +200,8 @@ typedef struct cpool_stats {
   long batches;    /* ... of them with more than one configuration */
   long batched;    /* configurations compiled in a batch */
   long retried;    /* configurations a failed batch sent back to be compiled alone */
+  long rebatched;  /* ... sent back to share a program again: their batch failed over another
+                      member's static shared memory (compile.h, compile_result.retry 2) */
   int largest;     /* the most configurations one program held */
   int batch_off;   /* 1: a failed batch's members all compiled alone: batching turned off */
   double fixed_ms; /* NVRTC's fixed cost per program as timed (NAN: not timed) */

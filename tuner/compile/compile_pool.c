@@ -25,7 +25,10 @@
  * could not speak for (the program failed, or lacks its kernel), and every unanswered member of
  * a batch whose worker died or overran, goes back to the front of the queue to be compiled
  * alone, with the usual deadline: errors, crashes, lost workers and timeouts are each one
- * configuration's, as without batches. The size: fixed (cpool_set_batch), or automatic: the
+ * configuration's, as without batches. Except where ptxas refused a member's static shared
+ * memory over 48 KB (it reports every entry's resources and names no error): that member gets
+ * its own result from the batch's log (invalid, as alone), and the others, which compiled, are
+ * batched again (each such failure settles at least one member: no loop). The size: fixed (cpool_set_batch), or automatic: the
  * pool times NVRTC's fixed cost once (an empty program with the jobs' options) and follows the
  * cost per configuration beyond it, and batches as many as keep the fixed share below 5 % of a
  * configuration's cost (1 for compiles of a second or more, up to COMPILE_BATCH_MAX for the
@@ -518,6 +521,12 @@ static void take_result(cpool *p, worker *w, size_t body_len) {
     p->probe = 2;
     item_free(it);
     w->jobs[w->nres - 1] = NULL;
+  } else if (it->res.retry == 2) {
+    /* it compiled; another member's static shared memory failed the program: batched again
+     * (no loop: every such failure gives at least one member over the limit its result) */
+    compile_result_free(&it->res);
+    push_front(&p->todo_head, &p->todo_tail, it);
+    p->st.rebatched++;
   } else if (it->res.retry) {
     w->prog_retry++;
     retry_alone(p, w, it, 1);

@@ -301,6 +301,8 @@ int run_compile_only(space *s, const run_opts *o, const char *self_exe, const ch
     if (ps.batches)
       printf(" (%ld configurations in %ld batch%s of up to %d)", ps.batched, ps.batches, ps.batches == 1 ? "" : "es",
              ps.largest);
+    if (ps.rebatched)
+      printf("; %ld batched again after another member of their batch was over the shared-memory limit", ps.rebatched);
     if (ps.retried) printf("; %ld compiled again alone after their batch failed", ps.retried);
     if (ps.batch_off) printf("; batching turned off: a failed batch's members all compiled alone");
     if (isfinite(ps.fixed_ms)) printf("; NVRTC's fixed cost per program %.0f ms", ps.fixed_ms);
