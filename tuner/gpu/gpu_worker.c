@@ -16,7 +16,7 @@
 
 #include "gpu_worker_int.h"
 
-extern const unsigned char cutune_gpu_kernels_ptx[];
+extern const unsigned char cutune_gpu_kernels_fatbin[]; /* CMakeLists.txt: machine code and PTX */
 
 static worker W;
 
@@ -382,8 +382,9 @@ static int wk_init(worker *w, int out, int ordinal, int measure_copy, cterr *err
   for (size_t i = 0; i < sizeof w->ev / sizeof w->ev[0]; i++)
     if ((r = cu->cuEventCreate(&w->ev[i], CU_EVENT_BLOCKING_SYNC)))
       return cterr_set(err, "cuEventCreate: %s", cuda_errstr(r));
-  if ((r = cu->cuModuleLoadData(&w->helpers, cutune_gpu_kernels_ptx)))
-    return cterr_set(err, "loading the worker's helper kernels (PTX for compute_75): %s", cuda_errstr(r));
+  if ((r = cu->cuModuleLoadData(&w->helpers, cutune_gpu_kernels_fatbin)))
+    return cterr_set(err, "loading the worker's helper kernels (a fatbin: sm_80, 90, 100, 120, PTX for compute_75): %s",
+                     cuda_errstr(r));
   static const char *bits[4] = {"ct_cmp_b8", "ct_cmp_b16", "ct_cmp_b32", "ct_cmp_b64"};
   for (int i = 0; i < 4 && !r; i++) r = cu->cuModuleGetFunction(&w->cmp_bits[i], w->helpers, bits[i]);
   if (!r) r = cu->cuModuleGetFunction(&w->cmp_f32, w->helpers, "ct_cmp_f32");
