@@ -85,6 +85,21 @@ expect_output "partly_broken.cu("
 expect_output "-DX=2"
 expect_output "2 failed"
 expect_output "timing needs a GPU"
+# a template parameter named as a parameter of the space: the macro replaces it, and NVRTC's
+# message alone ("expected a ',' or '>'") does not say why; the note names it and its line
+expect_status 4 -- "$BIN" run --compile-only --jobs 2 --arch sm_90 -v tests/spaces/tpl_clash.lua
+expect_output "tpl_clash.cu(3): error" "the clash: NVRTC's message"
+expect_output "BLOCK is a parameter of the space, given to the program as the macro -DBLOCK, and a template parameter of tests/spaces/tpl_clash.cu at line 3" "the clash named"
+if printf '%s' "$OUTPUT" | grep -q "note: X is a parameter"; then fail "a note where no clash"; else ok; fi
+W="$TMPROOT/clash"
+mkdir -p "$W"
+sed -e 's/int BLOCK,/int B,/' -e 's/blockIdx.x \* BLOCK/blockIdx.x * B/' tests/spaces/tpl_clash.cu > "$W/tpl_clash.cu"
+cp tests/spaces/tpl_clash.lua "$W/"
+expect_status 0 -- "$BIN" run --compile-only --jobs 2 --arch sm_90 "$W/tpl_clash.lua"
+expect_output "2 compiled, 0 from the cache, 0 failed" "renamed, the template takes BLOCK by name"
+# partly_broken's error has no such note
+expect_status 3 -- "$BIN" run --compile-only --jobs 2 --arch sm_90 -v tests/spaces/partly_broken.lua
+if printf '%s' "$OUTPUT" | grep -q "is a parameter of the space, given"; then fail "partly_broken got the clash note"; else ok; fi
 # a parameter the template never names (misspelt: the template's #ifndef default applies) is
 # warned about before anything compiles (issue 23, item 14); the spelled-right one is not
 W="$TMPROOT/misspelt"

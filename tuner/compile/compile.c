@@ -472,6 +472,7 @@ int compile_now(const compile_job *job, compile_result *res, cterr *err) {
     }
   }
   if (!res->ok) {
+    if (rc != NVRTC_SUCCESS) compile_hint_macro_clash(&msg, job);
     append_options_note(&msg, job);
     res->message = dbuf_steal(&msg);
     dbuf_reset(&res->cubin);

@@ -14,4 +14,9 @@
  * -D options not every member has), *ncommon their count; they point into jobs[0]. */
 void compile_batch_source(const compile_job *jobs, int n, dbuf *src, const char **common, int *ncommon);
 
+/* compile_hint.c: where one of the job's -D names is declared as a template parameter in its
+ * source (the macro replaces it, and NVRTC's message says only "expected a ',' or '>'"), a note
+ * naming it and its line, appended to msg. */
+void compile_hint_macro_clash(dbuf *msg, const compile_job *job);
+
 #endif
