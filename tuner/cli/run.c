@@ -102,7 +102,7 @@ static const char run_usage[] =
     "                      some (\"N=8192,M=8192\"; \"M=4096\": every problem with M=4096) or all\n"
     "                      (default: all)\n"
     "  --top N             rows in the table of best configurations (default 10)\n"
-    "  --min-samples N     timed launches at least (default 10, but as few as 5 where 10 would\n"
+    "  --min-samples N     timed launches at least (default 10, but as few as 3 where 10 would\n"
     "                      take more than 12 ms of launches; a value given here is kept exactly)\n"
     "  --max-samples N     timed launches at most (default 200)\n"
     "  --rse X             stop timing once the relative standard error is below X (default 0.005)\n"

@@ -125,12 +125,12 @@ typedef struct gpu_job {
   double timeout_s; /* wall-clock limit for load+check+timing */
   double best_ms;   /* best median so far on this problem (NAN if none): who is a contender */
   int min_samples, max_samples;
-  int min_samples_fixed; /* 0: min_samples may shrink (to 5 at least) where they would take > 25 ms */
+  int min_samples_fixed; /* 0: min_samples may shrink (to 3 at least) where they would take > 12 ms */
   double target_rse;     /* stop once the relative standard error of the mean is below this (0.005) */
   int want_energy;       /* > 0: then energy per launch over a window of this many ms (NVML) */
   int isolated_samples;  /* > 0: a contender (within 5 % of best_ms, or no best yet) also gets its
                            isolated per-launch time (record t_isolated): that many single launches
-                           (fewer when they would take more than ~15 ms, 5 at least), each after a
+                           (fewer when they would take more than ~8 ms, 3 at least), each after a
                            read-only L2 flush, timed one by one */
   int nargvals;          /* scalars of this configuration (runtime parameters: space_config_args) */
   argval argvals[MAX_ARGVALS];

@@ -105,7 +105,7 @@ typedef struct wire_job {
   launch_geom geom;
   double timeout_s, best_ms, target_rse;
   int32_t min_samples, max_samples, want_energy;
-  int32_t min_samples_fixed; /* 0: fewer (5 at least) where min_samples launches would take > 25 ms */
+  int32_t min_samples_fixed; /* 0: fewer (3 at least) where min_samples launches would take > 12 ms */
   int32_t isolated_samples;  /* > 0: also time that many single launches after a clean L2 (contenders) */
   int32_t nargvals;          /* scalars that replace the setup's for this job (runtime parameters) */
   argval argvals[MAX_ARGVALS];

@@ -23,7 +23,8 @@
 #include "compile/compile.h"
 #include "gpu_worker_int.h"
 
-#define WK_SAMPLE_FLOOR_MS 12.0 /* min_samples of long launches: about this much of launches */
+#define WK_SAMPLE_FLOOR_MS 12.0 /* min_samples of long launches: about this much of launches, */
+#define WK_SAMPLE_FLOOR_N 3       /* ... and never fewer than this many (5 before 2026-12-08) */
 #define WK_ISO_CAP_MS 8.0       /* the isolated time: about this much of launches at most */
 /* A batch's length. An event pair between launches costs the H200 ~0.5-1 us (single launches
  * against queued ones, 2026-12-03): 0.2-0.4 % of a 0.25 ms batch, the same share for every
@@ -250,12 +251,13 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, dou
 
   /* Long launches (GEMMs of milliseconds) need fewer samples for the same confidence, and the
    * tuning rate is the GPU's time: unless the count was given, min_samples launches take at
-   * most ~WK_SAMPLE_FLOOR_MS, 5 samples at least (the relative-error target still applies on
-   * top, and a contender for the best gets twice the samples). A 2.8 ms SGEMM on the H200 has a
-   * standard deviation of ~0.05 % between launches: 5 samples put its mean within ~0.02 %. */
-  if (!job->min_samples_fixed && min_s > 5 && min_s * t1 > WK_SAMPLE_FLOOR_MS) {
+   * most ~WK_SAMPLE_FLOOR_MS, WK_SAMPLE_FLOOR_N samples at least (5 for 2.4 ms, 4 for 3 ms, 3
+   * from 4 ms on; the relative-error target still applies on top, and a contender for the best
+   * gets twice the samples unless its mean is already far tighter). A 2.8 ms SGEMM on the H200
+   * has a standard deviation of ~0.05 % between launches: 3 samples put its mean within ~0.03 %. */
+  if (!job->min_samples_fixed && min_s > WK_SAMPLE_FLOOR_N && min_s * t1 > WK_SAMPLE_FLOOR_MS) {
     min_s = (int)ceil(WK_SAMPLE_FLOOR_MS / t1);
-    if (min_s < 5) min_s = 5;
+    if (min_s < WK_SAMPLE_FLOOR_N) min_s = WK_SAMPLE_FLOOR_N;
   }
   int K = 1;
   if (!flush) {
