@@ -24,7 +24,7 @@
 #include "gpu_worker_int.h"
 
 #define WK_SAMPLE_FLOOR_MS 12.0 /* min_samples of long launches: about this much of launches, */
-#define WK_SAMPLE_FLOOR_N 3       /* ... and never fewer than this many (5 before 2026-12-08) */
+#define WK_SAMPLE_FLOOR_N 3     /* ... and never fewer than this many (5 before 2026-12-08) */
 #define WK_ISO_CAP_MS 8.0       /* the isolated time: about this much of launches at most */
 /* A batch's length. An event pair between launches costs the H200 ~0.5-1 us (single launches
  * against queued ones, 2026-12-03): 0.2-0.4 % of a 0.25 ms batch, the same share for every
