@@ -7,7 +7,8 @@
 # compiling would never get it (the fake gives up after 60 s and the run fails); and the
 # trace's lines come in that order: IDENT, the reference, the context, the workers up, the
 # problem set up. The same with two models (two references, sm_90 and sm_80, both before
-# either context), and for `cutune __profile-one` (the reference compiled in-process).
+# either context), and for `cutune __profile-one` (the reference compiled in-process). The
+# helper kernels load from their PTX where the driver refuses their fatbin.
 . "$(dirname "$0")/lib_cli.sh"
 set -e
 use_fake_cuda
@@ -52,4 +53,14 @@ CUTUNE_TRACE="$T" FAKE_CUDA_CTX_WAIT="reference compiled" \
   expect_status 0 -- "$BIN" __profile-one $SPACE "BLOCK=128,STRIDE=1" "n=65536"
 expect_output "\"status\":\"ok\""
 in_order "$T" "GPU worker: IDENT (sm_90)" "reference compiled" "GPU worker: context" "GPU workers up (1)"
+# the worker's helper kernels: the fatbin (machine code, no JIT), or their PTX where the driver
+# refuses the fatbin (FAKE_CUDA_REFUSE_FATBIN), the run unchanged
+T="$TMPROOT/helpers.trace"
+CUTUNE_TRACE="$T" expect_status 0 -- "$BIN" run --no-progress --jobs 2 --results "$TMPROOT/fb" $SPACE
+if grep -q "fatbin refused" "$T"; then fail "the fatbin was refused without FAKE_CUDA_REFUSE_FATBIN"; else ok; fi
+T="$TMPROOT/ptx.trace"
+CUTUNE_TRACE="$T" FAKE_CUDA_REFUSE_FATBIN=1 expect_status 0 -- "$BIN" run --no-progress --jobs 2 --results "$TMPROOT/ptx" $SPACE
+expect_output "12 configurations measured" "helpers from their PTX"
+in_order "$T" "GPU worker: context" "GPU worker: the helpers' fatbin refused (" "GPU worker: helper kernels loaded" \
+  "GPU workers up (1)"
 finish

@@ -22,6 +22,8 @@
  *       once across all processes.
  *   FAKE_CUDA_LOAD_DELAY_MS=N  each cuModuleLoadData sleeps N ms (paces a run so that a test
  *       can interrupt it part-way).
+ *   FAKE_CUDA_REFUSE_FATBIN=1  cuModuleLoadData refuses a fatbin image (CUDA_ERROR_INVALID_IMAGE):
+ *       the GPU worker's helper kernels then come from their PTX.
  *   FAKE_CUDA_FAULT_BLOCK=N  a launch of any emulated copy with N threads per block faults as
  *       copy_fault does.
  *   FAKE_CUDA_MEM_LIMIT=BYTES  cuMemAlloc fails (out of memory) where the bytes live would pass
@@ -249,6 +251,8 @@ CUresult cuMemsetD32Async(CUdeviceptr d, unsigned v, size_t n, CUstream s) {
 CUresult cuModuleLoadData(CUmodule *m, const void *img) {
   const char *delay = getenv("FAKE_CUDA_LOAD_DELAY_MS");
   if (delay && atoi(delay) > 0) usleep((useconds_t)atoi(delay) * 1000);
+  static const unsigned char fatbin_magic[4] = {0x50, 0xed, 0x55, 0xba}; /* 0xba55ed50, little-endian */
+  if (getenv("FAKE_CUDA_REFUSE_FATBIN") && img && !memcmp(img, fatbin_magic, 4)) return CUDA_ERROR_INVALID_IMAGE;
   *m = (CUmodule)malloc(1);
   return sticky ? 700 : 0;
 }

@@ -17,6 +17,7 @@
 #include "gpu_worker_int.h"
 
 extern const unsigned char cutune_gpu_kernels_fatbin[]; /* CMakeLists.txt: machine code and PTX */
+extern const unsigned char cutune_gpu_kernels_ptx[];    /* ... the PTX alone, should the fatbin be refused */
 
 static worker W;
 
@@ -382,9 +383,14 @@ static int wk_init(worker *w, int out, int ordinal, int measure_copy, cterr *err
   for (size_t i = 0; i < sizeof w->ev / sizeof w->ev[0]; i++)
     if ((r = cu->cuEventCreate(&w->ev[i], CU_EVENT_BLOCKING_SYNC)))
       return cterr_set(err, "cuEventCreate: %s", cuda_errstr(r));
-  if ((r = cu->cuModuleLoadData(&w->helpers, cutune_gpu_kernels_fatbin)))
-    return cterr_set(err, "loading the worker's helper kernels (a fatbin: sm_80, 90, 100, 120, PTX for compute_75): %s",
-                     cuda_errstr(r));
+  /* the fatbin (no JIT on the GPUs it has machine code for); its PTX alone where the driver
+   * refuses it (the JIT then costs this worker's start ~0.2 s, as before 2026-12-08) */
+  if ((r = cu->cuModuleLoadData(&w->helpers, cutune_gpu_kernels_fatbin))) {
+    trace_mark("GPU worker: the helpers' fatbin refused (%s): their PTX", cuda_errstr(r));
+    if ((r = cu->cuModuleLoadData(&w->helpers, cutune_gpu_kernels_ptx)))
+      return cterr_set(err, "loading the worker's helper kernels (the fatbin, then the PTX for compute_75): %s",
+                       cuda_errstr(r));
+  }
   static const char *bits[4] = {"ct_cmp_b8", "ct_cmp_b16", "ct_cmp_b32", "ct_cmp_b64"};
   for (int i = 0; i < 4 && !r; i++) r = cu->cuModuleGetFunction(&w->cmp_bits[i], w->helpers, bits[i]);
   if (!r) r = cu->cuModuleGetFunction(&w->cmp_f32, w->helpers, "ct_cmp_f32");
