@@ -8,7 +8,8 @@
 # configuration, fails the count); the run says how many modules served how many configurations;
 # compile-only compiles 2 modules (and counts the 10 others as sharing them, however the
 # compiles and the cache raced); the header's cutune-config lines (the -D's of a production
-# build) leave R and S out; with --no-cache, jobs of one key in flight together compile once.
+# build) leave R and S out; with --no-cache, jobs of one key in flight together compile once;
+# the compile window counts modules, so every worker has one to compile.
 . "$(dirname "$0")/lib_cli.sh"
 set -e
 use_fake_cuda
@@ -105,4 +106,14 @@ run_any "$BIN" run --jobs 1 --no-cache --no-progress --results "$R2" "$d/fake_ru
 all_ok=$(grep -c '"status":"ok"' "$R2/Fake_H200/fake_runtime.jsonl" || true)
 [ "$all_ok" -eq 4 ] && ok || fail "no-cache run: $all_ok ok records (wanted 4)"
 expect_output "modules: 12 configurations from 2 compiled modules" "no-cache time note"
+
+# the compile window counts modules, not configurations: 8 modules of 6 configurations each
+# (U 1..8) keep all 4 workers compiling at once (a window of 2 x 4 + 6 configurations held 3)
+sed -e 's/ct.param("U", {1, 2})/ct.param("U", {1, 2, 3, 4, 5, 6, 7, 8})/' "$d/fake_runtime.lua" > "$d/fake_runtime_u8.lua"
+R3="$TMPROOT/results-u8"
+run_any "$BIN" run --jobs 4 --batch 1 --no-cache --no-progress --results "$R3" "$d/fake_runtime_u8.lua"
+[ "$STATUS" -eq 3 ] && ok || fail "u8 run exited $STATUS (wanted 3)"
+expect_output "modules: 48 configurations from 8 compiled modules" "u8: 8 modules"
+expect_output "compile pool: 8 NVRTC programs; its 4 workers busy" "u8: the pool's line"
+expect_output "up to 4 compiling at once" "u8: every worker had a module"
 finish

@@ -205,6 +205,10 @@ typedef struct cpool_stats {
   int largest;     /* the most configurations one program held */
   int batch_off;   /* 1: a failed batch's members all compiled alone: batching turned off */
   double fixed_ms; /* NVRTC's fixed cost per program as timed (NAN: not timed) */
+  int workers;     /* the pool's worker processes (--jobs) */
+  int busy_max;    /* ... the most of them compiling at once */
+  double busy_s;   /* seconds they spent compiling, summed over the workers, up to the reading
+                      (a program still running counts up to now) */
 } cpool_stats;
 void cpool_get_stats(const cpool *p, cpool_stats *out);
 /* Queue a job (copied). Never blocks on a full pool: jobs wait in a queue. */

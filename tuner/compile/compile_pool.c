@@ -68,6 +68,7 @@ typedef struct worker {
   int njobs, nres;                  /* ... and how many of their results have come back */
   double deadline;                  /* when its jobs must be done (now_seconds) */
   double prog_ms;                   /* the compile_ms of its results so far (the program's cost) */
+  double started;                   /* when it was handed its jobs (now_seconds): its busy time */
   int prog_ok, prog_retry;
   int group; /* the retry group of this batch's failed members (0: none yet) */
   dbuf rx;   /* bytes of the result frame received so far */
@@ -260,6 +261,7 @@ static void worker_failed(cpool *p, worker *w, int kill_first, const char *what,
   double ran_ms = (now_seconds() - (w->deadline - p->timeout_s * (n > 0 ? n : 1))) * 1e3; /* since handed over */
   worker_reap(w, kill_first, why, sizeof why);
   w->njobs = w->nres = 0;
+  if (w->started > 0) p->st.busy_s += now_seconds() - w->started, w->started = 0;
   if (n > 1 || (n == 1 && w->jobs[0]->internal)) {
     if (n > 1) p->batch_cap = p->batch_cap > 2 ? p->batch_cap / 2 : 1; /* a batch that died or overran */
     for (int k = from; k < n; k++) {
@@ -349,6 +351,10 @@ int cpool_batch_size(const cpool *p) {
 
 void cpool_get_stats(const cpool *p, cpool_stats *out) {
   *out = p->st;
+  out->workers = p->nworkers;
+  double now = now_seconds(); /* the programs running now count up to now: two readings bracket an interval */
+  for (int i = 0; i < p->nworkers; i++)
+    if (p->w[i].started > 0) out->busy_s += now - p->w[i].started;
   out->batch_off = p->batch_off;
   out->fixed_ms = p->fixed_ms;
 }
@@ -465,7 +471,11 @@ static int dispatch(cpool *p, cterr *err) {
     dbuf_reset(&frame);
     wire_encode_batch(&frame, jobs, w->njobs);
     w->nres = 0, w->prog_ms = 0, w->prog_ok = w->prog_retry = 0, w->group = 0;
-    w->deadline = now_seconds() + p->timeout_s * w->njobs; /* each member its --compile-timeout */
+    w->started = now_seconds();
+    w->deadline = w->started + p->timeout_s * w->njobs; /* each member its --compile-timeout */
+    int busy = 0;
+    for (int k = 0; k < p->nworkers; k++) busy += p->w[k].njobs > 0;
+    if (busy > p->st.busy_max) p->st.busy_max = busy;
     if (wire_write_all(w->pr.to, frame.data, frame.len) == 0) continue;
     /* The worker died while idle (killed from outside, say): the jobs never reached it,
      * so they go back to the queue for a fresh worker, a few times at most, so a worker
@@ -487,6 +497,7 @@ static int dispatch(cpool *p, cterr *err) {
  * configuration beyond the fixed one. */
 static void program_done(cpool *p, worker *w) {
   int n = w->njobs;
+  if (w->started > 0) p->st.busy_s += now_seconds() - w->started, w->started = 0;
   w->njobs = w->nres = 0;
   if (n == 1 && w->jobs[0] == NULL) return; /* the probe */
   p->st.programs++;
@@ -658,6 +669,7 @@ size_t cpool_cancel(cpool *p, void (*drop)(void *ctx, uint64_t tag), void *ctx) 
     worker *w = &p->w[i];
     if (!w->njobs) continue;
     worker_reap(w, 1, NULL, 0); /* started again, lazily, by the next dispatch */
+    if (w->started > 0) p->st.busy_s += now_seconds() - w->started, w->started = 0;
     /* a batch's members whose results already came back were handed on; drop the rest */
     for (int j = w->nres; j < w->njobs; j++) drop_item(w->jobs[j], drop, ctx, &n);
     w->njobs = w->nres = 0;

@@ -79,12 +79,18 @@ typedef struct exec_ops {
    * NAN when none; *why then says why ("" when the space asks for none). */
   double (*sgemm_ms)(exec *x, int g, int prob, const char **why);
   void (*free)(exec *x);
+  /* The compile pool's counters (compile.h): 0 where this process has no pool (ranks) */
+  int (*compile_stats)(exec *x, cpool_stats *out);
 } exec_ops;
 
 struct exec {
   const exec_ops *ops;
   int ngroups;
   exec_group group[EXEC_MAX_GROUPS];
+  /* configurations the loop hands over per compiled module (its runtime sweep: a proposal and
+   * its runtime siblings, which share one compile); 0 or 1: one. The compile window (room)
+   * counts modules, so that the pool's workers all have one to compile. Set by the loop. */
+  int siblings;
 };
 
 /* The devices of this host: ordinals[0..n-1] (GPU worker per device), one compile pool.

@@ -103,10 +103,21 @@ static int l_room(exec *x, int g, int prob) {
   /* the compile pool works ahead of the devices: 2 configurations per worker, or as many as a
    * batch (compile.h) and one more where it batches; each problem so far ahead (where they
    * propose the same configurations, as exhaustive searches do, they share the compiles) */
-  int per = cpool_batch_size(e->pool);
-  int window = (per > 1 ? per + 1 : 2) * e->jobs + 4 + GPU_DEPTH * x->group[g].ndevices;
-  int used = prob < 0 ? 0 : k < 0 ? window : in_flight(&e->lg[g].pp[k]); /* -1: a problem with none */
-  return e->stopped || used >= window ? 0 : window - used;
+  int per = cpool_batch_size(e->pool), sib = x->siblings > 1 ? x->siblings : 1;
+  int ahead = (per > 1 ? per + 1 : 2) * e->jobs;
+  int window = ahead + 4 + GPU_DEPTH * x->group[g].ndevices;
+  if (e->stopped || k < 0) return e->stopped ? 0 : prob < 0 ? window : 0; /* -1: a problem with none */
+  const lprob *pp = &e->lg[g].pp[k];
+  if (sib == 1) return in_flight(pp) >= window ? 0 : window - in_flight(pp);
+  /* a runtime sweep (x->siblings): a proposal's siblings share its compile, so the compiles
+   * are counted in modules (ahead + 4 of them, each sib configurations), and what is past its
+   * compile in configurations, as without siblings (the GPU's queue stays as short); a single
+   * window of configurations left workers idle (the matmul space's 3 GROUPM values: 38 were
+   * ~12 modules for 16 workers: by its records' compile times NVRTC worked ~74 % of a
+   * compile-bound run, 2026-12-08) */
+  int croom = (ahead + 4) * sib - pp->compiling, groom = window - (pp->nready + pp->ongpu + pp->ndone);
+  int room = croom < groom ? croom : groom;
+  return room > 0 ? room : 0;
 }
 
 static int l_inflight(exec *x, int g, int prob) {
@@ -528,6 +539,11 @@ static double l_copy_gbps(exec *x, int g, int prob) {
   return x->group[g].info.copy_gbps;
 }
 
+static int l_compile_stats(exec *x, cpool_stats *out) {
+  cpool_get_stats(((exec_local *)x)->pool, out);
+  return 1;
+}
+
 static double l_sgemm_ms(exec *x, int g, int prob, const char **why) {
   exec_local *e = (exec_local *)x;
   int k = slot_of(e, prob);
@@ -547,8 +563,8 @@ static void l_free(exec *x) {
   free(e);
 }
 
-static const exec_ops local_ops = {l_problems, l_room,  l_submit,    l_best,      l_wait,     l_inflight,
-                                   l_stop,     l_drain, l_remeasure, l_copy_gbps, l_sgemm_ms, l_free};
+static const exec_ops local_ops = {l_problems, l_room,      l_submit,    l_best,     l_wait, l_inflight,     l_stop,
+                                   l_drain,    l_remeasure, l_copy_gbps, l_sgemm_ms, l_free, l_compile_stats};
 
 int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n,
                    const compile_source *src, exec **out, cterr *err) {

@@ -389,8 +389,8 @@ static int r_remeasure(exec *x, int g, int prob, size_t cfg, int energy_ms, exec
   }
 }
 
-static const exec_ops ranks_ops = {r_problems, r_room,  r_submit,    r_best,      r_wait,     r_inflight,
-                                   r_stop,     r_drain, r_remeasure, r_copy_gbps, r_sgemm_ms, r_free};
+static const exec_ops ranks_ops = {r_problems, r_room,      r_submit,    r_best,     r_wait, r_inflight, r_stop,
+                                   r_drain,    r_remeasure, r_copy_gbps, r_sgemm_ms, r_free, NULL};
 
 /* Rank 0: wait for every other rank's HELLO and join their groups by model name. */
 static int ranks_new(dist *d, const space *s, const run_opts *o, exec **out, cterr *err) {

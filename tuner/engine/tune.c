@@ -347,6 +347,9 @@ static int tune_problems(tune_ctx *t, const int *probs, int np, size_t *n_measur
              combos);
     dflt = note;
   }
+  x->siblings = sweeping ? (int)combos : 1; /* the exec's compile window counts modules */
+  cpool_stats cs0;
+  int have_cs = x->ops->compile_stats && x->ops->compile_stats(x, &cs0);
   strategy_opts sopts;
   strategy_opts_default(&sopts);
   sopts.budget_hint = budget < (long)count ? budget : (long)count;
@@ -457,6 +460,14 @@ done:
     fprintf(stderr, "overlap%s: %d problems measured side by side in %.1f s; the GPU%s worked %.0f %% of it\n",
             t->grp[g].label, np, wall_all, x->group[g].ndevices > 1 ? "s" : "",
             100 * gpu_s[g] / (wall_all * (x->group[g].ndevices > 0 ? x->group[g].ndevices : 1)));
+  cpool_stats cs1;
+  if (have_cs && rc == 0 && !t->o->quiet && x->ops->compile_stats(x, &cs1) && cs1.programs > cs0.programs &&
+      cs1.workers > 0 && wall_all > 0)
+    fprintf(stderr,
+            "compile pool: %ld NVRTC programs; its %d workers busy %.0f %% of the %.1f s, up to %d compiling at "
+            "once\n",
+            cs1.programs - cs0.programs, cs1.workers, 100 * (cs1.busy_s - cs0.busy_s) / (cs1.workers * wall_all),
+            wall_all, cs1.busy_max);
   free(ty);
   free(ended);
   free(batch);
