@@ -139,6 +139,9 @@ if want kt; then
     ct=$(sed -n 's/^problem [^ ]*: \([0-9]*\) measured.*, \([0-9.]*\) s\( (.*\)\{0,1\}$/\1 \2/p' "$W/on.log" 2>/dev/null | head -1)
     ratio=$(awk -v c="$ct" -v k="${kt:-0}" 'BEGIN { split(c, x, " "); if (k > 0 && x[2] > 0) printf "%.0f", x[1] / x[2] / k; else print "?" }')
     row "Kernel Tuner transpose: configurations/s" "${kt:-?}; cutune (on, problem 1) / Kernel Tuner = ${ratio}x (target >= 100)"
+    # per measurement: the three problems side by side against Kernel Tuner's one (the same work per measurement)
+    all=$(sed -n 's/.*configurations measured in [0-9.]* s (\([0-9.]*\) per second.*/\1/p' "$W/on.log" 2>/dev/null | tail -1)
+    row "  per measurement" "cutune (on, all problems) ${all:-?}/s / Kernel Tuner = $(awk -v a="${all:-0}" -v k="${kt:-0}" 'BEGIN { if (k > 0 && a > 0) printf "%.0f", a / k; else print "?" }')x"
   else
     say "kt: no Kernel Tuner wheels in $WHEELS: skipped"
   fi
