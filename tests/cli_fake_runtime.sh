@@ -9,7 +9,8 @@
 # compile-only compiles 2 modules (and counts the 10 others as sharing them, however the
 # compiles and the cache raced); the header's cutune-config lines (the -D's of a production
 # build) leave R and S out; with --no-cache, jobs of one key in flight together compile once;
-# the compile window counts modules, so every worker has one to compile.
+# the compile window counts modules, so every worker has one to compile; the first proposals are
+# compiled while the GPU worker starts, and not again.
 . "$(dirname "$0")/lib_cli.sh"
 set -e
 use_fake_cuda
@@ -116,4 +117,21 @@ run_any "$BIN" run --jobs 4 --batch 1 --no-cache --no-progress --results "$R3" "
 expect_output "modules: 48 configurations from 8 compiled modules" "u8: 8 modules"
 expect_output "compile pool: 8 NVRTC programs; its 4 workers busy" "u8: the pool's line"
 expect_output "up to 4 compiling at once" "u8: every worker had a module"
+# the first ask's proposals (2 x 4 + 4 configurations: 2 modules of 6) are compiled while the GPU
+# worker starts (exec_prefetch): the fake's context waits until the trace says they were handed
+# to the pool, and they are the very ones the search then proposes: no module compiled twice
+# (the 8 modules in 8 programs at most)
+T="$TMPROOT/prefetch.trace"
+rm -rf "$R3"
+CUTUNE_TRACE="$T" FAKE_CUDA_CTX_WAIT="prefetch: 2 configurations handed to the compile pool" \
+  run_any "$BIN" run --jobs 4 --batch 1 --no-cache --no-progress --results "$R3" "$d/fake_runtime_u8.lua"
+[ "$STATUS" -eq 3 ] && ok || fail "prefetch run exited $STATUS (wanted 3)"
+expect_output "modules: 48 configurations from 8 compiled modules" "prefetch: 8 modules"
+progs=$(printf '%s\n' "$OUTPUT" | sed -n 's/^compile pool: \([0-9]*\) NVRTC programs.*/\1/p')
+[ -n "$progs" ] && [ "$progs" -le 8 ] && ok || fail "prefetch: $progs NVRTC programs for 8 modules (a module compiled twice?)"
+# a budget of 12 is 2 proposals of 6: the 2 modules prefetched are the 2 the search proposes
+rm -rf "$R3"
+run_any "$BIN" run --jobs 4 --batch 1 --no-cache --no-progress --budget 12 --results "$R3" "$d/fake_runtime_u8.lua"
+expect_output "modules: 12 configurations from 2 compiled modules" "prefetch under a budget: 2 modules"
+expect_output "compile pool: 2 NVRTC programs" "prefetch under a budget: the search's own"
 finish

@@ -213,6 +213,9 @@ typedef struct cpool_stats {
 void cpool_get_stats(const cpool *p, cpool_stats *out);
 /* Queue a job (copied). Never blocks on a full pool: jobs wait in a queue. */
 int cpool_submit(cpool *p, uint64_t tag, const compile_job *job, cterr *err);
+/* Hand the queued jobs to idle workers now (cpool_wait does so each time it is called): for a
+ * caller that submits and will not wait for a while (exec_prefetch). -1 when no worker can run. */
+int cpool_start(cpool *p, cterr *err);
 /* Wait up to timeout_ms (-1 forever) for one finished job. Returns 1 with *tag and *res
  * filled, 0 on timeout, -1 on error. res is initialised by the call. */
 int cpool_wait(cpool *p, uint64_t *tag, compile_result *res, int timeout_ms, cterr *err);

@@ -587,6 +587,8 @@ static int deliver(cpool *p, uint64_t *tag, compile_result *res) {
   return 1;
 }
 
+int cpool_start(cpool *p, cterr *err) { return dispatch(p, err); }
+
 int cpool_wait(cpool *p, uint64_t *tag, compile_result *res, int timeout_ms, cterr *err) {
   compile_result_init(res);
   double deadline = timeout_ms < 0 ? -1 : now_seconds() + timeout_ms / 1e3;

@@ -93,16 +93,26 @@ struct exec {
   int siblings;
 };
 
+/* Configurations to compile while the GPU workers start (exec_open's pre): the first a run's
+ * search will ask for (tune.c), handed to the compile pool as soon as the devices' architecture
+ * is known, so that their modules are compiled, or on their way, when the loop submits them
+ * (a submit of the same key joins the compile in flight, or finds its result in the cache or
+ * the pool's memory). Nothing is measured or recorded for them here. */
+typedef struct exec_prefetch {
+  const size_t *cfg;
+  size_t n;
+} exec_prefetch;
+
 /* The devices of this host: ordinals[0..n-1] (GPU worker per device), one compile pool.
- * src is the template and its includes (job_load_source). */
+ * src is the template and its includes (job_load_source); pre may be NULL. */
 int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n,
-                   const compile_source *src, exec **out, cterr *err);
+                   const compile_source *src, const exec_prefetch *pre, exec **out, cterr *err);
 
 /* The exec of this process: exec_local over ordinals, or, when started as several MPI ranks
  * (tuner/dist), on rank 0 the exec of the other ranks; every other rank serves rank 0 with an
  * exec_local over ordinals until told to quit, and returns with *served = 1 and no exec. */
 int exec_open(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n, const compile_source *src,
-              exec **out, int *served, cterr *err);
+              const exec_prefetch *pre, exec **out, int *served, cterr *err);
 
 /* Which devices --devices names: "all" (every device the driver reports, count of them in
  * ndevices_here), or a comma list of ordinals "0,2,3". Fills ordinals (at most max). */

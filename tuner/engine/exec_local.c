@@ -166,8 +166,16 @@ static void l_best(exec *x, int g, int prob, double best_ms, double race_ms) {
   e->lg[g].pp[k].race = race_ms;
 }
 
+/* The tag of a prefetch's compile (exec_prefetch): its result is the cache's (or the pool's
+ * memory's) and the loop's own submit of that key, nobody waits for it here */
+#define PREFETCH_TAG UINT64_MAX
+
 /* Take a finished compile: onto its group's ready queue (or away, once stopped). */
 static void take_compile(exec_local *e, uint64_t tag, compile_result *cr) {
+  if (tag == PREFETCH_TAG) {
+    compile_result_free(cr);
+    return;
+  }
   item *it = (item *)(uintptr_t)tag;
   lgroup *l = &e->lg[it->g];
   l->pp[it->slot].compiling--;
@@ -374,6 +382,7 @@ static int l_wait(exec *x, exec_done *d, int timeout_ms, cterr *err) {
 
 static void drop_compile(void *ctx, uint64_t tag) {
   exec_local *e = ctx;
+  if (tag == PREFETCH_TAG) return;
   item *it = (item *)(uintptr_t)tag;
   e->lg[it->g].pp[it->slot].compiling--;
   item_free(it);
@@ -503,7 +512,12 @@ static int l_remeasure(exec *x, int g, int prob, size_t cfg, int energy_ms, exec
   job_hold_free(&hold);
   uint64_t tag;
   compile_result cr;
-  if (sr != 0 || cpool_wait(e->pool, &tag, &cr, -1, err) != 1) return -1;
+  int got = sr == 0 ? cpool_wait(e->pool, &tag, &cr, -1, err) : -1;
+  while (got == 1 && tag == PREFETCH_TAG) { /* a prefetch's, still out: not this one */
+    compile_result_free(&cr);
+    got = cpool_wait(e->pool, &tag, &cr, -1, err);
+  }
+  if (got != 1) return -1;
   record rec;
   gpu_job gj = {0};
   job_record_base(e->s, cfg, prob, l->arch, &cr, &rec, &gj);
@@ -567,7 +581,7 @@ static const exec_ops local_ops = {l_problems, l_room,      l_submit,    l_best,
                                    l_drain,    l_remeasure, l_copy_gbps, l_sgemm_ms, l_free, l_compile_stats};
 
 int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n,
-                   const compile_source *src, exec **out, cterr *err) {
+                   const compile_source *src, const exec_prefetch *pre, exec **out, cterr *err) {
   *out = NULL;
   if (n < 1 || n > EXEC_MAX_DEVICES) return cterr_set(err, "%d devices (1 to %d)", n, EXEC_MAX_DEVICES);
   exec_local *e = xcalloc(1, sizeof *e);
@@ -616,6 +630,21 @@ int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int 
         job_compile_init(s, e->lg[g].arch, e->pool, &e->lg[g].init, err) != 0)
       goto fail;
   trace_mark("reference compiled");
+  /* the first configurations the search will ask for, compiled while the workers finish their
+   * start (one group: a second model's architecture would want its own) */
+  size_t npre = 0;
+  for (size_t i = 0; pre && e->base.ngroups == 1 && i < pre->n; i++) {
+    compile_job job;
+    job_hold hold;
+    cterr e2;
+    if (job_make(e->s, e->src, pre->cfg[i], e->lg[0].arch, &job, &hold, &e2) != 0) continue;
+    if (!hold.unfit[0] && !hold.failed && cpool_submit(e->pool, PREFETCH_TAG, &job, &e2) == 0) npre++;
+    job_hold_free(&hold);
+  }
+  if (npre) {
+    cterr e2;
+    if (cpool_start(e->pool, &e2) == 0) trace_mark("prefetch: %zu configurations handed to the compile pool", npre);
+  }
   if (gpu_start_all_end(e->gws, e->nslots, err) != 0) goto fail;
   for (int i = e->nslots - 1; i >= 0; i--) /* the groups' info whole (copy_gbps), from their first device */
     e->base.group[e->slots[i].group].info = *gpu_info(e->slots[i].gw);

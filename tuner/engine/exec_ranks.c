@@ -477,7 +477,7 @@ static int serve(dist *d, space *s, const run_opts *o, const char *self_exe, con
   dbuf buf, json;
   dbuf_init(&buf), dbuf_init(&json);
   int rc = -1, failed = 0, rank = dist_rank(d);
-  if (exec_local_new(s, o, self_exe, ordinals, n, src, &x, err) != 0) {
+  if (exec_local_new(s, o, self_exe, ordinals, n, src, NULL, &x, err) != 0) {
     fprintf(stderr, "cutune: rank %d: %s\n", rank, err->msg);
     send_fail(d, err->msg);
     failed = 1;
@@ -585,15 +585,15 @@ done:
 }
 
 int exec_open(space *s, const run_opts *o, const char *self_exe, const int *ordinals, int n, const compile_source *src,
-              exec **out, int *served, cterr *err) {
+              const exec_prefetch *pre, exec **out, int *served, cterr *err) {
   *out = NULL;
   *served = 0;
-  if (dist_launched() <= 1) return exec_local_new(s, o, self_exe, ordinals, n, src, out, err);
+  if (dist_launched() <= 1) return exec_local_new(s, o, self_exe, ordinals, n, src, pre, out, err);
   dist *d;
   if (dist_open(&d, err) != 0) return -1;
   if (dist_size(d) <= 1) { /* launched alone */
     dist_close(d, 0);
-    return exec_local_new(s, o, self_exe, ordinals, n, src, out, err);
+    return exec_local_new(s, o, self_exe, ordinals, n, src, pre, out, err);
   }
   if (dist_rank(d) == 0) return ranks_new(d, s, o, out, err);
   *served = 1;

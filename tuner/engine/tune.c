@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tune_int.h"
 #include "report/progress.h"
@@ -309,6 +310,95 @@ static void cost_of(tune_ctx *t, int g, const tune_tally *ty, double wall) {
     c->best_seeded |= !strcmp(job_ohash(t->grp[g].ohash, ty->seeds[k]), job_ohash(t->grp[g].ohash, ty->best_cfg));
 }
 
+/* How a problem's search starts (tune_problems; tune_prefetch asks the same): the strategy,
+ * its budget and time, the note for the problem's line, its options, and the runtime sweep. */
+typedef struct tune_plan {
+  long budget;
+  double time_limit;
+  const char *sname, *dflt;
+  size_t combos;
+  int sweeping;
+  strategy_opts sopts;
+} tune_plan;
+
+static void plan_search(const space *s, const run_opts *o, int cross, tune_plan *pl, char *note, size_t nlen) {
+  size_t count = configset_count(space_configs(s));
+  tune_limits(count, o, &pl->budget, &pl->time_limit, &pl->sname, &pl->dflt);
+  if (cross) pl->time_limit = 0, pl->sname = "exhaustive", pl->dflt = "";
+  /* runtime parameters: each configuration the strategy proposes is measured at every value of
+   * them (one compile); the default budget grows by as many, the default time stays */
+  pl->combos = space_runtime_combos(s);
+  pl->sweeping = !o->no_runtime_sweep && space_nruntime(s) > 0 && pl->combos > 1 && pl->combos <= TUNE_SWEEP_MAX &&
+                 strcmp(pl->sname, "exhaustive") != 0; /* a search (exhaustive covers the siblings anyway) */
+  if (pl->sweeping && o->budget <= 0 && pl->budget == TUNE_DEFAULT_BUDGET) {
+    pl->budget *= (long)pl->combos;
+    snprintf(note, nlen,
+             " (default for a space this large: --budget %ld --time %d, each proposal measured at "
+             "its %zu runtime values: --no-runtime-sweep)",
+             pl->budget, TUNE_DEFAULT_TIME, pl->combos);
+    pl->dflt = note;
+  } else if (pl->sweeping) {
+    snprintf(note, nlen, "%s (each proposal measured at its %zu runtime values: --no-runtime-sweep)", pl->dflt,
+             pl->combos);
+    pl->dflt = note;
+  }
+  strategy_opts_default(&pl->sopts);
+  pl->sopts.budget_hint = pl->budget < (long)count ? pl->budget : (long)count;
+  /* a budget in seconds only: --time without --budget, or the default search of a large space,
+   * whose evaluation budget its 90 s end first (the matmul space on an H100, cold, 2026-12-08: 31.3
+   * configurations/s against 25.6 without, the same best; docs/SEARCH.md) */
+  pl->sopts.cost_aware = pl->time_limit > 0 && o->budget <= 0;
+}
+
+/* The first configurations (one per module: a proposal's runtime siblings share it) the search
+ * of a run's first problem will ask for, as many as its first ask takes (at most max), for the
+ * exec to compile while the GPU workers start (exec_prefetch). None for a
+ * shape set or a run seeded from the store (transfer), whose proposals depend on the store, nor
+ * for the cross phase alone. The strategy is deterministic under its seed whatever the batch
+ * size (search/strategy.h), so these are what tune_problems' strategy proposes first, less
+ * what the store answers. */
+static size_t tune_prefetch(const space *s, const run_opts *o, size_t *out, size_t max) {
+  const char *off = getenv("CUTUNE_PREFETCH"); /* 0: none (to profile the start without it, or a
+                                                  test whose racing wants compiles to come late) */
+  if (off && !strcmp(off, "0")) return 0;
+  int *order = xcalloc((size_t)space_nproblems(s) + 1, sizeof *order);
+  int nsel = shapes_order(s, o->problem, 0, order);
+  free(order);
+  if (nsel < 1 || nsel >= TUNE_SET_MIN || o->transfer > 0 || o->cross == 2) return 0;
+  char note[320];
+  tune_plan pl;
+  plan_search(s, o, 0, &pl, note, sizeof note);
+  /* the loop's first ask, made before any result is told (so the same proposals: later ones of
+   * a search depend on the results): the compile window's configurations (exec_local.c, l_room:
+   * 2 x --jobs + 4 and the devices' queue at least), each proposal with its runtime siblings */
+  long jobs = o->jobs > 0 ? o->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+  long per = pl.sweeping ? (long)pl.combos : 1, first = (2 * (jobs > 0 ? jobs : 1) + 4) / per;
+  if (o->budget > 0 && (o->budget + per - 1) / per < first) first = (o->budget + per - 1) / per;
+  size_t want = (size_t)(first > 0 ? first : 1);
+  if (want > max) want = max;
+  const configset *cs = space_configs(s);
+  strategy *st;
+  cterr err;
+  if (strategy_new(pl.sname, cs, o->seed, &pl.sopts, &st, &err) != 0) return 0;
+  size_t n = 0, got[256], sib[TUNE_SWEEP_MAX];
+  unsigned char *seen = pl.sweeping ? xcalloc(configset_count(cs) + 1, 1) : NULL;
+  while (n < want) {
+    int k = strategy_ask(st, got, (int)(want - n < 256 ? want - n : 256));
+    if (k <= 0) break;
+    for (int i = 0; i < k && n < want; i++) {
+      if (seen && seen[got[i]]) continue;
+      out[n++] = got[i];
+      if (!seen) continue;
+      size_t m = space_runtime_siblings(s, got[i], sib, TUNE_SWEEP_MAX);
+      for (size_t j = 0; j < m && j < TUNE_SWEEP_MAX; j++) seen[sib[j]] = 1;
+      seen[got[i]] = 1;
+    }
+  }
+  free(seen);
+  strategy_free(st);
+  return n;
+}
+
 /* Tune problems probs[0..np-1] (set up together in the exec) on every group at once: each
  * (problem, group) has its own strategy and tally, ty[i * ng + g]. Three stages run together:
  * the strategies propose into the exec (the compile pool works ahead of the devices), the
@@ -322,41 +412,20 @@ static int tune_problems(tune_ctx *t, const int *probs, int np, size_t *n_measur
   int ng = x->ngroups, rc = -1, stopped = 0, nt = np * ng;
   const configset *cs = space_configs(t->s);
   size_t count = configset_count(cs);
-  long budget;
-  double time_limit;
-  const char *sname, *dflt;
-  tune_limits(count, t->o, &budget, &time_limit, &sname, &dflt);
   int cross = 0; /* the cross phase: each group measures its fixed list (t->only), nothing else */
   for (int g = 0; g < x->ngroups; g++) cross |= t->only[g] != NULL;
-  if (cross) time_limit = 0, sname = "exhaustive", dflt = "";
-  /* runtime parameters: each configuration the strategy proposes is measured at every value of
-   * them (one compile); the default budget grows by as many, the default time stays */
-  size_t combos = space_runtime_combos(t->s);
-  int sweeping = !t->o->no_runtime_sweep && space_nruntime(t->s) > 0 && combos > 1 && combos <= TUNE_SWEEP_MAX &&
-                 strcmp(sname, "exhaustive") != 0; /* a search (exhaustive covers the siblings anyway) */
   char note[320];
-  if (sweeping && t->o->budget <= 0 && budget == TUNE_DEFAULT_BUDGET) {
-    budget *= (long)combos;
-    snprintf(note, sizeof note,
-             " (default for a space this large: --budget %ld --time %d, each proposal measured at "
-             "its %zu runtime values: --no-runtime-sweep)",
-             budget, TUNE_DEFAULT_TIME, combos);
-    dflt = note;
-  } else if (sweeping) {
-    snprintf(note, sizeof note, "%s (each proposal measured at its %zu runtime values: --no-runtime-sweep)", dflt,
-             combos);
-    dflt = note;
-  }
+  tune_plan pl;
+  plan_search(t->s, t->o, cross, &pl, note, sizeof note);
+  long budget = pl.budget;
+  double time_limit = pl.time_limit;
+  const char *sname = pl.sname, *dflt = pl.dflt;
+  size_t combos = pl.combos;
+  int sweeping = pl.sweeping;
   x->siblings = sweeping ? (int)combos : 1; /* the exec's compile window counts modules */
   cpool_stats cs0;
   int have_cs = x->ops->compile_stats && x->ops->compile_stats(x, &cs0);
-  strategy_opts sopts;
-  strategy_opts_default(&sopts);
-  sopts.budget_hint = budget < (long)count ? budget : (long)count;
-  /* a budget in seconds only: --time without --budget, or the default search of a large space,
-   * whose evaluation budget its 90 s end first (the matmul space on an H100, cold, 2026-12-08: 31.3
-   * configurations/s against 25.6 without, the same best; docs/SEARCH.md) */
-  sopts.cost_aware = time_limit > 0 && t->o->budget <= 0;
+  strategy_opts sopts = pl.sopts;
   tune_tally *ty = xcalloc((size_t)nt, sizeof *ty);
   double *ended = xcalloc((size_t)nt, sizeof *ended); /* when each tally's last record came: its wall time */
   int batch_max = 4096;
@@ -568,7 +637,9 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
   /* the template and every file it includes: a header edit re-measures */
   job_source_hash(&src, t.template_hash);
   int served = 0;
-  if (exec_open(s, o, self_exe, ordinals, ndevices, t.src, &t.x, &served, err) != 0) {
+  size_t pre_cfg[TUNE_PREFETCH_MAX];
+  exec_prefetch pre = {pre_cfg, tune_prefetch(s, o, pre_cfg, TUNE_PREFETCH_MAX)};
+  if (exec_open(s, o, self_exe, ordinals, ndevices, t.src, &pre, &t.x, &served, err) != 0) {
     out->no_device = ndevices > 0 && gpu_error_is_no_device(err);
     goto done;
   }
