@@ -99,9 +99,12 @@ struct exec {
  * (a submit of the same key joins the compile in flight, or finds its result in the cache or
  * the pool's memory). Nothing is measured or recorded for them here. */
 typedef struct exec_prefetch {
-  const size_t *cfg;
-  size_t n;
+  /* fills out with at most max configurations; called once the devices' architecture is known
+   * and their reference compiled, while the workers finish their start (its own time hidden) */
+  size_t (*list)(void *ctx, size_t *out, size_t max);
+  void *ctx;
 } exec_prefetch;
+#define EXEC_PREFETCH_MAX 64 /* configurations prefetched at most */
 
 /* The devices of this host: ordinals[0..n-1] (GPU worker per device), one compile pool.
  * src is the template and its includes (job_load_source); pre may be NULL. */

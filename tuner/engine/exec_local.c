@@ -632,12 +632,13 @@ int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int 
   trace_mark("reference compiled");
   /* the first configurations the search will ask for, compiled while the workers finish their
    * start (one group: a second model's architecture would want its own) */
-  size_t npre = 0;
-  for (size_t i = 0; pre && e->base.ngroups == 1 && i < pre->n; i++) {
+  size_t npre = 0, pcfg[EXEC_PREFETCH_MAX];
+  size_t nlist = pre && pre->list && e->base.ngroups == 1 ? pre->list(pre->ctx, pcfg, EXEC_PREFETCH_MAX) : 0;
+  for (size_t i = 0; i < nlist; i++) {
     compile_job job;
     job_hold hold;
     cterr e2;
-    if (job_make(e->s, e->src, pre->cfg[i], e->lg[0].arch, &job, &hold, &e2) != 0) continue;
+    if (job_make(e->s, e->src, pcfg[i], e->lg[0].arch, &job, &hold, &e2) != 0) continue;
     if (!hold.unfit[0] && !hold.failed && cpool_submit(e->pool, PREFETCH_TAG, &job, &e2) == 0) npre++;
     job_hold_free(&hold);
   }

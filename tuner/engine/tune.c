@@ -357,7 +357,14 @@ static void plan_search(const space *s, const run_opts *o, int cross, tune_plan 
  * for the cross phase alone. The strategy is deterministic under its seed whatever the batch
  * size (search/strategy.h), so these are what tune_problems' strategy proposes first, less
  * what the store answers. */
-static size_t tune_prefetch(const space *s, const run_opts *o, size_t *out, size_t max) {
+typedef struct prefetch_ctx {
+  const space *s;
+  const run_opts *o;
+} prefetch_ctx;
+
+static size_t tune_prefetch(void *ctx, size_t *out, size_t max) {
+  const space *s = ((prefetch_ctx *)ctx)->s;
+  const run_opts *o = ((prefetch_ctx *)ctx)->o;
   const char *off = getenv("CUTUNE_PREFETCH"); /* 0: none (to profile the start without it, or a
                                                   test whose racing wants compiles to come late) */
   if (off && !strcmp(off, "0")) return 0;
@@ -637,8 +644,8 @@ int run_tune(space *s, const run_opts *o, const char *self_exe, const int *ordin
   /* the template and every file it includes: a header edit re-measures */
   job_source_hash(&src, t.template_hash);
   int served = 0;
-  size_t pre_cfg[TUNE_PREFETCH_MAX];
-  exec_prefetch pre = {pre_cfg, tune_prefetch(s, o, pre_cfg, TUNE_PREFETCH_MAX)};
+  prefetch_ctx pctx = {s, o};
+  exec_prefetch pre = {tune_prefetch, &pctx};
   if (exec_open(s, o, self_exe, ordinals, ndevices, t.src, &pre, &t.x, &served, err) != 0) {
     out->no_device = ndevices > 0 && gpu_error_is_no_device(err);
     goto done;

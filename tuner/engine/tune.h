@@ -14,7 +14,6 @@
 /* The runtime sweep (`cutune run --help`: runtime parameters) covers spaces whose runtime
  * parameters make at most this many combinations per compiled module. */
 #define TUNE_SWEEP_MAX 16
-#define TUNE_PREFETCH_MAX 64 /* configurations compiled while the GPU workers start, at most */
 /* Shape sets (a run over TUNE_SET_MIN problems or more, or --transfer/--cross): a search seeded from the shapes tuned before
  * (transfer) ends once this many proposals (times the runtime sweep's combinations) have not
  * gained 0.5 % (--patience); the cross phase measures the best TUNE_CROSS_TOP kernels of every
