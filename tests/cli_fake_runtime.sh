@@ -117,13 +117,13 @@ run_any "$BIN" run --jobs 4 --batch 1 --no-cache --no-progress --results "$R3" "
 expect_output "modules: 48 configurations from 8 compiled modules" "u8: 8 modules"
 expect_output "compile pool: 8 NVRTC programs; its 4 workers busy" "u8: the pool's line"
 expect_output "up to 4 compiling at once" "u8: every worker had a module"
-# the first ask's proposals (2 x 4 + 4 configurations: 2 modules of 6) are compiled while the GPU
+# what the search proposes before any result (2 x 4 + 4 modules: here all 8) is compiled while the GPU
 # worker starts (exec_prefetch): the fake's context waits until the trace says they were handed
 # to the pool, and they are the very ones the search then proposes: no module compiled twice
 # (the 8 modules in 8 programs at most)
 T="$TMPROOT/prefetch.trace"
 rm -rf "$R3"
-CUTUNE_TRACE="$T" FAKE_CUDA_CTX_WAIT="prefetch: 2 configurations handed to the compile pool" \
+CUTUNE_TRACE="$T" FAKE_CUDA_CTX_WAIT="prefetch: 8 configurations handed to the compile pool" \
   run_any "$BIN" run --jobs 4 --batch 1 --no-cache --no-progress --results "$R3" "$d/fake_runtime_u8.lua"
 [ "$STATUS" -eq 3 ] && ok || fail "prefetch run exited $STATUS (wanted 3)"
 expect_output "modules: 48 configurations from 8 compiled modules" "prefetch: 8 modules"
@@ -134,4 +134,18 @@ rm -rf "$R3"
 run_any "$BIN" run --jobs 4 --batch 1 --no-cache --no-progress --budget 12 --results "$R3" "$d/fake_runtime_u8.lua"
 expect_output "modules: 12 configurations from 2 compiled modules" "prefetch under a budget: 2 modules"
 expect_output "compile pool: 2 NVRTC programs" "prefetch under a budget: the search's own"
+
+# a result larger than the pipe holds (a 160 KB __device__ table: ~170 KB cubins), read late
+# (the fake's module loads take 1.5 s, past the 1 s --compile-timeout): the pool reads it in
+# pieces before it judges the deadline, so no good compile becomes a compile_timeout (12 did)
+B="$TMPROOT/big"
+mkdir -p "$B"
+cp "$d/fake_runtime_u8.lua" "$B/fake_runtime.lua"
+sed -e 's/^extern "C" __global__ void copy_rt/__device__ float big_table[40960] = {1.0f, 2.0f, 3.0f};\n&/' \
+  -e 's/in\[i \* U + k\] +/in[i * U + k] + 0.0f * big_table[(i * 7 + U) % 40960] +/' tests/spaces/fake_runtime.cu > "$B/fake_runtime.cu"
+grep -q big_table "$B/fake_runtime.cu" && ok || fail "the big table was not added"
+FAKE_CUDA_LOAD_DELAY_MS=1500 run_any "$BIN" run --jobs 2 --compile-timeout 1 --no-progress --results "$B/r" "$B/fake_runtime.lua"
+n=$(grep -c '"compile_timeout"' "$B/r/Fake_H200/fake_runtime.jsonl" || true)
+m=$(grep -c . "$B/r/Fake_H200/fake_runtime.jsonl" || true)
+[ "$n" -eq 0 ] && [ "$m" -eq 48 ] && ok || fail "$n compile_timeout records of 48 ($m) whose compiles were good, read late"
 finish

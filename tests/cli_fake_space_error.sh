@@ -32,7 +32,7 @@ expect_output ": all evaluated" "space: a space without mistakes"
 # 1. B = 128 raises in grid (space_error), B = 2048 is over a block's 1024 threads (invalid)
 run fake_space_error
 [ "$STATUS" -eq 3 ] && ok || fail "exit status $STATUS with configurations failing in the space's code (wanted 3)"
-expect_output "problem n=4096: 8 measured (2 failed, 2 invalid: over a limit), 0 answered from the store" "first run"
+expect_output "problem n=4096: 8 measured (2 failed, 2 invalid), 0 answered from the store" "first run"
 expect_output "problem n=4096: 4 of 8 configurations passed" "first run"
 expect_output "failures: 4 (2 invalid, 2 space_error)" "first run: the failures line"
 expect_output "2 configurations failed in the space's own functions (space_error: a failure, evaluated again by the next run); first: " "first run: the end line"

@@ -213,6 +213,9 @@ typedef struct cpool_stats {
 void cpool_get_stats(const cpool *p, cpool_stats *out);
 /* Queue a job (copied). Never blocks on a full pool: jobs wait in a queue. */
 int cpool_submit(cpool *p, uint64_t tag, const compile_job *job, cterr *err);
+/* The same; *queued (may be NULL) is 1 when the job is a compile of its own (not answered from
+ * the cache or the pool's memory, nor joined to the same key's compile in flight). */
+int cpool_submit_ex(cpool *p, uint64_t tag, const compile_job *job, int *queued, cterr *err);
 /* Hand the queued jobs to idle workers now (cpool_wait does so each time it is called): for a
  * caller that submits and will not wait for a while (exec_prefetch). -1 when no worker can run. */
 int cpool_start(cpool *p, cterr *err);

@@ -74,8 +74,9 @@ static int clash_line(const char *src, const char *name) {
     int al = line;
     while (*a == ' ' || *a == '\t' || *a == '\n') al += *a++ == '\n';
     if (*a != '<') continue;
-    /* the parameter list: identifiers at depth 1, each after another identifier (its type) */
-    int depth = 0, prev_ident = 0;
+    /* the parameter list: identifiers at depth 1, each after another identifier (its type),
+     * outside a default argument (from '=' to the next ',' at depth 1: a use, not a name) */
+    int depth = 0, prev_ident = 0, in_default = 0;
     for (; *a; a++) {
       const char *s = skip_noise(a, &al);
       if (s != a) {
@@ -91,12 +92,13 @@ static int clash_line(const char *src, const char *name) {
         const char *b = a;
         while (ident_char(a[1])) a++;
         size_t bl = (size_t)(a - b) + 1;
-        if (depth == 1 && prev_ident && bl == nlen && !strncmp(b, name, nlen)) return al;
+        if (depth == 1 && !in_default && prev_ident && bl == nlen && !strncmp(b, name, nlen)) return al;
         prev_ident = 1;
       } else if (*a == ',' || *a == '=') {
+        if (depth == 1) in_default = *a == '=';
         prev_ident = 0;
-      } else if (!isspace((unsigned char)*a) && *a != '.' && *a != ':' && *a != '&' && *a != '*') {
-        prev_ident = 0;
+      } else if (!isspace((unsigned char)*a) && *a != '&' && *a != '*') {
+        prev_ident = 0; /* ':' and '.' too: std::size_t sets it again with its last name */
       }
     }
   }

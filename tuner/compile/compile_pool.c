@@ -380,6 +380,11 @@ static void queue_probe(cpool *p, const compile_job *job) {
 }
 
 int cpool_submit(cpool *p, uint64_t tag, const compile_job *job, cterr *err) {
+  return cpool_submit_ex(p, tag, job, NULL, err);
+}
+
+int cpool_submit_ex(cpool *p, uint64_t tag, const compile_job *job, int *queued, cterr *err) {
+  if (queued) *queued = 0;
   if (!job || !job->src || !job->kernel || !job->arch)
     return cterr_set(err, "compile pool: job %llu lacks %s", (unsigned long long)tag,
                      !job           ? "everything"
@@ -415,6 +420,7 @@ int cpool_submit(cpool *p, uint64_t tag, const compile_job *job, cterr *err) {
   }
   wire_job_copy(&it->wj, job);
   push(&p->todo_head, &p->todo_tail, it);
+  if (queued) *queued = 1;
   if (p->batch_opt == 0 && p->probe == 0 && compile_batch_safe(job)) queue_probe(p, job);
   return 0;
 }
@@ -480,6 +486,7 @@ static int dispatch(cpool *p, cterr *err) {
     /* The worker died while idle (killed from outside, say): the jobs never reached it,
      * so they go back to the queue for a fresh worker, a few times at most, so a worker
      * that cannot live at all ends in an error rather than a loop. */
+    w->started = 0; /* it never started on them */
     if (++it->send_failures < 3) {
       worker_reap(w, 1, NULL, 0);
       for (int k = w->njobs - 1; k >= 0; k--) push_front(&p->todo_head, &p->todo_tail, w->jobs[k]);
@@ -611,9 +618,11 @@ int cpool_wait(cpool *p, uint64_t *tag, compile_result *res, int timeout_ms, cte
       worker *w = &p->w[i];
       if (!w->njobs) continue;
       if (now >= w->deadline) {
-        /* a result may be sitting in the pipe (we were away): take it before judging */
+        /* a result may be sitting in the pipe (we were away): take it before judging; one larger
+         * than the pipe holds comes in pieces as it is read (the worker blocked writing it), so
+         * wait a little for each next piece */
         struct pollfd pf = {.fd = w->pr.from, .events = POLLIN};
-        while (w->njobs && poll(&pf, 1, 0) > 0 && pf.revents) read_worker(p, w);
+        while (w->njobs && poll(&pf, 1, 100) > 0 && pf.revents) read_worker(p, w);
         if (w->njobs) worker_failed(p, w, 1, NULL, 1);
       } else if (next < 0 || w->deadline < next) next = w->deadline;
     }

@@ -28,6 +28,7 @@ typedef struct item {
   compile_result cr;
   record rec; /* its record, made once it is compiled (the finished one on the done list) */
   int have_rec, needs_gpu;
+  int owns;       /* its submit queued a compile of its own (a module: not a sibling joining one) */
   gpu_job launch; /* its geometry and per-configuration argument values (job_record_base) */
 } item;
 
@@ -43,6 +44,7 @@ typedef struct slot {
  * (exec.h). */
 typedef struct lprob {
   int compiling, nready, ongpu, ndone;
+  int cmodules; /* of the compiling, those whose compile is their own (item.owns): modules */
   double best, race;
 } lprob;
 
@@ -110,13 +112,17 @@ static int l_room(exec *x, int g, int prob) {
   const lprob *pp = &e->lg[g].pp[k];
   if (sib == 1) return in_flight(pp) >= window ? 0 : window - in_flight(pp);
   /* a runtime sweep (x->siblings): a proposal's siblings share its compile, so the compiles
-   * are counted in modules (ahead + 4 of them, each sib configurations), and what is past its
-   * compile in configurations, as without siblings (the GPU's queue stays as short); a single
-   * window of configurations left workers idle (the matmul space's 3 GROUPM values: 38 were
-   * ~12 modules for 16 workers: by its records' compile times NVRTC worked ~74 % of a
-   * compile-bound run, 2026-12-08) */
-  int croom = (ahead + 4) * sib - pp->compiling, groom = window - (pp->nready + pp->ongpu + pp->ndone);
-  int room = croom < groom ? croom : groom;
+   * are counted in modules (ahead + 4 of them: submits that queued a compile of their own, not
+   * those that joined one, whatever the number of siblings a proposal has), and what is past
+   * its compile in configurations, as without siblings (the GPU's queue stays as short); a
+   * single window of configurations left workers idle (the matmul space's 3 GROUPM values: 38
+   * were ~12 modules for 16 workers: by its records' compile times NVRTC worked ~74 % of a
+   * compile-bound run, 2026-12-08). The configurations compiling are bounded too, by as many
+   * modules of sib each (siblings that join compiles of other problems). */
+  int mroom = (ahead + 4 - pp->cmodules) * sib, croom = (ahead + 4) * sib - pp->compiling;
+  int groom = window - (pp->nready + pp->ongpu + pp->ndone);
+  int room = mroom < croom ? mroom : croom;
+  if (groom < room) room = groom;
   return room > 0 ? room : 0;
 }
 
@@ -134,7 +140,10 @@ static int l_submit(exec *x, int g, int prob, size_t cfg, cterr *err) {
   if (k < 0) return cterr_set(err, "problem %s is not set up", space_problem_key(e->s, prob));
   compile_job job;
   job_hold hold;
-  if (job_make(e->s, e->src, cfg, e->lg[g].arch, &job, &hold, err) != 0) return -1;
+  if (job_make(e->s, e->src, cfg, e->lg[g].arch, &job, &hold, err) != 0) {
+    job_hold_free(&hold);
+    return -1;
+  }
   item *it = xcalloc(1, sizeof *it);
   it->g = g, it->slot = k, it->cfg = cfg;
   compile_result_init(&it->cr);
@@ -148,13 +157,14 @@ static int l_submit(exec *x, int g, int prob, size_t cfg, cterr *err) {
     e->lg[g].pp[k].nready++;
     return 0;
   }
-  int rc = cpool_submit(e->pool, (uint64_t)(uintptr_t)it, &job, err);
+  int rc = cpool_submit_ex(e->pool, (uint64_t)(uintptr_t)it, &job, &it->owns, err);
   job_hold_free(&hold);
   if (rc != 0) {
     item_free(it);
     return -1;
   }
   e->lg[g].pp[k].compiling++;
+  e->lg[g].pp[k].cmodules += it->owns;
   return 0;
 }
 
@@ -168,7 +178,7 @@ static void l_best(exec *x, int g, int prob, double best_ms, double race_ms) {
 
 /* The tag of a prefetch's compile (exec_prefetch): its result is the cache's (or the pool's
  * memory's) and the loop's own submit of that key, nobody waits for it here */
-#define PREFETCH_TAG UINT64_MAX
+#define PREFETCH_TAG (UINT64_MAX - 1) /* not JOB_REFERENCE_TAG (job.h) */
 
 /* Take a finished compile: onto its group's ready queue (or away, once stopped). */
 static void take_compile(exec_local *e, uint64_t tag, compile_result *cr) {
@@ -179,6 +189,7 @@ static void take_compile(exec_local *e, uint64_t tag, compile_result *cr) {
   item *it = (item *)(uintptr_t)tag;
   lgroup *l = &e->lg[it->g];
   l->pp[it->slot].compiling--;
+  l->pp[it->slot].cmodules -= it->owns;
   it->cr = *cr;
   if (e->stopped) {
     item_free(it);
@@ -385,6 +396,7 @@ static void drop_compile(void *ctx, uint64_t tag) {
   if (tag == PREFETCH_TAG) return;
   item *it = (item *)(uintptr_t)tag;
   e->lg[it->g].pp[it->slot].compiling--;
+  e->lg[it->g].pp[it->slot].cmodules -= it->owns;
   item_free(it);
 }
 
@@ -638,7 +650,10 @@ int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int 
     compile_job job;
     job_hold hold;
     cterr e2;
-    if (job_make(e->s, e->src, pcfg[i], e->lg[0].arch, &job, &hold, &e2) != 0) continue;
+    if (job_make(e->s, e->src, pcfg[i], e->lg[0].arch, &job, &hold, &e2) != 0) {
+      job_hold_free(&hold);
+      continue;
+    }
     if (!hold.unfit[0] && !hold.failed && cpool_submit(e->pool, PREFETCH_TAG, &job, &e2) == 0) npre++;
     job_hold_free(&hold);
   }

@@ -70,7 +70,7 @@ typedef struct tune_tally {
   strategy *strat;
   progress *pg;
   long charged, budget;
-  size_t failed, invalid, resumed; /* invalid: over a device limit, data not a failure */
+  size_t failed, invalid, resumed; /* invalid (a limit, the geometry, the architecture): data, not a failure */
   int exhausted;
   double best;
   int flops;                 /* the space gives flops: progress in TFLOP/s */
@@ -375,11 +375,12 @@ static size_t tune_prefetch(void *ctx, size_t *out, size_t max) {
   char note[320];
   tune_plan pl;
   plan_search(s, o, 0, &pl, note, sizeof note);
-  /* the loop's first ask, made before any result is told (so the same proposals: later ones of
-   * a search depend on the results): the compile window's configurations (exec_local.c, l_room:
-   * 2 x --jobs + 4 and the devices' queue at least), each proposal with its runtime siblings */
+  /* what the loop proposes before any result is told (so the same proposals: later ones of a
+   * search depend on the results): the compile window, 2 x --jobs + 4 modules (exec_local.c,
+   * l_room; with the runtime sweep each proposal one module, else one configuration, and the
+   * devices' queue besides) */
   long jobs = o->jobs > 0 ? o->jobs : sysconf(_SC_NPROCESSORS_ONLN);
-  long per = pl.sweeping ? (long)pl.combos : 1, first = (2 * (jobs > 0 ? jobs : 1) + 4) / per;
+  long per = pl.sweeping ? (long)pl.combos : 1, first = 2 * (jobs > 0 ? jobs : 1) + 4;
   if (o->budget > 0 && (o->budget + per - 1) / per < first) first = (o->budget + per - 1) / per;
   size_t want = (size_t)(first > 0 ? first : 1);
   if (want > max) want = max;
@@ -521,7 +522,7 @@ done:
     if (rc == 0) cost_of(t, g, &ty[i], wall);
     if (rc == 0 && !t->o->quiet) {
       char inv[64] = "";
-      if (ty[i].invalid) snprintf(inv, sizeof inv, ", %zu invalid: over a limit", ty[i].invalid);
+      if (ty[i].invalid) snprintf(inv, sizeof inv, ", %zu invalid", ty[i].invalid);
       fprintf(stderr, "problem %s%s: %ld measured (%zu failed%s), %zu answered from the store, %.1f s%s%s\n", pkey,
               t->grp[g].label, ty[i].charged, ty[i].failed, inv, ty[i].resumed, wall,
               np > 1 ? " (side by side: from the start to its last record)" : "",

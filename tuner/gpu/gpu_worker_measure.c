@@ -252,7 +252,8 @@ static void wk_time(worker *w, CUfunction f, const wire_job *job, double t0, dou
   /* Long launches (GEMMs of milliseconds) need fewer samples for the same confidence, and the
    * tuning rate is the GPU's time: unless the count was given, min_samples launches take at
    * most ~WK_SAMPLE_FLOOR_MS, WK_SAMPLE_FLOOR_N samples at least (5 for 2.4 ms, 4 for 3 ms, 3
-   * from 4 ms on; the relative-error target still applies on top, and a contender for the best
+   * from 4 ms on; samples come in chunks of ~5 ms, so the count stops at the chunk that reaches
+   * it: 4 for launches of 2.5-5 ms outside racing's first chunk of 3; the relative-error target still applies on top, and a contender for the best
    * gets twice the samples unless its mean is already far tighter). A 2.8 ms SGEMM on the H200
    * has a standard deviation of ~0.05 % between launches: 3 samples put its mean within ~0.03 %. */
   if (!job->min_samples_fixed && min_s > WK_SAMPLE_FLOOR_N && min_s * t1 > WK_SAMPLE_FLOOR_MS) {

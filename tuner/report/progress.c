@@ -173,7 +173,7 @@ static void print_plain(progress *p, double now, int final) {
     fmt_duration(&line, now - p->t0);
   }
   dbuf_printf(&line, ", %zu failed", p->failed);
-  if (p->invalid) dbuf_printf(&line, ", %zu invalid (over a limit)", p->invalid);
+  if (p->invalid) dbuf_printf(&line, ", %zu invalid", p->invalid);
   if (p->skipped) dbuf_printf(&line, ", %zu from the results store", p->skipped);
   if (!isnan(p->best_t)) {
     dbuf_puts(&line, ", ");

@@ -27,8 +27,9 @@ progress *progress_new(FILE *out, const char *label, size_t total, int tty);
 void progress_set_total(progress *p, size_t total);
 /* quiet: no bar, no progress lines, no summary (-q); progress_log still writes. */
 void progress_set_quiet(progress *p, int quiet);
-/* One configuration finished. failed: 0 measured; PROGRESS_INVALID over a device limit (data, not a
- * failure: counted apart); any other value a failure. Its figures are ignored unless 0. t_ms:
+/* One configuration finished. failed: 0 measured; PROGRESS_INVALID invalid (over a device limit,
+ * or a geometry or architecture it cannot run with: data, not a failure, counted apart); any
+ * other value a failure. Its figures are ignored unless 0. t_ms:
  * median time in ms (NAN if none); gbps NAN if unknown. */
 #define PROGRESS_INVALID 2
 void progress_step(progress *p, int failed, double t_ms, double gbps, const char *config);
