@@ -129,6 +129,11 @@ CUTUNE_TRACE="$T" FAKE_CUDA_CTX_WAIT="prefetch: 8 configurations handed to the c
 expect_output "modules: 48 configurations from 8 compiled modules" "prefetch: 8 modules"
 progs=$(printf '%s\n' "$OUTPUT" | sed -n 's/^compile pool: \([0-9]*\) NVRTC programs.*/\1/p')
 [ -n "$progs" ] && [ "$progs" -le 8 ] && ok || fail "prefetch: $progs NVRTC programs for 8 modules (a module compiled twice?)"
+# resumed over that store: nothing prefetched (the store's answers change what the search asks)
+T2="$TMPROOT/prefetch2.trace"
+CUTUNE_TRACE="$T2" run_any "$BIN" run --jobs 4 --batch 1 --no-cache --no-progress --results "$R3" "$d/fake_runtime_u8.lua"
+expect_output "48 answered from the store" "resumed"
+if grep -q "prefetch:" "$T2"; then fail "a resumed run prefetched"; else ok; fi
 # a budget of 12 is 2 proposals of 6: the 2 modules prefetched are the 2 the search proposes
 rm -rf "$R3"
 run_any "$BIN" run --jobs 4 --batch 1 --no-cache --no-progress --budget 12 --results "$R3" "$d/fake_runtime_u8.lua"

@@ -101,7 +101,7 @@ struct exec {
 typedef struct exec_prefetch {
   /* fills out with at most max configurations; called once the devices' architecture is known
    * and their reference compiled, while the workers finish their start (its own time hidden) */
-  size_t (*list)(void *ctx, size_t *out, size_t max);
+  size_t (*list)(void *ctx, const char *device_name, size_t *out, size_t max);
   void *ctx;
 } exec_prefetch;
 #define EXEC_PREFETCH_MAX 64 /* configurations prefetched at most */

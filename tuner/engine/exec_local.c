@@ -645,7 +645,9 @@ int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int 
   /* the first configurations the search will ask for, compiled while the workers finish their
    * start (one group: a second model's architecture would want its own) */
   size_t npre = 0, pcfg[EXEC_PREFETCH_MAX];
-  size_t nlist = pre && pre->list && e->base.ngroups == 1 ? pre->list(pre->ctx, pcfg, EXEC_PREFETCH_MAX) : 0;
+  size_t nlist = pre && pre->list && e->base.ngroups == 1
+                     ? pre->list(pre->ctx, e->base.group[0].info.name, pcfg, EXEC_PREFETCH_MAX)
+                     : 0;
   for (size_t i = 0; i < nlist; i++) {
     compile_job job;
     job_hold hold;

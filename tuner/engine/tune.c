@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tune_int.h"
@@ -351,20 +352,27 @@ static void plan_search(const space *s, const run_opts *o, int cross, tune_plan 
 }
 
 /* The first configurations (one per module: a proposal's runtime siblings share it) the search
- * of a run's first problem will ask for, as many as its first ask takes (at most max), for the
- * exec to compile while the GPU workers start (exec_prefetch). None for a
- * shape set or a run seeded from the store (transfer), whose proposals depend on the store, nor
- * for the cross phase alone. The strategy is deterministic under its seed whatever the batch
- * size (search/strategy.h), so these are what tune_problems' strategy proposes first, less
- * what the store answers. */
+ * of a run's first problem proposes before any result is told (at most max), for the exec to
+ * compile while the GPU workers start (exec_prefetch). The strategy is deterministic under its
+ * seed whatever the batch size (search/strategy.h), so these are what tune_problems' strategy
+ * proposes first. None for a shape set or a run seeded from the store (transfer), for the cross
+ * phase alone, or where the device's store holds records already (a resumed run): the loop's
+ * proposals depend on the store there. */
 typedef struct prefetch_ctx {
   const space *s;
   const run_opts *o;
 } prefetch_ctx;
 
-static size_t tune_prefetch(void *ctx, size_t *out, size_t max) {
+static size_t tune_prefetch(void *ctx, const char *device_name, size_t *out, size_t max) {
   const space *s = ((prefetch_ctx *)ctx)->s;
   const run_opts *o = ((prefetch_ctx *)ctx)->o;
+  /* a store with records already (a resumed run): the loop's proposals then skip what it
+   * answers and, told those results, a search goes elsewhere than a blind ask would */
+  char *spath = store_path_for(o->results_dir, device_name, space_name(s));
+  struct stat sb;
+  int stored = spath && stat(spath, &sb) == 0 && sb.st_size > 0;
+  free(spath);
+  if (stored) return 0;
   const char *off = getenv("CUTUNE_PREFETCH"); /* 0: none (to profile the start without it, or a
                                                   test whose racing wants compiles to come late) */
   if (off && !strcmp(off, "0")) return 0;
