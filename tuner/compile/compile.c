@@ -255,16 +255,25 @@ static int cubin_has_symbol(const dbuf *cubin, const char *name) {
   return 0;
 }
 
+/* The next entry ptxas' report names at or after p ("Compiling entry function 'NAME' for"): its
+ * name into entry (size cap), and where to look for the one after it; NULL when there is none. */
+static const char *next_entry(const char *p, char *entry, size_t cap) {
+  static const char key[] = "Compiling entry function '";
+  p = strstr(p, key);
+  if (!p) return NULL;
+  p += sizeof key - 1;
+  size_t len = strcspn(p, "'");
+  if (!p[len]) return NULL;
+  snprintf(entry, cap, "%.*s", (int)len, p);
+  return p + len;
+}
+
 /* The entry names ptxas compiled, for the "kernel not found" message. */
 static void list_entries(dbuf *out, const char *log) {
-  const char *key = "Compiling entry function '";
   int n = 0;
-  for (const char *p = strstr(log, key); p; p = strstr(p, key)) {
-    p += strlen(key);
-    const char *q = strchr(p, '\'');
-    if (!q) break;
-    dbuf_printf(out, "%s%.*s", n++ ? ", " : "", (int)(q - p), p);
-  }
+  char entry[512];
+  for (const char *p = next_entry(log, entry, sizeof entry); p; p = next_entry(p, entry, sizeof entry))
+    dbuf_printf(out, "%s%s", n++ ? ", " : "", entry);
   if (!n) dbuf_puts(out, "none");
 }
 
@@ -272,11 +281,8 @@ static void list_entries(dbuf *out, const char *log) {
  * (demangled to the function's for C++ names, "_Z18convolution_kernelPfS_S_" -> convolution_kernel)
  * in `out`, its bytes returned; 0 when none is. */
 static int over_smem_entry(const char *log, char *out, size_t cap) {
-  static const char key[] = "Compiling entry function '";
-  for (const char *p = strstr(log, key); p; p = strstr(p, key)) {
-    p += sizeof key - 1;
-    char entry[512];
-    snprintf(entry, sizeof entry, "%.*s", (int)strcspn(p, "'"), p);
+  char entry[512];
+  for (const char *p = next_entry(log, entry, sizeof entry); p; p = next_entry(p, entry, sizeof entry)) {
     kresources r;
     memset(&r, 0, sizeof r);
     if (parse_resources(log, entry, &r) && r.smem_static > 48 * 1024) {
@@ -292,6 +298,14 @@ static int over_smem_entry(const char *log, char *out, size_t cap) {
     }
   }
   return 0;
+}
+
+/* The message of a kernel over 48 KB of static shared memory (job.c reads it as invalid). */
+static void over_smem_message(dbuf *msg, const char *path, const char *kernel, int bytes) {
+  dbuf_printf(msg,
+              "%s: kernel '%s' uses %d bytes of static shared memory; at most 49152 (48 KB) are allowed "
+              "(more needs dynamic shared memory)",
+              path, kernel, bytes);
 }
 
 static void fill_log(nvrtcProgram prog, compile_result *res) {
@@ -450,11 +464,7 @@ int compile_now(const compile_job *job, compile_result *res, cterr *err) {
      * (any of the program's: the kernel's lowered name is not known after a failed compile) */
     char over[512] = "";
     int over_bytes = msg.len == 0 ? over_smem_entry(log, over, sizeof over) : 0;
-    if (over_bytes > 0)
-      dbuf_printf(&msg,
-                  "%s: kernel '%s' uses %d bytes of static shared memory; at most 49152 (48 KB) are allowed "
-                  "(more needs dynamic shared memory)",
-                  name, over, over_bytes);
+    if (over_bytes > 0) over_smem_message(&msg, name, over, over_bytes);
     else if (msg.len == 0)
       dbuf_printf(&msg, "%s: NVRTC failed (%s) and its log names no error", name, nvrtcGetErrorString(rc));
     else if (strstr(log, "is not allowed in JIT mode"))
@@ -509,12 +519,9 @@ static int batch_over_smem(const char *log, const compile_job *jobs, int n, int 
     char ident[300], needle[320];
     snprintf(ident, sizeof ident, COMPILE_BATCH_ENTRY_FMT, i, jobs[0].kernel);
     snprintf(needle, sizeof needle, "%zu%s", strlen(ident), ident); /* in a mangled C++ name */
-    static const char key[] = "Compiling entry function '";
     int found = 0;
-    for (const char *q = strstr(log, key); q && !found; q = strstr(q, key)) {
-      q += sizeof key - 1;
-      char entry[512];
-      snprintf(entry, sizeof entry, "%.*s", (int)strcspn(q, "'"), q);
+    char entry[512];
+    for (const char *q = next_entry(log, entry, sizeof entry); q && !found; q = next_entry(q, entry, sizeof entry)) {
       kresources r;
       memset(&r, 0, sizeof r);
       if ((strcmp(entry, ident) == 0 || strstr(entry, needle)) && parse_resources(log, entry, &r)) {
@@ -592,10 +599,7 @@ int compile_now_batch(const compile_job *jobs, int n, compile_result *res, cterr
     if (blamed > 0 && over[i] > 0) {
       dbuf msg;
       dbuf_init(&msg);
-      dbuf_printf(&msg,
-                  "%s: kernel '%s' uses %d bytes of static shared memory; at most 49152 (48 KB) are allowed "
-                  "(more needs dynamic shared memory)",
-                  path, jobs[i].kernel, over[i]);
+      over_smem_message(&msg, path, jobs[i].kernel, over[i]);
       append_options_note(&msg, &jobs[i]);
       r->message = dbuf_steal(&msg);
       dbuf_append(&r->log, log, strlen(log));

@@ -219,6 +219,11 @@ static void worker_reap(worker *w, int kill_first, char *why, size_t whylen) {
   dbuf_reset(&w->rx);
 }
 
+/* The worker's program ended (done, failed or cancelled): its busy time into the stats. */
+static void busy_end(cpool *p, worker *w) {
+  if (w->started > 0) p->st.busy_s += now_seconds() - w->started, w->started = 0;
+}
+
 /* Signals that end a worker from outside (a user, a supervisor, the OOM killer), as opposed to
  * a crash of NVRTC on the job's input (SIGSEGV, SIGABRT, ...). */
 static int killed_from_outside(int sig) { return sig == SIGKILL || sig == SIGTERM || sig == SIGINT || sig == SIGHUP; }
@@ -261,7 +266,7 @@ static void worker_failed(cpool *p, worker *w, int kill_first, const char *what,
   double ran_ms = (now_seconds() - (w->deadline - p->timeout_s * (n > 0 ? n : 1))) * 1e3; /* since handed over */
   worker_reap(w, kill_first, why, sizeof why);
   w->njobs = w->nres = 0;
-  if (w->started > 0) p->st.busy_s += now_seconds() - w->started, w->started = 0;
+  busy_end(p, w);
   if (n > 1 || (n == 1 && w->jobs[0]->internal)) {
     if (n > 1) p->batch_cap = p->batch_cap > 2 ? p->batch_cap / 2 : 1; /* a batch that died or overran */
     for (int k = from; k < n; k++) {
@@ -504,7 +509,7 @@ static int dispatch(cpool *p, cterr *err) {
  * configuration beyond the fixed one. */
 static void program_done(cpool *p, worker *w) {
   int n = w->njobs;
-  if (w->started > 0) p->st.busy_s += now_seconds() - w->started, w->started = 0;
+  busy_end(p, w);
   w->njobs = w->nres = 0;
   if (n == 1 && w->jobs[0] == NULL) return; /* the probe */
   p->st.programs++;
@@ -680,7 +685,7 @@ size_t cpool_cancel(cpool *p, void (*drop)(void *ctx, uint64_t tag), void *ctx) 
     worker *w = &p->w[i];
     if (!w->njobs) continue;
     worker_reap(w, 1, NULL, 0); /* started again, lazily, by the next dispatch */
-    if (w->started > 0) p->st.busy_s += now_seconds() - w->started, w->started = 0;
+    busy_end(p, w);
     /* a batch's members whose results already came back were handed on; drop the rest */
     for (int j = w->nres; j < w->njobs; j++) drop_item(w->jobs[j], drop, ctx, &n);
     w->njobs = w->nres = 0;

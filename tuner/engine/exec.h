@@ -99,8 +99,9 @@ struct exec {
  * (a submit of the same key joins the compile in flight, or finds its result in the cache or
  * the pool's memory). Nothing is measured or recorded for them here. */
 typedef struct exec_prefetch {
-  /* fills out with at most max configurations; called once the devices' architecture is known
-   * and their reference compiled, while the workers finish their start (its own time hidden) */
+  /* fills out with at most max configurations (the modules the compile window holds, at most
+   * EXEC_PREFETCH_MAX); called once the devices' architecture is known and their reference
+   * compiled, while the workers finish their start (its own time hidden) */
   size_t (*list)(void *ctx, const char *device_name, size_t *out, size_t max);
   void *ctx;
 } exec_prefetch;

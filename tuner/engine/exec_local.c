@@ -99,14 +99,20 @@ static int slot_of(const exec_local *e, int prob) {
 
 static int in_flight(const lprob *pp) { return pp->compiling + pp->nready + pp->ongpu + pp->ndone; }
 
+/* How far the compile pool works ahead of the devices: 2 configurations (modules, under a
+ * runtime sweep) per worker, or as many as a batch (compile.h) and one more where it batches. */
+static int compile_ahead(const exec_local *e) {
+  int per = cpool_batch_size(e->pool);
+  return (per > 1 ? per + 1 : 2) * e->jobs;
+}
+
 static int l_room(exec *x, int g, int prob) {
   exec_local *e = (exec_local *)x;
   int k = slot_of(e, prob);
   /* the compile pool works ahead of the devices: 2 configurations per worker, or as many as a
    * batch (compile.h) and one more where it batches; each problem so far ahead (where they
    * propose the same configurations, as exhaustive searches do, they share the compiles) */
-  int per = cpool_batch_size(e->pool), sib = x->siblings > 1 ? x->siblings : 1;
-  int ahead = (per > 1 ? per + 1 : 2) * e->jobs;
+  int sib = x->siblings > 1 ? x->siblings : 1, ahead = compile_ahead(e);
   int window = ahead + 4 + GPU_DEPTH * x->group[g].ndevices;
   if (e->stopped || k < 0) return e->stopped ? 0 : prob < 0 ? window : 0; /* -1: a problem with none */
   const lprob *pp = &e->lg[g].pp[k];
@@ -644,10 +650,10 @@ int exec_local_new(space *s, const run_opts *o, const char *self_exe, const int 
   trace_mark("reference compiled");
   /* the first configurations the search will ask for, compiled while the workers finish their
    * start (one group: a second model's architecture would want its own) */
-  size_t npre = 0, pcfg[EXEC_PREFETCH_MAX];
-  size_t nlist = pre && pre->list && e->base.ngroups == 1
-                     ? pre->list(pre->ctx, e->base.group[0].info.name, pcfg, EXEC_PREFETCH_MAX)
-                     : 0;
+  size_t npre = 0, pcfg[EXEC_PREFETCH_MAX], want = (size_t)compile_ahead(e) + 4; /* l_room's modules */
+  if (want > EXEC_PREFETCH_MAX) want = EXEC_PREFETCH_MAX;
+  size_t nlist =
+      pre && pre->list && e->base.ngroups == 1 ? pre->list(pre->ctx, e->base.group[0].info.name, pcfg, want) : 0;
   for (size_t i = 0; i < nlist; i++) {
     compile_job job;
     job_hold hold;

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "tune_int.h"
 #include "report/progress.h"
@@ -384,14 +383,11 @@ static size_t tune_prefetch(void *ctx, const char *device_name, size_t *out, siz
   tune_plan pl;
   plan_search(s, o, 0, &pl, note, sizeof note);
   /* what the loop proposes before any result is told (so the same proposals: later ones of a
-   * search depend on the results): the compile window, 2 x --jobs + 4 modules (exec_local.c,
-   * l_room; with the runtime sweep each proposal one module, else one configuration, and the
-   * devices' queue besides) */
-  long jobs = o->jobs > 0 ? o->jobs : sysconf(_SC_NPROCESSORS_ONLN);
-  long per = pl.sweeping ? (long)pl.combos : 1, first = 2 * (jobs > 0 ? jobs : 1) + 4;
-  if (o->budget > 0 && (o->budget + per - 1) / per < first) first = (o->budget + per - 1) / per;
-  size_t want = (size_t)(first > 0 ? first : 1);
-  if (want > max) want = max;
+   * search depend on the results): the compile window, max modules (the exec's l_room; with the
+   * runtime sweep each proposal one module, else one configuration), within the budget */
+  long per = pl.sweeping ? (long)pl.combos : 1;
+  size_t want = max;
+  if (o->budget > 0 && (size_t)((o->budget + per - 1) / per) < want) want = (size_t)((o->budget + per - 1) / per);
   const configset *cs = space_configs(s);
   strategy *st;
   cterr err;
